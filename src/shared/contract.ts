@@ -1,0 +1,304 @@
+/**
+ * The wire contract: valibot schemas of every request and response of the API.
+ * The server validates what comes in with these; the client validates what comes back.
+ * Field names follow the seed (section 3) where it names them, snake_case on the wire.
+ *
+ * Erasable TypeScript only: the server imports this file directly under Node's type stripping.
+ */
+import * as v from 'valibot';
+
+// ---------------------------------------------------------------------------
+// Error envelope and codes (seed section 8)
+// ---------------------------------------------------------------------------
+
+/** The seed's server codes, verbatim (section 8). */
+export const serverErrorCodes = [
+  'ER_SCHEDULE_HISTORY_CANCELLED',
+  'ER_SCHEDULE_HISTORY_COMPLETED',
+  'ER_DUP_ENTRY',
+  'ARCHIVE_KEY',
+  'TIME_START',
+  'TIME_END',
+  'EXPIRED',
+  'DISABLED_CLASS',
+  'DISABLED_ORGANIZATION',
+  'SCHEDULE_SUSPENSION_TIME',
+  'ACCOUNT_LOCKED',
+  'INCORRECT_LOGIN_METHOD',
+  'INCORRECT_DEVICE',
+  'ER_SCHEDULE_HISTORY_RETAKE',
+  'ER_SCHEDULE_HISTORY_STEP_MODE',
+  'DURING_MAINTENANCE',
+] as const;
+
+/**
+ * Codes named after the seed's user messages (section 8, "User messages") for the cases the
+ * server-code list does not name: bad input, wrong credentials, no login, unknown resource.
+ */
+export const messageErrorCodes = [
+  'VALIDATION_ERROR', // "Required field" / a field is malformed
+  'LOGIN_CODE_INCORRECT', // "Login code incorrect"
+  'INCORRECT_ID_PASSWORD', // "Incorrect test ID or password"
+  'INVALID_SCHEDULE', // "Venue, organization or schedule URL invalid"
+  'INVALID_EMAIL', // "Please enter a valid Email address."
+  'NOT_LOGGED_IN', // "Not logged in" (401 without a valid token)
+  'NOT_FOUND', // a resource or route that does not exist
+  'EXAM_NOT_STARTED', // answers or questions asked for before Start was pressed
+  'GENERIC_ERROR', // "An error has occurred"
+] as const;
+
+export const errorCodes = [...serverErrorCodes, ...messageErrorCodes] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+export const ErrorCodeSchema = v.picklist(errorCodes);
+
+/** Every non-2xx response body. */
+export const ErrorBodySchema = v.object({
+  code: ErrorCodeSchema,
+  message: v.string(),
+  /** Field-level problems of a VALIDATION_ERROR: which attribute, which rule. */
+  issues: v.optional(v.array(v.object({ field: v.string(), rule: v.picklist(['required', 'invalid']) }))),
+});
+export type ErrorBody = v.InferOutput<typeof ErrorBodySchema>;
+
+// ---------------------------------------------------------------------------
+// Enumerations (seed section 3 and 4)
+// ---------------------------------------------------------------------------
+
+/** Login types: 0 code, 1 id, 2 school CBT, 3 Mumbai, 4 Philippine, 5 examinee login, 6 Kenya, 7 Egypt. */
+export const LoginType = {
+  CODE: 0,
+  ID: 1,
+  SCHOOL_CBT: 2,
+  MUMBAI: 3,
+  PHILIPPINE: 4,
+  EXAMINEE: 5,
+  KENYA: 6,
+  EGYPT: 7,
+} as const;
+export const LoginTypeSchema = v.picklist([0, 1, 2, 3, 4, 5, 6, 7]);
+
+/** Schedule history status (seed section 4). */
+export const ScheduleHistoryStatus = {
+  PENDING: 0,
+  COMPLETED: 1,
+  CANCELED_PENDING: 2,
+  CANCELED_COMPLETED: 3,
+  STATISTIC_COMPLETED: 4,
+  RESULT_PUBLIC: 5,
+  DOING: 6,
+  EXPIRED: 7,
+  SCORING_COMPLETED: 8,
+} as const;
+export const ScheduleHistoryStatusSchema = v.picklist([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+
+/** Subjects by id (seed section 1). */
+export const SubjectId = { ENGLISH: 1, CALCULATION: 2, JAPANESE: 3, VISUAL_PROGRAMMING: 6 } as const;
+export const SubjectIdSchema = v.picklist([1, 2, 3, 6]);
+
+// ---------------------------------------------------------------------------
+// Login code (seed section 3: three groups of four characters from a restricted alphabet)
+// ---------------------------------------------------------------------------
+
+/**
+ * The login-code alphabet: digits and upper-case letters without the look-alikes
+ * 0/O/Q/D, 1/I/L, 2/Z, 5/S, 8/B, U/V. 21 characters, so a code carries 21^12 ≈ 7.4e15 values.
+ */
+export const LOGIN_CODE_ALPHABET = '34679ACEFGHJKMNPRTWXY';
+
+/**
+ * Normalises what a pupil typed: upper case, spaces and hyphens removed, then grouped as
+ * XXXX-XXXX-XXXX. Returns undefined when it cannot be a login code.
+ */
+export function normalizeLoginCode(input: string): string | undefined {
+  const compact = input.toUpperCase().replace(/[\s-]/g, '');
+  if (compact.length !== 12) return undefined;
+  for (const ch of compact) if (!LOGIN_CODE_ALPHABET.includes(ch)) return undefined;
+  return `${compact.slice(0, 4)}-${compact.slice(4, 8)}-${compact.slice(8, 12)}`;
+}
+
+export const LoginCodeSchema = v.pipe(
+  v.string(),
+  v.nonEmpty('required'),
+  v.check((s) => normalizeLoginCode(s) !== undefined, 'invalid'),
+  v.transform((s) => normalizeLoginCode(s) as string),
+);
+
+// ---------------------------------------------------------------------------
+// Examinee session info (seed section 3), held encoded in browser storage
+// ---------------------------------------------------------------------------
+
+const nullableString = v.nullable(v.string());
+const nullableNumber = v.nullable(v.number());
+
+/** What the server says about the logged-in examinee; the client adds uuid and the exam flags. */
+export const ExamineeInfoSchema = v.object({
+  user_key: v.string(),
+  test_key: v.string(),
+  login_type: LoginTypeSchema,
+  examinee_name: v.string(),
+  level_id: v.number(),
+  subject_id: SubjectIdSchema,
+  schedule_code: v.string(),
+  org_code: v.string(),
+  org_login_method: v.picklist([1, 2, 3]),
+  enable_mode_step: v.boolean(),
+  org_category: v.picklist(['FOREIGN', 'SCHOOL', 'OUTSIDE_SCHOOL', 'COMPANY', 'OTHER']),
+  is_my_page_login: v.boolean(),
+  foreign_payment_method: v.boolean(),
+  venue_id: nullableNumber,
+  grade_id: nullableNumber,
+  email: nullableString,
+  schedule_history_id: v.number(),
+  flag_retake: v.boolean(),
+});
+export type ExamineeInfo = v.InferOutput<typeof ExamineeInfoSchema>;
+
+/** The full stored session: the server's part plus what the client keeps during the exam. */
+export const ExamineeSessionSchema = v.object({
+  ...ExamineeInfoSchema.entries,
+  token: v.string(),
+  /** Generated on this terminal at login. */
+  uuid: v.string(),
+  question_index: v.number(),
+  question_list_flag: v.boolean(),
+  alphabets_keyboard_flag: v.boolean(),
+  mode_upper_case_flag: v.boolean(),
+  is_completed: v.boolean(),
+  error_code: v.nullable(ErrorCodeSchema),
+});
+export type ExamineeSession = v.InferOutput<typeof ExamineeSessionSchema>;
+
+// ---------------------------------------------------------------------------
+// Calls (seed section 7). Paths are relative to the API base (`/api` by default).
+// ---------------------------------------------------------------------------
+
+/** POST /login: login by code (type 0); other login types are added with their issue. */
+export const LoginCodeRequestSchema = v.object({
+  login_type: v.literal(0),
+  login_code: LoginCodeSchema,
+});
+export type LoginCodeRequest = v.InferInput<typeof LoginCodeRequestSchema>;
+
+/** Every response that depends on time carries the server's clock (ISO 8601, UTC). */
+const serverTime = { server_time: v.pipe(v.string(), v.isoTimestamp()) };
+const isoTimestamp = v.pipe(v.string(), v.isoTimestamp());
+
+export const LoginResponseSchema = v.object({
+  access_token: v.string(),
+  examinee: ExamineeInfoSchema,
+  ...serverTime,
+});
+export type LoginResponse = v.InferOutput<typeof LoginResponseSchema>;
+
+/** GET /exam-details?schedule_history_id= */
+export const ExamDetailsQuerySchema = v.object({
+  schedule_history_id: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/, 'invalid'), v.transform(Number)),
+});
+
+export const ExamDetailsSchema = v.object({
+  schedule_history_id: v.number(),
+  examinee_name: v.string(),
+  subject: v.object({ id: SubjectIdSchema, name: v.string() }),
+  level: v.object({ id: v.number(), name: v.string() }),
+  exam: v.object({
+    id: v.number(),
+    title: v.string(),
+    question_count: v.number(),
+    time_limit_seconds: v.number(),
+  }),
+  status: ScheduleHistoryStatusSchema,
+  /** Set when Start was pressed (status DOING or later). */
+  started_at: v.nullable(isoTimestamp),
+  /** started_at + the time limit, fixed by the server. */
+  deadline_at: v.nullable(isoTimestamp),
+  ...serverTime,
+});
+export type ExamDetails = v.InferOutput<typeof ExamDetailsSchema>;
+
+/** Body of every call that acts on one schedule history (start, finish). */
+export const ScheduleHistoryBodySchema = v.object({
+  schedule_history_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+
+/** POST /exam/start: fixes the deadline; pressing it again returns the same deadline. */
+export const StartExamResponseSchema = v.object({
+  status: ScheduleHistoryStatusSchema,
+  started_at: isoTimestamp,
+  deadline_at: isoTimestamp,
+  ...serverTime,
+});
+export type StartExamResponse = v.InferOutput<typeof StartExamResponseSchema>;
+
+export const QuestionTypeSchema = v.picklist(['single_choice', 'text']);
+export type QuestionType = v.InferOutput<typeof QuestionTypeSchema>;
+
+/** A question as the browser sees it: never with its correct answer. */
+export const QuestionSchema = v.object({
+  id: v.number(),
+  /** 1-based position in the exam. */
+  number: v.number(),
+  type: QuestionTypeSchema,
+  prompt: v.string(),
+  /** Choices of a single-choice question; empty for other types. */
+  choices: v.array(v.object({ id: v.string(), label: v.string() })),
+});
+export type Question = v.InferOutput<typeof QuestionSchema>;
+
+export const SavedAnswerSchema = v.object({
+  question_id: v.number(),
+  value: v.string(),
+  answered_at: isoTimestamp,
+});
+export type SavedAnswer = v.InferOutput<typeof SavedAnswerSchema>;
+
+/** GET /exam/questions?schedule_history_id=: only while the exam is DOING. */
+export const ExamQuestionsSchema = v.object({
+  questions: v.array(QuestionSchema),
+  answers: v.array(SavedAnswerSchema),
+  deadline_at: isoTimestamp,
+  ...serverTime,
+});
+export type ExamQuestions = v.InferOutput<typeof ExamQuestionsSchema>;
+
+/** POST /exam/answers: one answer, idempotent by its key. */
+export const SaveAnswerRequestSchema = v.object({
+  schedule_history_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  question_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  value: v.pipe(v.string(), v.maxLength(500, 'invalid')),
+  /** Client-made key (uuid); the same key saved twice is one answer. */
+  idempotency_key: v.pipe(v.string(), v.uuid('invalid')),
+  /** When the pupil gave the answer, on the server's time as the client tracks it. */
+  answered_at: isoTimestamp,
+});
+export type SaveAnswerRequest = v.InferInput<typeof SaveAnswerRequestSchema>;
+
+export const SaveAnswerResponseSchema = v.object({
+  question_id: v.number(),
+  idempotency_key: v.string(),
+  ...serverTime,
+});
+
+/** POST /exam/finish: completes the exam; the receipt proves what the server holds. */
+export const FinishExamResponseSchema = v.object({
+  status: ScheduleHistoryStatusSchema,
+  answer_count: v.number(),
+  /** SHA-256 (hex) over the saved answers, in question order. */
+  digest: v.string(),
+  finished_at: isoTimestamp,
+  ...serverTime,
+});
+export type FinishExamResponse = v.InferOutput<typeof FinishExamResponseSchema>;
+
+/** POST /logout: ends the token on the server. */
+export const LogoutResponseSchema = v.object({ ok: v.literal(true) });
+
+/** GET /health: used by the connectivity check. */
+export const HealthResponseSchema = v.object({ ok: v.literal(true), ...serverTime });
+
+/** Request headers the client sends on every call (seed section 7). */
+export const headerNames = {
+  authorization: 'Authorization',
+  acceptLanguage: 'Accept-Language',
+  locale: 'X-Locale',
+  deviceToken: 'X-Device-Token',
+} as const;
