@@ -1,0 +1,51 @@
+/**
+ * Types of the kiosk machine, the root that composes the domain machines and decides which
+ * screen is current.
+ */
+import type { ExamineeSession } from '../../src/shared/contract.ts';
+import type { ExamEvent, ExamParentEvent } from '../exam/exam.types.ts';
+import type { SessionEvent, SessionParentEvent } from '../session/session.types.ts';
+
+export interface KioskContext {
+  /** The session handed to the exam when the examinee signs in; null for a visitor. */
+  session: ExamineeSession | null;
+  /** The session read back from storage at boot, handed to the session machine. */
+  restoredSession: ExamineeSession | null;
+}
+
+export interface KioskInput {
+  /** The session restored from storage at boot (validated), or null. */
+  storedSession: ExamineeSession | null;
+}
+
+/** What the pupil does on the session's screens. */
+export type SessionUiEvent = Extract<SessionEvent, { type: 'loginCode.submitted' | 'login.requested' }>;
+
+/** What the pupil does on the exam's screens. */
+export type ExamUiEvent = Extract<
+  ExamEvent,
+  {
+    type:
+      | 'identity.confirmed'
+      | 'identity.rejected'
+      | 'retry.requested'
+      | 'tutorial.completed'
+      | 'start.confirmed'
+      | 'answer.given'
+      | 'question.next'
+      | 'question.previous'
+      | 'question.selected'
+      | 'finish.requested'
+      | 'finish.cancelled'
+      | 'finish.confirmed'
+      | 'logout.requested';
+  }
+>;
+
+export type KioskEvent =
+  /** The browser's location changed (typed URL, link, Back): the machine decides. */
+  | { type: 'location.changed'; path: string }
+  | SessionUiEvent
+  | ExamUiEvent
+  | SessionParentEvent
+  | ExamParentEvent;

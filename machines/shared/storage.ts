@@ -1,0 +1,102 @@
+/**
+ * The one storage module: everything that must survive a reload is written here by the
+ * machines, read back and validated with valibot at boot, and wiped at logout.
+ *
+ * Keys follow the seed (section 3): the auth token as `Examinee-Token`, the examinee session
+ * info encoded, the school id, login type, org step mode, the terminal's device token and the
+ * language preference. Logout clears everything of the examinee; the device token (the
+ * terminal's identity) and the language preference (the terminal's setting) stay.
+ */
+import * as v from 'valibot';
+import { ExamineeSessionSchema, type ExamineeSession } from '../../src/shared/contract.ts';
+import type { StoragePort } from './ports.ts';
+
+export const storageKeys = {
+  token: 'Examinee-Token',
+  examineeInfo: 'examinee_info',
+  schoolId: 'examinee_school_id',
+  loginType: 'login_type',
+  orgStepMode: 'org_step_mode',
+  deviceToken: 'device_token',
+  language: 'language',
+} as const;
+
+/** Keys that belong to the examinee and are removed at logout. */
+export const examineeKeys = [
+  storageKeys.token,
+  storageKeys.examineeInfo,
+  storageKeys.schoolId,
+  storageKeys.loginType,
+  storageKeys.orgStepMode,
+] as const;
+
+/** Keys that may remain on a shared terminal after logout: nothing of the pupil. */
+export const terminalKeys = [storageKeys.deviceToken, storageKeys.language] as const;
+
+/** Encodes the session info as base64 of its UTF-8 JSON ("held encoded", seed section 3). */
+function encode(value: unknown): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+function decode(text: string): unknown {
+  const binary = atob(text);
+  const bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+  return JSON.parse(new TextDecoder().decode(bytes));
+}
+
+/** The stored session, or null when absent, undecodable or not matching the schema. */
+export function readSession(storage: StoragePort): ExamineeSession | null {
+  const raw = storage.getItem(storageKeys.examineeInfo);
+  const token = storage.getItem(storageKeys.token);
+  if (!raw || !token) return null;
+  try {
+    const parsed = v.safeParse(ExamineeSessionSchema, decode(raw));
+    if (!parsed.success || parsed.output.token !== token) return null;
+    return parsed.output;
+  } catch {
+    return null;
+  }
+}
+
+export function writeSession(storage: StoragePort, session: ExamineeSession): void {
+  storage.setItem(storageKeys.token, session.token);
+  storage.setItem(storageKeys.examineeInfo, encode(session));
+  storage.setItem(storageKeys.schoolId, session.org_code);
+  storage.setItem(storageKeys.loginType, String(session.login_type));
+  storage.setItem(storageKeys.orgStepMode, session.enable_mode_step ? '1' : '0');
+}
+
+/** Applies a change to the stored session (exam progress fields); no-op when logged out. */
+export function updateSession(storage: StoragePort, change: Partial<ExamineeSession>): void {
+  const current = readSession(storage);
+  if (current) writeSession(storage, { ...current, ...change });
+}
+
+export function readToken(storage: StoragePort): string | null {
+  return storage.getItem(storageKeys.token);
+}
+
+/** Removes everything of the examinee (seed section 4, logout). */
+export function clearExaminee(storage: StoragePort): void {
+  for (const key of examineeKeys) storage.removeItem(key);
+}
+
+/** The terminal's device token, created once and kept across pupils. */
+export function deviceToken(storage: StoragePort, generate: () => string): string {
+  const existing = storage.getItem(storageKeys.deviceToken);
+  if (existing && /^[0-9a-f-]{36}$/.test(existing)) return existing;
+  const created = generate();
+  storage.setItem(storageKeys.deviceToken, created);
+  return created;
+}
+
+export function readLanguage(storage: StoragePort): string | null {
+  return storage.getItem(storageKeys.language);
+}
+
+export function writeLanguage(storage: StoragePort, language: string): void {
+  storage.setItem(storageKeys.language, language);
+}

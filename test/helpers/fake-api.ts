@@ -1,0 +1,143 @@
+/**
+ * An in-memory ApiPort for machine and view tests: it keeps one exam's state the way the
+ * server does (deadline fixed at Start, answers by idempotency key), and can be told to fail.
+ */
+import type { ApiPort, FailureCode, StoragePort } from '../../machines/shared/ports.ts';
+import { ApiFailure } from '../../machines/shared/ports.ts';
+import type {
+  ExamDetails,
+  ExamineeInfo,
+  LoginResponse,
+  Question,
+} from '../../src/shared/contract.ts';
+
+export const demoExaminee: ExamineeInfo = {
+  user_key: 'u-1',
+  test_key: 't-1',
+  login_type: 0,
+  examinee_name: 'Aiko Tanaka',
+  level_id: 1,
+  subject_id: 1,
+  schedule_code: 'SCH-2026',
+  org_code: 'ORG1',
+  org_login_method: 1,
+  enable_mode_step: false,
+  org_category: 'SCHOOL',
+  is_my_page_login: false,
+  foreign_payment_method: false,
+  venue_id: 1,
+  grade_id: 4,
+  email: null,
+  schedule_history_id: 7,
+  flag_retake: false,
+};
+
+export const demoQuestions: Question[] = [
+  { id: 101, number: 1, type: 'single_choice', prompt: 'A baby dog is a…', choices: [{ id: 'a', label: 'puppy' }, { id: 'b', label: 'kitten' }] },
+  { id: 102, number: 2, type: 'text', prompt: 'The opposite of hot is…', choices: [] },
+  { id: 103, number: 3, type: 'single_choice', prompt: 'Which is a colour?', choices: [{ id: 'a', label: 'blue' }, { id: 'b', label: 'run' }] },
+];
+
+export const VALID_CODE = 'AC3E-F4GH-J6KM';
+
+export interface FakeApi extends ApiPort {
+  calls: string[];
+  /** Make the next call of this method fail with this code. */
+  failNext(method: keyof ApiPort, code: FailureCode, status?: number): void;
+  status: number;
+  saved: Map<number, { value: string; key: string }>;
+}
+
+export function createFakeApi(options: { now?: () => number } = {}): FakeApi {
+  const now = options.now ?? (() => Date.now());
+  const failures = new Map<string, ApiFailure>();
+  let deadline: number | null = null;
+  const api: FakeApi = {
+    calls: [],
+    status: 0,
+    saved: new Map(),
+    failNext(method, code, status) {
+      failures.set(method, new ApiFailure(code, status));
+    },
+    async login(body) {
+      track('login');
+      if (body.login_code.toUpperCase().replace(/-/g, '') !== VALID_CODE.replace(/-/g, '')) {
+        throw new ApiFailure('LOGIN_CODE_INCORRECT', 401);
+      }
+      const response: LoginResponse = { access_token: 'token-1', examinee: demoExaminee, server_time: iso(now()) };
+      return response;
+    },
+    async examDetails() {
+      track('examDetails');
+      return details();
+    },
+    async startExam() {
+      track('startExam');
+      if (api.status === 0) {
+        api.status = 6;
+        deadline = now() + 40 * 60_000;
+      }
+      return { status: 6 as const, started_at: iso(deadline! - 2_400_000), deadline_at: iso(deadline!), server_time: iso(now()) };
+    },
+    async examQuestions() {
+      track('examQuestions');
+      if (api.status !== 6) throw new ApiFailure('EXAM_NOT_STARTED', 403);
+      return {
+        questions: demoQuestions,
+        answers: [...api.saved].map(([question_id, a]) => ({ question_id, value: a.value, answered_at: iso(now()) })),
+        deadline_at: iso(deadline!),
+        server_time: iso(now()),
+      };
+    },
+    async saveAnswer(body) {
+      track('saveAnswer');
+      api.saved.set(body.question_id, { value: body.value, key: body.idempotency_key });
+      return { question_id: body.question_id, idempotency_key: body.idempotency_key, server_time: iso(now()) };
+    },
+    async finishExam() {
+      track('finishExam');
+      api.status = 1;
+      return { status: 1 as const, answer_count: api.saved.size, digest: 'ab'.repeat(32), finished_at: iso(now()), server_time: iso(now()) };
+    },
+    async logout() {
+      track('logout');
+    },
+  };
+  function track(method: keyof ApiPort) {
+    api.calls.push(method);
+    const failure = failures.get(method);
+    if (failure) {
+      failures.delete(method);
+      throw failure;
+    }
+  }
+  function details(): ExamDetails {
+    return {
+      schedule_history_id: 7,
+      examinee_name: demoExaminee.examinee_name,
+      subject: { id: 1, name: 'English (vocabulary)' },
+      level: { id: 1, name: 'Level 1' },
+      exam: { id: 1, title: 'English vocabulary, level 1', question_count: demoQuestions.length, time_limit_seconds: 2400 },
+      status: api.status as ExamDetails['status'],
+      started_at: deadline ? iso(deadline - 2_400_000) : null,
+      deadline_at: deadline ? iso(deadline) : null,
+      server_time: iso(now()),
+    };
+  }
+  return api;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** A Web Storage stand-in that records what it holds. */
+export function createMemoryStorage(): StoragePort & { dump(): Record<string, string> } {
+  const data = new Map<string, string>();
+  return {
+    getItem: (key) => data.get(key) ?? null,
+    setItem: (key, value) => void data.set(key, String(value)),
+    removeItem: (key) => void data.delete(key),
+    dump: () => Object.fromEntries(data),
+  };
+}

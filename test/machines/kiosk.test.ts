@@ -1,0 +1,100 @@
+/**
+ * The kiosk machine with the real session and exam machines over a fake API: the journey of
+ * one pupil, and the router's view of it (typed URLs and Back are events the machine judges).
+ */
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { waitForKiosk as waitFor } from '../../machines/kiosk/kiosk.watch.ts';
+import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
+import { selectPath, selectScreen } from '../../machines/kiosk/kiosk.selectors.ts';
+import { readSession, storageKeys } from '../../machines/shared/storage.ts';
+import { createFakeApi, createMemoryStorage, demoQuestions, VALID_CODE } from '../helpers/fake-api.ts';
+
+function boot(storage = createMemoryStorage(), api = createFakeApi()) {
+  const actor = createActor(createKioskMachine({ api, storage }), { input: { storedSession: readSession(storage) } });
+  actor.start();
+  return { actor, api, storage };
+}
+
+const settle = (actor: ReturnType<typeof boot>['actor'], path: string) =>
+  waitFor(actor, (s) => selectPath(s) === path, 2000);
+
+describe('kiosk', () => {
+  it('walks the journey from login code to logout and leaves nothing of the pupil', async () => {
+    const { actor, api, storage } = boot();
+    expect(selectPath(actor.getSnapshot())).toBe('/login-code');
+    actor.send({ type: 'loginCode.submitted', code: 'ac3ef4ghj6km' });
+    await settle(actor, '/login-confirm');
+    expect(storage.getItem(storageKeys.token)).toBe('token-1');
+    actor.send({ type: 'identity.confirmed' });
+    expect(selectPath(actor.getSnapshot())).toBe('/exam-tutorial');
+    actor.send({ type: 'tutorial.completed' });
+    expect(selectScreen(actor.getSnapshot())).toBe('exam-start');
+    actor.send({ type: 'start.confirmed' });
+    await waitFor(actor, (s) => s.children.exam?.getSnapshot().matches('answering') ?? false);
+    expect(selectPath(actor.getSnapshot())).toBe('/start');
+    actor.send({ type: 'answer.given', questionId: demoQuestions[0]!.id, value: 'a' });
+    actor.send({ type: 'question.next' });
+    actor.send({ type: 'answer.given', questionId: demoQuestions[1]!.id, value: 'cold' });
+    expect(readSession(storage)?.question_index).toBe(1);
+    actor.send({ type: 'finish.requested' });
+    actor.send({ type: 'finish.confirmed' });
+    await settle(actor, '/exam-end');
+    expect(api.saved.get(102)?.value).toBe('cold');
+    expect(readSession(storage)?.is_completed).toBe(true);
+    actor.send({ type: 'logout.requested' });
+    await settle(actor, '/login-code');
+    expect(Object.keys(storage.dump())).toEqual([]);
+    expect(api.calls).toContain('logout');
+  });
+
+  it('sends a typed /start before login to the login page', () => {
+    const { actor } = boot();
+    actor.send({ type: 'location.changed', path: '/start' });
+    expect(selectPath(actor.getSnapshot())).toBe('/login-code');
+    actor.send({ type: 'location.changed', path: '/no-such-page' });
+    expect(selectPath(actor.getSnapshot())).toBe('/404');
+  });
+
+  it('keeps the exam when Back asks for the start screen', async () => {
+    const { actor } = boot();
+    actor.send({ type: 'loginCode.submitted', code: VALID_CODE });
+    await settle(actor, '/login-confirm');
+    actor.send({ type: 'identity.confirmed' });
+    actor.send({ type: 'tutorial.completed' });
+    // Before Start, Back returns to the tutorial.
+    actor.send({ type: 'location.changed', path: '/exam-tutorial' });
+    expect(selectPath(actor.getSnapshot())).toBe('/exam-tutorial');
+    actor.send({ type: 'tutorial.completed' });
+    actor.send({ type: 'start.confirmed' });
+    await settle(actor, '/start');
+    actor.send({ type: 'location.changed', path: '/exam-start' });
+    actor.send({ type: 'location.changed', path: '/exam-tutorial' });
+    actor.send({ type: 'location.changed', path: '/login-code' });
+    expect(selectPath(actor.getSnapshot())).toBe('/start');
+  });
+
+  it('resumes after a reload at the same question with the stored session', async () => {
+    const storage = createMemoryStorage();
+    const api = createFakeApi();
+    const first = boot(storage, api).actor;
+    first.send({ type: 'loginCode.submitted', code: VALID_CODE });
+    await settle(first, '/login-confirm');
+    first.send({ type: 'identity.confirmed' });
+    first.send({ type: 'tutorial.completed' });
+    first.send({ type: 'start.confirmed' });
+    await settle(first, '/start');
+    await waitFor(first, (s) => s.children.exam?.getSnapshot().matches('answering') ?? false);
+    first.send({ type: 'answer.given', questionId: 101, value: 'a' });
+    first.send({ type: 'question.next' });
+    first.send({ type: 'question.next' });
+    await waitFor(first, () => api.saved.has(101));
+    first.stop();
+
+    const { actor } = boot(storage, api);
+    await waitFor(actor, (s) => s.children.exam?.getSnapshot().matches('answering') ?? false);
+    const exam = actor.getSnapshot().children.exam!.getSnapshot();
+    expect(exam.context.questionIndex).toBe(2);
+    expect(exam.context.answers[101]?.status).toBe('saved');
+  });
+});
