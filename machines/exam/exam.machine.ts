@@ -24,7 +24,6 @@ import {
   type StartExamResponse,
 } from '../../src/shared/contract.ts';
 import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
-import { uuidV4 } from '../shared/uuid.ts';
 import type {
   AnswerEntry,
   AnswerToSave,
@@ -89,6 +88,15 @@ function markSaved(answers: Record<number, AnswerEntry>, keys: readonly string[]
     next[Number(id)] = acknowledged.has(entry.key) ? { ...entry, status: 'saved' } : entry;
   }
   return next;
+}
+
+/**
+ * The idempotency key of an answer's revision: the session's uuid (made on this terminal at
+ * login) with the revision number in its last 12 hex digits. Unique per session and answer,
+ * still a valid v4 UUID, and reproducible, so a replayed exam sends the same keys.
+ */
+export function answerKey(seed: string, revision: number): string {
+  return `${seed.slice(0, 24)}${revision.toString(16).padStart(12, '0')}`;
 }
 
 const errorCodeOf = ({ event }: { event: { error?: unknown } }) => failureCodeOf(event.error);
@@ -168,6 +176,8 @@ export const examMachine = setup({
   id: 'exam',
   context: ({ input }) => ({
     scheduleHistoryId: input.session.schedule_history_id,
+    answerSeed: input.session.uuid,
+    revision: 0,
     questionIndex: input.session.question_index,
     details: null,
     questions: [],
@@ -279,13 +289,19 @@ export const examMachine = setup({
           target: 'answering',
           actions: assign({
             questions: ({ event }) => event.output.questions,
-            answers: ({ event }) => {
+            answers: ({ context, event }) => {
               const answers: Record<number, AnswerEntry> = {};
-              for (const saved of event.output.answers) {
-                answers[saved.question_id] = { value: saved.value, answeredAt: saved.answered_at, key: uuidV4(), status: 'saved' };
-              }
+              event.output.answers.forEach((saved, i) => {
+                answers[saved.question_id] = {
+                  value: saved.value,
+                  answeredAt: saved.answered_at,
+                  key: answerKey(context.answerSeed, context.revision + i + 1),
+                  status: 'saved',
+                };
+              });
               return answers;
             },
+            revision: ({ context, event }) => context.revision + event.output.answers.length,
             deadlineAt: ({ event }) => Date.parse(event.output.deadline_at),
             clockOffsetMs: ({ event }) => offsetFrom(event.output.server_time),
             questionIndex: ({ context, event }) =>
@@ -317,10 +333,11 @@ export const examMachine = setup({
               [event.questionId]: {
                 value: event.value,
                 answeredAt: new Date(Date.now() + context.clockOffsetMs).toISOString(),
-                key: uuidV4(),
+                key: answerKey(context.answerSeed, context.revision + 1),
                 status: 'pending',
               },
             }),
+            revision: ({ context }) => context.revision + 1,
           }),
         },
         'question.next': { guard: 'hasNext', actions: [assign({ questionIndex: ({ context }) => context.questionIndex + 1 }), 'reportProgress'] },

@@ -24,6 +24,10 @@ export interface AnswerEntry {
 export interface ExamContext {
   /** The exam this session may sit (seed: schedule_history_id). */
   scheduleHistoryId: number;
+  /** The session's uuid, from which answer keys are made. */
+  answerSeed: string;
+  /** How many answer revisions this terminal has made; numbers the keys. */
+  revision: number;
   /** 0-based index of the question on screen; persisted as question_index. */
   questionIndex: number;
   /** Candidate, subject, level and exam, from /exam-details. */

@@ -53,7 +53,6 @@ export const kioskMachine = setup({
   context: ({ input }) => ({ session: null, restoredSession: input.storedSession }),
   invoke: {
     id: 'session',
-    systemId: 'session',
     src: 'session',
     input: ({ context }) => ({ storedSession: context.restoredSession }),
   },
@@ -75,7 +74,6 @@ export const kioskMachine = setup({
     examinee: {
       invoke: {
         id: 'exam',
-        systemId: 'exam',
         src: 'exam',
         input: ({ context }) => ({ session: context.session! }),
       },

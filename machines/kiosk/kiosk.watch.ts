@@ -6,10 +6,11 @@
 import type { Actor, AnyStateMachine, SnapshotFrom } from 'xstate';
 
 type AnyKiosk = Actor<AnyStateMachine>;
+type SnapshotOf<A extends AnyKiosk> = SnapshotFrom<A['logic']>;
 
-export function watchKiosk<A extends AnyKiosk>(actor: A, listener: (snapshot: SnapshotFrom<A['logic']>) => void): () => void {
+export function watchKiosk<A extends AnyKiosk>(actor: A, listener: (snapshot: SnapshotOf<A>) => void): () => void {
   const subscription = actor.system.inspect((event) => {
-    if (event.type === '@xstate.snapshot') listener(actor.getSnapshot());
+    if (event.type === '@xstate.snapshot') listener(actor.getSnapshot() as SnapshotOf<A>);
   });
   return () => subscription.unsubscribe();
 }
@@ -17,11 +18,12 @@ export function watchKiosk<A extends AnyKiosk>(actor: A, listener: (snapshot: Sn
 /** Resolves once the predicate holds for the kiosk (checked on every change in the system). */
 export function waitForKiosk<A extends AnyKiosk>(
   actor: A,
-  predicate: (snapshot: SnapshotFrom<A['logic']>) => boolean,
+  predicate: (snapshot: SnapshotOf<A>) => boolean,
   timeoutMs = 5000,
-): Promise<SnapshotFrom<A['logic']>> {
+): Promise<SnapshotOf<A>> {
   return new Promise((resolve, reject) => {
-    if (predicate(actor.getSnapshot())) return resolve(actor.getSnapshot());
+    const current = actor.getSnapshot() as SnapshotOf<A>;
+    if (predicate(current)) return resolve(current);
     const timer = setTimeout(() => {
       stop();
       reject(new Error(`waitForKiosk: condition not met within ${timeoutMs} ms`));

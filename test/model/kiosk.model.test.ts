@@ -1,0 +1,42 @@
+/**
+ * The kiosk machine walked transition by transition, with stand-in children: what it owns is
+ * composing them, forwarding the pupil's events and turning locations into events.
+ */
+import { expect } from 'vitest';
+import { createMachine } from 'xstate';
+import { kioskMachine } from '../../machines/kiosk/kiosk.machine.ts';
+import { sessionFromLogin } from '../../machines/session/session.machine.ts';
+import { demoExaminee } from '../helpers/fake-api.ts';
+import { describeModel } from './suite.ts';
+
+const session = sessionFromLogin(
+  { access_token: 'token-1', examinee: demoExaminee, server_time: '2026-11-22T09:00:00.000Z' },
+  '0f0e0d0c-0b0a-4908-8706-050403020100',
+);
+
+const machine = kioskMachine.provide({
+  actors: {
+    session: createMachine({ id: 'standInSession' }) as never,
+    exam: createMachine({ id: 'standInExam' }) as never,
+  },
+});
+
+describeModel({
+  name: 'kiosk',
+  machine,
+  inputs: [{ storedSession: null }],
+  samples: {
+    'session.signedIn': [{ type: 'session.signedIn', session }],
+    'exam.progressed': [{ type: 'exam.progressed', change: { question_index: 1 } }],
+    'location.changed': ['/login-code', '/start', '/exam-tutorial', '/no-such-page'].map((path) => ({ type: 'location.changed', path })),
+    'loginCode.submitted': [{ type: 'loginCode.submitted', code: 'AC3E-F4GH-J6KM' }],
+    'answer.given': [{ type: 'answer.given', questionId: 101, value: 'a' }],
+    'question.selected': [{ type: 'question.selected', index: 1 }],
+  },
+  contextKey: (context) => ({ signedIn: context.session !== null }),
+  invariants: (snapshot) => {
+    // The exam runs exactly while an examinee is signed in.
+    expect(Boolean(snapshot.children.exam)).toBe(snapshot.matches('examinee'));
+    expect(snapshot.context.session !== null).toBe(snapshot.matches('examinee'));
+  },
+});
