@@ -57,6 +57,8 @@ export const ErrorBodySchema = v.object({
   message: v.string(),
   /** Field-level problems of a VALIDATION_ERROR: which attribute, which rule. */
   issues: v.optional(v.array(v.object({ field: v.string(), rule: v.picklist(['required', 'invalid']) }))),
+  /** The server's clock when it answered (ISO 8601, UTC); time-based refusals depend on it. */
+  server_time: v.optional(v.pipe(v.string(), v.isoTimestamp())),
 });
 export type ErrorBody = v.InferOutput<typeof ErrorBodySchema>;
 
@@ -302,3 +304,37 @@ export const headerNames = {
   locale: 'X-Locale',
   deviceToken: 'X-Device-Token',
 } as const;
+
+// ---------------------------------------------------------------------------
+// Request headers and the finish receipt (added with the server, issue "one pupil, end to end")
+// ---------------------------------------------------------------------------
+
+/** X-Device-Token: an opaque id the terminal makes once (a uuid, say) and keeps. */
+export const DeviceTokenSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9._~+/=-]{8,200}$/, 'invalid'));
+
+/** X-Locale: a catalog key or a BCP 47 tag (en, en-gb, zh_yue_Hant, ar-nu-arab, yue-Hant-HK). */
+export const LocaleHeaderSchema = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,4}$/, 'invalid'),
+);
+
+/**
+ * The headers of seed section 7 as the server reads them (names lower-cased, as HTTP delivers
+ * them). All optional; an empty value counts as absent. A malformed Authorization is simply
+ * "not logged in"; a malformed X-Locale or X-Device-Token is a VALIDATION_ERROR.
+ */
+export const RequestHeadersSchema = v.object({
+  authorization: v.optional(v.string()),
+  'accept-language': v.optional(v.string()),
+  'x-locale': v.optional(LocaleHeaderSchema),
+  'x-device-token': v.optional(DeviceTokenSchema),
+});
+
+/**
+ * The text that FinishExamResponse.digest is the SHA-256 (hex, of its UTF-8 bytes) of: the
+ * saved non-empty answers, in question order, as JSON `[[question_id, value], ...]`. A client
+ * can recompute it from what it sent to check the receipt.
+ */
+export function answersDigestText(answers: readonly { question_id: number; value: string }[]): string {
+  return JSON.stringify(answers.map((a) => [a.question_id, a.value]));
+}

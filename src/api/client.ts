@@ -1,0 +1,127 @@
+/**
+ * The browser's ApiPort (machines/shared/ports.ts) over ofetch, for the calls of seed section 7.
+ *
+ * Promises: a 60 000 ms time-out per call; on every call the bearer token when there is one,
+ * Accept-Language (BCP 47), X-Locale (the catalog key) and X-Device-Token; every response
+ * parsed with its contract schema. Every failure rejects with an ApiFailure: the server's
+ * envelope code and status for a non-2xx answer, GENERIC_ERROR for a body that does not
+ * match its schema, NETWORK_ERROR when no answer came, TIMEOUT when it came too late.
+ * No retries here: the retry machine decides whether to call again (seed section 7).
+ */
+import { ofetch, type FetchOptions } from 'ofetch';
+import * as v from 'valibot';
+import { ApiFailure, type ApiPort } from '../../machines/shared/ports.ts';
+import {
+  ErrorBodySchema,
+  ExamDetailsSchema,
+  ExamQuestionsSchema,
+  FinishExamResponseSchema,
+  LoginResponseSchema,
+  LogoutResponseSchema,
+  SaveAnswerResponseSchema,
+  StartExamResponseSchema,
+  headerNames,
+  type LoginCodeRequest,
+  type SaveAnswerRequest,
+} from '../shared/contract.ts';
+import { catalogOf, languages, type LanguageKey } from '../i18n/languages.ts';
+
+/** Seed section 7 and 9: every call gives up after 60 s. */
+export const API_TIMEOUT_MS = 60_000;
+
+export interface ApiClientOptions {
+  /** The API base; same origin `/api` by default. */
+  baseURL?: string;
+  /** The Examinee-Token, or null when logged out. */
+  getToken(): string | null;
+  /** The active interface language (a catalog key, or the Arabic numerals variant). */
+  getLanguage(): LanguageKey;
+  /** The terminal's device token. */
+  getDeviceToken(): string;
+  /** Only tests shorten this. */
+  timeoutMs?: number;
+}
+
+type Method = 'GET' | 'POST';
+
+const notJson = Symbol('not JSON');
+
+function isTimeout(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    if ('name' in e && e.name === 'TimeoutError') return true;
+    e = 'cause' in e ? e.cause : undefined;
+  }
+  return false;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiPort {
+  const { baseURL = '/api', getToken, getLanguage, getDeviceToken, timeoutMs = API_TIMEOUT_MS } = options;
+
+  const client = ofetch.create({
+    baseURL,
+    timeout: timeoutMs,
+    retry: false,
+    // Bodies are parsed strictly: text that is not JSON fails the schema instead of passing as a string.
+    parseResponse: (text: string) => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        return notJson;
+      }
+    },
+    ignoreResponseError: true,
+    onRequest({ options: request }) {
+      const language = getLanguage();
+      const token = getToken();
+      if (token) request.headers.set(headerNames.authorization, `Bearer ${token}`);
+      request.headers.set(headerNames.acceptLanguage, languages[language].tag);
+      request.headers.set(headerNames.locale, catalogOf(language));
+      request.headers.set(headerNames.deviceToken, getDeviceToken());
+    },
+  });
+
+  async function call<S extends v.GenericSchema>(
+    method: Method,
+    path: string,
+    schema: S,
+    extra: Pick<FetchOptions<'json'>, 'body' | 'query'> = {},
+  ): Promise<v.InferOutput<S>> {
+    let response;
+    try {
+      response = await client.raw(path, { method, ...extra });
+    } catch (error) {
+      if (error instanceof ApiFailure) throw error;
+      if (isTimeout(error)) throw new ApiFailure('TIMEOUT');
+      // ofetch wraps a failed fetch (no answer) in a FetchError without a response.
+      if (error && typeof error === 'object' && 'response' in error && error.response === undefined) {
+        throw new ApiFailure('NETWORK_ERROR');
+      }
+      throw new ApiFailure('GENERIC_ERROR', undefined, error instanceof Error ? error.message : undefined);
+    }
+    const { status } = response;
+    if (status < 200 || status > 299) {
+      const envelope = v.safeParse(ErrorBodySchema, response._data);
+      if (envelope.success) throw new ApiFailure(envelope.output.code, status, envelope.output.message);
+      throw new ApiFailure('GENERIC_ERROR', status);
+    }
+    const parsed = v.safeParse(schema, response._data);
+    if (!parsed.success) throw new ApiFailure('GENERIC_ERROR', status, `Unexpected response from ${method} ${path}`);
+    return parsed.output;
+  }
+
+  return {
+    login: (body: LoginCodeRequest) => call('POST', '/login', LoginResponseSchema, { body }),
+    examDetails: (scheduleHistoryId) =>
+      call('GET', '/exam-details', ExamDetailsSchema, { query: { schedule_history_id: scheduleHistoryId } }),
+    startExam: (scheduleHistoryId) =>
+      call('POST', '/exam/start', StartExamResponseSchema, { body: { schedule_history_id: scheduleHistoryId } }),
+    examQuestions: (scheduleHistoryId) =>
+      call('GET', '/exam/questions', ExamQuestionsSchema, { query: { schedule_history_id: scheduleHistoryId } }),
+    saveAnswer: (body: SaveAnswerRequest) => call('POST', '/exam/answers', SaveAnswerResponseSchema, { body }),
+    finishExam: (scheduleHistoryId) =>
+      call('POST', '/exam/finish', FinishExamResponseSchema, { body: { schedule_history_id: scheduleHistoryId } }),
+    logout: async () => {
+      await call('POST', '/logout', LogoutResponseSchema);
+    },
+  };
+}

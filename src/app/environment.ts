@@ -1,0 +1,53 @@
+/**
+ * The browser's edges, made once at boot: the storage, the Lingui instance and the language
+ * controller, and the API client. The kiosk machine is given these (`machine.provide`); tests
+ * make their own.
+ */
+import { setupI18n, type I18n } from '@lingui/core';
+import type { ApiPort, StoragePort } from '../../machines/shared/ports.ts';
+import { deviceToken, readToken } from '../../machines/shared/storage.ts';
+import { createApiClient } from '../api/client.ts';
+import { createLanguageController, type LanguageController } from '../i18n/language-controller.ts';
+import { uuidV4 } from '../../machines/shared/uuid.ts';
+
+export interface BrowserEnvironment {
+  storage: StoragePort;
+  i18n: I18n;
+  language: LanguageController;
+  api: ApiPort;
+}
+
+/** localStorage, or memory when a locked-down browser refuses it (the session then lasts one page). */
+function browserStorage(): StoragePort {
+  try {
+    const probe = '__gradus_probe__';
+    window.localStorage.setItem(probe, probe);
+    window.localStorage.removeItem(probe);
+    return window.localStorage;
+  } catch {
+    const memory = new Map<string, string>();
+    return {
+      getItem: (key) => memory.get(key) ?? null,
+      setItem: (key, value) => void memory.set(key, value),
+      removeItem: (key) => void memory.delete(key),
+    };
+  }
+}
+
+export function createBrowserEnvironment(apiBase = import.meta.env.VITE_API_BASE ?? '/api'): BrowserEnvironment {
+  const storage = browserStorage();
+  const i18n = setupI18n();
+  const language = createLanguageController({
+    i18n,
+    storage,
+    browserLanguages: navigator.languages ?? [navigator.language],
+    root: document.documentElement,
+  });
+  const api = createApiClient({
+    baseURL: apiBase,
+    getToken: () => readToken(storage),
+    getLanguage: () => language.language,
+    getDeviceToken: () => deviceToken(storage, uuidV4),
+  });
+  return { storage, i18n, language, api };
+}

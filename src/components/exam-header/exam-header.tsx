@@ -1,0 +1,76 @@
+/**
+ * The exam header (seed section 2): the product name, "Question n of total" and the timer
+ * counting down against the time limit (40:00). Without an exam in progress (exam-end, the
+ * not-logged-in view) it shows placeholders ("--:--" for the time). A polite live region says when five
+ * minutes and one minute remain; the timer itself stays silent (role "timer").
+ */
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
+import { PRODUCT_NAME } from '../../app/product.ts';
+import { formatClock, formatNumber } from '../../i18n/format.ts';
+import { useLanguage } from '../../i18n/language-context.tsx';
+import { ClockIcon, WarningIcon } from '../icon/icons.tsx';
+import { useSecondsLeft } from './use-time-left.ts';
+import styles from './exam-header.module.css';
+
+export interface ExamHeaderProps {
+  /** 1-based number of the question on screen; null shows a placeholder. */
+  questionNumber: number | null;
+  questionCount: number | null;
+  /** The deadline in epoch ms on the server's clock; null shows "--:--". */
+  deadlineAt: number | null;
+  /** Server clock minus local clock, in ms. */
+  clockOffsetMs: number;
+  /** The exam's time limit (seed section 9: 40 minutes). */
+  timeLimitMinutes?: number;
+}
+
+const PLACEHOLDER = '--:--';
+const COUNT_PLACEHOLDER = '--';
+const announcements = {
+  five: msg`5 minutes left.`,
+  one: msg`1 minute left.`,
+  over: msg`Time is up.`,
+};
+
+function stageOf(seconds: number | null): keyof typeof announcements | null {
+  if (seconds === null) return null;
+  if (seconds <= 0) return 'over';
+  if (seconds <= 60) return 'one';
+  if (seconds <= 300) return 'five';
+  return null;
+}
+
+export function ExamHeader({ questionNumber, questionCount, deadlineAt, clockOffsetMs, timeLimitMinutes = 40 }: ExamHeaderProps) {
+  const { i18n } = useLingui();
+  const { language } = useLanguage();
+  const seconds = useSecondsLeft(deadlineAt, clockOffsetMs);
+  const stage = stageOf(seconds);
+  const n = questionNumber === null ? COUNT_PLACEHOLDER : formatNumber(questionNumber, language);
+  const total = questionCount === null ? COUNT_PLACEHOLDER : formatNumber(questionCount, language);
+  const limit = formatClock(timeLimitMinutes * 60, language);
+
+  return (
+    <header className={styles.header}>
+      <div className={styles.inner}>
+        <span className={styles.brand}>{PRODUCT_NAME}</span>
+        <p className={styles.counter}>
+          <Trans>Question {n} of {total}</Trans>
+        </p>
+        <div className={styles.time} data-urgent={stage !== null && stage !== 'over' ? 'true' : undefined}>
+          {stage === null ? <ClockIcon /> : <WarningIcon />}
+          <span role="timer" aria-label={i18n._(msg`Time left`)} className={`${styles.clock} ltr-isolate`}>
+            {seconds === null ? PLACEHOLDER : formatClock(seconds, language)}
+          </span>
+          <span className={`${styles.limit} ltr-isolate`} aria-hidden="true">
+            / {limit}
+          </span>
+        </div>
+      </div>
+      <p className="visually-hidden" aria-live="polite">
+        {stage ? i18n._(announcements[stage]) : ''}
+      </p>
+    </header>
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * What a pupil reads when a call fails: one message descriptor per FailureCode, picked by code
+ * (seed section 8, "User messages"). Every code of the contract has its own entry, so adding
+ * a code to the contract without a message is a type error here.
+ */
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import type { FailureCode } from '../../machines/shared/ports.ts';
+
+const networkError = msg`Network error. Please check the connection and try again.`;
+const outsideHours = msg`This is outside test hours.`;
+const examClosed = msg`The exam is closed.`;
+const genericError = msg`An error has occurred.`;
+
+export const failureMessages: Record<FailureCode, MessageDescriptor> = {
+  ER_SCHEDULE_HISTORY_CANCELLED: msg`This exam has been cancelled. Please ask your teacher.`,
+  ER_SCHEDULE_HISTORY_COMPLETED: msg`This account has already been used or the exam has ended.`,
+  ER_DUP_ENTRY: msg`This has already been registered.`,
+  ARCHIVE_KEY: examClosed,
+  TIME_START: msg`The test period has not started yet.`,
+  TIME_END: msg`The test period has ended.`,
+  EXPIRED: examClosed,
+  DISABLED_CLASS: msg`This classroom is not valid. Please ask your teacher.`,
+  DISABLED_ORGANIZATION: msg`This organization has been disabled. Please ask your teacher.`,
+  SCHEDULE_SUSPENSION_TIME: outsideHours,
+  ACCOUNT_LOCKED: msg`The account is locked. Please try again in 1 minute.`,
+  INCORRECT_LOGIN_METHOD: msg`This account cannot log in this way. Please ask your teacher how to log in.`,
+  INCORRECT_DEVICE: msg`An exam was already started for this account on another terminal.`,
+  ER_SCHEDULE_HISTORY_RETAKE: msg`An administrator has reset this account. Please log in again.`,
+  ER_SCHEDULE_HISTORY_STEP_MODE: msg`This exam can only be taken in step mode. Please ask your teacher.`,
+  DURING_MAINTENANCE: outsideHours,
+  VALIDATION_ERROR: msg`Please check what you entered.`,
+  LOGIN_CODE_INCORRECT: msg`The login code is incorrect.`,
+  INCORRECT_ID_PASSWORD: msg`The test ID or password is incorrect.`,
+  INVALID_SCHEDULE: msg`The venue, organization or schedule URL is not valid.`,
+  INVALID_EMAIL: msg`Please enter a valid Email address.`,
+  NOT_LOGGED_IN: msg`You are not logged in.`,
+  NOT_FOUND: msg`This could not be found.`,
+  EXAM_NOT_STARTED: msg`The test has not been started yet.`,
+  GENERIC_ERROR: genericError,
+  NETWORK_ERROR: networkError,
+  TIMEOUT: networkError,
+};
+
+/** The message for a failure; an unknown code (an older or newer server) reads as the generic one. */
+export function failureMessage(code: FailureCode | string): MessageDescriptor {
+  return Object.hasOwn(failureMessages, code) ? failureMessages[code as FailureCode] : genericError;
+}

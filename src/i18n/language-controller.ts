@@ -1,0 +1,88 @@
+/**
+ * The terminal's interface language: chooses it at boot (stored preference, else browser,
+ * else en), loads its catalog into the Lingui instance, sets `lang` and `dir` on <html>, and
+ * remembers a pupil's choice through the storage module (machines/shared/storage.ts), where
+ * it survives logout as the terminal's setting.
+ *
+ * Framework-free; React reads it through language-context.tsx.
+ */
+import type { I18n } from '@lingui/core';
+import type { StoragePort } from '../../machines/shared/ports.ts';
+import { readLanguage, writeLanguage } from '../../machines/shared/storage.ts';
+import { loadCatalog } from './catalog.ts';
+import { detectLanguage } from './detect.ts';
+import { catalogOf, defaultLanguage, intlLocale, languages, type LanguageKey } from './languages.ts';
+
+export interface LanguageControllerOptions {
+  i18n: I18n;
+  storage: StoragePort;
+  /** navigator.languages in the browser. */
+  browserLanguages: readonly string[];
+  /** The element that gets `lang` and `dir` (document.documentElement); none in tests. */
+  root?: HTMLElement | null;
+  /** Swappable for tests. */
+  load?: typeof loadCatalog;
+}
+
+export interface LanguageController {
+  /** The language now active (valid after `start()`). */
+  readonly language: LanguageKey;
+  /** The BCP 47 tag Intl should use for the active language. */
+  readonly locale: string;
+  /** Detects and activates the language; resolves when its catalog is loaded. */
+  start(): Promise<LanguageKey>;
+  /** Activates another language and stores it as the terminal's preference. */
+  change(language: LanguageKey): Promise<void>;
+  subscribe(listener: () => void): () => void;
+}
+
+export function createLanguageController(options: LanguageControllerOptions): LanguageController {
+  const { i18n, storage, browserLanguages, root = null, load = loadCatalog } = options;
+  const listeners = new Set<() => void>();
+  let current: LanguageKey = 'en';
+  let request = 0;
+
+  async function activate(language: LanguageKey): Promise<void> {
+    const ticket = ++request;
+    const messages = await load(catalogOf(language));
+    // A later choice wins if two catalogs load out of order.
+    if (ticket !== request) return;
+    const locale = intlLocale(language);
+    // Lingui keys the catalog by the Intl tag so plurals and ICU numbers follow the language.
+    i18n.loadAndActivate({ locale, messages });
+    current = language;
+    if (root) {
+      root.lang = languages[language].tag.split('-u-')[0]!;
+      root.dir = languages[language].dir;
+    }
+    for (const listener of listeners) listener();
+  }
+
+  return {
+    get language() {
+      return current;
+    },
+    get locale() {
+      return intlLocale(current);
+    },
+    async start() {
+      const language = detectLanguage(readLanguage(storage), browserLanguages);
+      try {
+        await activate(language);
+      } catch {
+        // The catalog chunk could not be loaded: English is the source and always readable.
+        if (language === defaultLanguage) throw new Error('The English catalog could not be loaded');
+        await activate(defaultLanguage);
+      }
+      return current;
+    },
+    async change(language) {
+      await activate(language);
+      writeLanguage(storage, language);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

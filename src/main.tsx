@@ -1,0 +1,38 @@
+/**
+ * The browser entry: makes the environment (storage, language, API client), loads the pupil's
+ * language before the first paint so no screen flashes in another language, then renders.
+ */
+import { createBrowserHistory } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createActor } from 'xstate';
+import { createKioskMachine } from '../machines/kiosk/kiosk.actors.ts';
+import { watchKiosk } from '../machines/kiosk/kiosk.watch.ts';
+import { readSession } from '../machines/shared/storage.ts';
+import { App } from './app/app.tsx';
+import { createBrowserEnvironment } from './app/environment.ts';
+import { createAppRouter } from './app/router.ts';
+import { syncRouterWithKiosk } from './app/router-sync.ts';
+import './styles/tokens.css';
+import './styles/base.css';
+
+async function boot() {
+  const environment = createBrowserEnvironment();
+  await environment.language.start();
+  // The machines decide; the stored session (validated) is where they start from.
+  const kiosk = createActor(createKioskMachine({ api: environment.api, storage: environment.storage }), {
+    input: { storedSession: readSession(environment.storage) },
+  }).start();
+  const history = createBrowserHistory();
+  const router = createAppRouter({ history });
+  syncRouterWithKiosk(history, kiosk, (listener) => watchKiosk(kiosk, listener));
+  const root = document.getElementById('root');
+  if (!root) throw new Error('index.html has no #root');
+  createRoot(root).render(
+    <StrictMode>
+      <App environment={environment} kiosk={kiosk} router={router} />
+    </StrictMode>,
+  );
+}
+
+void boot();

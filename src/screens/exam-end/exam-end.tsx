@@ -1,0 +1,81 @@
+/**
+ * The end of the test (seed section 2, `exam-end`): the header with placeholders (seed: the
+ * header appears here), then either "Test complete" with the server's receipt of what it holds,
+ * or, when the test was cancelled, that the answers could not be sent and what happens next.
+ * One action: log out, so the next pupil finds a clean terminal.
+ */
+import { Trans } from '@lingui/react/macro';
+import { ExamHeader } from '../../components/exam-header/exam-header.tsx';
+import { CheckIcon, WarningIcon } from '../../components/icon/icons.tsx';
+import { Page, PageHeading } from '../../components/page/page.tsx';
+import { useLanguage } from '../../i18n/language-context.tsx';
+import { formatNumber } from '../../i18n/format.ts';
+import styles from './exam-end.module.css';
+
+export interface ExamEndScreenProps {
+  outcome: 'sent' | 'cancelled';
+  /** What the server acknowledged at finish; null when it is not known (after a reload). */
+  receipt: { answer_count: number; digest: string } | null;
+  onLogout(): void;
+}
+
+export function ExamEndScreen({ outcome, receipt, onLogout }: ExamEndScreenProps) {
+  const { language } = useLanguage();
+  return (
+    <div className={styles.end}>
+      <ExamHeader questionNumber={null} questionCount={null} deadlineAt={null} clockOffsetMs={0} />
+      <Page align="start">
+        {outcome === 'sent' ? (
+          <>
+            <div className={styles.mark} data-outcome="sent">
+              <CheckIcon />
+            </div>
+            <PageHeading>
+              <Trans>Test complete</Trans>
+            </PageHeading>
+            <p className={styles.lead}>
+              <Trans>Your answer data has been sent.</Trans>
+            </p>
+            <p>
+              <Trans>Results will be available later.</Trans>
+            </p>
+            {receipt && (
+              <dl className={styles.receipt}>
+                <div>
+                  <dt>
+                    <Trans>Answers received</Trans>
+                  </dt>
+                  <dd>{formatNumber(receipt.answer_count, language)}</dd>
+                </div>
+                <div>
+                  <dt>
+                    <Trans>Receipt</Trans>
+                  </dt>
+                  <dd className={`${styles.digest} ltr-isolate`}>{receipt.digest.slice(0, 8)}</dd>
+                </div>
+              </dl>
+            )}
+          </>
+        ) : (
+          <>
+            <div className={styles.mark} data-outcome="cancelled">
+              <WarningIcon />
+            </div>
+            <PageHeading>
+              <Trans>The test was cancelled</Trans>
+            </PageHeading>
+            <p className={styles.lead}>
+              <Trans>Your answers could not be sent.</Trans>
+            </p>
+            <p>
+              <Trans>Please tell your teacher or the exam supervisor. They will tell you what to do next, for example when you can take the test again.</Trans>
+            </p>
+          </>
+        )}
+        <button type="button" className="button" data-variant="primary" onClick={onLogout}>
+          <Trans>Log out</Trans>
+        </button>
+      </Page>
+    </div>
+  );
+}

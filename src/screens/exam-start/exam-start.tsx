@@ -1,0 +1,51 @@
+/**
+ * Ready to start (seed section 2, `exam-start`): the one place where the pupil is told, plainly
+ * and before pressing, that the time limit starts now and the test cannot be started over
+ * (seed sections 4, 5 and 9). Top-aligned, as the seed says for this screen.
+ */
+import { Trans } from '@lingui/react/macro';
+import type { FailureCode } from '../../../machines/shared/ports.ts';
+import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
+import { WarningIcon } from '../../components/icon/icons.tsx';
+import { Page, PageHeading } from '../../components/page/page.tsx';
+import styles from './exam-start.module.css';
+
+export interface ExamStartScreenProps {
+  /** Start was pressed and the server has not answered yet. */
+  busy: boolean;
+  error: FailureCode | null;
+  timeLimitMinutes: number;
+  onStart(): void;
+}
+
+export function ExamStartScreen({ busy, error, timeLimitMinutes, onStart }: ExamStartScreenProps) {
+  return (
+    <Page align="start">
+      <PageHeading>
+        <Trans>Ready to start</Trans>
+      </PageHeading>
+      {error && <FailureAlert code={error} />}
+      <div className="alert" data-tone="warning">
+        <WarningIcon />
+        <p className={styles.warning}>
+          <Trans>Once you press Start, the {timeLimitMinutes} minutes begin and you cannot start the test over.</Trans>
+        </p>
+      </div>
+      <p>
+        <Trans>Make sure you are ready, then press the button.</Trans>
+      </p>
+      <button
+        type="button"
+        className={`button ${styles.start}`}
+        data-variant="primary"
+        aria-busy={busy || undefined}
+        aria-disabled={busy || undefined}
+        onClick={() => {
+          if (!busy) onStart();
+        }}
+      >
+        {busy ? <Trans>Starting…</Trans> : <Trans>Start the test</Trans>}
+      </button>
+    </Page>
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * How the test works (seed section 2, `exam-tutorial`): the number of questions, the time limit,
+ * the timer in the header, moving between questions, changing answers until the end, and that
+ * answers are saved as the pupil goes. Top-aligned, as the seed says for this screen.
+ */
+import { Plural, Trans } from '@lingui/react/macro';
+import { ArrowIcon, CheckIcon, ClockIcon, InfoIcon } from '../../components/icon/icons.tsx';
+import { Page, PageHeading } from '../../components/page/page.tsx';
+import styles from './exam-tutorial.module.css';
+
+export interface ExamTutorialScreenProps {
+  questionCount: number;
+  timeLimitMinutes: number;
+  onContinue(): void;
+}
+
+export function ExamTutorialScreen({ questionCount, timeLimitMinutes, onContinue }: ExamTutorialScreenProps) {
+  return (
+    <Page align="start" width="wide">
+      <PageHeading>
+        <Trans>How the test works</Trans>
+      </PageHeading>
+      <ul className={styles.steps}>
+        <li className={styles.step}>
+          <InfoIcon />
+          <p>
+            <Plural
+              value={questionCount}
+              one="The test has # question."
+              other="The test has # questions."
+            />{' '}
+            <Plural value={timeLimitMinutes} one="You have # minute." other="You have # minutes." />
+          </p>
+        </li>
+        <li className={styles.step}>
+          <ClockIcon />
+          <p>
+            <Trans>The timer at the top of the screen shows how much time is left. When it reaches 00:00, the test ends by itself.</Trans>
+          </p>
+        </li>
+        <li className={styles.step}>
+          <ArrowIcon direction="forward" />
+          <p>
+            <Trans>Use the Previous and Next buttons to move between questions. You can skip a question and come back to it.</Trans>
+          </p>
+        </li>
+        <li className={styles.step}>
+          <CheckIcon />
+          <p>
+            <Trans>Your answers are saved as you go. You can change them until you finish the test.</Trans>
+          </p>
+        </li>
+      </ul>
+      <button type="button" className="button" data-variant="primary" onClick={onContinue}>
+        <Trans>Continue</Trans>
+      </button>
+    </Page>
+  );
+}

@@ -1,0 +1,224 @@
+/**
+ * The exam itself, at /start (seed section 2): the header with the question counter and the
+ * timer, one question at a time, Previous/Next, a saved indicator per question, and "Finish
+ * the test" on every question behind a confirmation dialog.
+ *
+ * Presentational: the exam machine owns the questions, the index, the answers and whether each
+ * is saved on the server; this view only sends what the pupil did. A typed answer is the one
+ * piece of local state (form text): it is handed to `onAnswer` when the field loses focus, on
+ * Enter, on Previous/Next/Finish and after a short pause in typing.
+ *
+ * Text cannot be selected (except in the answer field) and there is no context menu, so the
+ * questions are not copied off a shared terminal.
+ */
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import type { FailureCode } from '../../../machines/shared/ports.ts';
+import type { Question } from '../../shared/contract.ts';
+import { ExamHeader } from '../../components/exam-header/exam-header.tsx';
+import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
+import { ArrowIcon } from '../../components/icon/icons.tsx';
+import { ModalDialog } from '../../components/modal-dialog/modal-dialog.tsx';
+import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
+import { QuestionView } from './question-view.tsx';
+import styles from './exam.module.css';
+
+export interface ExamAnswer {
+  value: string;
+  /** True once the server acknowledged this value. */
+  saved: boolean;
+}
+
+export interface ExamScreenProps {
+  status: 'loading' | 'answering' | 'finishing';
+  questions: Question[];
+  /** 0-based index of the question on screen. */
+  index: number;
+  /** By question id. */
+  answers: Record<number, ExamAnswer>;
+  /** Epoch ms on the server's clock; 0 while not known yet. */
+  deadlineAt: number;
+  /** Server clock minus local clock, in ms. */
+  clockOffsetMs: number;
+  /** The "Finish the test?" dialog is open. */
+  confirmingFinish: boolean;
+  /** A load or the finish failed; `onRetry` tries again (never a dead end). */
+  error: FailureCode | null;
+  onRetry(): void;
+  onAnswer(questionId: number, value: string): void;
+  onNext(): void;
+  onPrevious(): void;
+  onFinishRequest(): void;
+  onFinishConfirm(): void;
+  onFinishCancel(): void;
+}
+
+/** How long typing may pause before the answer is handed over. */
+export const TEXT_COMMIT_DELAY_MS = 800;
+
+function isAnswered(answer: ExamAnswer | undefined): boolean {
+  return answer !== undefined && answer.value.trim() !== '';
+}
+
+function preventContextMenu(event: MouseEvent) {
+  event.preventDefault();
+}
+
+export function ExamScreen(props: ExamScreenProps) {
+  const { status, questions, index, answers, deadlineAt, clockOffsetMs, confirmingFinish, error } = props;
+  const { onAnswer, onNext, onPrevious, onFinishRequest, onFinishConfirm, onFinishCancel, onRetry } = props;
+  const question = status === 'loading' ? undefined : questions[index];
+  const isFirst = index <= 0;
+  const isLast = index >= questions.length - 1;
+  const finishing = status === 'finishing';
+  const { t } = useLingui();
+
+  // The typed text of a text question, until it is handed over.
+  const [draft, setDraft] = useState<{ questionId: number; value: string } | null>(null);
+  const sent = useRef(new Map<number, string>());
+
+  const commit = useCallback(() => {
+    if (!draft) return;
+    const current = answers[draft.questionId]?.value ?? '';
+    if (draft.value === current || draft.value === sent.current.get(draft.questionId)) return;
+    sent.current.set(draft.questionId, draft.value);
+    onAnswer(draft.questionId, draft.value);
+  }, [draft, answers, onAnswer]);
+
+  useEffect(() => {
+    if (!draft) return;
+    const timer = setTimeout(commit, TEXT_COMMIT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [draft, commit]);
+
+  // Hand over what was typed if the screen goes away (time up, another screen).
+  const latestCommit = useRef(commit);
+  useEffect(() => {
+    latestCommit.current = commit;
+  }, [commit]);
+  useEffect(() => () => latestCommit.current(), []);
+
+  const unanswered = questions.filter((q) => {
+    const typed = draft?.questionId === q.id ? draft.value.trim() !== '' : false;
+    return !typed && !isAnswered(answers[q.id]);
+  }).length;
+
+  const textValue = question ? (draft?.questionId === question.id ? draft.value : (answers[question.id]?.value ?? '')) : '';
+
+  return (
+    <div className={styles.exam} onContextMenu={preventContextMenu}>
+      <div className={styles.page} inert={confirmingFinish}>
+        <ExamHeader
+          questionNumber={question ? index + 1 : null}
+          questionCount={questions.length > 0 ? questions.length : null}
+          // No deadline known yet (0) shows "--:--" rather than a timer at zero.
+          deadlineAt={deadlineAt > 0 ? deadlineAt : null}
+          clockOffsetMs={clockOffsetMs}
+        />
+        <main className={styles.main}>
+          {error && (
+            <FailureAlert code={error}>
+              <button type="button" className="button" onClick={onRetry}>
+                <Trans>Try again</Trans>
+              </button>
+            </FailureAlert>
+          )}
+          {question ? (
+            <QuestionView
+              key={question.id}
+              question={question}
+              answer={answers[question.id]}
+              textValue={textValue}
+              disabled={finishing}
+              onChoose={(value) => onAnswer(question.id, value)}
+              onType={(value) => setDraft({ questionId: question.id, value })}
+              onCommit={commit}
+            />
+          ) : (
+            <SkeletonRegion>
+              <SkeletonBlock inlineSize="70%" blockSize="2.25rem" />
+              <SkeletonBlock shape="box" blockSize="4rem" />
+              <SkeletonBlock shape="box" blockSize="4rem" />
+              <SkeletonBlock shape="box" blockSize="4rem" />
+            </SkeletonRegion>
+          )}
+          <div className={styles.actions}>
+            <nav className={styles.nav} aria-label={t`Questions`}>
+              <button
+                type="button"
+                className="button"
+                disabled={!question || isFirst || finishing}
+                onClick={() => {
+                  commit();
+                  onPrevious();
+                }}
+              >
+                <ArrowIcon direction="back" />
+                <Trans>Previous</Trans>
+              </button>
+              <button
+                type="button"
+                className="button"
+                data-variant={isLast ? undefined : 'primary'}
+                disabled={!question || isLast || finishing}
+                onClick={() => {
+                  commit();
+                  onNext();
+                }}
+              >
+                <Trans>Next</Trans>
+                <ArrowIcon direction="forward" />
+              </button>
+            </nav>
+            <button
+              type="button"
+              className={`button ${styles.finish}`}
+              data-variant={question && isLast ? 'primary' : undefined}
+              disabled={!question}
+              aria-busy={finishing || undefined}
+              aria-disabled={finishing || undefined}
+              onClick={() => {
+                if (finishing) return;
+                commit();
+                onFinishRequest();
+              }}
+            >
+              {finishing ? <Trans>Sending your answers…</Trans> : <Trans>Finish the test</Trans>}
+            </button>
+          </div>
+        </main>
+      </div>
+      {confirmingFinish && (
+        <ModalDialog title={<Trans>Finish the test?</Trans>} onCancel={() => !finishing && onFinishCancel()}>
+          <p className={styles.unanswered}>
+            {unanswered === 0 ? (
+              <Trans>You have answered every question.</Trans>
+            ) : (
+              <Plural value={unanswered} one="# question is not answered yet." other="# questions are not answered yet." />
+            )}
+          </p>
+          <p>
+            <Trans>After you finish, you cannot change your answers.</Trans>
+          </p>
+          <div className="button-row">
+            <button type="button" className="button" data-autofocus disabled={finishing} onClick={onFinishCancel}>
+              <Trans>Keep working</Trans>
+            </button>
+            <button
+              type="button"
+              className="button"
+              data-variant="primary"
+              aria-busy={finishing || undefined}
+              aria-disabled={finishing || undefined}
+              onClick={() => {
+                if (!finishing) onFinishConfirm();
+              }}
+            >
+              {finishing ? <Trans>Sending your answers…</Trans> : <Trans>Finish</Trans>}
+            </button>
+          </div>
+        </ModalDialog>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * Login with a login code (seed section 2, `login-code`). Presentational: it shows what it is
+ * given and hands the typed code to `onSubmit`; the session machine validates it and answers
+ * with `error` (a field rule or a failed call) and `busy`.
+ *
+ * The field: a large, letter-spaced monospace box with the format hint under it; a field error
+ * appears below it and is tied to it with aria-invalid and aria-describedby; a failed call is
+ * an alert above the form. The language picker sits at the foot of the screen.
+ */
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
+import { useId, useState, type FormEvent } from 'react';
+import type { FailureCode } from '../../../machines/shared/ports.ts';
+import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
+import { ErrorIcon } from '../../components/icon/icons.tsx';
+import { LanguagePicker } from '../../components/language-picker/language-picker.tsx';
+import { Page, PageHeading } from '../../components/page/page.tsx';
+import { invalidLoginCodeMessage, requiredFieldMessage } from '../../i18n/field-messages.ts';
+import styles from './login-code.module.css';
+
+export type LoginCodeError =
+  | { kind: 'field'; rule: 'required' | 'invalid' }
+  | { kind: 'failure'; code: FailureCode };
+
+export interface LoginCodeScreenProps {
+  /** A login is on its way: the button waits. */
+  busy: boolean;
+  error: LoginCodeError | null;
+  /** The code as typed; the machine normalises and validates it. */
+  onSubmit(code: string): void;
+}
+
+const codeLabel = msg`Login code`;
+
+export function LoginCodeScreen({ busy, error, onSubmit }: LoginCodeScreenProps) {
+  const { i18n } = useLingui();
+  const [code, setCode] = useState('');
+  const inputId = useId();
+  const hintId = useId();
+  const errorId = useId();
+  const fieldError = error?.kind === 'field' ? error : null;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!busy) onSubmit(code);
+  }
+
+  return (
+    <Page align="center">
+      <div className="card">
+        <PageHeading focusOnMount={false}>
+          <Trans>Log in with your login code</Trans>
+        </PageHeading>
+        {error?.kind === 'failure' && <FailureAlert code={error.code} />}
+        <form className={styles.form} onSubmit={submit} noValidate>
+          <div className="field">
+            <label htmlFor={inputId} className="field-label">
+              {i18n._(codeLabel)}
+            </label>
+            <p id={hintId} className="field-hint">
+              <Trans>Three groups of four letters and numbers, like AC3E-F4GH-J6KM. Small letters are fine.</Trans>
+            </p>
+            <input
+              id={inputId}
+              name="login_code"
+              className={`input ${styles.code}`}
+              type="text"
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+              autoComplete="off"
+              autoCapitalize="characters"
+              autoCorrect="off"
+              spellCheck={false}
+              inputMode="text"
+              enterKeyHint="go"
+              maxLength={20}
+              // The first thing a pupil does here is type the code.
+              autoFocus
+              aria-invalid={fieldError ? true : undefined}
+              aria-describedby={fieldError ? `${errorId} ${hintId}` : hintId}
+            />
+            {fieldError && (
+              <p id={errorId} className="field-error">
+                <ErrorIcon />
+                <span>
+                  {fieldError.rule === 'required'
+                    ? i18n._(requiredFieldMessage(i18n._(codeLabel)))
+                    : i18n._(invalidLoginCodeMessage)}
+                </span>
+              </p>
+            )}
+          </div>
+          <button type="submit" className="button" data-variant="primary" aria-busy={busy || undefined} aria-disabled={busy || undefined}>
+            {busy ? <Trans>Logging in…</Trans> : <Trans>Log in</Trans>}
+          </button>
+        </form>
+      </div>
+      <div className={styles.language}>
+        <LanguagePicker />
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * "Is this you?" (seed section 2, `login-confirm`): the candidate's name, subject and level from
+ * /exam-details, so a pupil who sits at the wrong terminal or typed someone else's code logs
+ * out before starting. Presentational: it renders the status it is given.
+ */
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
+import type { FailureCode } from '../../../machines/shared/ports.ts';
+import type { ExamDetails } from '../../shared/contract.ts';
+import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
+import { Page, PageHeading } from '../../components/page/page.tsx';
+import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
+import { subjectName } from '../../i18n/subjects.ts';
+import styles from './login-confirm.module.css';
+
+export interface LoginConfirmScreenProps {
+  status: 'loading' | 'ready' | 'error';
+  details: ExamDetails | null;
+  error: FailureCode | null;
+  /** "Yes, continue". */
+  onConfirm(): void;
+  /** "No, log out". */
+  onReject(): void;
+  /** "Try again" after a failed load. */
+  onRetry(): void;
+}
+
+export function LoginConfirmScreen({ status, details, error, onConfirm, onReject, onRetry }: LoginConfirmScreenProps) {
+  const { i18n } = useLingui();
+  return (
+    <Page align="center">
+      <div className="card">
+        <PageHeading>
+          <Trans>Is this you?</Trans>
+        </PageHeading>
+
+        {status === 'loading' && (
+          <SkeletonRegion>
+            {[0, 1, 2].map((row) => (
+              <div key={row} className={styles.skeletonRow}>
+                <SkeletonBlock inlineSize="6rem" />
+                <SkeletonBlock inlineSize="14rem" blockSize="1.75rem" />
+              </div>
+            ))}
+            <div className="button-row">
+              <SkeletonBlock shape="button" inlineSize="12rem" />
+              <SkeletonBlock shape="button" inlineSize="10rem" />
+            </div>
+          </SkeletonRegion>
+        )}
+
+        {status === 'error' && (
+          <>
+            <FailureAlert code={error ?? 'GENERIC_ERROR'} />
+            <div className="button-row">
+              <button type="button" className="button" data-variant="primary" onClick={onRetry}>
+                <Trans>Try again</Trans>
+              </button>
+              <button type="button" className="button" onClick={onReject}>
+                <Trans>No, log out</Trans>
+              </button>
+            </div>
+          </>
+        )}
+
+        {status === 'ready' && details && (
+          <>
+            <dl className={styles.details}>
+              <div className={styles.row}>
+                <dt>
+                  <Trans>Name</Trans>
+                </dt>
+                <dd className={styles.name} dir="auto">
+                  {details.examinee_name}
+                </dd>
+              </div>
+              <div className={styles.row}>
+                <dt>
+                  <Trans>Subject</Trans>
+                </dt>
+                <dd>{subjectName(i18n, details.subject)}</dd>
+              </div>
+              <div className={styles.row}>
+                <dt>
+                  <Trans>Level</Trans>
+                </dt>
+                <dd dir="auto">{details.level.name}</dd>
+              </div>
+            </dl>
+            <p className={styles.ask}>
+              <Trans>If this is not you, log out and tell your teacher.</Trans>
+            </p>
+            <div className="button-row">
+              <button type="button" className="button" data-variant="primary" onClick={onConfirm}>
+                <Trans>Yes, continue</Trans>
+              </button>
+              <button type="button" className="button" onClick={onReject}>
+                <Trans>No, log out</Trans>
+              </button>
+            </div>
+          </>
+        )}
+      </div>
+    </Page>
+  );
+}

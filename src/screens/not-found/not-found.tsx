@@ -1,0 +1,28 @@
+/**
+ * Page not found, at /404 (seed section 2: any unknown path goes here). One way on: the login
+ * page; the machine decides what that means for a pupil who is logged in.
+ */
+import { Trans } from '@lingui/react/macro';
+import { Page, PageHeading } from '../../components/page/page.tsx';
+
+export interface NotFoundScreenProps {
+  onGoToLogin(): void;
+}
+
+export function NotFoundScreen({ onGoToLogin }: NotFoundScreenProps) {
+  return (
+    <Page align="center">
+      <div className="card">
+        <PageHeading>
+          <Trans>Page not found</Trans>
+        </PageHeading>
+        <p>
+          <Trans>There is nothing at this address.</Trans>
+        </p>
+        <button type="button" className="button" data-variant="link" onClick={onGoToLogin}>
+          <Trans>Go to the login page</Trans>
+        </button>
+      </div>
+    </Page>
+  );
+}
