@@ -1,10 +1,15 @@
 /**
  * The router follows the machine (DESIGN.md). Two directions, one place:
- * - machine -> URL: whenever the kiosk (or a child) moves, the URL is replaced with the path
- *   the machine shows; while it shows none (restoring), the URL is left alone;
- * - URL -> machine: a typed URL, a link or Back is sent as `location.changed`, and the machine
- *   judges it; whatever it decides, the URL then shows the machine's path again.
- * Nothing else in the app navigates.
+ * - machine -> URL: when the machine moves to another screen, its path is pushed; while it
+ *   shows none (restoring a session), the URL is left alone;
+ * - URL -> machine: Back, Forward or a link is sent as `location.changed`, and the machine
+ *   judges it. If it does not follow, its own path is pushed again, so Back during the exam
+ *   lands where it started and can never walk out of the kiosk.
+ * At boot the typed URL is judged the same way, but corrected in place (replace): a refused
+ * URL such as /start before login leaves no entry behind.
+ *
+ * Why push rather than replace: with replace only, the app would own a single history entry
+ * and Back would leave it entirely, mid-exam.
  */
 import type { RouterHistory } from '@tanstack/react-router';
 import { selectPath, type KioskSnapshot } from '../../machines/kiosk/kiosk.selectors.ts';
@@ -20,22 +25,24 @@ export function syncRouterWithKiosk(
   kiosk: KioskLike,
   watch: (listener: () => void) => () => void,
 ): () => void {
-  const showMachinePath = () => {
+  const showMachinePath = (mode: 'push' | 'replace') => {
     const path = selectPath(kiosk.getSnapshot());
-    if (path && history.location.pathname !== path) history.replace(path);
+    if (!path || history.location.pathname === path) return;
+    if (mode === 'push') history.push(path);
+    else history.replace(path);
   };
 
-  const judgeLocation = (pathname: string) => {
+  const judgeLocation = (pathname: string, mode: 'push' | 'replace') => {
     const path = selectPath(kiosk.getSnapshot());
     if (path === undefined || path === pathname) return;
     kiosk.send({ type: 'location.changed', path: pathname });
     // The machine may have ignored it (no snapshot change): show its path either way.
-    showMachinePath();
+    showMachinePath(mode);
   };
 
-  const stopHistory = history.subscribe(({ location }) => judgeLocation(location.pathname));
-  const stopMachine = watch(showMachinePath);
-  judgeLocation(history.location.pathname);
+  judgeLocation(history.location.pathname, 'replace');
+  const stopHistory = history.subscribe(({ location }) => judgeLocation(location.pathname, 'push'));
+  const stopMachine = watch(() => showMachinePath('push'));
   return () => {
     stopHistory();
     stopMachine();

@@ -22,9 +22,10 @@ function bootAt(url: string, storage = createMemoryStorage()) {
 }
 
 describe('router sync', () => {
-  it('lands a typed /start before login on the login page', () => {
+  it('lands a typed /start before login on the login page, leaving no entry behind', () => {
     const { history } = bootAt('/start');
     expect(history.location.pathname).toBe('/login-code');
+    expect(history.length).toBe(1);
   });
 
   it('sends an unknown path to /404, and back to login from there', () => {
@@ -46,9 +47,11 @@ describe('router sync', () => {
     await waitForKiosk(kiosk, (s) => s.children.exam?.getSnapshot().matches('answering') ?? false);
     expect(history.location.pathname).toBe('/start');
 
-    // A pupil presses Back, or types the start screen's URL: the exam stays.
-    history.push('/exam-start');
-    expect(history.location.pathname).toBe('/start');
+    // A pupil presses Back again and again, or follows a link to the start screen: the exam stays.
+    for (let press = 0; press < 6; press++) {
+      history.back();
+      expect(history.location.pathname).toBe('/start');
+    }
     history.push('/login-code');
     expect(history.location.pathname).toBe('/start');
     expect(kiosk.getSnapshot().children.exam?.getSnapshot().matches('answering')).toBe(true);
@@ -60,8 +63,11 @@ describe('router sync', () => {
     await waitForKiosk(kiosk, (s) => selectPath(s) === '/login-confirm');
     kiosk.send({ type: 'identity.confirmed' });
     kiosk.send({ type: 'tutorial.completed' });
-    history.push('/exam-tutorial');
+    history.back();
     expect(history.location.pathname).toBe('/exam-tutorial');
     expect(kiosk.getSnapshot().children.exam?.getSnapshot().matches('tutorial')).toBe(true);
+    // Forward again is not a way to skip ahead: the machine decides, and stays.
+    history.forward();
+    expect(history.location.pathname).toBe('/exam-tutorial');
   });
 });
