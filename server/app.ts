@@ -1,0 +1,75 @@
+/**
+ * The API as a Hono app: `createApp({ db, clock, logger, settings })`. All routes live under
+ * `/api`; every error is the contract's ErrorBody with a contract code (server/http/errors.ts);
+ * anything unexpected is a 500 GENERIC_ERROR without details (those go to the logger).
+ * The app holds no state of its own: any number of them can serve one database.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { systemClock, type Clock } from './clock.ts';
+import { defaultSettings, type AppSettings } from './config.ts';
+import type { Db } from './db/client.ts';
+import { DomainError } from './domain/errors.ts';
+import type { AppDeps, AppEnv } from './http/env.ts';
+import { domainErrorResponse, errorResponse, RequestError } from './http/errors.ts';
+import { requestContext, requestLog } from './http/middleware.ts';
+import { consoleLogger, type Logger } from './logger.ts';
+import { authRoutes } from './routes/auth.ts';
+import { examRoutes } from './routes/exam.ts';
+import { healthRoutes } from './routes/health.ts';
+
+export type CreateAppOptions = {
+  db: Db;
+  clock?: Clock;
+  logger?: Logger;
+  settings?: Partial<AppSettings>;
+};
+
+export function createApp(options: CreateAppOptions): Hono<AppEnv> {
+  const deps: AppDeps = {
+    db: options.db,
+    clock: options.clock ?? systemClock,
+    logger: options.logger ?? consoleLogger,
+    settings: { ...defaultSettings, ...options.settings },
+  };
+
+  const api = new Hono<AppEnv>();
+  api.use(
+    bodyLimit({
+      maxSize: deps.settings.maxBodyBytes,
+      onError: () => {
+        throw new RequestError(400, 'VALIDATION_ERROR', 'The request body is too large.');
+      },
+    }),
+  );
+  api.use(requestContext(deps));
+  api.route('/', healthRoutes(deps));
+  api.route('/', authRoutes(deps));
+  api.route('/', examRoutes(deps));
+  api.all('*', () => {
+    throw new DomainError('NOT_FOUND', 'No such API route.');
+  });
+
+  const app = new Hono<AppEnv>();
+  app.use(requestLog(deps.logger));
+  app.use(async (c, next) => {
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+  });
+  app.route('/api', api);
+
+  app.onError((error, c) => {
+    const now = c.get('now') ?? deps.clock.now();
+    if (error instanceof DomainError) return domainErrorResponse(c, error, now);
+    if (error instanceof HTTPException && error.status < 500) {
+      return domainErrorResponse(c, new RequestError(400, 'VALIDATION_ERROR', 'The request could not be read.'), now);
+    }
+    deps.logger.error(`${c.req.method} ${c.req.path} failed`, error);
+    return errorResponse(c, 'GENERIC_ERROR', now);
+  });
+  app.notFound((c) => errorResponse(c, 'NOT_FOUND', c.get('now') ?? deps.clock.now()));
+
+  return app;
+}

@@ -1,0 +1,300 @@
+/**
+ * The database schema (Drizzle, PostgreSQL dialect): the one source of the tables that both
+ * PGlite and PostgreSQL run, and from which `npm run db:generate` writes the migrations.
+ *
+ * Promises:
+ * - Correct answers live only in `questions.correct_answer`; nothing that reads a question for
+ *   the browser selects that column (server/domain/exam.ts).
+ * - One answer row per (schedule history, question); the latest `answered_at` wins.
+ * - Auth tokens are stored as SHA-256 hashes, never in clear.
+ * - Enumerations from the seed are plain columns with CHECK constraints, so later issues can
+ *   widen them with an ordinary migration.
+ *
+ * Self-contained on purpose (imports only drizzle-orm): drizzle-kit loads this file on its own.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const timestampTz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Organisation categories (seed section 3). */
+export const organizationCategories = ['FOREIGN', 'SCHOOL', 'OUTSIDE_SCHOOL', 'COMPANY', 'OTHER'] as const;
+export type OrganizationCategory = (typeof organizationCategories)[number];
+
+/** A school or other body that runs exams. Login method: 1 schedule history, 2 OAuth, 3 examinee login. */
+export const organizations = pgTable(
+  'organizations',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull().unique(),
+    name: text('name').notNull(),
+    category: text('category', { enum: organizationCategories }).notNull(),
+    loginMethod: smallint('login_method').notNull(),
+    enableModeStep: boolean('enable_mode_step').notNull().default(false),
+    /** Pays its fees through the foreign payment flow (seed: "foreign payment users"). */
+    foreignPaymentMethod: boolean('foreign_payment_method').notNull().default(false),
+    disabled: boolean('disabled').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('organizations_category_check', sql`${t.category} in ('FOREIGN', 'SCHOOL', 'OUTSIDE_SCHOOL', 'COMPANY', 'OTHER')`),
+    check('organizations_login_method_check', sql`${t.loginMethod} in (1, 2, 3)`),
+  ],
+);
+
+/** A venue (classroom) of an organisation; disabling it blocks its examinees (seed section 6). */
+export const venues = pgTable(
+  'venues',
+  {
+    id: serial('id').primaryKey(),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name').notNull(),
+    disabled: boolean('disabled').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('venues_organization_name_idx').on(t.organizationId, t.name)],
+);
+
+/** A test period of an organisation, optionally in one venue. */
+export const schedules = pgTable(
+  'schedules',
+  {
+    id: serial('id').primaryKey(),
+    scheduleCode: text('schedule_code').notNull().unique(),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    venueId: integer('venue_id').references(() => venues.id),
+    startsAt: timestampTz('starts_at').notNull(),
+    endsAt: timestampTz('ends_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check('schedules_window_check', sql`${t.endsAt} > ${t.startsAt}`)],
+);
+
+/** Subjects by the seed's ids (section 1): 1, 2, 3, 6. */
+export const subjects = pgTable(
+  'subjects',
+  {
+    id: smallint('id').primaryKey(),
+    name: text('name').notNull(),
+  },
+  (t) => [check('subjects_id_check', sql`${t.id} in (1, 2, 3, 6)`)],
+);
+
+/** A level of a subject; `position` orders them (level 1, 2, ...). */
+export const levels = pgTable(
+  'levels',
+  {
+    id: serial('id').primaryKey(),
+    subjectId: smallint('subject_id')
+      .notNull()
+      .references(() => subjects.id),
+    position: smallint('position').notNull(),
+    name: text('name').notNull(),
+  },
+  (t) => [uniqueIndex('levels_subject_position_idx').on(t.subjectId, t.position)],
+);
+
+/** One exam paper of a level. `code` is its stable natural key (used by the idempotent seed). */
+export const exams = pgTable(
+  'exams',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull().unique(),
+    levelId: integer('level_id')
+      .notNull()
+      .references(() => levels.id),
+    title: text('title').notNull(),
+    /** 40 minutes (seed section 9). */
+    timeLimitSeconds: integer('time_limit_seconds').notNull().default(2400),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('exams_level_idx').on(t.levelId),
+    check('exams_time_limit_check', sql`${t.timeLimitSeconds} > 0`),
+  ],
+);
+
+export const questionTypes = ['single_choice', 'text'] as const;
+export type QuestionChoice = { id: string; label: string };
+
+/** A question of an exam. `correct_answer` never leaves the server. */
+export const questions = pgTable(
+  'questions',
+  {
+    id: serial('id').primaryKey(),
+    examId: integer('exam_id')
+      .notNull()
+      .references(() => exams.id),
+    /** 1-based position in the exam. */
+    number: smallint('number').notNull(),
+    type: text('type', { enum: questionTypes }).notNull(),
+    prompt: text('prompt').notNull(),
+    choices: jsonb('choices').$type<QuestionChoice[]>().notNull().default([]),
+    /** A choice id for single_choice, the expected text for text questions. */
+    correctAnswer: text('correct_answer').notNull(),
+    /** The unit the question belongs to, for the score report's per-unit analysis (seed section 2). */
+    unit: text('unit').notNull(),
+  },
+  (t) => [
+    uniqueIndex('questions_exam_number_idx').on(t.examId, t.number),
+    check('questions_type_check', sql`${t.type} in ('single_choice', 'text')`),
+    check('questions_number_check', sql`${t.number} > 0`),
+  ],
+);
+
+/** A pupil. Login by code now; login ID and password come with their issue. */
+export const examinees = pgTable(
+  'examinees',
+  {
+    id: serial('id').primaryKey(),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name').notNull(),
+    /** 1 to 12, or 99 for other (seed section 3). */
+    gradeId: smallint('grade_id'),
+    email: text('email'),
+    /** Normalised form XXXX-XXXX-XXXX (contract's normalizeLoginCode). */
+    loginCode: text('login_code').notNull().unique(),
+    loginId: text('login_id').unique(),
+    passwordHash: text('password_hash'),
+    isMyPageLogin: boolean('is_my_page_login').notNull().default(false),
+    disabled: boolean('disabled').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('examinees_organization_idx').on(t.organizationId),
+    check('examinees_grade_check', sql`${t.gradeId} is null or ${t.gradeId} between 1 and 12 or ${t.gradeId} = 99`),
+  ],
+);
+
+/**
+ * One examinee's sitting of one exam in one schedule. Status is the seed's schedule history
+ * status (section 4): PENDING 0, COMPLETED 1, CANCELED_PENDING 2, CANCELED_COMPLETED 3,
+ * STATISTIC_COMPLETED 4, RESULT_PUBLIC 5, DOING 6, EXPIRED 7, SCORING_COMPLETED 8.
+ */
+export const scheduleHistories = pgTable(
+  'schedule_histories',
+  {
+    id: serial('id').primaryKey(),
+    examineeId: integer('examinee_id')
+      .notNull()
+      .references(() => examinees.id),
+    scheduleId: integer('schedule_id')
+      .notNull()
+      .references(() => schedules.id),
+    examId: integer('exam_id')
+      .notNull()
+      .references(() => exams.id),
+    status: smallint('status').notNull().default(0),
+    /** Opaque keys the client keeps in its session info (seed section 3). */
+    userKey: text('user_key').notNull().unique(),
+    testKey: text('test_key').notNull().unique(),
+    startedAt: timestampTz('started_at'),
+    /** started_at + the exam's time limit, fixed at Start on the server's clock. */
+    deadlineAt: timestampTz('deadline_at'),
+    finishedAt: timestampTz('finished_at'),
+    /** The X-Device-Token of the terminal that pressed Start. */
+    deviceToken: text('device_token'),
+    /** The interface locale at Start (X-Locale, else Accept-Language), for later documents. */
+    locale: text('locale'),
+    flagRetake: boolean('flag_retake').notNull().default(false),
+    /** The finish receipt, kept so that a repeated Finish answers the same. */
+    answerCount: integer('answer_count'),
+    answersDigest: text('answers_digest'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('schedule_histories_examinee_idx').on(t.examineeId),
+    index('schedule_histories_schedule_idx').on(t.scheduleId),
+    check('schedule_histories_status_check', sql`${t.status} between 0 and 8`),
+  ],
+);
+
+/** The latest answer of a schedule history to one question. */
+export const answers = pgTable(
+  'answers',
+  {
+    id: serial('id').primaryKey(),
+    scheduleHistoryId: integer('schedule_history_id')
+      .notNull()
+      .references(() => scheduleHistories.id),
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => questions.id),
+    value: text('value').notNull(),
+    /** When the pupil answered, as the client reports it on the server's time. */
+    answeredAt: timestampTz('answered_at').notNull(),
+    /** When the server stored it. */
+    receivedAt: timestampTz('received_at').notNull(),
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    /** Answered before the deadline but received after it (accepted within the upload window). */
+    late: boolean('late').notNull().default(false),
+  },
+  (t) => [uniqueIndex('answers_schedule_history_question_idx').on(t.scheduleHistoryId, t.questionId)],
+);
+
+export const paymentKinds = ['exam_fee', 'result_sheet', 'certificate'] as const;
+
+/** A payment for one schedule history. Status: NOT_PAID 0, PENDING 1, PAID 2 (seed section 4). */
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    scheduleHistoryId: integer('schedule_history_id')
+      .notNull()
+      .references(() => scheduleHistories.id),
+    kind: text('kind', { enum: paymentKinds }).notNull(),
+    status: smallint('status').notNull().default(0),
+    /** USD minor units (cents). */
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency').notNull().default('USD'),
+    provider: text('provider').notNull(),
+    pspReference: text('psp_reference').unique(),
+    createdAt: createdAt(),
+    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('payments_schedule_history_idx').on(t.scheduleHistoryId),
+    check('payments_kind_check', sql`${t.kind} in ('exam_fee', 'result_sheet', 'certificate')`),
+    check('payments_status_check', sql`${t.status} in (0, 1, 2)`),
+    check('payments_amount_check', sql`${t.amountMinor} >= 0`),
+  ],
+);
+
+/**
+ * A bearer token. Only its SHA-256 (hex) is stored. Bound to the examinee and, for a schedule
+ * history login, to that schedule history.
+ */
+export const authTokens = pgTable(
+  'auth_tokens',
+  {
+    id: serial('id').primaryKey(),
+    tokenHash: text('token_hash').notNull().unique(),
+    examineeId: integer('examinee_id')
+      .notNull()
+      .references(() => examinees.id),
+    scheduleHistoryId: integer('schedule_history_id').references(() => scheduleHistories.id),
+    createdAt: timestampTz('created_at').notNull(),
+    expiresAt: timestampTz('expires_at').notNull(),
+    revokedAt: timestampTz('revoked_at'),
+  },
+  (t) => [index('auth_tokens_examinee_idx').on(t.examineeId)],
+);

@@ -1,0 +1,131 @@
+/**
+ * Saving one answer while the exam is DOING.
+ *
+ * Promises:
+ * - Idempotent by the client's key: the same key with the same answer is acknowledged again,
+ *   even after Finish; the same key with a different answer is refused (ER_DUP_ENTRY).
+ * - One answer per question; the one with the latest answered_at wins, whatever order they
+ *   arrive in.
+ * - Time: an answer given after the deadline is refused (TIME_END). One given before the
+ *   deadline but arriving after it (a terminal that was offline) is accepted within the upload
+ *   window and flagged `late`; after the window it is refused too.
+ * - Nothing is written unless every check passes.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { answers, questions } from '../db/schema.ts';
+import { DomainError, invalidField, isUniqueViolation } from './errors.ts';
+import { answeringRefusal } from './schedule-history.ts';
+import { loadOwnSitting, MAX_ID } from './sitting.ts';
+import type { Principal } from './tokens.ts';
+
+/** How far a client's answered_at may stray from the server's view (its clock offset is estimated). */
+export const CLOCK_TOLERANCE_MS = 2 * 60_000;
+
+export type SaveAnswerInput = {
+  scheduleHistoryId: number;
+  questionId: number;
+  value: string;
+  idempotencyKey: string;
+  answeredAt: Date;
+};
+
+/**
+ * saved: stored as the question's current answer; duplicate: this key was already stored;
+ * superseded: acknowledged, but a later answer to the same question is already held.
+ */
+export type SaveAnswerOutcome = { outcome: 'saved' | 'duplicate' | 'superseded'; late: boolean };
+
+export async function saveAnswer(
+  db: Db,
+  principal: Principal,
+  input: SaveAnswerInput,
+  context: { now: Date; uploadWindowMs: number },
+): Promise<SaveAnswerOutcome> {
+  const { now } = context;
+  try {
+    return await db.transaction(async (tx) => {
+      // A share lock lets a pupil's answers run side by side, but not alongside Finish.
+      const sitting = await loadOwnSitting(tx, principal, input.scheduleHistoryId, 'share');
+      const { history } = sitting;
+
+      const [previous] = await tx
+        .select()
+        .from(answers)
+        .where(eq(answers.idempotencyKey, input.idempotencyKey))
+        .limit(1);
+      if (previous) {
+        const same =
+          previous.scheduleHistoryId === history.id &&
+          previous.questionId === input.questionId &&
+          previous.value === input.value &&
+          previous.answeredAt.getTime() === input.answeredAt.getTime();
+        if (!same) throw duplicateKey();
+        return { outcome: 'duplicate', late: previous.late };
+      }
+
+      const refusal = answeringRefusal(history.status);
+      if (refusal) throw new DomainError(refusal);
+      const { startedAt, deadlineAt } = history;
+      if (!startedAt || !deadlineAt) throw new Error(`Sitting ${history.id} is DOING without a deadline`);
+
+      const question = input.questionId <= MAX_ID
+        ? (
+            await tx
+              .select({ type: questions.type, choices: questions.choices })
+              .from(questions)
+              .where(and(eq(questions.id, input.questionId), eq(questions.examId, history.examId)))
+              .limit(1)
+          )[0]
+        : undefined;
+      if (!question) throw invalidField('question_id', 'This question is not part of the exam.');
+      // An empty value clears the answer; otherwise a single-choice answer names one of its choices.
+      if (question.type === 'single_choice' && input.value !== '' && !question.choices.some((c) => c.id === input.value)) {
+        throw invalidField('value', 'Not one of the choices of this question.');
+      }
+
+      const answeredAt = input.answeredAt.getTime();
+      if (answeredAt > deadlineAt.getTime()) throw new DomainError('TIME_END', 'The time for this exam is over.');
+      if (now.getTime() > deadlineAt.getTime() + context.uploadWindowMs) {
+        throw new DomainError('TIME_END', 'Answers for this exam can no longer be sent.');
+      }
+      if (answeredAt < startedAt.getTime() - CLOCK_TOLERANCE_MS || answeredAt > now.getTime() + CLOCK_TOLERANCE_MS) {
+        throw invalidField('answered_at', 'The answer time is outside the exam.');
+      }
+      const late = now.getTime() > deadlineAt.getTime();
+
+      const stored = await tx
+        .insert(answers)
+        .values({
+          scheduleHistoryId: history.id,
+          questionId: input.questionId,
+          value: input.value,
+          answeredAt: input.answeredAt,
+          receivedAt: now,
+          idempotencyKey: input.idempotencyKey,
+          late,
+        })
+        .onConflictDoUpdate({
+          target: [answers.scheduleHistoryId, answers.questionId],
+          set: {
+            value: sql`excluded.value`,
+            answeredAt: sql`excluded.answered_at`,
+            receivedAt: sql`excluded.received_at`,
+            idempotencyKey: sql`excluded.idempotency_key`,
+            late: sql`excluded.late`,
+          },
+          setWhere: sql`excluded.answered_at > ${answers.answeredAt}`,
+        })
+        .returning({ id: answers.id });
+      return { outcome: stored.length > 0 ? 'saved' : 'superseded', late };
+    });
+  } catch (error) {
+    // Two requests racing with one key for different questions: the database's unique key decides.
+    if (isUniqueViolation(error)) throw duplicateKey();
+    throw error;
+  }
+}
+
+function duplicateKey(): DomainError {
+  return new DomainError('ER_DUP_ENTRY', 'This idempotency key was already used for a different answer.');
+}

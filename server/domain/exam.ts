@@ -1,0 +1,183 @@
+/**
+ * The exam lifecycle of one sitting on the server, which is its authority:
+ * - details: what the pupil is about to sit (any status);
+ * - start: PENDING -> DOING, fixing started_at and deadline_at = now + time limit on the
+ *   server's clock; a repeated Start while DOING returns the same deadline (never restarts);
+ * - questions: only while DOING, never with correct answers, with the answers saved so far so a
+ *   reload resumes;
+ * - finish: DOING -> COMPLETED with a receipt (answer count and digest) that a repeated Finish
+ *   returns unchanged.
+ */
+import { createHash } from 'node:crypto';
+import { and, asc, count, eq, ne } from 'drizzle-orm';
+import {
+  answersDigestText,
+  ScheduleHistoryStatus,
+  type ExamDetails,
+  type ExamQuestions,
+  type FinishExamResponse,
+  type StartExamResponse,
+} from '../../src/shared/contract.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { answers, questions, scheduleHistories } from '../db/schema.ts';
+import { DomainError } from './errors.ts';
+import { answeringRefusal, finishRefusal, startRefusal, toStatus } from './schedule-history.ts';
+import { loadOwnSitting } from './sitting.ts';
+import type { Principal } from './tokens.ts';
+import { examDetails } from './views.ts';
+
+type WithoutServerTime<T> = Omit<T, 'server_time'>;
+
+export async function getExamDetails(
+  db: Db,
+  principal: Principal,
+  scheduleHistoryId: number,
+  now: Date,
+): Promise<ExamDetails> {
+  const sitting = await loadOwnSitting(db, principal, scheduleHistoryId);
+  const [row] = await db
+    .select({ n: count() })
+    .from(questions)
+    .where(eq(questions.examId, sitting.history.examId));
+  return examDetails(sitting, row?.n ?? 0, now);
+}
+
+export async function startExam(
+  db: Db,
+  principal: Principal,
+  input: { scheduleHistoryId: number; now: Date; deviceToken: string | undefined; locale: string | undefined },
+): Promise<WithoutServerTime<StartExamResponse>> {
+  const { now } = input;
+  return db.transaction(async (tx) => {
+    const sitting = await loadOwnSitting(tx, principal, input.scheduleHistoryId, 'update');
+    const { history } = sitting;
+    const refusal = startRefusal(history.status);
+    if (refusal) throw new DomainError(refusal);
+
+    if (history.status === ScheduleHistoryStatus.DOING && history.startedAt && history.deadlineAt) {
+      return {
+        status: ScheduleHistoryStatus.DOING,
+        started_at: history.startedAt.toISOString(),
+        deadline_at: history.deadlineAt.toISOString(),
+      };
+    }
+
+    if (sitting.organization.disabled) throw new DomainError('DISABLED_ORGANIZATION');
+    if (sitting.venueDisabled) throw new DomainError('DISABLED_CLASS');
+    if (now < sitting.schedule.startsAt) throw new DomainError('TIME_START');
+    if (now > sitting.schedule.endsAt) throw new DomainError('TIME_END');
+
+    const deadlineAt = new Date(now.getTime() + sitting.exam.timeLimitSeconds * 1000);
+    await tx
+      .update(scheduleHistories)
+      .set({
+        status: ScheduleHistoryStatus.DOING,
+        startedAt: now,
+        deadlineAt,
+        deviceToken: input.deviceToken ?? null,
+        locale: input.locale ?? null,
+      })
+      .where(eq(scheduleHistories.id, history.id));
+    return { status: ScheduleHistoryStatus.DOING, started_at: now.toISOString(), deadline_at: deadlineAt.toISOString() };
+  });
+}
+
+export async function getQuestions(
+  db: Db,
+  principal: Principal,
+  scheduleHistoryId: number,
+): Promise<WithoutServerTime<ExamQuestions>> {
+  const sitting = await loadOwnSitting(db, principal, scheduleHistoryId);
+  const refusal = answeringRefusal(sitting.history.status);
+  if (refusal) throw new DomainError(refusal);
+  if (!sitting.history.deadlineAt) throw new Error(`Sitting ${sitting.history.id} is DOING without a deadline`);
+
+  // Selected column by column: the correct answer is never read for the browser.
+  const rows = await db
+    .select({
+      id: questions.id,
+      number: questions.number,
+      type: questions.type,
+      prompt: questions.prompt,
+      choices: questions.choices,
+    })
+    .from(questions)
+    .where(eq(questions.examId, sitting.history.examId))
+    .orderBy(asc(questions.number));
+  const saved = await db
+    .select({ question_id: answers.questionId, value: answers.value, answeredAt: answers.answeredAt })
+    .from(answers)
+    .innerJoin(questions, eq(questions.id, answers.questionId))
+    .where(eq(answers.scheduleHistoryId, sitting.history.id))
+    .orderBy(asc(questions.number));
+
+  return {
+    questions: rows.map((q) => ({
+      id: q.id,
+      number: q.number,
+      type: q.type,
+      prompt: q.prompt,
+      choices: q.choices.map((c) => ({ id: c.id, label: c.label })),
+    })),
+    answers: saved.map((a) => ({ question_id: a.question_id, value: a.value, answered_at: a.answeredAt.toISOString() })),
+    deadline_at: sitting.history.deadlineAt.toISOString(),
+  };
+}
+
+export async function finishExam(
+  db: Db,
+  principal: Principal,
+  input: { scheduleHistoryId: number; now: Date },
+): Promise<WithoutServerTime<FinishExamResponse>> {
+  return db.transaction(async (tx) => {
+    const sitting = await loadOwnSitting(tx, principal, input.scheduleHistoryId, 'update');
+    const { history } = sitting;
+    const refusal = finishRefusal(history.status);
+    if (refusal) throw new DomainError(refusal);
+
+    if (history.status !== ScheduleHistoryStatus.DOING) {
+      // Already finished: the same receipt again.
+      if (history.finishedAt === null || history.answerCount === null || history.answersDigest === null) {
+        throw new Error(`Finished sitting ${history.id} has no receipt`);
+      }
+      return {
+        status: toStatus(history.status),
+        answer_count: history.answerCount,
+        digest: history.answersDigest,
+        finished_at: history.finishedAt.toISOString(),
+      };
+    }
+
+    const receipt = await receiptOf(tx, history.id);
+    await tx
+      .update(scheduleHistories)
+      .set({
+        status: ScheduleHistoryStatus.COMPLETED,
+        finishedAt: input.now,
+        answerCount: receipt.answerCount,
+        answersDigest: receipt.digest,
+      })
+      .where(eq(scheduleHistories.id, history.id));
+    return {
+      status: ScheduleHistoryStatus.COMPLETED,
+      answer_count: receipt.answerCount,
+      digest: receipt.digest,
+      finished_at: input.now.toISOString(),
+    };
+  });
+}
+
+/** Count and SHA-256 of the non-empty saved answers in question order (contract: answersDigestText). */
+export async function receiptOf(tx: Tx, scheduleHistoryId: number): Promise<{ answerCount: number; digest: string }> {
+  const saved = await tx
+    .select({ question_id: answers.questionId, value: answers.value })
+    .from(answers)
+    .innerJoin(questions, eq(questions.id, answers.questionId))
+    .where(and(eq(answers.scheduleHistoryId, scheduleHistoryId), ne(answers.value, '')))
+    .orderBy(asc(questions.number));
+  return { answerCount: saved.length, digest: digestOf(saved) };
+}
+
+export function digestOf(saved: readonly { question_id: number; value: string }[]): string {
+  return createHash('sha256').update(answersDigestText(saved), 'utf8').digest('hex');
+}

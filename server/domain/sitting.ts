@@ -1,0 +1,108 @@
+/**
+ * A "sitting": one schedule history with the exam, level, subject, examinee, schedule,
+ * organisation and venue around it, loaded in one query. Every exam action starts here, and
+ * this is where access is decided: a caller only ever sees their own sitting; anything else is
+ * NOT_FOUND, so ids of other pupils' sittings cannot be probed.
+ */
+import { eq } from 'drizzle-orm';
+import type { Tx } from '../db/client.ts';
+import {
+  examinees,
+  exams,
+  levels,
+  organizations,
+  scheduleHistories,
+  schedules,
+  subjects,
+  venues,
+} from '../db/schema.ts';
+import { DomainError } from './errors.ts';
+import type { Principal } from './tokens.ts';
+
+/** Ids are PostgreSQL `integer`s: anything larger cannot exist (and must not reach the database). */
+export const MAX_ID = 2_147_483_647;
+
+function sittingQuery(tx: Tx) {
+  return tx
+    .select({
+      history: scheduleHistories,
+      exam: { id: exams.id, title: exams.title, timeLimitSeconds: exams.timeLimitSeconds },
+      level: { id: levels.id, name: levels.name },
+      subject: { id: subjects.id, name: subjects.name },
+      examinee: {
+        id: examinees.id,
+        name: examinees.name,
+        gradeId: examinees.gradeId,
+        email: examinees.email,
+        isMyPageLogin: examinees.isMyPageLogin,
+      },
+      schedule: {
+        id: schedules.id,
+        code: schedules.scheduleCode,
+        startsAt: schedules.startsAt,
+        endsAt: schedules.endsAt,
+        venueId: schedules.venueId,
+      },
+      organization: {
+        id: organizations.id,
+        code: organizations.code,
+        category: organizations.category,
+        loginMethod: organizations.loginMethod,
+        enableModeStep: organizations.enableModeStep,
+        foreignPaymentMethod: organizations.foreignPaymentMethod,
+        disabled: organizations.disabled,
+      },
+      venueDisabled: venues.disabled,
+    })
+    .from(scheduleHistories)
+    .innerJoin(exams, eq(exams.id, scheduleHistories.examId))
+    .innerJoin(levels, eq(levels.id, exams.levelId))
+    .innerJoin(subjects, eq(subjects.id, levels.subjectId))
+    .innerJoin(examinees, eq(examinees.id, scheduleHistories.examineeId))
+    .innerJoin(schedules, eq(schedules.id, scheduleHistories.scheduleId))
+    .innerJoin(organizations, eq(organizations.id, schedules.organizationId))
+    .leftJoin(venues, eq(venues.id, schedules.venueId));
+}
+
+export type Sitting = Awaited<ReturnType<ReturnType<typeof sittingQuery>['execute']>>[number];
+
+/** Row locks: `update` for state changes (start, finish), `share` for answers (many at once, none during finish). */
+export type SittingLock = 'update' | 'share';
+
+async function loadSitting(
+  tx: Tx,
+  where: ReturnType<typeof eq>,
+  lock: SittingLock | undefined,
+): Promise<Sitting | undefined> {
+  const query = sittingQuery(tx).where(where).limit(1);
+  const rows = lock ? await query.for(lock, { of: scheduleHistories }) : await query;
+  return rows[0];
+}
+
+/** The caller's own sitting, or NOT_FOUND. */
+export async function loadOwnSitting(
+  tx: Tx,
+  principal: Principal,
+  scheduleHistoryId: number,
+  lock?: SittingLock,
+): Promise<Sitting> {
+  if (!isOwnId(principal, scheduleHistoryId)) throw notFound();
+  const sitting = await loadSitting(tx, eq(scheduleHistories.id, scheduleHistoryId), lock);
+  if (!sitting || sitting.history.examineeId !== principal.examineeId) throw notFound();
+  return sitting;
+}
+
+/** All sittings of an examinee, newest first (login picks one). */
+export async function loadSittingsOfExaminee(tx: Tx, examineeId: number): Promise<Sitting[]> {
+  const rows = await sittingQuery(tx).where(eq(scheduleHistories.examineeId, examineeId));
+  return rows.sort((a, b) => b.history.id - a.history.id);
+}
+
+function isOwnId(principal: Principal, scheduleHistoryId: number): boolean {
+  if (!Number.isInteger(scheduleHistoryId) || scheduleHistoryId < 1 || scheduleHistoryId > MAX_ID) return false;
+  return principal.scheduleHistoryId === null || principal.scheduleHistoryId === scheduleHistoryId;
+}
+
+function notFound(): DomainError {
+  return new DomainError('NOT_FOUND', 'No such schedule history.');
+}

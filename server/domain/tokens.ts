@@ -1,0 +1,69 @@
+/**
+ * Bearer tokens: 256 random bits, base64url, handed to the client once at login. Only their
+ * SHA-256 is stored, so a copy of the database does not log anyone in. A token is valid until
+ * it expires or is revoked (logout).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Tx } from '../db/client.ts';
+import { authTokens, examinees } from '../db/schema.ts';
+
+/** Who is calling: established from a valid token. */
+export type Principal = {
+  tokenId: number;
+  examineeId: number;
+  /** The schedule history a schedule-history login (code login) is bound to; null for examinee-wide logins. */
+  scheduleHistoryId: number | null;
+};
+
+/** The shape of a token we issue: 32 bytes as base64url, 43 characters. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export async function issueToken(
+  tx: Tx,
+  input: { examineeId: number; scheduleHistoryId: number | null; now: Date; ttlMs: number },
+): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await tx.insert(authTokens).values({
+    tokenHash: hashToken(token),
+    examineeId: input.examineeId,
+    scheduleHistoryId: input.scheduleHistoryId,
+    createdAt: input.now,
+    expiresAt: new Date(input.now.getTime() + input.ttlMs),
+  });
+  return token;
+}
+
+/** The principal of a token, or undefined when it is unknown, revoked, expired, or its examinee is disabled. */
+export async function authenticate(tx: Tx, token: string, now: Date): Promise<Principal | undefined> {
+  if (!TOKEN_PATTERN.test(token)) return undefined;
+  const [row] = await tx
+    .select({
+      tokenId: authTokens.id,
+      examineeId: authTokens.examineeId,
+      scheduleHistoryId: authTokens.scheduleHistoryId,
+    })
+    .from(authTokens)
+    .innerJoin(examinees, eq(examinees.id, authTokens.examineeId))
+    .where(
+      and(
+        eq(authTokens.tokenHash, hashToken(token)),
+        isNull(authTokens.revokedAt),
+        gt(authTokens.expiresAt, now),
+        eq(examinees.disabled, false),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function revokeToken(tx: Tx, tokenId: number, now: Date): Promise<void> {
+  await tx
+    .update(authTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(authTokens.id, tokenId), isNull(authTokens.revokedAt)));
+}

@@ -1,0 +1,87 @@
+/**
+ * From error codes to HTTP answers. Every non-2xx response is the contract's ErrorBody:
+ * `{ code, message, issues?, server_time }`, with statuses from the seed's list (section 8:
+ * 400, 401, 403, 404, 406, 422, 500). Unexpected errors become 500 GENERIC_ERROR; their
+ * details go to the log, never to the client.
+ */
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ErrorBody, ErrorCode } from '../../src/shared/contract.ts';
+import { DomainError, type FieldIssue } from '../domain/errors.ts';
+
+export const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
+  VALIDATION_ERROR: 422,
+  INVALID_EMAIL: 422,
+  ER_DUP_ENTRY: 422,
+  LOGIN_CODE_INCORRECT: 401,
+  INCORRECT_ID_PASSWORD: 401,
+  NOT_LOGGED_IN: 401,
+  // Seed section 8: "401 with DURING_MAINTENANCE" triggers the maintenance handling.
+  DURING_MAINTENANCE: 401,
+  NOT_FOUND: 404,
+  INVALID_SCHEDULE: 404,
+  EXAM_NOT_STARTED: 403,
+  ER_SCHEDULE_HISTORY_CANCELLED: 403,
+  ER_SCHEDULE_HISTORY_COMPLETED: 403,
+  ER_SCHEDULE_HISTORY_RETAKE: 403,
+  ER_SCHEDULE_HISTORY_STEP_MODE: 403,
+  ARCHIVE_KEY: 403,
+  TIME_START: 403,
+  TIME_END: 403,
+  EXPIRED: 403,
+  DISABLED_CLASS: 403,
+  DISABLED_ORGANIZATION: 403,
+  SCHEDULE_SUSPENSION_TIME: 403,
+  ACCOUNT_LOCKED: 403,
+  INCORRECT_LOGIN_METHOD: 403,
+  INCORRECT_DEVICE: 403,
+  GENERIC_ERROR: 500,
+};
+
+/** English defaults after the seed's user messages (section 8); the client shows its own translations. */
+const defaultMessages: Partial<Record<ErrorCode, string>> = {
+  VALIDATION_ERROR: 'Some fields are missing or invalid.',
+  LOGIN_CODE_INCORRECT: 'Login code incorrect.',
+  NOT_LOGGED_IN: 'Not logged in.',
+  NOT_FOUND: 'Not found.',
+  INVALID_SCHEDULE: 'Venue, organization or schedule invalid.',
+  EXAM_NOT_STARTED: 'The exam has not been started.',
+  TIME_START: 'The test period has not started.',
+  TIME_END: 'The exam is closed.',
+  ER_SCHEDULE_HISTORY_COMPLETED: 'This account was already used or the exam has ended.',
+  ER_SCHEDULE_HISTORY_CANCELLED: 'This exam was cancelled.',
+  EXPIRED: 'This exam has expired.',
+  DISABLED_ORGANIZATION: 'The organization is disabled.',
+  DISABLED_CLASS: 'The classroom is invalid.',
+  INCORRECT_LOGIN_METHOD: 'This organization does not use this login method.',
+  GENERIC_ERROR: 'An error has occurred.',
+};
+
+/** An error only the HTTP layer can see (malformed JSON, an oversized body): its own status. */
+export class RequestError extends DomainError {
+  readonly status: ContentfulStatusCode;
+
+  constructor(status: ContentfulStatusCode, code: ErrorCode, message: string, issues?: FieldIssue[]) {
+    super(code, message, issues);
+    this.name = 'RequestError';
+    this.status = status;
+  }
+}
+
+export function errorBody(code: ErrorCode, message: string | undefined, now: Date, issues?: FieldIssue[]): ErrorBody {
+  const body: ErrorBody = { code, message: message ?? defaultMessages[code] ?? code };
+  if (issues && issues.length > 0) body.issues = issues;
+  body.server_time = now.toISOString();
+  return body;
+}
+
+/** The response for a DomainError or RequestError. */
+export function domainErrorResponse(c: Context, error: DomainError, now: Date): Response {
+  const status = error instanceof RequestError ? error.status : statusOf[error.code];
+  const message = error.message === error.code ? undefined : error.message;
+  return c.json(errorBody(error.code, message, now, error.issues), status);
+}
+
+export function errorResponse(c: Context, code: ErrorCode, now: Date, message?: string): Response {
+  return c.json(errorBody(code, message, now), statusOf[code]);
+}

@@ -1,0 +1,150 @@
+/**
+ * The Gradus server process: opens the database (migrations, then the idempotent demo seed),
+ * serves the API under /api and the built client from dist/, and closes the database cleanly
+ * on SIGINT/SIGTERM (PGlite only persists when closed). Needs no network beyond its own port.
+ *
+ * Two ways in:
+ * - `node server/main.ts` (what `npm start` runs after building the client), configured by
+ *   env: PORT (default 3000), DATABASE_URL (PostgreSQL; otherwise PGlite), DATA_DIR (PGlite's
+ *   base directory, default ./data, database in <DATA_DIR>/pglite), UPLOAD_WINDOW_HOURS
+ *   (default 24). Prints the URL and the demo logins.
+ * - `startServer(options)` in-process, for the end-to-end harness: `port: 0` picks a free
+ *   port, `memory: true` keeps PGlite in memory, and a `clock` from `createFakeClock()`
+ *   (server/clock.ts) lets the harness move the server's time. Returns the URL and `close()`.
+ * Running twice on one data directory reuses the data; the seed adds nothing twice.
+ */
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { createApp } from './app.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { configFromEnv, defaultSettings, hoursToMs } from './config.ts';
+import { openDatabase, type Database } from './db/client.ts';
+import { serveClient } from './http/client-files.ts';
+import { consoleLogger, type Logger } from './logger.ts';
+import { loadDemoAccounts } from './seed/demo-accounts.ts';
+import { seedDemoData } from './seed/seed.ts';
+
+export type StartServerOptions = {
+  /** Default 3000; 0 picks a free port (see `RunningServer.port`). */
+  port?: number;
+  /** Default: all interfaces, so lab terminals on the network can reach it. */
+  hostname?: string;
+  /** PostgreSQL connection string; when set, PGlite is not used. */
+  databaseUrl?: string;
+  /** PGlite's base directory (default ./data). */
+  dataDir?: string;
+  /** PGlite in memory: nothing persists (tests, e2e). */
+  memory?: boolean;
+  /** Default: the system clock. */
+  clock?: Clock;
+  /** Default: console. */
+  logger?: Logger;
+  /** Default 24. */
+  uploadWindowHours?: number;
+  /** The built client (default <repo>/dist). */
+  distDir?: string;
+  /** Write the demo data (default true). */
+  seed?: boolean;
+};
+
+export type RunningServer = {
+  /** e.g. http://localhost:3000 */
+  url: string;
+  port: number;
+  database: Database;
+  clock: Clock;
+  close(): Promise<void>;
+};
+
+export const defaultDistDir = fileURLToPath(new URL('../dist', import.meta.url));
+
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? consoleLogger;
+  const clock = options.clock ?? systemClock;
+  const database = await openDatabase({
+    databaseUrl: options.databaseUrl,
+    dataDir: options.dataDir,
+    memory: options.memory,
+    prepare: options.seed === false ? undefined : async (db) => void (await seedDemoData(db)),
+    onPoolError: (error) => logger.error('PostgreSQL connection error', error),
+  });
+
+  const app = createApp({
+    db: database.db,
+    clock,
+    logger,
+    settings: {
+      uploadWindowMs:
+        options.uploadWindowHours === undefined ? defaultSettings.uploadWindowMs : hoursToMs(options.uploadWindowHours),
+    },
+  });
+  serveClient(app, options.distDir ?? defaultDistDir);
+
+  let server: ReturnType<typeof serve>;
+  try {
+    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: options.port ?? 3000, hostname: options.hostname }, () => resolve(s));
+      s.once('error', reject);
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    database,
+    clock,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Keep-alive connections of browsers would hold close() open.
+          if ('closeAllConnections' in server) server.closeAllConnections();
+        });
+        await database.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const config = configFromEnv();
+  const running = await startServer({
+    port: config.port,
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    uploadWindowHours: config.uploadWindowHours,
+  });
+
+  console.log(`Gradus is running at ${running.url}  (database: ${running.database.driver}, ${running.database.location})`);
+  console.log('Demo logins (login code, pupil, what for):');
+  for (const account of loadDemoAccounts()) {
+    console.log(`  ${account.login_code}  ${account.name.padEnd(18)}  ${account.purpose}`);
+  }
+
+  const shutdown = (signal: string) => {
+    console.log(`${signal}: closing the database and stopping.`);
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('Shutdown failed', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+if (import.meta.main) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * The exam of the logged-in pupil: details, Start, questions, answers, Finish. Each handler
+ * parses with the contract's schema, calls one domain function (server/domain/exam.ts,
+ * server/domain/answers.ts) and adds the server's time.
+ */
+import { Hono } from 'hono';
+import {
+  ExamDetailsQuerySchema,
+  SaveAnswerRequestSchema,
+  ScheduleHistoryBodySchema,
+} from '../../src/shared/contract.ts';
+import { saveAnswer } from '../domain/answers.ts';
+import { invalidField } from '../domain/errors.ts';
+import { finishExam, getExamDetails, getQuestions, startExam } from '../domain/exam.ts';
+import type { AppDeps, AppEnv } from '../http/env.ts';
+import { requireLogin } from '../http/middleware.ts';
+import { parseInstant, parseWith, readJsonBody } from '../http/validate.ts';
+
+export function examRoutes(deps: AppDeps): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  const { db } = deps;
+  const login = requireLogin(deps);
+
+  routes.get('/exam-details', login, async (c) => {
+    const query = parseWith(ExamDetailsQuerySchema, c.req.query(), 'query');
+    return c.json(await getExamDetails(db, c.get('principal'), query.schedule_history_id, c.get('now')), 200);
+  });
+
+  routes.post('/exam/start', login, async (c) => {
+    const now = c.get('now');
+    const body = parseWith(ScheduleHistoryBodySchema, await readJsonBody(c));
+    const headers = c.get('headers');
+    const started = await startExam(db, c.get('principal'), {
+      scheduleHistoryId: body.schedule_history_id,
+      now,
+      deviceToken: headers.deviceToken,
+      locale: headers.locale ?? headers.acceptLanguage,
+    });
+    return c.json({ ...started, server_time: now.toISOString() }, 200);
+  });
+
+  routes.get('/exam/questions', login, async (c) => {
+    const query = parseWith(ExamDetailsQuerySchema, c.req.query(), 'query');
+    const exam = await getQuestions(db, c.get('principal'), query.schedule_history_id);
+    return c.json({ ...exam, server_time: c.get('now').toISOString() }, 200);
+  });
+
+  routes.post('/exam/answers', login, async (c) => {
+    const now = c.get('now');
+    const body = parseWith(SaveAnswerRequestSchema, await readJsonBody(c));
+    const answeredAt = parseInstant(body.answered_at);
+    if (!answeredAt) throw invalidField('answered_at', 'Not a real instant.');
+    const result = await saveAnswer(
+      db,
+      c.get('principal'),
+      {
+        scheduleHistoryId: body.schedule_history_id,
+        questionId: body.question_id,
+        value: body.value,
+        idempotencyKey: body.idempotency_key.toLowerCase(),
+        answeredAt,
+      },
+      { now, uploadWindowMs: deps.settings.uploadWindowMs },
+    );
+    // 201 when this request stored the answer; 200 when it was already held (a resend) or superseded.
+    return c.json(
+      { question_id: body.question_id, idempotency_key: body.idempotency_key, server_time: now.toISOString() },
+      result.outcome === 'saved' ? 201 : 200,
+    );
+  });
+
+  routes.post('/exam/finish', login, async (c) => {
+    const now = c.get('now');
+    const body = parseWith(ScheduleHistoryBodySchema, await readJsonBody(c));
+    const receipt = await finishExam(db, c.get('principal'), { scheduleHistoryId: body.schedule_history_id, now });
+    return c.json({ ...receipt, server_time: now.toISOString() }, 200);
+  });
+
+  return routes;
+}

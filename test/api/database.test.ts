@@ -1,0 +1,113 @@
+/**
+ * The database underneath the API: migrations and the demo seed are safe to run on every
+ * start (also by several processes at once on PostgreSQL), PGlite keeps its data on disk
+ * across restarts, and the demo content is what the README and the journey rely on.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { count, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { LOGIN_CODE_ALPHABET, normalizeLoginCode } from '../../src/shared/contract.ts';
+import { openDatabase } from '../../server/db/client.ts';
+import * as schema from '../../server/db/schema.ts';
+import { loadDemoAccounts } from '../../server/seed/demo-accounts.ts';
+import { seedDemoData } from '../../server/seed/seed.ts';
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../helpers/db.ts';
+import { snapshotTables } from '../helpers/server-fixtures.ts';
+
+const kinds = await testDatabaseKinds();
+
+describe.each(kinds)('migrations and seed on %s', (kind) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  test('seeding again changes nothing', async () => {
+    const before = await snapshotTables(database.db);
+    await seedDemoData(database.db);
+    await seedDemoData(database.db);
+    expect(await snapshotTables(database.db)).toEqual(before);
+  });
+
+  test('the demo content: subjects 1, 2, 3, 6 with a level each, and exams of both question types', async () => {
+    const { db } = database;
+    expect((await db.select().from(schema.subjects).orderBy(schema.subjects.id)).map((s) => s.id)).toEqual([1, 2, 3, 6]);
+    const levels = await db.select().from(schema.levels);
+    expect(new Set(levels.map((l) => l.subjectId))).toEqual(new Set([1, 2, 3, 6]));
+    const [english] = await db.select().from(schema.exams).where(eq(schema.exams.code, 'EN-1'));
+    expect(english).toMatchObject({ timeLimitSeconds: 2400 });
+    const questions = await db.select().from(schema.questions).where(eq(schema.questions.examId, english!.id));
+    expect(questions.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(questions.map((q) => q.type))).toEqual(new Set(['single_choice', 'text']));
+    for (const q of questions) {
+      if (q.type === 'single_choice') expect(q.choices.map((c) => c.id)).toContain(q.correctAnswer);
+      else expect(q.choices).toEqual([]);
+    }
+  });
+
+  test('every demo account exists with a normalised code from the alphabet and one sitting', async () => {
+    const accounts = loadDemoAccounts();
+    for (const account of accounts) {
+      expect(normalizeLoginCode(account.login_code)).toBe(account.login_code);
+      expect([...account.login_code.replaceAll('-', '')].every((ch) => LOGIN_CODE_ALPHABET.includes(ch))).toBe(true);
+      const [examinee] = await database.db.select().from(schema.examinees).where(eq(schema.examinees.loginCode, account.login_code));
+      expect(examinee?.name).toBe(account.name);
+      const [sittings] = await database.db
+        .select({ n: count() })
+        .from(schema.scheduleHistories)
+        .where(eq(schema.scheduleHistories.examineeId, examinee!.id));
+      expect(sittings?.n).toBe(1);
+    }
+  });
+
+  test('the schema refuses what the seed forbids (status, subject, category)', async () => {
+    const { db } = database;
+    await expect(db.execute(sql`update schedule_histories set status = 9`)).rejects.toThrow();
+    await expect(db.insert(schema.subjects).values({ id: 4, name: 'Not a subject' })).rejects.toThrow();
+    await expect(db.execute(sql`update organizations set category = 'CLUB'`)).rejects.toThrow();
+  });
+});
+
+describe('PGlite on disk', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'gradus-pglite-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('keeps its data across a close and a reopen, and the second start seeds nothing twice', async () => {
+    const first = await openDatabase({ dataDir: dir, prepare: async (db) => void (await seedDemoData(db)) });
+    await first.db.update(schema.examinees).set({ email: 'kept@example.org' }).where(eq(schema.examinees.loginCode, 'CAT7-TEAM-3463'));
+    const before = await snapshotTables(first.db);
+    await first.close();
+
+    const second = await openDatabase({ dataDir: dir, prepare: async (db) => void (await seedDemoData(db)) });
+    try {
+      expect(second.location).toBe(path.join(dir, 'pglite'));
+      expect(await snapshotTables(second.db)).toEqual(before);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe.runIf(kinds.includes('postgres'))('several processes starting at once on PostgreSQL', () => {
+  test('all start; none duplicates the seed', async () => {
+    const template = await createTestDatabase('postgres', { seed: false });
+    const url = template.url!;
+    try {
+      const opened = await Promise.all(
+        Array.from({ length: 6 }, () => openDatabase({ databaseUrl: url, prepare: async (db) => void (await seedDemoData(db)) })),
+      );
+      const [examinees] = await template.db.select({ n: count() }).from(schema.examinees);
+      const [sittings] = await template.db.select({ n: count() }).from(schema.scheduleHistories);
+      expect(examinees?.n).toBe(loadDemoAccounts().length);
+      expect(sittings?.n).toBe(loadDemoAccounts().length);
+      await Promise.all(opened.map((d) => d.close()));
+    } finally {
+      await template.close();
+    }
+  });
+});

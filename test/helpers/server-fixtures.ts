@@ -1,0 +1,136 @@
+/**
+ * Rows for server tests, written straight to the database: a fresh pupil with one sitting per
+ * test (so tests in one file never share a pupil), optionally in their own organisation,
+ * classroom or test period; and a snapshot of every table to prove a request changed nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { asc, eq, is, sql } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
+import { LOGIN_CODE_ALPHABET } from '../../src/shared/contract.ts';
+import type { Db } from '../../server/db/client.ts';
+import * as schema from '../../server/db/schema.ts';
+
+const { examinees, exams, organizations, questions, scheduleHistories, schedules, venues } = schema;
+
+export function randomLoginCode(): string {
+  const chars = Array.from({ length: 12 }, () => LOGIN_CODE_ALPHABET[Math.floor(Math.random() * LOGIN_CODE_ALPHABET.length)]);
+  return `${chars.slice(0, 4).join('')}-${chars.slice(4, 8).join('')}-${chars.slice(8).join('')}`;
+}
+
+export type SittingOptions = {
+  /** Default EN-1 (the demo English exam). */
+  examCode?: string;
+  /** Default 0 (PENDING). */
+  status?: number;
+  /** A new organisation with these properties instead of the demo one. */
+  organization?: { disabled?: boolean; loginMethod?: number };
+  /** A new classroom; `null` for a test period without one. */
+  venue?: { disabled?: boolean } | null;
+  /** A new test period (default: the demo one, open 2026 to 2030). */
+  schedule?: { startsAt: string; endsAt: string };
+};
+
+export type TestSitting = {
+  loginCode: string;
+  examineeId: number;
+  scheduleHistoryId: number;
+  examId: number;
+};
+
+/** A new pupil booked into one sitting. */
+export async function addSitting(db: Db, options: SittingOptions = {}): Promise<TestSitting> {
+  const tag = randomUUID().slice(0, 8);
+  let organizationId: number;
+  if (options.organization) {
+    [{ id: organizationId }] = await db
+      .insert(organizations)
+      .values({
+        code: `TEST-${tag}`,
+        name: `Test organisation ${tag}`,
+        category: 'SCHOOL',
+        loginMethod: options.organization.loginMethod ?? 1,
+        disabled: options.organization.disabled ?? false,
+      })
+      .returning({ id: organizations.id }) as [{ id: number }];
+  } else {
+    organizationId = await idWhere(db, organizations, eq(organizations.code, 'GRADUS-DEMO'));
+  }
+
+  let scheduleId: number;
+  if (options.organization || options.venue !== undefined || options.schedule) {
+    let venueId: number | null = null;
+    if (options.venue !== null) {
+      [{ id: venueId }] = await db
+        .insert(venues)
+        .values({ organizationId, name: `Room ${tag}`, disabled: options.venue?.disabled ?? false })
+        .returning({ id: venues.id }) as [{ id: number }];
+    }
+    const window = options.schedule ?? { startsAt: '2026-01-01T00:00:00Z', endsAt: '2030-12-31T23:59:59Z' };
+    [{ id: scheduleId }] = await db
+      .insert(schedules)
+      .values({
+        scheduleCode: `TEST-${tag}`,
+        organizationId,
+        venueId,
+        startsAt: new Date(window.startsAt),
+        endsAt: new Date(window.endsAt),
+      })
+      .returning({ id: schedules.id }) as [{ id: number }];
+  } else {
+    scheduleId = await idWhere(db, schedules, eq(schedules.scheduleCode, 'DEMO-2026'));
+  }
+
+  const examId = await idWhere(db, exams, eq(exams.code, options.examCode ?? 'EN-1'));
+  const loginCode = randomLoginCode();
+  const [examinee] = await db
+    .insert(examinees)
+    .values({ organizationId, name: `Pupil ${tag}`, gradeId: 4, loginCode })
+    .returning({ id: examinees.id });
+  const [history] = await db
+    .insert(scheduleHistories)
+    .values({
+      examineeId: examinee!.id,
+      scheduleId,
+      examId,
+      status: options.status ?? 0,
+      userKey: randomUUID(),
+      testKey: randomUUID(),
+    })
+    .returning({ id: scheduleHistories.id });
+  return { loginCode, examineeId: examinee!.id, scheduleHistoryId: history!.id, examId };
+}
+
+/** The questions of an exam with their correct answers, in order (what the server must never send). */
+export async function answerKey(db: Db, examId: number) {
+  return db
+    .select({ id: questions.id, number: questions.number, type: questions.type, correctAnswer: questions.correctAnswer })
+    .from(questions)
+    .where(eq(questions.examId, examId))
+    .orderBy(asc(questions.number));
+}
+
+export async function historyRow(db: Db, scheduleHistoryId: number) {
+  const [row] = await db.select().from(scheduleHistories).where(eq(scheduleHistories.id, scheduleHistoryId));
+  if (!row) throw new Error(`no schedule history ${scheduleHistoryId}`);
+  return row;
+}
+
+/** Every row of every table, in a stable order: equal snapshots mean nothing was written. */
+export async function snapshotTables(db: Db): Promise<Record<string, unknown[]>> {
+  const tables = Object.entries(schema).filter(([, value]) => isTable(value)) as [string, typeof organizations][];
+  const snapshot: Record<string, unknown[]> = {};
+  for (const [name, table] of tables) {
+    snapshot[name] = await db.select().from(table).orderBy(sql`1`);
+  }
+  return snapshot;
+}
+
+function isTable(value: unknown): boolean {
+  return is(value, PgTable);
+}
+
+async function idWhere(db: Db, table: typeof organizations | typeof schedules | typeof exams, where: ReturnType<typeof eq>) {
+  const [row] = await db.select({ id: table.id }).from(table).where(where);
+  if (!row) throw new Error('fixture: missing demo row (was the database seeded?)');
+  return row.id;
+}
