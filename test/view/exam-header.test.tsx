@@ -29,6 +29,12 @@ describe('secondsLeft', () => {
     expect(secondsLeft(T0 + 40 * MIN, MIN, T0)).toBe(2340);
     expect(secondsLeft(T0 + 40 * MIN, 0, T0 + 41 * MIN)).toBe(0);
   });
+
+  it('never shows more than the time limit, even with a clock reading from before Start', () => {
+    // The offset lags the server by the response's travel time; the tick may be 250 ms old.
+    expect(secondsLeft(T0 + 40 * MIN, -300, T0 - 250, 2400)).toBe(2400);
+    expect(secondsLeft(T0 + 40 * MIN, -300, T0 - 250)).toBe(2401);
+  });
 });
 
 describe('exam header', () => {

@@ -45,7 +45,7 @@ function stageOf(seconds: number | null): keyof typeof announcements | null {
 export function ExamHeader({ questionNumber, questionCount, deadlineAt, clockOffsetMs, timeLimitMinutes = 40 }: ExamHeaderProps) {
   const { i18n } = useLingui();
   const { language } = useLanguage();
-  const seconds = useSecondsLeft(deadlineAt, clockOffsetMs);
+  const seconds = useSecondsLeft(deadlineAt, clockOffsetMs, timeLimitMinutes * 60);
   const stage = stageOf(seconds);
   const n = questionNumber === null ? COUNT_PLACEHOLDER : formatNumber(questionNumber, language);
   const total = questionCount === null ? COUNT_PLACEHOLDER : formatNumber(questionCount, language);

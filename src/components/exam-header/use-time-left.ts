@@ -3,12 +3,16 @@
  * given in the server's clock; `clockOffsetMs` is server minus local, so the time left is
  * deadlineAt − (Date.now() + clockOffsetMs). Seconds are rounded up: the timer reads 40:00 at
  * the start and reaches 00:00 exactly at the deadline, never below.
+ *
+ * Never above the time limit either: the offset is measured when a response arrives, so it
+ * lags the server by the response's travel time, and the ticking clock may be up to one tick
+ * old; either would otherwise show 40:01 right after Start.
  */
 import { useEffect, useState } from 'react';
 
-/** Whole seconds left before the deadline, never negative. */
-export function secondsLeft(deadlineAt: number, clockOffsetMs: number, localNow: number): number {
-  return Math.max(0, Math.ceil((deadlineAt - (localNow + clockOffsetMs)) / 1000));
+/** Whole seconds left before the deadline, between 0 and the time limit. */
+export function secondsLeft(deadlineAt: number, clockOffsetMs: number, localNow: number, limitSeconds = Infinity): number {
+  return Math.min(limitSeconds, Math.max(0, Math.ceil((deadlineAt - (localNow + clockOffsetMs)) / 1000)));
 }
 
 /** The local clock, re-read every `intervalMs` while enabled (display only: the machine decides when time is up). */
@@ -25,7 +29,7 @@ export function useNow(intervalMs: number, enabled = true): number {
 }
 
 /** Seconds left of the exam, ticking four times a second; null when there is no deadline. */
-export function useSecondsLeft(deadlineAt: number | null, clockOffsetMs: number): number | null {
+export function useSecondsLeft(deadlineAt: number | null, clockOffsetMs: number, limitSeconds = Infinity): number | null {
   const now = useNow(250, deadlineAt !== null);
-  return deadlineAt === null ? null : secondsLeft(deadlineAt, clockOffsetMs, now);
+  return deadlineAt === null ? null : secondsLeft(deadlineAt, clockOffsetMs, now, limitSeconds);
 }
