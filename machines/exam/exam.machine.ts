@@ -175,7 +175,8 @@ export const examMachine = setup({
 }).createMachine({
   id: 'exam',
   context: ({ input }) => ({
-    scheduleHistoryId: input.session.schedule_history_id,
+    // The kiosk starts the exam only once a schedule history is chosen (examinee logins choose).
+    scheduleHistoryId: input.session.schedule_history_id ?? 0,
     answerSeed: input.session.uuid,
     revision: 0,
     questionIndex: input.session.question_index,

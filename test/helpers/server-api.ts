@@ -105,7 +105,9 @@ export function useApi(kind: TestDatabaseKind, settings: Partial<AppSettings> = 
       const response = await context.call('POST', '/api/login', { body: { login_type: 0, login_code: loginCode } });
       if (response.status !== 200) throw new Error(`login ${loginCode}: ${response.status} ${JSON.stringify(response.body)}`);
       const body = v.parse(LoginResponseSchema, response.body);
-      return { token: body.access_token, scheduleHistoryId: body.examinee.schedule_history_id };
+      const scheduleHistoryId = body.examinee.schedule_history_id;
+      if (scheduleHistoryId === null) throw new Error(`login ${loginCode}: a code login must name its exam`);
+      return { token: body.access_token, scheduleHistoryId };
     },
 
     async startAs(loginCode) {
