@@ -20,6 +20,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, mkdtemp
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { demoAccounts, demoClient, startDemoIdp } from './demo-idp.ts';
 import { build } from './lib/build.ts';
 import { findChromium } from './lib/chromium.ts';
 import { freePort, localBin, projectEnv, root, spawnNode, stopChild, waitForExit } from './lib/process.ts';
@@ -83,9 +84,24 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 console.log(`e2e: ${chromium.version} at ${chromium.path}`);
 console.log(`e2e: starting server/main.ts on ${baseUrl} (PGlite in ${dataDir}; log: ${path.relative(root, serverLogFile)})`);
+// A local OpenID Connect provider (scripts/demo-idp.ts) for the single sign-on test.
+const idp = await startDemoIdp({
+  port: 0,
+  clients: [{ ...demoClient, redirectUris: [`${baseUrl}/api/sso/oidc/callback`] }],
+  accounts: demoAccounts,
+});
+console.log(`e2e: demo OpenID provider at ${idp.issuer}`);
 const server = spawnNode('server/main.ts', [], {
   stdio: ['ignore', 'pipe', 'pipe'],
-  env: projectEnv({ PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: undefined }),
+  env: projectEnv({
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: undefined,
+    PUBLIC_ORIGIN: baseUrl,
+    OIDC_ISSUER: idp.issuer,
+    OIDC_CLIENT_ID: demoClient.clientId,
+    OIDC_CLIENT_SECRET: demoClient.clientSecret,
+  }),
 });
 running.add(server);
 server.stdout?.pipe(serverLog, { end: false });
@@ -123,6 +139,7 @@ try {
   console.error(`last lines of ${path.relative(root, serverLogFile)}:\n${tailOfServerLog()}`);
   exitCode = interrupted ? 130 : 1;
 } finally {
+  await idp.close();
   // --- 5. Stop the server ----------------------------------------------------------
   stoppingServer = true;
   const exit = await stopChild(server, 10_000);

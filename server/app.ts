@@ -13,11 +13,15 @@ import type { Db } from './db/client.ts';
 import { DomainError } from './domain/errors.ts';
 import type { AppDeps, AppEnv } from './http/env.ts';
 import { domainErrorResponse, errorResponse, RequestError } from './http/errors.ts';
-import { requestContext, requestLog } from './http/middleware.ts';
+import { maintenanceCheck } from './domain/maintenance.ts';
+import { refuseDuringMaintenance, requestContext, requestLog } from './http/middleware.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import { authRoutes } from './routes/auth.ts';
 import { examRoutes } from './routes/exam.ts';
 import { healthRoutes } from './routes/health.ts';
+import { pageRoutes } from './routes/pages.ts';
+import { sessionRoutes } from './routes/session.ts';
+import { ssoRoutes } from './routes/sso.ts';
 
 export type CreateAppOptions = {
   db: Db;
@@ -44,9 +48,17 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
     }),
   );
   api.use(requestContext(deps));
+  const isDuringMaintenance = maintenanceCheck(deps.db, deps.clock, {
+    always: deps.settings.maintenance,
+    refreshMs: deps.settings.maintenanceRefreshMs,
+  });
+  api.use(refuseDuringMaintenance(isDuringMaintenance, ['/health', '/client-config']));
   api.route('/', healthRoutes(deps));
+  api.route('/', pageRoutes(deps));
   api.route('/', authRoutes(deps));
+  api.route('/', sessionRoutes(deps));
   api.route('/', examRoutes(deps));
+  api.route('/', ssoRoutes(deps));
   api.all('*', () => {
     throw new DomainError('NOT_FOUND', 'No such API route.');
   });

@@ -18,12 +18,14 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { systemClock, type Clock } from './clock.ts';
-import { configFromEnv, defaultSettings, hoursToMs } from './config.ts';
+import { configFromEnv, defaultSettings, hoursToMs, type AppSettings } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { serveClient } from './http/client-files.ts';
 import { consoleLogger, type Logger } from './logger.ts';
+import { partnerGatewaysFromEnv } from './partners/gateway.ts';
 import { loadDemoAccounts } from './seed/demo-accounts.ts';
 import { seedDemoData } from './seed/seed.ts';
+import { oidcSettingsFromEnv } from './sso/settings.ts';
 
 export type StartServerOptions = {
   /** Default 3000; 0 picks a free port (see `RunningServer.port`). */
@@ -46,6 +48,14 @@ export type StartServerOptions = {
   distDir?: string;
   /** Write the demo data (default true). */
   seed?: boolean;
+  /** Generic OpenID Connect single sign-on (default: off; env OIDC_*, server/sso/settings.ts). */
+  oidc?: AppSettings['oidc'];
+  /** Partner token checks (default: none; env PARTNER_*, server/partners/gateway.ts). */
+  partners?: AppSettings['partners'];
+  /** The whole service in maintenance (env MAINTENANCE=1; default off). */
+  maintenance?: boolean;
+  /** What GET /api/client-config answers (env PARTNER_LOGOUT_URL_*, EMBED_TARGET_ORIGIN, OIDC_ISSUER). */
+  clientConfig?: AppSettings['clientConfig'];
 };
 
 export type RunningServer = {
@@ -77,6 +87,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     settings: {
       uploadWindowMs:
         options.uploadWindowHours === undefined ? defaultSettings.uploadWindowMs : hoursToMs(options.uploadWindowHours),
+      oidc: options.oidc,
+      partners: options.partners ?? {},
+      maintenance: options.maintenance ?? false,
+      clientConfig: options.clientConfig ?? defaultSettings.clientConfig,
     },
   });
   serveClient(app, options.distDir ?? defaultDistDir);
@@ -120,12 +134,18 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     uploadWindowHours: config.uploadWindowHours,
+    oidc: oidcSettingsFromEnv(process.env, config.port),
+    partners: partnerGatewaysFromEnv(process.env, consoleLogger),
+    maintenance: config.maintenance,
+    clientConfig: config.clientConfig,
   });
 
   console.log(`Gradus is running at ${running.url}  (database: ${running.database.driver}, ${running.database.location})`);
-  console.log('Demo logins (login code, pupil, what for):');
+  console.log('Demo logins (login code, or login ID / password @ organisation; pupil; what for):');
   for (const account of loadDemoAccounts()) {
-    console.log(`  ${account.login_code}  ${account.name.padEnd(18)}  ${account.purpose}`);
+    const way =
+      account.login_type === 0 ? account.login_code : `${account.login_id} / ${account.password} @ ${account.org_code}`;
+    console.log(`  ${way.padEnd(40)}  ${account.name.padEnd(18)}  ${account.purpose}`);
   }
 
   const shutdown = (signal: string) => {

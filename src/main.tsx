@@ -8,7 +8,8 @@ import { createRoot } from 'react-dom/client';
 import { createActor } from 'xstate';
 import { createKioskMachine } from '../machines/kiosk/kiosk.actors.ts';
 import { watchKiosk } from '../machines/kiosk/kiosk.watch.ts';
-import { readSession } from '../machines/shared/storage.ts';
+import { readSession, readStoredErrorCode, readToken } from '../machines/shared/storage.ts';
+import { startEmbedBridge } from './app/embed.ts';
 import { App } from './app/app.tsx';
 import { createBrowserEnvironment } from './app/environment.ts';
 import { createAppRouter } from './app/router.ts';
@@ -20,12 +21,28 @@ async function boot() {
   const environment = createBrowserEnvironment();
   await environment.language.start();
   // The machines decide; the stored session (validated) is where they start from.
-  const kiosk = createActor(createKioskMachine({ api: environment.api, storage: environment.storage }), {
-    input: { storedSession: readSession(environment.storage) },
-  }).start();
+  const kiosk = createActor(
+    createKioskMachine({
+      api: environment.api,
+      storage: environment.storage,
+      outbox: environment.outbox,
+      // Partner login types leave for their own sites at logout (seed section 4).
+      leaveApp: (url) => window.location.assign(url),
+    }),
+    {
+      input: {
+        storedSession: readSession(environment.storage),
+        storedToken: readToken(environment.storage),
+        storedErrorCode: readStoredErrorCode(environment.storage),
+      },
+    },
+  ).start();
+  // Back online: calls waiting to be tried again go now (the retry machine decides).
+  window.addEventListener('online', () => kiosk.send({ type: 'connection.restored' }));
   const history = createBrowserHistory();
   const router = createAppRouter({ history });
   syncRouterWithKiosk(history, kiosk, (listener) => watchKiosk(kiosk, listener));
+  startEmbedBridge({ history, host: window, loadConfig: () => environment.api.clientConfig() });
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
   createRoot(root).render(

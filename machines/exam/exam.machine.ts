@@ -4,26 +4,35 @@
  * Top states: idle -> loadingDetails -> confirming (login-confirm) -> tutorial -> ready
  * (exam-start) -> starting -> loadingQuestions -> answering (/start) -> finishing -> finished
  * (exam-end); detailsFailed, questionsFailed and finishFailed offer a retry; unauthorized and
- * leaving hand control back to the kiosk.
+ * leaving hand control back to the kiosk. While answering, three regions run side by side:
+ * view (the finish dialog), outbox (writes each answer to this terminal's outbox) and sync
+ * (sends what the outbox holds, quietly trying again with backoff while the network fails).
  *
  * Invariants:
  * - answers are accepted only while answering;
  * - the deadline is the server's (fixed at Start, seed section 4); the machine only tracks the
  *   offset between the server's clock and this terminal's;
- * - an answer is "saved" only after the server acknowledged its idempotency key;
- * - finishing first sends every pending answer, then asks the server to finish;
+ * - an answer is "saved on this terminal" only once the outbox wrote it (`storeAnswer`), and
+ *   "saved" only after the server acknowledged its idempotency key; only then is it removed
+ *   from the outbox (`removeFromOutbox`);
+ * - after a reload the outbox's unsent answers are merged over the server's (the later
+ *   answered_at wins) and sent again;
+ * - finishing first sends every answer not yet saved, then asks the server to finish; both
+ *   calls run in the retry machine, so a network failure opens the retry dialog, never a dead
+ *   end; at 00:00 the exam finishes by itself the same way;
  * - once started, nothing leads back to the start screen (the exam cannot be restarted);
  *   Back and typed URLs are honoured only before Start (tutorial <-> login-confirm/start).
  */
-import { assign, fromPromise, raise, sendParent, setup, stateIn } from 'xstate';
+import { assign, enqueueActions, fromPromise, raise, sendParent, sendTo, setup, stateIn } from 'xstate';
 import {
   ScheduleHistoryStatus,
   type ExamDetails,
-  type ExamQuestions,
   type FinishExamResponse,
   type StartExamResponse,
 } from '../../src/shared/contract.ts';
-import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
+import { backoffMs } from '../retry/retry.machine.ts';
+import type { RetryInput, RetryOutput } from '../retry/retry.types.ts';
+import { failureCodeOf, type FailureCode, type OutboxEntry } from '../shared/ports.ts';
 import type {
   AnswerEntry,
   AnswerToSave,
@@ -31,10 +40,12 @@ import type {
   ExamEvent,
   ExamInput,
   ExamParentEvent,
+  FlushResult,
+  LoadedExam,
 } from './exam.types.ts';
 
 /** Codes after which a save will never succeed; retrying them would loop forever. */
-const finalSaveRefusals: ReadonlySet<FailureCode> = new Set([
+export const finalSaveRefusals: ReadonlySet<FailureCode> = new Set([
   'TIME_END',
   'ER_SCHEDULE_HISTORY_COMPLETED',
   'ER_SCHEDULE_HISTORY_CANCELLED',
@@ -42,45 +53,106 @@ const finalSaveRefusals: ReadonlySet<FailureCode> = new Set([
   'NOT_FOUND',
 ]);
 
-/** Delay before a failed save is tried again. */
-export const SAVE_RETRY_MS = 2000;
+/** Background saves try again from 1 s, doubling, at most this far apart (seed section 7). */
+export const SAVE_RETRY_MAX_MS = 8_000;
+
+/** Ids of the calls that run in the retry machine (the retry dialog reads them). */
+export const retriedCalls = ['loadExamDetails', 'loadQuestions', 'flushAnswers', 'finishExam'] as const;
+
+/** Statuses of answers the server does not hold yet and that are ready to send. */
+const unsentStatuses: ReadonlySet<AnswerEntry['status']> = new Set(['local', 'unsaved']);
 
 function offsetFrom(serverTime: string): number {
   return Date.parse(serverTime) - Date.now();
 }
 
-function firstPending(context: ExamContext): AnswerToSave | undefined {
-  for (const question of context.questions) {
-    const entry = context.answers[question.id];
-    if (entry?.status === 'pending') {
-      return {
-        scheduleHistoryId: context.scheduleHistoryId,
-        questionId: question.id,
-        value: entry.value,
-        key: entry.key,
-        answeredAt: entry.answeredAt,
-      };
-    }
-  }
-  return undefined;
+function toSave(context: ExamContext, questionId: number, entry: AnswerEntry): AnswerToSave {
+  return {
+    scheduleHistoryId: context.scheduleHistoryId,
+    questionId,
+    value: entry.value,
+    key: entry.key,
+    answeredAt: entry.answeredAt,
+  };
 }
 
-function allPending(context: ExamContext): AnswerToSave[] {
+/** Answers in question order whose status is one of `statuses`. */
+function answersIn(context: ExamContext, statuses: ReadonlySet<AnswerEntry['status']>): AnswerToSave[] {
   return context.questions.flatMap((question) => {
     const entry = context.answers[question.id];
-    return entry?.status === 'pending'
-      ? [{
-          scheduleHistoryId: context.scheduleHistoryId,
-          questionId: question.id,
-          value: entry.value,
-          key: entry.key,
-          answeredAt: entry.answeredAt,
-        }]
-      : [];
+    return entry && statuses.has(entry.status) ? [toSave(context, question.id, entry)] : [];
   });
 }
 
-/** Marks the answers whose keys the server acknowledged (a newer version stays pending). */
+const writingStatus: ReadonlySet<AnswerEntry['status']> = new Set(['writing']);
+/** Everything the server does not hold yet: finishing sends it all. */
+const notSavedStatuses: ReadonlySet<AnswerEntry['status']> = new Set(['writing', 'local', 'unsaved']);
+
+function firstUnsent(context: ExamContext): AnswerToSave | undefined {
+  return answersIn(context, unsentStatuses)[0];
+}
+
+function firstUnwritten(context: ExamContext): AnswerToSave | undefined {
+  return answersIn(context, writingStatus)[0];
+}
+
+function allNotSaved(context: ExamContext): AnswerToSave[] {
+  return answersIn(context, notSavedStatuses);
+}
+
+/** Sets the status of the answer with this key (a newer revision of the question is left alone). */
+function withStatus(answers: Record<number, AnswerEntry>, key: string, status: AnswerEntry['status']): Record<number, AnswerEntry> {
+  const next: Record<number, AnswerEntry> = {};
+  for (const [id, entry] of Object.entries(answers)) next[Number(id)] = entry.key === key ? { ...entry, status } : entry;
+  return next;
+}
+
+/**
+ * The answers after a (re)load: the server's, with the outbox's unsent ones merged over them
+ * where they were given later. Returns the merged answers and the outbox keys now stale.
+ */
+function mergeAnswers(
+  loaded: LoadedExam,
+  keyOf: (index: number) => string,
+): { answers: Record<number, AnswerEntry>; stale: string[] } {
+  const answers: Record<number, AnswerEntry> = {};
+  loaded.answers.forEach((saved, i) => {
+    answers[saved.question_id] = { value: saved.value, answeredAt: saved.answered_at, key: keyOf(i), status: 'saved' };
+  });
+  const known = new Set(loaded.questions.map((q) => q.id));
+  const stale: string[] = [];
+  const byTime = [...loaded.unsent].sort((a, b) => Date.parse(a.answeredAt) - Date.parse(b.answeredAt));
+  for (const entry of byTime) {
+    const current = answers[entry.questionId];
+    if (!known.has(entry.questionId) || (current && Date.parse(current.answeredAt) >= Date.parse(entry.answeredAt))) {
+      stale.push(entry.key);
+      continue;
+    }
+    if (current && current.status !== 'saved') stale.push(current.key);
+    answers[entry.questionId] = { value: entry.value, answeredAt: entry.answeredAt, key: entry.key, status: 'local' };
+  }
+  return { answers, stale };
+}
+
+/** The output of a call run in the retry machine, or of an error event. */
+function failureOfEvent(event: unknown): FailureCode | null {
+  const e = event as { error?: unknown; output?: unknown };
+  if ('error' in e) return failureCodeOf(e.error);
+  const output = e.output as RetryOutput | undefined;
+  return output && typeof output === 'object' && 'ok' in output && output.ok === false ? output.error : null;
+}
+
+function valueOf<T>(event: unknown): T {
+  return ((event as { output: RetryOutput }).output as { value: T }).value;
+}
+
+/** The exam details a successful loadExamDetails delivered, if that is what the event is. */
+function detailsOf(event: unknown): ExamDetails | undefined {
+  const output = (event as { output?: RetryOutput }).output;
+  return output?.ok ? (output.value as ExamDetails) : undefined;
+}
+
+/** Marks the answers whose keys the server acknowledged (a newer version stays unsent). */
 function markSaved(answers: Record<number, AnswerEntry>, keys: readonly string[]): Record<number, AnswerEntry> {
   const acknowledged = new Set(keys);
   const next: Record<number, AnswerEntry> = {};
@@ -93,13 +165,15 @@ function markSaved(answers: Record<number, AnswerEntry>, keys: readonly string[]
 /**
  * The idempotency key of an answer's revision: the session's uuid (made on this terminal at
  * login) with the revision number in its last 12 hex digits. Unique per session and answer,
- * still a valid v4 UUID, and reproducible, so a replayed exam sends the same keys.
+ * still a valid v4 UUID, and reproducible, so a replayed exam sends the same keys. After a
+ * (re)load the revisions continue from the server's time in ms, so a reload never reuses a key
+ * it made before (the server would refuse it as ER_DUP_ENTRY).
  */
 export function answerKey(seed: string, revision: number): string {
   return `${seed.slice(0, 24)}${revision.toString(16).padStart(12, '0')}`;
 }
 
-const errorCodeOf = ({ event }: { event: { error?: unknown } }) => failureCodeOf(event.error);
+const errorCodeOf = ({ event }: { event: unknown }) => failureOfEvent(event);
 
 export const examMachine = setup({
   types: {
@@ -108,28 +182,39 @@ export const examMachine = setup({
     input: {} as ExamInput,
   },
   actors: {
-    /** GET /exam-details. */
-    loadExamDetails: fromPromise<ExamDetails, { scheduleHistoryId: number }>(async () => {
+    /** GET /exam-details inside the retry machine (checkConnection); its output's value is the details. */
+    loadExamDetails: fromPromise<RetryOutput, RetryInput>(async () => {
       throw new Error('loadExamDetails is provided by the edge');
     }),
     /** POST /exam/start: the server fixes the deadline. */
     startExam: fromPromise<StartExamResponse, { scheduleHistoryId: number }>(async () => {
       throw new Error('startExam is provided by the edge');
     }),
-    /** GET /exam/questions, with the answers the server already holds. */
-    loadQuestions: fromPromise<ExamQuestions, { scheduleHistoryId: number }>(async () => {
+    /**
+     * GET /exam/questions, with the answers the server already holds and the outbox's unsent
+     * ones, inside the retry machine (checkConnection); its output's value is a LoadedExam.
+     */
+    loadQuestions: fromPromise<RetryOutput, RetryInput>(async () => {
       throw new Error('loadQuestions is provided by the edge');
+    }),
+    /** Writes one answer to the outbox; resolves with its key once it is durable. */
+    storeAnswer: fromPromise<string, OutboxEntry>(async () => {
+      throw new Error('storeAnswer is provided by the edge');
     }),
     /** POST /exam/answers for one answer; resolves with the acknowledged key and server time. */
     saveAnswer: fromPromise<{ key: string; serverTime: string }, AnswerToSave>(async () => {
       throw new Error('saveAnswer is provided by the edge');
     }),
-    /** Sends every pending answer in order; resolves with the acknowledged keys. */
-    flushAnswers: fromPromise<string[], AnswerToSave[]>(async () => {
+    /**
+     * Sends every answer not saved yet, in order, inside the retry machine (autoConnect, see
+     * exam.actors.ts); its output's value is a FlushResult: the keys acknowledged, and those
+     * refused for good (given after the deadline), which must not keep Finish from completing.
+     */
+    flushAnswers: fromPromise<RetryOutput, RetryInput>(async () => {
       throw new Error('flushAnswers is provided by the edge');
     }),
-    /** POST /exam/finish: the server's receipt. */
-    finishExam: fromPromise<FinishExamResponse, { scheduleHistoryId: number }>(async () => {
+    /** POST /exam/finish inside the retry machine (autoConnect); its output's value is the receipt. */
+    finishExam: fromPromise<RetryOutput, RetryInput>(async () => {
       throw new Error('finishExam is provided by the edge');
     }),
   },
@@ -144,19 +229,26 @@ export const examMachine = setup({
     })),
     requestLogout: sendParent((): ExamParentEvent => ({ type: 'exam.logoutRequested' })),
     reportUnauthorized: sendParent((): ExamParentEvent => ({ type: 'exam.unauthorized' })),
-    assignFailure: assign({ error: ({ event }) => failureCodeOf((event as { error?: unknown }).error) }),
+    assignFailure: assign({ error: ({ event }) => failureOfEvent(event) ?? 'GENERIC_ERROR' }),
     clearError: assign({ error: null }),
+    assignDetails: assign(({ event }) => {
+      const details = detailsOf(event);
+      return details ? { details, clockOffsetMs: offsetFrom(details.server_time) } : {};
+    }),
+    /** Forgets acknowledged (or stale) answers in the outbox; the edge provides it. */
+    removeFromOutbox: (_, _params: { keys: readonly string[] }) => {},
   },
   guards: {
-    isDoing: ({ event }) =>
-      'output' in event && (event.output as ExamDetails).status === ScheduleHistoryStatus.DOING,
-    isCompleted: ({ event }) =>
-      'output' in event && (event.output as ExamDetails).status !== ScheduleHistoryStatus.PENDING &&
-      (event.output as ExamDetails).status !== ScheduleHistoryStatus.DOING,
+    isDoing: ({ event }) => detailsOf(event)?.status === ScheduleHistoryStatus.DOING,
+    isCompleted: ({ event }) => {
+      const status = detailsOf(event)?.status;
+      return status !== undefined && status !== ScheduleHistoryStatus.PENDING && status !== ScheduleHistoryStatus.DOING;
+    },
     isUnauthorized: (args) => errorCodeOf(args as never) === 'NOT_LOGGED_IN',
     isAlreadyFinished: (args) => errorCodeOf(args as never) === 'ER_SCHEDULE_HISTORY_COMPLETED',
     isCancelled: (args) => errorCodeOf(args as never) === 'ER_SCHEDULE_HISTORY_CANCELLED',
-    isFinalRefusal: (args) => finalSaveRefusals.has(errorCodeOf(args as never)),
+    isFinalRefusal: (args) => finalSaveRefusals.has(errorCodeOf(args as never) ?? 'GENERIC_ERROR'),
+    hasFailed: (args) => errorCodeOf(args as never) !== null,
     isKnownQuestion: ({ context, event }) =>
       event.type === 'answer.given' && context.questions.some((q) => q.id === event.questionId),
     hasNext: ({ context }) => context.questionIndex < context.questions.length - 1,
@@ -164,13 +256,16 @@ export const examMachine = setup({
     isValidIndex: ({ context, event }) =>
       event.type === 'question.selected' &&
       Number.isInteger(event.index) && event.index >= 0 && event.index < context.questions.length,
-    hasPendingAnswer: ({ context }) => firstPending(context) !== undefined,
+    hasUnsentAnswer: ({ context }) => firstUnsent(context) !== undefined,
+    hasUnwrittenAnswer: ({ context }) => firstUnwritten(context) !== undefined,
+    hasAnswerNotSaved: ({ context }) => allNotSaved(context).length > 0,
   },
   delays: {
     /** Time left until the server's deadline, on the server's clock. */
     untilDeadline: ({ context }) =>
       Math.max(0, (context.deadlineAt ?? 0) - (Date.now() + context.clockOffsetMs)),
-    saveRetry: SAVE_RETRY_MS,
+    /** 1 s, doubling, at most SAVE_RETRY_MAX_MS (seed section 7). */
+    saveBackoff: ({ context }) => backoffMs(context.saveAttempts, SAVE_RETRY_MAX_MS),
   },
 }).createMachine({
   id: 'exam',
@@ -184,6 +279,7 @@ export const examMachine = setup({
     questions: [],
     answers: {},
     deadlineAt: null,
+    saveAttempts: 0,
     clockOffsetMs: 0,
     error: null,
     receipt: null,
@@ -203,28 +299,28 @@ export const examMachine = setup({
       invoke: {
         id: 'loadExamDetails',
         src: 'loadExamDetails',
-        input: ({ context }) => ({ scheduleHistoryId: context.scheduleHistoryId }),
+        input: ({ context }) => ({ variant: 'checkConnection' as const, input: { scheduleHistoryId: context.scheduleHistoryId } }),
         onDone: [
+          { guard: 'isUnauthorized', actions: raise({ type: 'UNAUTHORIZED' }) },
+          { guard: 'hasFailed', target: 'detailsFailed', actions: 'assignFailure' },
           // Seed section 2, rule 6: a completed exam goes to the end screen.
           {
             guard: 'isCompleted',
             target: 'finished',
-            actions: assign({ details: ({ event }) => event.output, outcome: 'sent' }),
+            actions: assign({ details: ({ event }) => detailsOf(event) ?? null, outcome: 'sent' }),
           },
           {
             guard: 'isDoing',
             target: 'loadingQuestions',
-            actions: assign({ details: ({ event }) => event.output, clockOffsetMs: ({ event }) => offsetFrom(event.output.server_time) }),
+            actions: 'assignDetails',
           },
-          {
-            target: 'confirming',
-            actions: assign({ details: ({ event }) => event.output, clockOffsetMs: ({ event }) => offsetFrom(event.output.server_time) }),
-          },
+          { target: 'confirming', actions: 'assignDetails' },
         ],
-        onError: [
-          { guard: 'isUnauthorized', actions: raise({ type: 'UNAUTHORIZED' }) },
-          { target: 'detailsFailed', actions: 'assignFailure' },
-        ],
+      },
+      on: {
+        // The retry dialog's OK, and the browser back online: the retry machine decides.
+        'dialog.closed': { actions: sendTo('loadExamDetails', { type: 'dialog.closed' }) },
+        'connection.restored': { actions: sendTo('loadExamDetails', { type: 'connection.restored' }) },
       },
     },
     detailsFailed: {
@@ -285,35 +381,34 @@ export const examMachine = setup({
       invoke: {
         id: 'loadQuestions',
         src: 'loadQuestions',
-        input: ({ context }) => ({ scheduleHistoryId: context.scheduleHistoryId }),
-        onDone: {
-          target: 'answering',
-          actions: assign({
-            questions: ({ event }) => event.output.questions,
-            answers: ({ context, event }) => {
-              const answers: Record<number, AnswerEntry> = {};
-              event.output.answers.forEach((saved, i) => {
-                answers[saved.question_id] = {
-                  value: saved.value,
-                  answeredAt: saved.answered_at,
-                  key: answerKey(context.answerSeed, context.revision + i + 1),
-                  status: 'saved',
-                };
-              });
-              return answers;
-            },
-            revision: ({ context, event }) => context.revision + event.output.answers.length,
-            deadlineAt: ({ event }) => Date.parse(event.output.deadline_at),
-            clockOffsetMs: ({ event }) => offsetFrom(event.output.server_time),
-            questionIndex: ({ context, event }) =>
-              Math.min(Math.max(0, context.questionIndex), Math.max(0, event.output.questions.length - 1)),
-          }),
-        },
-        onError: [
+        input: ({ context }) => ({ variant: 'checkConnection' as const, input: { scheduleHistoryId: context.scheduleHistoryId } }),
+        onDone: [
           { guard: 'isUnauthorized', actions: raise({ type: 'UNAUTHORIZED' }) },
           { guard: 'isAlreadyFinished', target: 'finished', actions: assign({ outcome: 'sent' }) },
-          { target: 'questionsFailed', actions: 'assignFailure' },
+          { guard: 'hasFailed', target: 'questionsFailed', actions: 'assignFailure' },
+          {
+            target: 'answering',
+            actions: enqueueActions(({ context, event, enqueue }) => {
+              const loaded = valueOf<LoadedExam>(event);
+              // Revisions continue from the server's time, so no key made before a reload comes back.
+              const base = Math.max(context.revision, Date.parse(loaded.server_time));
+              const { answers, stale } = mergeAnswers(loaded, (i) => answerKey(context.answerSeed, base + i + 1));
+              enqueue.assign({
+                questions: loaded.questions,
+                answers,
+                revision: base + loaded.answers.length,
+                deadlineAt: Date.parse(loaded.deadline_at),
+                clockOffsetMs: offsetFrom(loaded.server_time),
+                questionIndex: Math.min(Math.max(0, context.questionIndex), Math.max(0, loaded.questions.length - 1)),
+              });
+              if (stale.length) enqueue({ type: 'removeFromOutbox', params: { keys: stale } });
+            }),
+          },
         ],
+      },
+      on: {
+        'dialog.closed': { actions: sendTo('loadQuestions', { type: 'dialog.closed' }) },
+        'connection.restored': { actions: sendTo('loadQuestions', { type: 'connection.restored' }) },
       },
     },
     questionsFailed: {
@@ -335,7 +430,7 @@ export const examMachine = setup({
                 value: event.value,
                 answeredAt: new Date(Date.now() + context.clockOffsetMs).toISOString(),
                 key: answerKey(context.answerSeed, context.revision + 1),
-                status: 'pending',
+                status: 'writing',
               },
             }),
             revision: ({ context }) => context.revision + 1,
@@ -361,40 +456,72 @@ export const examMachine = setup({
             },
           },
         },
+        outbox: {
+          initial: 'idle',
+          states: {
+            idle: { always: { guard: 'hasUnwrittenAnswer', target: 'storing' } },
+            storing: {
+              invoke: {
+                id: 'storeAnswer',
+                src: 'storeAnswer',
+                input: ({ context }) => firstUnwritten(context) as OutboxEntry,
+                onDone: {
+                  target: 'idle',
+                  actions: assign({ answers: ({ context, event }) => withStatus(context.answers, event.output, 'local') }),
+                },
+                // No outbox (IndexedDB refused): the answer is still sent, but shows as not saved.
+                onError: {
+                  target: 'idle',
+                  actions: assign({
+                    answers: ({ context }) => withStatus(context.answers, firstUnwritten(context)?.key ?? '', 'unsaved'),
+                  }),
+                },
+              },
+            },
+          },
+        },
         sync: {
           initial: 'idle',
           states: {
-            idle: { always: { guard: 'hasPendingAnswer', target: 'saving' } },
+            idle: { always: { guard: 'hasUnsentAnswer', target: 'saving' } },
             saving: {
               invoke: {
                 id: 'saveAnswer',
                 src: 'saveAnswer',
-                input: ({ context }) => firstPending(context) as AnswerToSave,
+                input: ({ context }) => firstUnsent(context) as AnswerToSave,
                 onDone: {
                   target: 'idle',
-                  actions: assign({
-                    answers: ({ context, event }) => markSaved(context.answers, [event.output.key]),
-                    clockOffsetMs: ({ event }) => offsetFrom(event.output.serverTime),
-                  }),
+                  actions: [
+                    assign({
+                      answers: ({ context, event }) => markSaved(context.answers, [event.output.key]),
+                      clockOffsetMs: ({ event }) => offsetFrom(event.output.serverTime),
+                      saveAttempts: 0,
+                    }),
+                    { type: 'removeFromOutbox', params: ({ event }) => ({ keys: [event.output.key] }) },
+                  ],
                 },
                 onError: [
                   { guard: 'isUnauthorized', actions: raise({ type: 'UNAUTHORIZED' }) },
                   {
                     guard: 'isFinalRefusal',
                     target: 'idle',
-                    actions: assign({
-                      answers: ({ context }) => {
-                        const refused = firstPending(context);
-                        if (!refused) return context.answers;
-                        return { ...context.answers, [refused.questionId]: { ...context.answers[refused.questionId]!, status: 'rejected' } };
-                      },
+                    // Refused for good (TIME_END...): it will never be accepted, so the outbox forgets it.
+                    actions: enqueueActions(({ context, enqueue }) => {
+                      const refused = firstUnsent(context);
+                      if (!refused) return;
+                      enqueue.assign({ answers: withStatus(context.answers, refused.key, 'rejected') });
+                      enqueue({ type: 'removeFromOutbox', params: { keys: [refused.key] } });
                     }),
                   },
+                  // The network (or a passing server fault): the pupil keeps answering; try again quietly.
                   { target: 'waiting' },
                 ],
               },
             },
-            waiting: { after: { saveRetry: 'idle' } },
+            waiting: {
+              after: { saveBackoff: { target: 'idle', actions: assign({ saveAttempts: ({ context }) => context.saveAttempts + 1 }) } },
+              on: { 'connection.restored': { target: 'idle', actions: assign({ saveAttempts: 0 }) } },
+            },
           },
         },
       },
@@ -405,39 +532,59 @@ export const examMachine = setup({
       initial: 'checking',
       states: {
         checking: {
-          always: [{ guard: 'hasPendingAnswer', target: 'flushing' }, { target: 'submitting' }],
+          always: [{ guard: 'hasAnswerNotSaved', target: 'flushing' }, { target: 'submitting' }],
         },
         flushing: {
           invoke: {
             id: 'flushAnswers',
             src: 'flushAnswers',
-            input: ({ context }) => allPending(context),
-            onDone: {
-              target: 'submitting',
-              actions: assign({ answers: ({ context, event }) => markSaved(context.answers, event.output) }),
-            },
-            onError: [
+            input: ({ context }) => ({ variant: 'autoConnect' as const, input: allNotSaved(context) }),
+            onDone: [
               { guard: 'isUnauthorized', actions: raise({ type: 'UNAUTHORIZED' }) },
-              { target: '#exam.finishFailed', actions: 'assignFailure' },
+              { guard: 'hasFailed', target: '#exam.finishFailed', actions: 'assignFailure' },
+              {
+                target: 'submitting',
+                actions: enqueueActions(({ context, event, enqueue }) => {
+                  const { saved, refused } = valueOf<FlushResult>(event);
+                  let answers = markSaved(context.answers, saved);
+                  for (const key of refused) answers = withStatus(answers, key, 'rejected');
+                  enqueue.assign({ answers });
+                  enqueue({ type: 'removeFromOutbox', params: { keys: [...saved, ...refused] } });
+                }),
+              },
             ],
+          },
+          on: {
+            // The retry dialog's Retry, and the browser back online: the retry machine decides.
+            'retry.requested': { actions: sendTo('flushAnswers', { type: 'retry.requested' }) },
+            'connection.restored': { actions: sendTo('flushAnswers', { type: 'connection.restored' }) },
+            'dialog.closed': { actions: sendTo('flushAnswers', { type: 'dialog.closed' }) },
           },
         },
         submitting: {
           invoke: {
             id: 'finishExam',
             src: 'finishExam',
-            input: ({ context }) => ({ scheduleHistoryId: context.scheduleHistoryId }),
-            onDone: {
-              actions: [assign({ receipt: ({ event }) => event.output }), raise({ type: 'FINISH' })],
-            },
-            onError: [
+            input: ({ context }) => ({ variant: 'autoConnect' as const, input: { scheduleHistoryId: context.scheduleHistoryId } }),
+            onDone: [
               { guard: 'isUnauthorized', actions: raise({ type: 'UNAUTHORIZED' }) },
               {
                 guard: 'isCancelled',
-                actions: raise(({ event }) => ({ type: 'FINISH_WITH_ERROR', code: failureCodeOf(event.error) })),
+                actions: raise(({ event }) => ({ type: 'FINISH_WITH_ERROR', code: failureOfEvent(event) ?? 'GENERIC_ERROR' })),
               },
-              { target: '#exam.finishFailed', actions: 'assignFailure' },
+              { guard: 'hasFailed', target: '#exam.finishFailed', actions: 'assignFailure' },
+              {
+                actions: [
+                  assign({ receipt: ({ event }) => valueOf<FinishExamResponse>(event) }),
+                  raise({ type: 'FINISH' }),
+                ],
+              },
             ],
+          },
+          on: {
+            'retry.requested': { actions: sendTo('finishExam', { type: 'retry.requested' }) },
+            'connection.restored': { actions: sendTo('finishExam', { type: 'connection.restored' }) },
+            'dialog.closed': { actions: sendTo('finishExam', { type: 'dialog.closed' }) },
           },
         },
       },

@@ -5,10 +5,11 @@
 import type {
   ExamDetails,
   ExamineeSession,
+  ExamQuestions,
   FinishExamResponse,
   Question,
 } from '../../src/shared/contract.ts';
-import type { FailureCode } from '../shared/ports.ts';
+import type { FailureCode, OutboxEntry } from '../shared/ports.ts';
 
 /** One answer as this terminal knows it. */
 export interface AnswerEntry {
@@ -17,8 +18,12 @@ export interface AnswerEntry {
   answeredAt: string;
   /** Idempotency key of this version of the answer. */
   key: string;
-  /** pending: not yet acknowledged; saved: the server holds it; rejected: refused for good. */
-  status: 'pending' | 'saved' | 'rejected';
+  /**
+   * writing: being written to the outbox (not saved yet); local: in the outbox, saved on this
+   * terminal only; unsaved: the outbox refused it, held in memory only (still sent); saved:
+   * the server acknowledged its key; rejected: the server refused it for good.
+   */
+  status: 'writing' | 'local' | 'unsaved' | 'saved' | 'rejected';
 }
 
 export interface ExamContext {
@@ -38,6 +43,8 @@ export interface ExamContext {
   answers: Record<number, AnswerEntry>;
   /** The deadline the server fixed at Start, as epoch ms on the server's clock. */
   deadlineAt: number | null;
+  /** Failed background saves in a row; numbers the backoff before the next try. */
+  saveAttempts: number;
   /** Server clock minus this terminal's clock, in ms, from the last response. */
   clockOffsetMs: number;
   /** The failure shown on the current screen, if any. */
@@ -71,6 +78,10 @@ export type ExamEvent =
   | { type: 'finish.cancelled' }
   | { type: 'finish.confirmed' }
   | { type: 'logout.requested' }
+  /** OK pressed on the retry dialog (check connection variant). */
+  | { type: 'dialog.closed' }
+  /** The browser reports it is online again. */
+  | { type: 'connection.restored' }
   | { type: 'location.unmatched'; path: string; known: boolean };
 
 /** Events the exam machine sends to its parent (the kiosk). */
@@ -79,11 +90,17 @@ export type ExamParentEvent =
   | { type: 'exam.logoutRequested' }
   | { type: 'exam.unauthorized' };
 
-/** What one save call carries. */
-export interface AnswerToSave {
-  scheduleHistoryId: number;
-  questionId: number;
-  value: string;
-  key: string;
-  answeredAt: string;
+/** What one save call carries: the same record the outbox keeps. */
+export type AnswerToSave = OutboxEntry;
+
+/** What finishing's flush ends with: keys the server acknowledged, and keys it refused for good. */
+export interface FlushResult {
+  saved: string[];
+  refused: string[];
+}
+
+/** The questions and the server's answers, with the answers this terminal's outbox still holds. */
+export interface LoadedExam extends ExamQuestions {
+  /** Outbox entries of this schedule history not yet acknowledged (from before a reload). */
+  unsent: OutboxEntry[];
 }

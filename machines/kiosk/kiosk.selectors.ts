@@ -15,17 +15,36 @@ export type ScreenName =
   | 'exam-tutorial'
   | 'exam-start'
   | 'exam'
-  | 'exam-end';
+  | 'exam-end'
+  | 'login'
+  | 'entry'
+  | 'forbidden'
+  | 'examinee-input-info'
+  | 'examinee-info'
+  | 'testing-menu'
+  | 'exam-list';
 
 /** The child machine that decides the current screen. */
 export function selectActiveChild(snapshot: KioskSnapshot) {
   return snapshot.matches('examinee') ? snapshot.children.exam : snapshot.children.session;
 }
 
-/** The URL the machine shows, or undefined while it has none yet (restoring). */
+/**
+ * The URL the machine shows, or undefined while it has none yet (restoring, or on an entry
+ * route). Login pages show their query too (logout=1, org_code, school, error_code...).
+ */
 export function selectPath(snapshot: KioskSnapshot): string | undefined {
   const child = selectActiveChild(snapshot);
-  return child ? pathOf(child.getSnapshot()) : undefined;
+  if (!child) return undefined;
+  const childSnapshot = child.getSnapshot();
+  const path = pathOf(childSnapshot);
+  if (!path || !showsSearch(childSnapshot)) return path;
+  const search = new URLSearchParams((childSnapshot.context as { search?: Record<string, string> }).search ?? {}).toString();
+  return search ? `${path}?${search}` : path;
+}
+
+function showsSearch(snapshot: { getMeta(): Record<string, unknown> }): boolean {
+  return Object.values(snapshot.getMeta()).some((meta) => (meta as { withSearch?: boolean } | undefined)?.withSearch);
 }
 
 export function selectScreen(snapshot: KioskSnapshot): ScreenName {

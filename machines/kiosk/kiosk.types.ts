@@ -2,7 +2,7 @@
  * Types of the kiosk machine, the root that composes the domain machines and decides which
  * screen is current.
  */
-import type { ExamineeSession } from '../../src/shared/contract.ts';
+import type { ErrorCode, ExamineeSession } from '../../src/shared/contract.ts';
 import type { ExamEvent, ExamParentEvent } from '../exam/exam.types.ts';
 import type { SessionEvent, SessionParentEvent } from '../session/session.types.ts';
 
@@ -11,15 +11,38 @@ export interface KioskContext {
   session: ExamineeSession | null;
   /** The session read back from storage at boot, handed to the session machine. */
   restoredSession: ExamineeSession | null;
+  /** The Examinee-Token in storage at boot (rule 1: /oauth without a token uses it). */
+  storedToken: string | null;
+  /** The stored examinee info's error code at boot (rule 5's /exam-end exception). */
+  storedErrorCode: ErrorCode | null;
 }
 
 export interface KioskInput {
   /** The session restored from storage at boot (validated), or null. */
   storedSession: ExamineeSession | null;
+  /** The Examinee-Token in storage at boot, if any. */
+  storedToken?: string | null;
+  /** The stored examinee info's error code at boot, if any. */
+  storedErrorCode?: ErrorCode | null;
 }
 
 /** What the pupil does on the session's screens. */
-export type SessionUiEvent = Extract<SessionEvent, { type: 'loginCode.submitted' | 'login.requested' }>;
+export type SessionUiEvent = Extract<
+  SessionEvent,
+  {
+    type:
+      | 'loginCode.submitted'
+      | 'login.requested'
+      | 'login.submitted'
+      | 'basicInfo.changed'
+      | 'basicInfo.reviewed'
+      | 'basicInfo.edited'
+      | 'basicInfo.confirmed'
+      | 'basicInfo.acknowledged'
+      | 'test.chosen'
+      | 'exam.chosen';
+  }
+>;
 
 /** What the pupil does on the exam's screens. */
 export type ExamUiEvent = Extract<
@@ -38,13 +61,15 @@ export type ExamUiEvent = Extract<
       | 'finish.requested'
       | 'finish.cancelled'
       | 'finish.confirmed'
+      | 'dialog.closed'
+      | 'connection.restored'
       | 'logout.requested';
   }
 >;
 
 export type KioskEvent =
   /** The browser's location changed (typed URL, link, Back): the machine decides. */
-  | { type: 'location.changed'; path: string }
+  | { type: 'location.changed'; path: string; search?: Record<string, string> }
   | SessionUiEvent
   | ExamUiEvent
   | SessionParentEvent

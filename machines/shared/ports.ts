@@ -3,8 +3,20 @@
  * side provides an ApiPort (ofetch, src/api/) and a Web Storage; tests provide fakes.
  */
 import type {
+  AppSchedule,
+  ChoosePageStatus,
+  ClientConfig,
   ErrorCode,
   ExamDetails,
+  ExamList,
+  KenyaLinkResponse,
+  LoginExamineeRequest,
+  LoginIdRequest,
+  MeResponse,
+  Organization,
+  SaveExamineeInfoRequest,
+  SaveExamineeInfoResponse,
+  Schedule,
   ExamQuestions,
   FinishExamResponse,
   LoginCodeRequest,
@@ -47,6 +59,64 @@ export interface ApiPort {
   saveAnswer(body: SaveAnswerRequest): Promise<{ question_id: number; idempotency_key: string; server_time: string }>;
   finishExam(scheduleHistoryId: number): Promise<FinishExamResponse>;
   logout(): Promise<void>;
+  /** GET /organization?code= : the school a login page belongs to. */
+  organization(code: string): Promise<Organization>;
+  /** GET /schedule: the schedule a login page belongs to (unknown: INVALID_SCHEDULE). */
+  schedule(query: ScheduleQuery): Promise<Schedule>;
+  /** POST /login with a login ID and password (login type 1). */
+  loginWithId(body: LoginIdRequest): Promise<LoginResponse>;
+  /** POST /login-examinee (login type 5). */
+  loginExaminee(body: LoginExamineeRequest): Promise<LoginResponse>;
+  /** GET /app-schedule?organization_code= : where the Android app's entry leads. */
+  appSchedule(orgCode: string): Promise<AppSchedule>;
+  /** POST /api_connect/kenya/login-link: the Kenyan partner's token exchanged for ours. */
+  kenyaLoginLink(token: string): Promise<KenyaLinkResponse>;
+  /** GET /me: who the bearer token belongs to. */
+  me(): Promise<MeResponse>;
+  /** POST /save-examinee-info: basic information, registered once. */
+  saveExamineeInfo(body: SaveExamineeInfoRequest): Promise<SaveExamineeInfoResponse>;
+  /** GET /get-status-choose-page: what the testing menu shows. */
+  chooseStatus(): Promise<ChoosePageStatus>;
+  /** GET /exams: the examinee's exam list. */
+  exams(): Promise<ExamList>;
+  /** GET /client-config: partner logout URLs and the embedding origin. */
+  clientConfig(): Promise<ClientConfig>;
+}
+
+/** The query of GET /schedule (venue_id and org_code only with login type 1). */
+export interface ScheduleQuery {
+  schedule_code: string;
+  login_type: number;
+  venue_id?: number;
+  org_code?: string;
+}
+
+/** One answer kept on this terminal until the server acknowledged its key (seed section 4). */
+export interface OutboxEntry {
+  scheduleHistoryId: number;
+  questionId: number;
+  value: string;
+  /** Idempotency key of this revision of the answer; the outbox's key. */
+  key: string;
+  /** When the pupil gave it, on the server's clock as the client tracks it (ISO 8601). */
+  answeredAt: string;
+}
+
+/**
+ * The durable local outbox of answers (IndexedDB in the browser, src/platform/outbox.ts).
+ * An answer shows as "saved on this terminal" only once `put` resolved; it is removed only
+ * after the server acknowledged its key; what is left is resent after a reload or next login.
+ */
+export interface OutboxPort {
+  /**
+   * Stores (or overwrites) the entry under its key, replacing older revisions of the same
+   * question (the newest answer is the one that counts); resolves once it is durable.
+   */
+  put(entry: OutboxEntry): Promise<void>;
+  /** Every entry kept for this schedule history, in no particular order. */
+  list(scheduleHistoryId: number): Promise<OutboxEntry[]>;
+  /** Forgets the entry with this key (no error if there is none). */
+  remove(key: string): Promise<void>;
 }
 
 /** The subset of Web Storage the storage module needs (localStorage in the browser). */

@@ -8,7 +8,7 @@
  * terminal's identity) and the language preference (the terminal's setting) stay.
  */
 import * as v from 'valibot';
-import { ExamineeSessionSchema, type ExamineeSession } from '../../src/shared/contract.ts';
+import { ErrorCodeSchema, ExamineeSessionSchema, type ErrorCode, type ExamineeSession } from '../../src/shared/contract.ts';
 import type { StoragePort } from './ports.ts';
 
 export const storageKeys = {
@@ -77,6 +77,44 @@ export function updateSession(storage: StoragePort, change: Partial<ExamineeSess
 
 export function readToken(storage: StoragePort): string | null {
   return storage.getItem(storageKeys.token);
+}
+
+/**
+ * What a single sign-on entry stores before anyone knows who the token belongs to (seed
+ * section 2, rule 1): token, school id, login type and step mode.
+ */
+export function writeEntry(
+  storage: StoragePort,
+  entry: { token: string; schoolId: string; loginType: number; stepMode: boolean },
+): void {
+  storage.setItem(storageKeys.token, entry.token);
+  storage.setItem(storageKeys.schoolId, entry.schoolId);
+  storage.setItem(storageKeys.loginType, String(entry.loginType));
+  storage.setItem(storageKeys.orgStepMode, entry.stepMode ? '1' : '0');
+}
+
+/** Rule 1: an SSO error still stores the school id, so the login page knows the school. */
+export function writeSchoolId(storage: StoragePort, schoolId: string): void {
+  storage.setItem(storageKeys.schoolId, schoolId);
+}
+
+export function readSchoolId(storage: StoragePort): string | null {
+  return storage.getItem(storageKeys.schoolId);
+}
+
+/**
+ * The error code the stored examinee info ends with, even when the token is gone (rule 5:
+ * /exam-end stays for INCORRECT_DEVICE and ER_SCHEDULE_HISTORY_RETAKE).
+ */
+export function readStoredErrorCode(storage: StoragePort): ErrorCode | null {
+  const raw = storage.getItem(storageKeys.examineeInfo);
+  if (!raw) return null;
+  try {
+    const parsed = v.safeParse(v.object({ error_code: v.nullable(ErrorCodeSchema) }), decode(raw));
+    return parsed.success ? parsed.output.error_code : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Removes everything of the examinee (seed section 4, logout). */

@@ -80,11 +80,22 @@ export const schedules = pgTable(
       .notNull()
       .references(() => organizations.id),
     venueId: integer('venue_id').references(() => venues.id),
+    /** What the login page shows; empty: the schedule code is shown. */
+    name: text('name').notNull().default(''),
     startsAt: timestampTz('starts_at').notNull(),
     endsAt: timestampTz('ends_at').notNull(),
+    /** A window inside the period when the schedule is suspended (SCHEDULE_SUSPENSION_TIME). */
+    suspendedFrom: timestampTz('suspended_from'),
+    suspendedUntil: timestampTz('suspended_until'),
     createdAt: createdAt(),
   },
-  (t) => [check('schedules_window_check', sql`${t.endsAt} > ${t.startsAt}`)],
+  (t) => [
+    check('schedules_window_check', sql`${t.endsAt} > ${t.startsAt}`),
+    check(
+      'schedules_suspension_check',
+      sql`(${t.suspendedFrom} is null) = (${t.suspendedUntil} is null) and (${t.suspendedFrom} is null or ${t.suspendedUntil} > ${t.suspendedFrom})`,
+    ),
+  ],
 );
 
 /** Subjects by the seed's ids (section 1): 1, 2, 3, 6. */
@@ -159,7 +170,12 @@ export const questions = pgTable(
   ],
 );
 
-/** A pupil. Login by code now; login ID and password come with their issue. */
+/**
+ * A pupil. Every pupil has a login code; some also a login ID with a password (login type 1, or
+ * 5 for an examinee account of an organisation with login method 3). Passwords are stored as
+ * salted scrypt hashes (server/domain/passwords.ts). Failed password logins are counted here,
+ * so every API process sees the same count and lock (ACCOUNT_LOCKED, seed section 9).
+ */
 export const examinees = pgTable(
   'examinees',
   {
@@ -177,11 +193,18 @@ export const examinees = pgTable(
     passwordHash: text('password_hash'),
     isMyPageLogin: boolean('is_my_page_login').notNull().default(false),
     disabled: boolean('disabled').notNull().default(false),
+    /** Wrong passwords in a row since the last correct one or the last lock. */
+    failedLoginCount: integer('failed_login_count').notNull().default(0),
+    /** Password logins are refused until then (ACCOUNT_LOCKED). */
+    lockedUntil: timestampTz('locked_until'),
+    /** When the pupil registered their basic information; it cannot change afterwards (seed section 5). */
+    basicInfoRegisteredAt: timestampTz('basic_info_registered_at'),
     createdAt: createdAt(),
   },
   (t) => [
     index('examinees_organization_idx').on(t.organizationId),
     check('examinees_grade_check', sql`${t.gradeId} is null or ${t.gradeId} between 1 and 12 or ${t.gradeId} = 99`),
+    check('examinees_failed_login_count_check', sql`${t.failedLoginCount} >= 0`),
   ],
 );
 
@@ -292,9 +315,54 @@ export const authTokens = pgTable(
       .notNull()
       .references(() => examinees.id),
     scheduleHistoryId: integer('schedule_history_id').references(() => scheduleHistories.id),
+    /** The login type (seed section 3) the token was issued for; null on tokens older than the column. */
+    loginType: smallint('login_type'),
     createdAt: timestampTz('created_at').notNull(),
     expiresAt: timestampTz('expires_at').notNull(),
     revokedAt: timestampTz('revoked_at'),
   },
-  (t) => [index('auth_tokens_examinee_idx').on(t.examineeId)],
+  (t) => [
+    index('auth_tokens_examinee_idx').on(t.examineeId),
+    check('auth_tokens_login_type_check', sql`${t.loginType} is null or ${t.loginType} between 0 and 7`),
+  ],
+);
+
+/**
+ * A maintenance window: while one is current, every API call but /health and /client-config
+ * is answered 401 DURING_MAINTENANCE (seed section 8).
+ */
+export const maintenanceWindows = pgTable(
+  'maintenance_windows',
+  {
+    id: serial('id').primaryKey(),
+    startsAt: timestampTz('starts_at').notNull(),
+    endsAt: timestampTz('ends_at').notNull(),
+    note: text('note').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('maintenance_windows_ends_idx').on(t.endsAt),
+    check('maintenance_windows_window_check', sql`${t.endsAt} > ${t.startsAt}`),
+  ],
+);
+
+/**
+ * A generic OpenID Connect sign-in between /api/sso/oidc/start and its callback: the values the
+ * callback must check (state, nonce, PKCE code verifier) live here, not in one process's memory,
+ * so any API process can finish a sign-in another one started. Keyed by the SHA-256 of the
+ * state; a row is deleted when its callback arrives (single use) or after it expires.
+ */
+export const ssoLoginAttempts = pgTable(
+  'sso_login_attempts',
+  {
+    id: serial('id').primaryKey(),
+    stateHash: text('state_hash').notNull().unique(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    /** The school (organisation code) the sign-in was started for. */
+    orgCode: text('org_code').notNull(),
+    createdAt: timestampTz('created_at').notNull(),
+    expiresAt: timestampTz('expires_at').notNull(),
+  },
+  (t) => [index('sso_login_attempts_expires_idx').on(t.expiresAt)],
 );

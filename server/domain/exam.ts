@@ -22,7 +22,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { answers, questions, scheduleHistories } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
 import { answeringRefusal, finishRefusal, startRefusal, toStatus } from './schedule-history.ts';
-import { loadOwnSitting } from './sitting.ts';
+import { isSuspended, loadOwnSitting } from './sitting.ts';
 import type { Principal } from './tokens.ts';
 import { examDetails } from './views.ts';
 
@@ -66,6 +66,7 @@ export async function startExam(
     if (sitting.venueDisabled) throw new DomainError('DISABLED_CLASS');
     if (now < sitting.schedule.startsAt) throw new DomainError('TIME_START');
     if (now > sitting.schedule.endsAt) throw new DomainError('TIME_END');
+    if (isSuspended(sitting.schedule, now)) throw new DomainError('SCHEDULE_SUSPENSION_TIME');
 
     const deadlineAt = new Date(now.getTime() + sitting.exam.timeLimitSeconds * 1000);
     await tx

@@ -1,28 +1,37 @@
 /**
- * Login by login code (login type 0): finds the pupil by the normalised code, picks the sitting
- * the code is for, applies the refusals of seed section 8 (disabled organisation or classroom,
- * wrong login method, exam already done, test period not open) and issues a token bound to
- * that sitting.
+ * The ways in that issue our own tokens (single sign-on lives in server/sso/):
+ * - login code (login type 0) and login ID + password (login type 1): schedule history logins
+ *   (organisation login method 1); the token is bound to one sitting;
+ * - examinee login (login type 5): an examinee account of an organisation with login method 3;
+ *   the token covers all the examinee's sittings, and the pupil picks one from GET /exams.
+ * Refusals follow seed section 8: wrong credentials, ACCOUNT_LOCKED (server/domain/credentials.ts),
+ * DISABLED_ORGANIZATION, INCORRECT_LOGIN_METHOD, the sitting's status (COMPLETED, CANCELLED,
+ * EXPIRED), DISABLED_CLASS, SCHEDULE_SUSPENSION_TIME, TIME_START and TIME_END.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { LoginType, ScheduleHistoryStatus, type ErrorCode, type ExamineeInfo } from '../../src/shared/contract.ts';
 import type { Db } from '../db/client.ts';
-import { examinees } from '../db/schema.ts';
+import { examinees, organizations, schedules } from '../db/schema.ts';
+import { checkPassword, passwordAccountColumns, wrongCredentials } from './credentials.ts';
 import { DomainError } from './errors.ts';
+import { verifyPassword } from './passwords.ts';
 import { loginRefusal } from './schedule-history.ts';
-import { loadSittingsOfExaminee, type Sitting } from './sitting.ts';
-import { examineeInfo } from './views.ts';
+import { isSuspended, loadSittingsOfExaminee, type Sitting } from './sitting.ts';
+import { examineeInfo, examineeWideInfo, sortForList } from './views.ts';
 import { issueToken } from './tokens.ts';
 
-/** Org login method 1: schedule history login, the one that uses login codes (seed section 3). */
-const SCHEDULE_HISTORY_LOGIN = 1;
+/** Org login methods (seed section 3). */
+export const OrgLoginMethod = { SCHEDULE_HISTORY: 1, OAUTH: 2, EXAMINEE: 3 } as const;
 
 export type LoginResult = { accessToken: string; examinee: ExamineeInfo };
 
-export async function loginWithCode(
-  db: Db,
-  input: { loginCode: string; now: Date; tokenTtlMs: number },
-): Promise<LoginResult> {
+type TokenContext = { now: Date; tokenTtlMs: number };
+
+function invalidSchedule(message = 'Venue, organization or schedule URL invalid.'): DomainError {
+  return new DomainError('INVALID_SCHEDULE', message);
+}
+
+export async function loginWithCode(db: Db, input: { loginCode: string } & TokenContext): Promise<LoginResult> {
   const { loginCode, now } = input;
   return db.transaction(async (tx) => {
     const [examinee] = await tx
@@ -33,7 +42,7 @@ export async function loginWithCode(
     if (!examinee || examinee.disabled) throw new DomainError('LOGIN_CODE_INCORRECT', 'Login code incorrect.');
 
     const sitting = pickSitting(await loadSittingsOfExaminee(tx, examinee.id), now);
-    if (!sitting) throw new DomainError('INVALID_SCHEDULE', 'No test is booked for this login code.');
+    if (!sitting) throw invalidSchedule('No test is booked for this login code.');
 
     const refusal = refusalAt(sitting, now);
     if (refusal) throw new DomainError(refusal);
@@ -41,11 +50,113 @@ export async function loginWithCode(
     const accessToken = await issueToken(tx, {
       examineeId: examinee.id,
       scheduleHistoryId: sitting.history.id,
+      loginType: LoginType.CODE,
       now,
       ttlMs: input.tokenTtlMs,
     });
     return { accessToken, examinee: examineeInfo(sitting, LoginType.CODE) };
   });
+}
+
+export type LoginWithIdInput = {
+  loginId: string;
+  password: string;
+  /** The school's page the pupil logs in on. */
+  orgCode?: string;
+  /** The schedule's page (with its venue, when the URL names one). */
+  scheduleCode?: string;
+  venueId?: number;
+} & TokenContext;
+
+/** Login type 1. The page's organisation or schedule must exist and be the account's. */
+export async function loginWithId(db: Db, input: LoginWithIdInput): Promise<LoginResult> {
+  const { now } = input;
+  let organizationId: number | undefined;
+  let scheduleId: number | undefined;
+  if (input.scheduleCode !== undefined) {
+    const [schedule] = await db
+      .select({ id: schedules.id, organizationId: schedules.organizationId, venueId: schedules.venueId, orgCode: organizations.code })
+      .from(schedules)
+      .innerJoin(organizations, eq(organizations.id, schedules.organizationId))
+      .where(eq(schedules.scheduleCode, input.scheduleCode))
+      .limit(1);
+    if (!schedule) throw invalidSchedule();
+    if (input.orgCode !== undefined && input.orgCode !== schedule.orgCode) throw invalidSchedule();
+    if (input.venueId !== undefined && input.venueId !== schedule.venueId) throw invalidSchedule();
+    organizationId = schedule.organizationId;
+    scheduleId = schedule.id;
+  } else if (input.orgCode !== undefined) {
+    organizationId = (await organizationByCode(db, input.orgCode)).id;
+  }
+
+  const [account] = await db
+    .select({ ...passwordAccountColumns, organizationId: examinees.organizationId, disabled: examinees.disabled })
+    .from(examinees)
+    .where(eq(examinees.loginId, input.loginId))
+    .limit(1);
+  if (!account || account.disabled || (organizationId !== undefined && account.organizationId !== organizationId)) {
+    await verifyPassword(input.password, null);
+    throw wrongCredentials();
+  }
+  await checkPassword(db, account, input.password, now);
+
+  const all = await loadSittingsOfExaminee(db, account.id);
+  const sitting = pickSitting(scheduleId === undefined ? all : all.filter((s) => s.schedule.id === scheduleId), now);
+  if (!sitting) throw invalidSchedule('No test is booked for this account.');
+  const refusal = refusalAt(sitting, now);
+  if (refusal) throw new DomainError(refusal);
+
+  const accessToken = await issueToken(db, {
+    examineeId: account.id,
+    scheduleHistoryId: sitting.history.id,
+    loginType: LoginType.ID,
+    now,
+    ttlMs: input.tokenTtlMs,
+  });
+  return { accessToken, examinee: examineeInfo(sitting, LoginType.ID) };
+}
+
+/** Login type 5: an examinee account of an organisation with login method 3. */
+export async function loginExaminee(
+  db: Db,
+  input: { loginId: string; password: string; orgCode: string } & TokenContext,
+): Promise<LoginResult> {
+  const { now } = input;
+  const organization = await organizationByCode(db, input.orgCode);
+  const [account] = await db
+    .select({ ...passwordAccountColumns, disabled: examinees.disabled })
+    .from(examinees)
+    .where(and(eq(examinees.loginId, input.loginId), eq(examinees.organizationId, organization.id)))
+    .limit(1);
+  if (!account || account.disabled) {
+    await verifyPassword(input.password, null);
+    throw wrongCredentials();
+  }
+  await checkPassword(db, account, input.password, now);
+
+  if (organization.disabled) throw new DomainError('DISABLED_ORGANIZATION');
+  if (organization.loginMethod !== OrgLoginMethod.EXAMINEE) throw new DomainError('INCORRECT_LOGIN_METHOD');
+  const [first] = sortForList(await loadSittingsOfExaminee(db, account.id));
+  if (!first) throw invalidSchedule('No test is booked for this account.');
+
+  const accessToken = await issueToken(db, {
+    examineeId: account.id,
+    scheduleHistoryId: null,
+    loginType: LoginType.EXAMINEE,
+    now,
+    ttlMs: input.tokenTtlMs,
+  });
+  return { accessToken, examinee: examineeWideInfo(first, LoginType.EXAMINEE) };
+}
+
+async function organizationByCode(db: Db, code: string) {
+  const [organization] = await db
+    .select({ id: organizations.id, disabled: organizations.disabled, loginMethod: organizations.loginMethod })
+    .from(organizations)
+    .where(eq(organizations.code, code))
+    .limit(1);
+  if (!organization) throw invalidSchedule();
+  return organization;
 }
 
 /**
@@ -59,9 +170,10 @@ function pickSitting(sittings: Sitting[], now: Date): Sitting | undefined {
   return doing ?? inWindow[0] ?? open[0] ?? sittings[0];
 }
 
+/** Why a schedule history login (code or ID) to this sitting is refused now, if it is. */
 function refusalAt(sitting: Sitting, now: Date): ErrorCode | undefined {
   if (sitting.organization.disabled) return 'DISABLED_ORGANIZATION';
-  if (sitting.organization.loginMethod !== SCHEDULE_HISTORY_LOGIN) return 'INCORRECT_LOGIN_METHOD';
+  if (sitting.organization.loginMethod !== OrgLoginMethod.SCHEDULE_HISTORY) return 'INCORRECT_LOGIN_METHOD';
   const statusRefusal = loginRefusal(sitting.history.status);
   if (statusRefusal) return statusRefusal;
   if (sitting.venueDisabled) return 'DISABLED_CLASS';
@@ -69,5 +181,6 @@ function refusalAt(sitting: Sitting, now: Date): ErrorCode | undefined {
   if (sitting.history.status === ScheduleHistoryStatus.DOING) return undefined;
   if (now < sitting.schedule.startsAt) return 'TIME_START';
   if (now > sitting.schedule.endsAt) return 'TIME_END';
+  if (isSuspended(sitting.schedule, now)) return 'SCHEDULE_SUSPENSION_TIME';
   return undefined;
 }

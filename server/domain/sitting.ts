@@ -5,6 +5,7 @@
  * NOT_FOUND, so ids of other pupils' sittings cannot be probed.
  */
 import { eq } from 'drizzle-orm';
+import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
 import type { Tx } from '../db/client.ts';
 import {
   examinees,
@@ -27,7 +28,7 @@ function sittingQuery(tx: Tx) {
     .select({
       history: scheduleHistories,
       exam: { id: exams.id, title: exams.title, timeLimitSeconds: exams.timeLimitSeconds },
-      level: { id: levels.id, name: levels.name },
+      level: { id: levels.id, name: levels.name, position: levels.position },
       subject: { id: subjects.id, name: subjects.name },
       examinee: {
         id: examinees.id,
@@ -35,6 +36,7 @@ function sittingQuery(tx: Tx) {
         gradeId: examinees.gradeId,
         email: examinees.email,
         isMyPageLogin: examinees.isMyPageLogin,
+        basicInfoRegisteredAt: examinees.basicInfoRegisteredAt,
       },
       schedule: {
         id: schedules.id,
@@ -42,6 +44,8 @@ function sittingQuery(tx: Tx) {
         startsAt: schedules.startsAt,
         endsAt: schedules.endsAt,
         venueId: schedules.venueId,
+        suspendedFrom: schedules.suspendedFrom,
+        suspendedUntil: schedules.suspendedUntil,
       },
       organization: {
         id: organizations.id,
@@ -79,7 +83,10 @@ async function loadSitting(
   return rows[0];
 }
 
-/** The caller's own sitting, or NOT_FOUND. */
+/**
+ * The caller's own sitting, or NOT_FOUND. In step mode a sitting still to be taken whose
+ * earlier level is not done yet is refused with ER_SCHEDULE_HISTORY_STEP_MODE.
+ */
 export async function loadOwnSitting(
   tx: Tx,
   principal: Principal,
@@ -89,10 +96,38 @@ export async function loadOwnSitting(
   if (!isOwnId(principal, scheduleHistoryId)) throw notFound();
   const sitting = await loadSitting(tx, eq(scheduleHistories.id, scheduleHistoryId), lock);
   if (!sitting || sitting.history.examineeId !== principal.examineeId) throw notFound();
+  if (sitting.organization.enableModeStep && sitting.history.status === ScheduleHistoryStatus.PENDING) {
+    const all = await loadSittingsOfExaminee(tx, principal.examineeId);
+    if (isStepLocked(sitting, all)) {
+      throw new DomainError('ER_SCHEDULE_HISTORY_STEP_MODE', 'Finish the previous level of this subject first.');
+    }
+  }
   return sitting;
 }
 
-/** All sittings of an examinee, newest first (login picks one). */
+/**
+ * Step mode: a sitting is locked while the examinee still has an earlier level of the same
+ * subject to take (PENDING or DOING). A cancelled or expired earlier level does not lock later
+ * ones (it can never be completed).
+ */
+export function isStepLocked(sitting: Sitting, all: readonly Sitting[]): boolean {
+  if (!sitting.organization.enableModeStep) return false;
+  return all.some(
+    (other) =>
+      other.history.id !== sitting.history.id &&
+      other.subject.id === sitting.subject.id &&
+      other.level.position < sitting.level.position &&
+      (other.history.status === ScheduleHistoryStatus.PENDING || other.history.status === ScheduleHistoryStatus.DOING),
+  );
+}
+
+/** Whether the sitting's schedule is suspended at `now` (SCHEDULE_SUSPENSION_TIME). */
+export function isSuspended(schedule: Sitting['schedule'], now: Date): boolean {
+  const { suspendedFrom, suspendedUntil } = schedule;
+  return suspendedFrom !== null && suspendedUntil !== null && suspendedFrom <= now && now < suspendedUntil;
+}
+
+/** All sittings of an examinee, newest first (login picks one; the exam list sorts its own). */
 export async function loadSittingsOfExaminee(tx: Tx, examineeId: number): Promise<Sitting[]> {
   const rows = await sittingQuery(tx).where(eq(scheduleHistories.examineeId, examineeId));
   return rows.sort((a, b) => b.history.id - a.history.id);

@@ -14,6 +14,8 @@ export type Principal = {
   examineeId: number;
   /** The schedule history a schedule-history login (code login) is bound to; null for examinee-wide logins. */
   scheduleHistoryId: number | null;
+  /** The login type the token was issued for (seed section 3); null when not recorded. */
+  loginType: number | null;
 };
 
 /** The shape of a token we issue: 32 bytes as base64url, 43 characters. */
@@ -25,13 +27,14 @@ export function hashToken(token: string): string {
 
 export async function issueToken(
   tx: Tx,
-  input: { examineeId: number; scheduleHistoryId: number | null; now: Date; ttlMs: number },
+  input: { examineeId: number; scheduleHistoryId: number | null; now: Date; ttlMs: number; loginType?: number },
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await tx.insert(authTokens).values({
     tokenHash: hashToken(token),
     examineeId: input.examineeId,
     scheduleHistoryId: input.scheduleHistoryId,
+    loginType: input.loginType ?? null,
     createdAt: input.now,
     expiresAt: new Date(input.now.getTime() + input.ttlMs),
   });
@@ -46,6 +49,7 @@ export async function authenticate(tx: Tx, token: string, now: Date): Promise<Pr
       tokenId: authTokens.id,
       examineeId: authTokens.examineeId,
       scheduleHistoryId: authTokens.scheduleHistoryId,
+      loginType: authTokens.loginType,
     })
     .from(authTokens)
     .innerJoin(examinees, eq(examinees.id, authTokens.examineeId))

@@ -3,9 +3,9 @@
  * contract narrows (subject ids, statuses, login methods) are checked here, so a bad row fails
  * loudly on the server instead of sending the client something it would reject.
  */
-import type { ExamDetails, ExamineeInfo } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus, type ExamDetails, type ExamineeInfo, type ExamListItem } from '../../src/shared/contract.ts';
 import { toStatus } from './schedule-history.ts';
-import type { Sitting } from './sitting.ts';
+import { isStepLocked, type Sitting } from './sitting.ts';
 
 type SubjectId = ExamineeInfo['subject_id'];
 type LoginType = ExamineeInfo['login_type'];
@@ -32,6 +32,41 @@ export function examineeInfo(sitting: Sitting, loginType: LoginType): ExamineeIn
     email: examinee.email,
     schedule_history_id: history.id,
     flag_retake: history.flagRetake,
+  };
+}
+
+/**
+ * The session info of a login that covers all the examinee's sittings (examinee login, type 5;
+ * single sign-on): no exam is chosen yet, so schedule_history_id is null and user_key/test_key
+ * are empty; subject, level, schedule and venue are those of the first exam of the list
+ * (`first`, after sortForList) until the pupil picks one.
+ */
+export function examineeWideInfo(first: Sitting, loginType: LoginType): ExamineeInfo {
+  return { ...examineeInfo(first, loginType), user_key: '', test_key: '', schedule_history_id: null, flag_retake: false };
+}
+
+/** The exam list's order: by subject, then level, then booking. */
+export function sortForList(sittings: readonly Sitting[]): Sitting[] {
+  return [...sittings].sort(
+    (a, b) => a.subject.id - b.subject.id || a.level.position - b.level.position || a.history.id - b.history.id,
+  );
+}
+
+const S = ScheduleHistoryStatus;
+
+/** One row of GET /exams; `all` are the examinee's sittings (for step mode). Scores come with the results issue. */
+export function examListItem(sitting: Sitting, all: readonly Sitting[]): ExamListItem {
+  const status = toStatus(sitting.history.status);
+  const scored = status === S.SCORING_COMPLETED || status === S.STATISTIC_COMPLETED || status === S.RESULT_PUBLIC;
+  return {
+    schedule_history_id: sitting.history.id,
+    subject: { id: toSubjectId(sitting.subject.id), name: sitting.subject.name },
+    level: { id: sitting.level.id, name: sitting.level.name, order: sitting.level.position },
+    exam: { id: sitting.exam.id, title: sitting.exam.title },
+    status,
+    score: null,
+    scoring: scored ? 'scored' : status === S.COMPLETED ? 'scoring' : 'not_taken',
+    locked: status === S.PENDING && isStepLocked(sitting, all),
   };
 }
 

@@ -44,7 +44,7 @@ const defaultMessages: Partial<Record<ErrorCode, string>> = {
   LOGIN_CODE_INCORRECT: 'Login code incorrect.',
   NOT_LOGGED_IN: 'Not logged in.',
   NOT_FOUND: 'Not found.',
-  INVALID_SCHEDULE: 'Venue, organization or schedule invalid.',
+  INVALID_SCHEDULE: 'Venue, organization or schedule URL invalid.',
   EXAM_NOT_STARTED: 'The exam has not been started.',
   TIME_START: 'The test period has not started.',
   TIME_END: 'The exam is closed.',
@@ -54,6 +54,12 @@ const defaultMessages: Partial<Record<ErrorCode, string>> = {
   DISABLED_ORGANIZATION: 'The organization is disabled.',
   DISABLED_CLASS: 'The classroom is invalid.',
   INCORRECT_LOGIN_METHOD: 'This organization does not use this login method.',
+  INCORRECT_ID_PASSWORD: 'Incorrect test ID or password.',
+  ACCOUNT_LOCKED: 'Account locked, retry in 1 minute.',
+  SCHEDULE_SUSPENSION_TIME: 'Outside test hours.',
+  DURING_MAINTENANCE: 'Outside test hours.',
+  ER_SCHEDULE_HISTORY_STEP_MODE: 'Finish the previous level first.',
+  ER_DUP_ENTRY: 'Already registered.',
   GENERIC_ERROR: 'An error has occurred.',
 };
 

@@ -56,10 +56,32 @@ function firstLanguage(acceptLanguage: string | undefined): string | undefined {
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
+/** The token of an `Authorization: Bearer <token>` header, if that is what it is. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return BEARER.exec(authorization ?? '')?.[1];
+}
+
+/**
+ * Seed section 8: during maintenance every call is answered 401 DURING_MAINTENANCE, except the
+ * paths given (the connectivity check and the client configuration stay available).
+ */
+export function refuseDuringMaintenance(
+  isDuringMaintenance: (now: Date) => Promise<boolean>,
+  exempt: readonly string[],
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const path = c.req.path.replace(/^\/api/, '');
+    if (!exempt.includes(path) && (await isDuringMaintenance(c.get('now')))) {
+      throw new DomainError('DURING_MAINTENANCE');
+    }
+    await next();
+  };
+}
+
 /** Requires a valid bearer token; sets the caller as `principal`, else 401 NOT_LOGGED_IN. */
 export function requireLogin(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const token = BEARER.exec(c.get('headers').authorization ?? '')?.[1];
+    const token = bearerToken(c.get('headers').authorization);
     const principal = token ? await authenticate(deps.db, token, c.get('now')) : undefined;
     if (!principal) throw new DomainError('NOT_LOGGED_IN');
     c.set('principal', principal);

@@ -1,10 +1,16 @@
 /**
- * Login and logout. POST /login takes a login code (login type 0) and answers with a token,
- * the examinee's session info and the server's time; POST /logout revokes the caller's token.
+ * Login and logout. POST /login takes a login code (login type 0) or a login ID and password
+ * (login type 1); POST /login-examinee an examinee account (login type 5). Each answers with a
+ * token, the examinee's session info and the server's time. POST /logout revokes the caller's
+ * token.
  */
 import { Hono } from 'hono';
-import { LoginCodeRequestSchema, type LoginResponse } from '../../src/shared/contract.ts';
-import { loginWithCode } from '../domain/login.ts';
+import {
+  LoginExamineeRequestSchema,
+  LoginRequestSchema,
+  type LoginResponse,
+} from '../../src/shared/contract.ts';
+import { loginExaminee, loginWithCode, loginWithId, type LoginResult } from '../domain/login.ts';
 import { revokeToken } from '../domain/tokens.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { requireLogin } from '../http/middleware.ts';
@@ -12,21 +18,42 @@ import { parseWith, readJsonBody } from '../http/validate.ts';
 
 export function authRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
+  const tokenTtlMs = deps.settings.tokenTtlMs;
+  const respond = (result: LoginResult, now: Date): LoginResponse => ({
+    access_token: result.accessToken,
+    examinee: result.examinee,
+    server_time: now.toISOString(),
+  });
 
   routes.post('/login', async (c) => {
     const now = c.get('now');
-    const body = parseWith(LoginCodeRequestSchema, await readJsonBody(c));
-    const result = await loginWithCode(deps.db, {
-      loginCode: body.login_code,
+    const body = parseWith(LoginRequestSchema, await readJsonBody(c));
+    const result =
+      body.login_type === 0
+        ? await loginWithCode(deps.db, { loginCode: body.login_code, now, tokenTtlMs })
+        : await loginWithId(deps.db, {
+            loginId: body.login_id,
+            password: body.password,
+            orgCode: body.org_code,
+            scheduleCode: body.schedule_code,
+            venueId: body.venue_id,
+            now,
+            tokenTtlMs,
+          });
+    return c.json(respond(result, now), 200);
+  });
+
+  routes.post('/login-examinee', async (c) => {
+    const now = c.get('now');
+    const body = parseWith(LoginExamineeRequestSchema, await readJsonBody(c));
+    const result = await loginExaminee(deps.db, {
+      loginId: body.login_id,
+      password: body.password,
+      orgCode: body.org_code,
       now,
-      tokenTtlMs: deps.settings.tokenTtlMs,
+      tokenTtlMs,
     });
-    const response: LoginResponse = {
-      access_token: result.accessToken,
-      examinee: result.examinee,
-      server_time: now.toISOString(),
-    };
-    return c.json(response, 200);
+    return c.json(respond(result, now), 200);
   });
 
   routes.post('/logout', requireLogin(deps), async (c) => {

@@ -1,7 +1,7 @@
 /**
- * The demo organisation, its classrooms and test periods, the subjects and levels, and the
+ * The demo organisations, their classrooms and test periods, the subjects and levels, and the
  * exam papers with their questions and correct answers. Plain data; server/seed/seed.ts
- * writes it. Questions are original, written for children at level 1.
+ * writes it. Questions are original, written for children at levels 1 and 2.
  */
 import type { OrganizationCategory, QuestionChoice } from '../db/schema.ts';
 import type { DemoScenario } from './demo-accounts.ts';
@@ -15,26 +15,70 @@ export const demoOrganization = {
   enableModeStep: false,
 };
 
+/**
+ * The other demo organisations, one per way in or refusal that depends on the organisation
+ * (login method, step mode, foreign payment, disabled).
+ */
+export const otherDemoOrganizations = [
+  { code: 'GRADUS-ABROAD', name: 'Gradus International Learners', category: 'FOREIGN', loginMethod: 1, enableModeStep: false, foreignPaymentMethod: true, disabled: false },
+  { code: 'GRADUS-HOME', name: 'Gradus Home Learners', category: 'OUTSIDE_SCHOOL', loginMethod: 3, enableModeStep: false, foreignPaymentMethod: false, disabled: false },
+  { code: 'GRADUS-STEPS', name: 'Gradus Step Club', category: 'OUTSIDE_SCHOOL', loginMethod: 3, enableModeStep: true, foreignPaymentMethod: false, disabled: false },
+  { code: 'GRADUS-OAUTH', name: 'Gradus Single Sign-On School', category: 'SCHOOL', loginMethod: 2, enableModeStep: false, foreignPaymentMethod: false, disabled: false },
+  { code: 'GRADUS-CLOSED', name: 'Gradus Closed Academy', category: 'SCHOOL', loginMethod: 1, enableModeStep: false, foreignPaymentMethod: false, disabled: true },
+] as const satisfies readonly {
+  code: string;
+  name: string;
+  category: OrganizationCategory;
+  loginMethod: number;
+  enableModeStep: boolean;
+  foreignPaymentMethod: boolean;
+  disabled: boolean;
+}[];
+
 export const demoVenues = [
   { key: 'lab-1', name: 'Computer Lab 1', disabled: false },
   { key: 'lab-2', name: 'Computer Lab 2 (closed for repairs)', disabled: true },
 ] as const;
 export type DemoVenueKey = (typeof demoVenues)[number]['key'];
 
+const OPEN = { startsAt: '2026-01-01T00:00:00.000Z', endsAt: '2030-12-31T23:59:59.000Z' } as const;
+
+export type DemoSchedule = {
+  code: string;
+  /** The organisation's code (default the demo school, GRADUS-DEMO). */
+  org?: string;
+  /** A classroom of the demo school, or none. */
+  venue?: DemoVenueKey;
+  startsAt: string;
+  endsAt: string;
+  suspendedFrom?: string;
+  suspendedUntil?: string;
+};
+
 export const demoSchedules = [
   // Open for years, so a fresh checkout works without touching the clock.
-  { code: 'DEMO-2026', venue: 'lab-1', startsAt: '2026-01-01T00:00:00.000Z', endsAt: '2030-12-31T23:59:59.000Z' },
-  { code: 'DEMO-LAB2', venue: 'lab-2', startsAt: '2026-01-01T00:00:00.000Z', endsAt: '2030-12-31T23:59:59.000Z' },
+  { code: 'DEMO-2026', venue: 'lab-1', ...OPEN },
+  { code: 'DEMO-LAB2', venue: 'lab-2', ...OPEN },
   { code: 'DEMO-2099', venue: 'lab-1', startsAt: '2099-01-01T00:00:00.000Z', endsAt: '2099-12-31T23:59:59.000Z' },
-] as const satisfies readonly { code: string; venue: DemoVenueKey; startsAt: string; endsAt: string }[];
+  { code: 'DEMO-2025', venue: 'lab-1', startsAt: '2025-01-01T00:00:00.000Z', endsAt: '2025-12-31T23:59:59.000Z' },
+  // Suspended for the whole period: SCHEDULE_SUSPENSION_TIME.
+  { code: 'DEMO-PAUSED', venue: 'lab-1', ...OPEN, suspendedFrom: OPEN.startsAt, suspendedUntil: OPEN.endsAt },
+  { code: 'ABROAD-2026', org: 'GRADUS-ABROAD', ...OPEN },
+  { code: 'HOME-2026', org: 'GRADUS-HOME', ...OPEN },
+  { code: 'STEPS-2026', org: 'GRADUS-STEPS', ...OPEN },
+  { code: 'OAUTH-2026', org: 'GRADUS-OAUTH', ...OPEN },
+  { code: 'CLOSED-2026', org: 'GRADUS-CLOSED', ...OPEN },
+] as const satisfies readonly DemoSchedule[];
 export type DemoScheduleCode = (typeof demoSchedules)[number]['code'];
 
-/** Which test period a demo account is booked into, by its scenario. */
-export const scheduleForScenario: Record<DemoScenario, DemoScheduleCode> = {
+/** Which test period a demo account is booked into when demo-accounts.json names none, by its scenario. */
+export const scheduleForScenario: Partial<Record<DemoScenario, DemoScheduleCode>> = {
   journey: 'DEMO-2026',
   completed: 'DEMO-2026',
   'disabled-classroom': 'DEMO-LAB2',
   'not-yet-open': 'DEMO-2099',
+  expired: 'DEMO-2026',
+  cancelled: 'DEMO-2026',
 };
 
 /** Subjects by the seed's ids (section 1). */
@@ -50,6 +94,8 @@ export const demoLevels = [
   { subjectId: 2, position: 1, name: 'Level 1' },
   { subjectId: 3, position: 1, name: 'Level 1' },
   { subjectId: 6, position: 1, name: 'Level 1' },
+  { subjectId: 1, position: 2, name: 'Level 2' },
+  { subjectId: 2, position: 2, name: 'Level 2' },
 ] as const;
 
 export type DemoQuestion = {
@@ -154,6 +200,50 @@ export const demoExams: DemoExam[] = [
         correctAnswer: '8',
         unit: 'patterns',
       },
+    ],
+  },
+  {
+    code: 'EN-2',
+    subjectId: 1,
+    level: 2,
+    title: 'English vocabulary, level 2',
+    timeLimitSeconds: FORTY_MINUTES,
+    questions: [
+      {
+        type: 'single_choice',
+        prompt: 'Which word means very big?',
+        choices: choices('tiny', 'huge', 'quiet', 'early'),
+        correctAnswer: 'b',
+        unit: 'adjectives',
+      },
+      { type: 'text', prompt: "Type the plural of 'child'.", choices: [], correctAnswer: 'children', unit: 'plurals' },
+      {
+        type: 'single_choice',
+        prompt: 'Where do you borrow books?',
+        choices: choices('a bakery', 'a library', 'a garage', 'a farm'),
+        correctAnswer: 'b',
+        unit: 'places',
+      },
+      { type: 'text', prompt: "Type the opposite of 'early'.", choices: [], correctAnswer: 'late', unit: 'opposites' },
+    ],
+  },
+  {
+    code: 'CALC-2',
+    subjectId: 2,
+    level: 2,
+    title: 'Calculation, level 2',
+    timeLimitSeconds: FORTY_MINUTES,
+    questions: [
+      { type: 'text', prompt: '36 + 47 = ?', choices: [], correctAnswer: '83', unit: 'addition' },
+      { type: 'text', prompt: '6 × 7 = ?', choices: [], correctAnswer: '42', unit: 'multiplication' },
+      {
+        type: 'single_choice',
+        prompt: 'Which is the same as 3 tens and 4 ones?',
+        choices: choices('304', '43', '34', '7'),
+        correctAnswer: 'c',
+        unit: 'place value',
+      },
+      { type: 'text', prompt: '56 ÷ 8 = ?', choices: [], correctAnswer: '7', unit: 'division' },
     ],
   },
 ];

@@ -1,9 +1,10 @@
 /**
- * Idempotent demo data, safe to run on every start: subjects, levels, the demo organisation
- * with its classrooms and test periods, the exams with their questions, and the demo pupils of
- * server/seed/demo-accounts.json with one sitting each. Rows are found by their natural keys
- * (subject id, organisation code, schedule code, exam code, login code) and only created when
- * missing; existing rows, and what pupils did with them, are left alone.
+ * Idempotent demo data, safe to run on every start: subjects, levels, the demo organisations
+ * with their classrooms and test periods, the exams with their questions, and the demo pupils
+ * of server/seed/demo-accounts.json with their sittings. Rows are found by their natural keys
+ * (subject id, organisation code, schedule code, exam code, login code; a sitting by pupil,
+ * schedule and exam) and only created when missing; existing rows, and what pupils did with
+ * them, are left alone. So a newer version adds its new rows to an existing ./data.
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
@@ -21,7 +22,9 @@ import {
   venues,
 } from '../db/schema.ts';
 import { digestOf } from '../domain/exam.ts';
-import { loadDemoAccounts, type DemoAccount } from './demo-accounts.ts';
+import { hashPassword } from '../domain/passwords.ts';
+import { isFinished } from '../domain/schedule-history.ts';
+import { demoSittingsOf, loadDemoAccounts, type DemoAccount } from './demo-accounts.ts';
 import {
   demoExams,
   demoLevels,
@@ -29,31 +32,45 @@ import {
   demoSchedules,
   demoSubjects,
   demoVenues,
+  otherDemoOrganizations,
   scheduleForScenario,
+  type DemoSchedule,
   type DemoVenueKey,
 } from './demo-content.ts';
 
 export type SeedSummary = { examinees: number; exams: number; questions: number };
 
-export async function seedDemoData(db: Db): Promise<SeedSummary> {
-  const accounts = loadDemoAccounts();
+/** When the demo's finished sittings were sat, and its basic information registered. */
+const DEMO_PAST = new Date('2026-01-05T09:00:00.000Z');
+
+/** `accounts`: the demo pupils to ensure (default: all of demo-accounts.json). */
+export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAccounts()): Promise<SeedSummary> {
   return db.transaction(async (tx) => {
     await tx.insert(subjects).values([...demoSubjects]).onConflictDoNothing();
     await tx.insert(levels).values([...demoLevels]).onConflictDoNothing();
 
-    const organizationId = await ensureOrganization(tx);
+    const organizationIds = new Map<string, number>();
+    for (const organization of [demoOrganization, ...otherDemoOrganizations]) {
+      await tx.insert(organizations).values(organization).onConflictDoNothing();
+      organizationIds.set(organization.code, await idOf(tx, 'organization', organizations, eq(organizations.code, organization.code)));
+    }
+    const demoOrganizationId = organizationIds.get(demoOrganization.code)!;
     const venueIds = new Map<DemoVenueKey, number>();
-    for (const venue of demoVenues) venueIds.set(venue.key, await ensureVenue(tx, organizationId, venue));
+    for (const venue of demoVenues) venueIds.set(venue.key, await ensureVenue(tx, demoOrganizationId, venue));
     const scheduleIds = new Map<string, number>();
-    for (const schedule of demoSchedules) {
+    for (const schedule of demoSchedules as readonly DemoSchedule[]) {
+      const organizationId = organizationIds.get(schedule.org ?? demoOrganization.code);
+      if (organizationId === undefined) throw new Error(`demo-content.ts: schedule ${schedule.code} of an unknown organisation`);
       await tx
         .insert(schedules)
         .values({
           scheduleCode: schedule.code,
           organizationId,
-          venueId: venueIds.get(schedule.venue) ?? null,
+          venueId: schedule.venue === undefined ? null : (venueIds.get(schedule.venue) ?? null),
           startsAt: new Date(schedule.startsAt),
           endsAt: new Date(schedule.endsAt),
+          suspendedFrom: schedule.suspendedFrom === undefined ? null : new Date(schedule.suspendedFrom),
+          suspendedUntil: schedule.suspendedUntil === undefined ? null : new Date(schedule.suspendedUntil),
         })
         .onConflictDoNothing();
       scheduleIds.set(schedule.code, await idOf(tx, 'schedule', schedules, eq(schedules.scheduleCode, schedule.code)));
@@ -82,20 +99,23 @@ export async function seedDemoData(db: Db): Promise<SeedSummary> {
     }
 
     for (const account of accounts) {
-      const examId = examIds.get(`${account.subject}/${account.level}`);
-      const scheduleId = scheduleIds.get(scheduleForScenario[account.scenario]);
-      if (examId === undefined || scheduleId === undefined) {
-        throw new Error(`demo-accounts.json: no exam for subject ${account.subject} level ${account.level}`);
+      const organizationId = organizationIds.get(account.org_code);
+      const scheduleCode = account.schedule_code ?? scheduleForScenario[account.scenario];
+      const scheduleId = scheduleCode === undefined ? undefined : scheduleIds.get(scheduleCode);
+      if (organizationId === undefined || scheduleId === undefined) {
+        throw new Error(`demo-accounts.json: ${account.login_code} names an unknown organisation or schedule`);
       }
-      await ensurePupil(tx, account, { organizationId, examId, scheduleId });
+      const sittings = demoSittingsOf(account).map((sitting) => {
+        const examId = examIds.get(`${sitting.subject}/${sitting.level}`);
+        if (examId === undefined) {
+          throw new Error(`demo-accounts.json: no exam for subject ${sitting.subject} level ${sitting.level}`);
+        }
+        return { examId, status: sitting.status };
+      });
+      await ensurePupil(tx, account, { organizationId, scheduleId, sittings });
     }
     return { examinees: accounts.length, exams: demoExams.length, questions: questionCount };
   });
-}
-
-async function ensureOrganization(tx: Tx): Promise<number> {
-  await tx.insert(organizations).values(demoOrganization).onConflictDoNothing();
-  return idOf(tx, 'organization', organizations, eq(organizations.code, demoOrganization.code));
 }
 
 async function ensureVenue(
@@ -110,44 +130,69 @@ async function ensureVenue(
   return idOf(tx, 'venue', venues, and(eq(venues.organizationId, organizationId), eq(venues.name, venue.name)));
 }
 
-/** The pupil and, when they have none yet in that test period, their sitting. */
+/** The pupil and, each when missing, their sittings. */
 async function ensurePupil(
   tx: Tx,
   account: DemoAccount,
-  ids: { organizationId: number; examId: number; scheduleId: number },
+  ids: { organizationId: number; scheduleId: number; sittings: { examId: number; status: number }[] },
 ): Promise<void> {
-  await tx
-    .insert(examinees)
-    .values({
-      organizationId: ids.organizationId,
-      name: account.name,
-      gradeId: account.grade_id,
-      loginCode: account.login_code,
-    })
-    .onConflictDoNothing();
-  const examineeId = await idOf(tx, 'examinee', examinees, eq(examinees.loginCode, account.login_code));
-  const [existing] = await tx
-    .select({ id: scheduleHistories.id })
-    .from(scheduleHistories)
-    .where(and(eq(scheduleHistories.examineeId, examineeId), eq(scheduleHistories.scheduleId, ids.scheduleId)))
+  const [found] = await tx
+    .select({ id: examinees.id })
+    .from(examinees)
+    .where(eq(examinees.loginCode, account.login_code))
     .limit(1);
-  if (existing) return;
+  if (!found) {
+    const registered = account.email !== undefined && account.email !== null;
+    await tx
+      .insert(examinees)
+      .values({
+        organizationId: ids.organizationId,
+        name: account.name,
+        gradeId: account.grade_id,
+        email: account.email ?? null,
+        basicInfoRegisteredAt: registered ? DEMO_PAST : null,
+        isMyPageLogin: account.is_my_page_login,
+        loginCode: account.login_code,
+        loginId: account.login_id ?? null,
+        // Hashed only when the pupil is new: scrypt is deliberately slow.
+        passwordHash: account.password === undefined ? null : await hashPassword(account.password),
+      })
+      .onConflictDoNothing();
+  }
+  const examineeId = await idOf(tx, 'examinee', examinees, eq(examinees.loginCode, account.login_code));
 
-  const base = { examineeId, scheduleId: ids.scheduleId, examId: ids.examId, userKey: randomUUID(), testKey: randomUUID() };
-  if (account.scenario === 'completed') {
-    // Sat and finished on the first morning of the period, without answers.
-    const startedAt = new Date('2026-01-05T09:00:00.000Z');
-    await tx.insert(scheduleHistories).values({
-      ...base,
-      status: ScheduleHistoryStatus.COMPLETED,
-      startedAt,
-      deadlineAt: new Date(startedAt.getTime() + 2400_000),
-      finishedAt: new Date(startedAt.getTime() + 600_000),
-      answerCount: 0,
-      answersDigest: digestOf([]),
-    });
-  } else {
-    await tx.insert(scheduleHistories).values({ ...base, status: ScheduleHistoryStatus.PENDING });
+  for (const sitting of ids.sittings) {
+    const [existing] = await tx
+      .select({ id: scheduleHistories.id })
+      .from(scheduleHistories)
+      .where(
+        and(
+          eq(scheduleHistories.examineeId, examineeId),
+          eq(scheduleHistories.scheduleId, ids.scheduleId),
+          eq(scheduleHistories.examId, sitting.examId),
+        ),
+      )
+      .limit(1);
+    if (existing) continue;
+
+    const base = { examineeId, scheduleId: ids.scheduleId, examId: sitting.examId, userKey: randomUUID(), testKey: randomUUID() };
+    if (sitting.status === ScheduleHistoryStatus.DOING) {
+      throw new Error(`demo-accounts.json: ${account.login_code} cannot start in the middle of an exam`);
+    }
+    if (isFinished(sitting.status)) {
+      // Sat and finished on the first morning of the period, without answers.
+      await tx.insert(scheduleHistories).values({
+        ...base,
+        status: sitting.status,
+        startedAt: DEMO_PAST,
+        deadlineAt: new Date(DEMO_PAST.getTime() + 2400_000),
+        finishedAt: new Date(DEMO_PAST.getTime() + 600_000),
+        answerCount: 0,
+        answersDigest: digestOf([]),
+      });
+    } else {
+      await tx.insert(scheduleHistories).values({ ...base, status: sitting.status });
+    }
   }
 }
 

@@ -12,7 +12,16 @@ import { ofetch, type FetchOptions } from 'ofetch';
 import * as v from 'valibot';
 import { ApiFailure, type ApiPort } from '../../machines/shared/ports.ts';
 import {
+  AppScheduleSchema,
+  ChoosePageStatusSchema,
+  ClientConfigSchema,
   ErrorBodySchema,
+  ExamListSchema,
+  KenyaLinkResponseSchema,
+  MeResponseSchema,
+  OrganizationSchema,
+  SaveExamineeInfoResponseSchema,
+  ScheduleSchema,
   ExamDetailsSchema,
   ExamQuestionsSchema,
   FinishExamResponseSchema,
@@ -22,6 +31,9 @@ import {
   StartExamResponseSchema,
   headerNames,
   type LoginCodeRequest,
+  type LoginExamineeRequest,
+  type LoginIdRequest,
+  type SaveExamineeInfoRequest,
   type SaveAnswerRequest,
 } from '../shared/contract.ts';
 import { catalogOf, languages, type LanguageKey } from '../i18n/languages.ts';
@@ -123,5 +135,17 @@ export function createApiClient(options: ApiClientOptions): ApiPort {
     logout: async () => {
       await call('POST', '/logout', LogoutResponseSchema);
     },
+    organization: (code) => call('GET', '/organization', OrganizationSchema, { query: { code } }),
+    schedule: (query) => call('GET', '/schedule', ScheduleSchema, { query: { ...query } }),
+    loginWithId: (body: LoginIdRequest) => call('POST', '/login', LoginResponseSchema, { body }),
+    loginExaminee: (body: LoginExamineeRequest) => call('POST', '/login-examinee', LoginResponseSchema, { body }),
+    appSchedule: (orgCode) => call('GET', '/app-schedule', AppScheduleSchema, { query: { organization_code: orgCode } }),
+    kenyaLoginLink: (token) => call('POST', '/api_connect/kenya/login-link', KenyaLinkResponseSchema, { body: { token } }),
+    me: () => call('GET', '/me', MeResponseSchema),
+    saveExamineeInfo: (body: SaveExamineeInfoRequest) =>
+      call('POST', '/save-examinee-info', SaveExamineeInfoResponseSchema, { body }),
+    chooseStatus: () => call('GET', '/get-status-choose-page', ChoosePageStatusSchema),
+    exams: () => call('GET', '/exams', ExamListSchema),
+    clientConfig: () => call('GET', '/client-config', ClientConfigSchema),
   };
 }

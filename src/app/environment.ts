@@ -4,7 +4,9 @@
  * make their own.
  */
 import { setupI18n, type I18n } from '@lingui/core';
-import type { ApiPort, StoragePort } from '../../machines/shared/ports.ts';
+import { createMemoryOutbox } from '../../machines/shared/memory-outbox.ts';
+import type { ApiPort, OutboxPort, StoragePort } from '../../machines/shared/ports.ts';
+import { createIndexedDbOutbox } from '../platform/outbox.ts';
 import { deviceToken, readToken } from '../../machines/shared/storage.ts';
 import { createApiClient } from '../api/client.ts';
 import { createLanguageController, type LanguageController } from '../i18n/language-controller.ts';
@@ -15,6 +17,8 @@ export interface BrowserEnvironment {
   i18n: I18n;
   language: LanguageController;
   api: ApiPort;
+  /** Answers waiting for the server: IndexedDB, or memory where a browser refuses it. */
+  outbox: OutboxPort;
 }
 
 /** localStorage, or memory when a locked-down browser refuses it (the session then lasts one page). */
@@ -49,5 +53,6 @@ export function createBrowserEnvironment(apiBase = import.meta.env.VITE_API_BASE
     getLanguage: () => language.language,
     getDeviceToken: () => deviceToken(storage, uuidV4),
   });
-  return { storage, i18n, language, api };
+  const outbox = typeof indexedDB === 'undefined' ? createMemoryOutbox() : createIndexedDbOutbox();
+  return { storage, i18n, language, api, outbox };
 }

@@ -8,11 +8,13 @@ import { createContext, createElement, useContext, useSyncExternalStore, type Re
 import type { Actor, SnapshotFrom } from 'xstate';
 import type { ExamContext } from '../../machines/exam/exam.types.ts';
 import type { examMachine } from '../../machines/exam/exam.machine.ts';
+import { selectExamRetryDialog, selectSaveState } from '../../machines/exam/exam.selectors.ts';
 import type { kioskMachine } from '../../machines/kiosk/kiosk.machine.ts';
 import { selectScreen } from '../../machines/kiosk/kiosk.selectors.ts';
 import type { KioskEvent } from '../../machines/kiosk/kiosk.types.ts';
 import { watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import type { sessionMachine } from '../../machines/session/session.machine.ts';
+import type { RetryDialogProps } from '../components/retry-dialog/retry-dialog.tsx';
 import type { BootingScreenProps } from '../screens/booting/booting.tsx';
 import type { ExamEndScreenProps } from '../screens/exam-end/exam-end.tsx';
 import type { ExamStartScreenProps } from '../screens/exam-start/exam-start.tsx';
@@ -21,6 +23,13 @@ import type { ExamScreenProps } from '../screens/exam/exam.tsx';
 import type { LoginCodeScreenProps } from '../screens/login-code/login-code.tsx';
 import type { LoginConfirmScreenProps } from '../screens/login-confirm/login-confirm.tsx';
 import type { NotFoundScreenProps } from '../screens/not-found/not-found.tsx';
+import type { LoginScreenProps } from '../screens/login/login.tsx';
+import type { EntryScreenProps } from '../screens/entry/entry.tsx';
+import type { ForbiddenScreenProps } from '../screens/forbidden/forbidden.tsx';
+import type { ExamineeInputInfoScreenProps } from '../screens/examinee-input-info/examinee-input-info.tsx';
+import type { ExamineeInfoScreenProps } from '../screens/examinee-info/examinee-info.tsx';
+import type { TestingMenuScreenProps } from '../screens/testing-menu/testing-menu.tsx';
+import type { ExamListScreenProps } from '../screens/exam-list/exam-list.tsx';
 
 /** Every screen the view can show, named like its folder in src/screens/. */
 export const screenNames = [
@@ -32,6 +41,13 @@ export const screenNames = [
   'exam',
   'exam-end',
   'not-found',
+  'login',
+  'entry',
+  'forbidden',
+  'examinee-input-info',
+  'examinee-info',
+  'testing-menu',
+  'exam-list',
 ] as const;
 export type ScreenName = (typeof screenNames)[number];
 
@@ -45,6 +61,13 @@ export interface ScreenProps {
   exam: ExamScreenProps;
   'exam-end': ExamEndScreenProps;
   'not-found': NotFoundScreenProps;
+  login: LoginScreenProps;
+  entry: EntryScreenProps;
+  forbidden: ForbiddenScreenProps;
+  'examinee-input-info': ExamineeInputInfoScreenProps;
+  'examinee-info': ExamineeInfoScreenProps;
+  'testing-menu': TestingMenuScreenProps;
+  'exam-list': ExamListScreenProps;
 }
 
 /** What the shell around every screen needs. */
@@ -53,6 +76,8 @@ export interface ShellState {
   busy: boolean;
   /** The screen the machine shows now. */
   screen: ScreenName;
+  /** The retry dialog over the screen (a call waits for the network), or null. */
+  retryDialog: RetryDialogProps | null;
 }
 
 export type KioskActor = Actor<typeof kioskMachine>;
@@ -118,6 +143,7 @@ const noExam: ExamContext = {
   questions: [],
   answers: {},
   deadlineAt: null,
+  saveAttempts: 0,
   clockOffsetMs: 0,
   error: null,
   receipt: null,
@@ -128,6 +154,7 @@ function selectProps<K extends ScreenName>(name: K, snapshot: KioskSnapshot, sen
   const session = sessionOf(snapshot);
   const exam = examOf(snapshot);
   const c = exam?.context ?? noExam;
+  const sc = session?.context;
   const timeLimitMinutes = Math.round((c.details?.exam.time_limit_seconds ?? 2400) / 60);
   const props: { [N in ScreenName]: () => ScreenProps[N] } = {
     booting: () => ({}),
@@ -164,7 +191,7 @@ function selectProps<K extends ScreenName>(name: K, snapshot: KioskSnapshot, sen
       questions: c.questions,
       index: c.questionIndex,
       answers: Object.fromEntries(
-        Object.entries(c.answers).map(([id, entry]) => [id, { value: entry.value, saved: entry.status === 'saved' }]),
+        Object.entries(c.answers).map(([id, entry]) => [id, { value: entry.value, saved: selectSaveState(entry) }]),
       ),
       deadlineAt: c.deadlineAt ?? 0,
       clockOffsetMs: c.clockOffsetMs,
@@ -178,13 +205,87 @@ function selectProps<K extends ScreenName>(name: K, snapshot: KioskSnapshot, sen
       onFinishConfirm: () => send({ type: 'finish.confirmed' }),
       onFinishCancel: () => send({ type: 'finish.cancelled' }),
     }),
-    'exam-end': () => ({
-      outcome: c.outcome ?? 'sent',
-      receipt: c.receipt ? { answer_count: c.receipt.answer_count, digest: c.receipt.digest } : null,
-      onLogout: () => send({ type: 'logout.requested' }),
-    }),
+    'exam-end': () =>
+      exam
+        ? {
+            outcome: c.outcome ?? 'sent',
+            receipt: c.receipt ? { answer_count: c.receipt.answer_count, digest: c.receipt.digest } : null,
+            onLogout: () => send({ type: 'logout.requested' }),
+          }
+        : // Rule 5's exception: the end screen kept without a login (INCORRECT_DEVICE, RETAKE).
+          { outcome: 'cancelled', receipt: null, onLogout: () => send({ type: 'login.requested' }) },
     'not-found': () => ({
       onGoToLogin: () => send({ type: 'login.requested' }),
+    }),
+    login: () => ({
+      status: session?.matches({ signedOut: { login: 'invalid' } })
+        ? 'invalid'
+        : session?.matches({ signedOut: { login: 'placeFailed' } })
+          ? 'error'
+          : session?.matches({ signedOut: { login: 'loadingPlace' } })
+            ? 'loading'
+            : 'ready',
+      place: sc?.place ?? null,
+      kind: sc?.place?.kind ?? 'id',
+      busy: session?.matches({ signedOut: { login: 'submitting' } }) ?? false,
+      error: session?.matches({ signedOut: { login: 'placeFailed' } })
+        ? { kind: 'failure', code: sc?.placeError ?? 'GENERIC_ERROR' }
+        : (sc?.passwordError ?? null),
+      onSubmit: (values) => send({ type: 'login.submitted', login_id: values.login_id, password: values.password }),
+      onRetry: () => send({ type: 'retry.requested' }),
+    }),
+    entry: () => ({
+      status: session?.hasTag('busy') ? 'working' : 'failed',
+      error: session?.hasTag('busy') ? null : (sc?.entryError ?? null),
+      onGoToLogin: () => send({ type: 'login.requested' }),
+    }),
+    forbidden: () => ({ onGoToLogin: () => send({ type: 'login.requested' }) }),
+    'examinee-input-info': () => ({
+      step: session?.matches({ signedIn: { inputInfo: 'saving' } })
+        ? 'saving'
+        : session?.matches({ signedIn: { inputInfo: 'confirming' } })
+          ? 'confirming'
+          : 'editing',
+      values: sc?.basicInfo.values ?? { examinee_name: '', grade_id: null, email: '' },
+      errors: (sc?.basicInfo.errors ?? {}) as ExamineeInputInfoScreenProps['errors'],
+      failure: sc?.basicInfo.failure ?? null,
+      onChange: (values) => send({ type: 'basicInfo.changed', values }),
+      onReview: () => send({ type: 'basicInfo.reviewed' }),
+      onBack: () => send({ type: 'basicInfo.edited' }),
+      onConfirm: () => send({ type: 'basicInfo.confirmed' }),
+    }),
+    'examinee-info': () => ({
+      info: {
+        examinee_name: sc?.session?.examinee_name ?? '',
+        grade_id: sc?.session?.grade_id ?? 99,
+        email: sc?.session?.email ?? '',
+      },
+      onContinue: () => send({ type: 'basicInfo.acknowledged' }),
+    }),
+    'testing-menu': () => ({
+      status: session?.matches({ signedIn: { testingMenu: 'ready' } })
+        ? 'ready'
+        : session?.matches({ signedIn: { testingMenu: 'failed' } })
+          ? 'error'
+          : 'loading',
+      menu: sc?.menu ?? null,
+      error: sc?.failure ?? null,
+      onTakeTest: () => send({ type: 'test.chosen' }),
+      onRetry: () => send({ type: 'retry.requested' }),
+      onLogout: () => send({ type: 'logout.requested' }),
+    }),
+    'exam-list': () => ({
+      status: session?.matches({ signedIn: { examList: { list: 'ready' } } })
+        ? 'ready'
+        : session?.matches({ signedIn: { examList: { list: 'failed' } } })
+          ? 'error'
+          : 'loading',
+      exams: sc?.exams ?? [],
+      stepMode: session?.matches({ signedIn: { examList: { page: 'stepMode' } } }) ?? false,
+      error: sc?.failure ?? null,
+      onChoose: (scheduleHistoryId) => send({ type: 'exam.chosen', scheduleHistoryId }),
+      onRetry: () => send({ type: 'retry.requested' }),
+      onLogout: () => send({ type: 'logout.requested' }),
     }),
   };
   return props[name]();
@@ -197,10 +298,28 @@ export function useScreen<K extends ScreenName>(name: K): ScreenProps[K] {
   return selectProps(name, kiosk.getSnapshot(), (event) => kiosk.send(event));
 }
 
+/**
+ * The retry dialog's props while a call runs in the retry machine and the pupil should know
+ * (connecting again, or check the connection); null otherwise.
+ */
+function selectRetryDialogProps(snapshot: KioskSnapshot, send: (event: KioskEvent) => void): RetryDialogProps | null {
+  const view = selectExamRetryDialog(examOf(snapshot));
+  if (!view) return null;
+  return {
+    view,
+    onRetry: () => send({ type: 'retry.requested' }),
+    onClose: () => send({ type: 'dialog.closed' }),
+  };
+}
+
 /** The shell's state, from the kiosk machine's snapshot. */
 export function useShell(): ShellState {
   const kiosk = useKiosk();
   useKioskVersion(kiosk);
   const snapshot = kiosk.getSnapshot();
-  return { busy: isBusy(snapshot), screen: selectScreen(snapshot) };
+  return {
+    busy: isBusy(snapshot),
+    screen: selectScreen(snapshot),
+    retryDialog: selectRetryDialogProps(snapshot, (event) => kiosk.send(event)),
+  };
 }

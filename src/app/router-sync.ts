@@ -8,6 +8,10 @@
  * At boot the typed URL is judged the same way, but corrected in place (replace): a refused
  * URL such as /start before login leaves no entry behind.
  *
+ * The query belongs to the event (`search`: the entry routes' and the login page's
+ * parameters); a machine path with a query (a login page's `?logout=1`) is compared with the
+ * whole location, one without with the pathname only.
+ *
  * Why push rather than replace: with replace only, the app would own a single history entry
  * and Back would leave it entirely, mid-exam.
  */
@@ -17,7 +21,18 @@ import { selectPath, type KioskSnapshot } from '../../machines/kiosk/kiosk.selec
 /** What the sync needs of the kiosk actor. */
 export interface KioskLike {
   getSnapshot(): KioskSnapshot;
-  send(event: { type: 'location.changed'; path: string }): void;
+  send(event: { type: 'location.changed'; path: string; search: Record<string, string> }): void;
+}
+
+/** The query string as the machine's event carries it (every value a string, first wins). */
+export function searchRecord(search: string): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(search)) if (!(key in record)) record[key] = value;
+  return record;
+}
+
+function sameLocation(machinePath: string, location: { pathname: string; search: string }): boolean {
+  return machinePath.includes('?') ? machinePath === `${location.pathname}${location.search}` : machinePath === location.pathname;
 }
 
 export function syncRouterWithKiosk(
@@ -27,21 +42,21 @@ export function syncRouterWithKiosk(
 ): () => void {
   const showMachinePath = (mode: 'push' | 'replace') => {
     const path = selectPath(kiosk.getSnapshot());
-    if (!path || history.location.pathname === path) return;
+    if (!path || sameLocation(path, history.location)) return;
     if (mode === 'push') history.push(path);
     else history.replace(path);
   };
 
-  const judgeLocation = (pathname: string, mode: 'push' | 'replace') => {
+  const judgeLocation = (location: { pathname: string; search: string }, mode: 'push' | 'replace') => {
     const path = selectPath(kiosk.getSnapshot());
-    if (path === undefined || path === pathname) return;
-    kiosk.send({ type: 'location.changed', path: pathname });
+    if (path === undefined || sameLocation(path, location)) return;
+    kiosk.send({ type: 'location.changed', path: location.pathname, search: searchRecord(location.search) });
     // The machine may have ignored it (no snapshot change): show its path either way.
     showMachinePath(mode);
   };
 
-  judgeLocation(history.location.pathname, 'replace');
-  const stopHistory = history.subscribe(({ location }) => judgeLocation(location.pathname, 'push'));
+  judgeLocation(history.location, 'replace');
+  const stopHistory = history.subscribe(({ location }) => judgeLocation(location, 'push'));
   const stopMachine = watch(() => showMachinePath('push'));
   return () => {
     stopHistory();

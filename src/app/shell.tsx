@@ -5,12 +5,14 @@
 import { useRouterState } from '@tanstack/react-router';
 import { useEffect, type ReactNode } from 'react';
 import { ProgressBar } from '../components/progress-bar/progress-bar.tsx';
+import { RetryDialog } from '../components/retry-dialog/retry-dialog.tsx';
 import { BootingScreen } from '../screens/booting/booting.tsx';
 import { useShell } from './kiosk-bindings.ts';
 import { PRODUCT_NAME } from './product.ts';
+import styles from './shell.module.css';
 
 export function Shell({ children }: { children: ReactNode }) {
-  const { busy, screen } = useShell();
+  const { busy, screen, retryDialog } = useShell();
   const navigating = useRouterState({ select: (state) => state.status === 'pending' });
   const path = useRouterState({ select: (state) => state.location.pathname });
 
@@ -22,7 +24,11 @@ export function Shell({ children }: { children: ReactNode }) {
     <>
       <ProgressBar busy={busy || navigating} />
       {/* While the machine restores a session it shows no screen yet: the skeleton, whatever the URL. */}
-      {screen === 'booting' ? <BootingScreen /> : children}
+      {/* While the retry dialog is open, the screen under it cannot be reached (modal). */}
+      <div className={styles.screen} inert={Boolean(retryDialog)}>
+        {screen === 'booting' ? <BootingScreen /> : children}
+      </div>
+      {retryDialog && <RetryDialog {...retryDialog} />}
     </>
   );
 }

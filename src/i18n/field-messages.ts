@@ -11,3 +11,9 @@ export function requiredFieldMessage(attribute: string): MessageDescriptor {
 }
 
 export const invalidLoginCodeMessage: MessageDescriptor = msg`A login code is three groups of four letters and numbers, like AC3E-F4GH-J6KM.`;
+
+/** Seed section 5: "Please enter a valid Email address." (the server's INVALID_EMAIL reads the same). */
+export const invalidEmailMessage: MessageDescriptor = msg`Please enter a valid Email address.`;
+
+/** A text field longer than the contract allows. */
+export const tooLongMessage: MessageDescriptor = msg`This is too long. Please make it shorter.`;

@@ -11,6 +11,19 @@ import { loginCodeRoute } from './login-code.tsx';
 import { loginConfirmRoute } from './login-confirm.tsx';
 import { notFoundRoute } from './not-found.tsx';
 import { startRoute } from './start.tsx';
+import { loginRoute } from './login.tsx';
+import { oauthRoute } from './oauth.tsx';
+import { oauthKaigenRoute } from './oauth-kaigen.tsx';
+import { oauthKaigenPhilippineRoute } from './oauth-kaigen-philippine.tsx';
+import { oauthKenyaRoute } from './oauth-kenya.tsx';
+import { oauthEgyptRoute } from './oauth-egypt.tsx';
+import { appEntryRoute } from './app-entry.tsx';
+import { forbiddenRoute } from './forbidden.tsx';
+import { examineeInputInfoRoute } from './examinee-input-info.tsx';
+import { examineeInfoRoute } from './examinee-info.tsx';
+import { testingMenuRoute } from './testing-menu.tsx';
+import { examListRoute } from './exam.tsx';
+import { examListStepModeRoute } from './exam-step-mode.tsx';
 
 export const routeTree = rootRoute.addChildren([
   indexRoute,
@@ -21,5 +34,18 @@ export const routeTree = rootRoute.addChildren([
   startRoute,
   examEndRoute,
   notFoundRoute,
+  loginRoute,
+  oauthRoute,
+  oauthKaigenRoute,
+  oauthKaigenPhilippineRoute,
+  oauthKenyaRoute,
+  oauthEgyptRoute,
+  appEntryRoute,
+  forbiddenRoute,
+  examineeInputInfoRoute,
+  examineeInfoRoute,
+  testingMenuRoute,
+  examListRoute,
+  examListStepModeRoute,
   catchAllRoute,
 ]);

@@ -418,6 +418,7 @@ export const AppScheduleSchema = v.object({
   schedule_code: v.nullable(v.string()),
   ...serverTime,
 });
+export type AppSchedule = v.InferOutput<typeof AppScheduleSchema>;
 
 /** POST /api_connect/kenya/login-link: the Kenyan partner's token, exchanged for ours. */
 export const KenyaLinkRequestSchema = v.object({ token: nonEmpty(4096) });
@@ -431,6 +432,7 @@ export const KenyaLinkResponseSchema = v.object({
   org_code: v.nullable(v.string()),
   org_step_mode: v.nullable(v.boolean()),
 });
+export type KenyaLinkResponse = v.InferOutput<typeof KenyaLinkResponseSchema>;
 
 /** The seed's single sign-on error codes (section 8). */
 export const ssoErrorCodes = [
@@ -447,6 +449,9 @@ export const ssoErrorCodes = [
 ] as const;
 export const SsoErrorCodeSchema = v.picklist(ssoErrorCodes);
 export type SsoErrorCode = (typeof ssoErrorCodes)[number];
+
+/** GET /sso/oidc/start?school= : generic OpenID Connect sign-in for one school (its organisation code). */
+export const OidcStartQuerySchema = v.object({ school: CodeSchema });
 
 /**
  * The query of /oauth (seed section 2, rule 1), where every single sign-on ends: a token, or
@@ -482,6 +487,7 @@ export const MeResponseSchema = v.object({
   examinee: ExamineeInfoSchema,
   ...serverTime,
 });
+export type MeResponse = v.InferOutput<typeof MeResponseSchema>;
 
 /** Grades: 1 to 12, and 99 for "other" (seed section 3). */
 export const GradeIdSchema = v.picklist([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 99]);
@@ -494,11 +500,18 @@ export const SaveExamineeInfoRequestSchema = v.object({
 });
 export type SaveExamineeInfoRequest = v.InferInput<typeof SaveExamineeInfoRequestSchema>;
 export const SaveExamineeInfoResponseSchema = v.object({ examinee: ExamineeInfoSchema, ...serverTime });
+export type SaveExamineeInfoResponse = v.InferOutput<typeof SaveExamineeInfoResponseSchema>;
 
 /** Payment status (seed section 4). */
 export const PaymentStatusSchema = v.picklist([0, 1, 2]);
 /** Result payment status: NOT_PAID 0, PAID_ALL 1, PAID_PART 2 (seed section 4). */
 export const ResultPaymentStatusSchema = v.picklist([0, 1, 2]);
+
+/**
+ * GET /get-status-choose-page?schedule_history_id= : the id is optional (a login bound to one
+ * exam, or the examinee's current exam, is used without it).
+ */
+export const ChoosePageQuerySchema = v.object({ schedule_history_id: v.optional(numericQuery) });
 
 /** GET /get-status-choose-page: what the testing menu shows (seed section 2, TestingMenu states). */
 export const ChoosePageStatusSchema = v.object({
@@ -537,6 +550,7 @@ export const ExamListItemSchema = v.object({
   locked: v.boolean(),
 });
 export const ExamListSchema = v.object({ exams: v.array(ExamListItemSchema), ...serverTime });
+export type ExamList = v.InferOutput<typeof ExamListSchema>;
 export type ExamListItem = v.InferOutput<typeof ExamListItemSchema>;
 
 /** GET /client-config: settings the browser needs that operators change without a rebuild. */

@@ -72,10 +72,11 @@ const loginCases: Case[] = [
   ...malformedBodyCases('/api/login', false),
   ...(
     [
-      ['no fields', {}, [{ field: 'login_type', rule: 'required' }, { field: 'login_code', rule: 'required' }]],
+      ['no fields', {}, [{ field: 'login_type', rule: 'required' }]],
       ['no login code', { login_type: 0 }, [{ field: 'login_code', rule: 'required' }]],
       ['no login type', { login_code: 'CAT7-TEAM-3463' }, [{ field: 'login_type', rule: 'required' }]],
-      ['login type 1 (not by code)', { login_type: 1, login_code: 'CAT7-TEAM-3463' }, [{ field: 'login_type', rule: 'invalid' }]],
+      ['login type 1 with a code', { login_type: 1, login_code: 'CAT7-TEAM-3463' }, [{ field: 'login_id', rule: 'required' }, { field: 'password', rule: 'required' }]],
+      ['login type 5 (not on /login)', { login_type: 5, login_id: 'hana.kim', password: 'gradus-demo' }, [{ field: 'login_type', rule: 'invalid' }]],
       ['login type as a string', { login_type: '0', login_code: 'CAT7-TEAM-3463' }, [{ field: 'login_type', rule: 'invalid' }]],
       ['an empty code', { login_type: 0, login_code: '' }, [{ field: 'login_code', rule: 'required' }]],
       ['a null code', { login_type: 0, login_code: null }, [{ field: 'login_code', rule: 'required' }]],
@@ -260,6 +261,131 @@ const answerCases: Case[] = [
 
 const logoutCases: Case[] = noLoginCases('POST', () => '/api/logout');
 
+type BodyCase = [string, unknown, number, ErrorCode, Case['issues']?];
+
+function bodyCases(path: string, token: boolean, cases: BodyCase[]): Case[] {
+  return cases.map(([what, body, status, code, issues]) => ({
+    name: `POST ${path} with ${what}`,
+    method: 'POST',
+    path: () => path,
+    options: (f) => ({ body, token: token ? f.token : undefined }),
+    status,
+    code,
+    issues,
+  }));
+}
+
+type QueryCase = [string, string, number, ErrorCode, Case['issues']?];
+
+function getCases(path: string, token: boolean, cases: QueryCase[]): Case[] {
+  return cases.map(([what, query, status, code, issues]) => ({
+    name: `GET ${path} with ${what}`,
+    method: 'GET',
+    path: () => `${path}${query}`,
+    options: (f) => ({ token: token ? f.token : undefined }),
+    status,
+    code,
+    issues,
+  }));
+}
+
+const req = (...fields: string[]) => fields.map((field) => ({ field, rule: 'required' as const }));
+const inv = (...fields: string[]) => fields.map((field) => ({ field, rule: 'invalid' as const }));
+const idLogin = { login_type: 1, login_id: 'nobody.at.all', password: 'a password' };
+
+const loginIdCases: Case[] = bodyCases('/api/login', false, [
+  ['login type 1 without ID and password', { login_type: 1 }, 422, 'VALIDATION_ERROR', req('login_id', 'password')],
+  ['a blank login ID', { ...idLogin, login_id: '   ' }, 422, 'VALIDATION_ERROR', req('login_id')],
+  ['an empty password', { ...idLogin, password: '' }, 422, 'VALIDATION_ERROR', req('password')],
+  ['a login ID of 65 characters', { ...idLogin, login_id: 'x'.repeat(65) }, 422, 'VALIDATION_ERROR', inv('login_id')],
+  ['a password of 129 characters', { ...idLogin, password: 'x'.repeat(129) }, 422, 'VALIDATION_ERROR', inv('password')],
+  ['a numeric password', { ...idLogin, password: 12345678 }, 422, 'VALIDATION_ERROR', inv('password')],
+  ['a password with NUL', { ...idLogin, password: 'pass\u0000word' }, 422, 'VALIDATION_ERROR', inv('password')],
+  ['an operator object as login ID', { ...idLogin, login_id: { $ne: null } }, 422, 'VALIDATION_ERROR', inv('login_id')],
+  ['an org code with a slash', { ...idLogin, org_code: '../GRADUS' }, 422, 'VALIDATION_ERROR', inv('org_code')],
+  ['a schedule code with SQL', { ...idLogin, schedule_code: "x' OR 1=1" }, 422, 'VALIDATION_ERROR', inv('schedule_code')],
+  ['a venue id as a string', { ...idLogin, schedule_code: 'DEMO-2026', venue_id: '1' }, 422, 'VALIDATION_ERROR', inv('venue_id')],
+  ['venue 0', { ...idLogin, schedule_code: 'DEMO-2026', venue_id: 0 }, 422, 'VALIDATION_ERROR', inv('venue_id')],
+  ['an ID nobody has', idLogin, 401, 'INCORRECT_ID_PASSWORD'],
+  ['an ID nobody has on a school page', { ...idLogin, org_code: 'GRADUS-DEMO' }, 401, 'INCORRECT_ID_PASSWORD'],
+  ['an unknown school page', { ...idLogin, org_code: 'NO-SUCH-ORG' }, 404, 'INVALID_SCHEDULE'],
+  ['an unknown schedule page', { ...idLogin, schedule_code: 'NO-SUCH-SCHEDULE' }, 404, 'INVALID_SCHEDULE'],
+  ['a venue that is not the schedule\'s', { ...idLogin, schedule_code: 'DEMO-2026', venue_id: 2_000_000_000 }, 404, 'INVALID_SCHEDULE'],
+]);
+
+const examineeLogin = { login_id: 'nobody.at.all', password: 'a password', org_code: 'GRADUS-HOME' };
+const loginExamineeCases: Case[] = [
+  ...malformedBodyCases('/api/login-examinee', false),
+  ...bodyCases('/api/login-examinee', false, [
+    ['no fields', {}, 422, 'VALIDATION_ERROR', req('login_id', 'password', 'org_code')],
+    ['no org code', { ...examineeLogin, org_code: undefined }, 422, 'VALIDATION_ERROR', req('org_code')],
+    ['an org code of 65 characters', { ...examineeLogin, org_code: 'A'.repeat(65) }, 422, 'VALIDATION_ERROR', inv('org_code')],
+    ['an org code with spaces inside', { ...examineeLogin, org_code: 'GRADUS HOME' }, 422, 'VALIDATION_ERROR', inv('org_code')],
+    ['a numeric login ID', { ...examineeLogin, login_id: 42 }, 422, 'VALIDATION_ERROR', inv('login_id')],
+    ['a password array', { ...examineeLogin, password: ['a'] }, 422, 'VALIDATION_ERROR', inv('password')],
+    ['an ID nobody has', examineeLogin, 401, 'INCORRECT_ID_PASSWORD'],
+    ['an unknown organisation', { ...examineeLogin, org_code: 'NO-SUCH-ORG' }, 404, 'INVALID_SCHEDULE'],
+  ]),
+];
+
+const organizationCases: Case[] = getCases('/api/organization', false, [
+  ['no query', '', 422, 'VALIDATION_ERROR', req('code')],
+  ['an empty code', '?code=', 422, 'VALIDATION_ERROR', req('code')],
+  ['a code with spaces inside', '?code=GRADUS%20DEMO', 422, 'VALIDATION_ERROR', inv('code')],
+  ['a code of 65 characters', `?code=${'A'.repeat(65)}`, 422, 'VALIDATION_ERROR', inv('code')],
+  ['SQL', "?code=x'%20OR%201%3D1", 422, 'VALIDATION_ERROR', inv('code')],
+  ['a code with NUL', '?code=GRADUS%00', 422, 'VALIDATION_ERROR', inv('code')],
+  ['an unknown code', '?code=NO-SUCH-ORG', 404, 'INVALID_SCHEDULE'],
+]);
+
+const scheduleCases: Case[] = getCases('/api/schedule', false, [
+  ['no query', '', 422, 'VALIDATION_ERROR', req('schedule_code', 'login_type')],
+  ['no login type', '?schedule_code=DEMO-2026', 422, 'VALIDATION_ERROR', req('login_type')],
+  ['login type 8', '?schedule_code=DEMO-2026&login_type=8', 422, 'VALIDATION_ERROR', inv('login_type')],
+  ['login type as a word', '?schedule_code=DEMO-2026&login_type=id', 422, 'VALIDATION_ERROR', inv('login_type')],
+  ['a venue id as a word', '?schedule_code=DEMO-2026&login_type=1&venue_id=lab', 422, 'VALIDATION_ERROR', inv('venue_id')],
+  ['venue 0', '?schedule_code=DEMO-2026&login_type=1&venue_id=0', 422, 'VALIDATION_ERROR', inv('venue_id')],
+  ['a bad org code', '?schedule_code=DEMO-2026&login_type=1&org_code=%3Cb%3E', 422, 'VALIDATION_ERROR', inv('org_code')],
+  ['an unknown schedule', '?schedule_code=NO-SUCH&login_type=0', 404, 'INVALID_SCHEDULE'],
+  ['a venue beyond the integer range', '?schedule_code=DEMO-2026&login_type=1&venue_id=9999999999', 404, 'INVALID_SCHEDULE'],
+  ['another organisation', '?schedule_code=DEMO-2026&login_type=1&org_code=GRADUS-HOME', 404, 'INVALID_SCHEDULE'],
+]);
+
+const appScheduleCases: Case[] = getCases('/api/app-schedule', false, [
+  ['no query', '', 422, 'VALIDATION_ERROR', req('organization_code')],
+  ['the wrong parameter name', '?code=GRADUS-DEMO', 422, 'VALIDATION_ERROR', req('organization_code')],
+  ['a bad code', '?organization_code=%F0%9F%98%80', 422, 'VALIDATION_ERROR', inv('organization_code')],
+  ['an unknown code', '?organization_code=NO-SUCH-ORG', 404, 'INVALID_SCHEDULE'],
+]);
+
+const basicInfo = { examinee_name: 'Pupil Name', grade_id: 4, email: 'pupil@example.org' };
+const saveExamineeInfoCases: Case[] = [
+  ...noLoginCases('POST', () => '/api/save-examinee-info', () => basicInfo),
+  ...malformedBodyCases('/api/save-examinee-info', true),
+  ...bodyCases('/api/save-examinee-info', true, [
+    ['no fields', {}, 422, 'VALIDATION_ERROR', req('examinee_name', 'grade_id', 'email')],
+    ['a null name', { ...basicInfo, examinee_name: null }, 422, 'VALIDATION_ERROR', req('examinee_name')],
+    ['an empty email', { ...basicInfo, email: '' }, 422, 'VALIDATION_ERROR', req('email')],
+    ['an invalid email', { ...basicInfo, email: 'pupil@' }, 422, 'VALIDATION_ERROR', inv('email')],
+    ['an email of 255 characters', { ...basicInfo, email: `${'a'.repeat(243)}@example.org` }, 422, 'VALIDATION_ERROR', inv('email')],
+    ['grade 0', { ...basicInfo, grade_id: 0 }, 422, 'VALIDATION_ERROR', inv('grade_id')],
+    ['grade 98', { ...basicInfo, grade_id: 98 }, 422, 'VALIDATION_ERROR', inv('grade_id')],
+    ['a null grade', { ...basicInfo, grade_id: null }, 422, 'VALIDATION_ERROR', req('grade_id')],
+    ['a name with a lone surrogate', { ...basicInfo, examinee_name: 'Pupil\ud800' }, 422, 'VALIDATION_ERROR', inv('examinee_name')],
+  ]),
+];
+
+const choosePageCases: Case[] = [
+  ...noLoginCases('GET', () => '/api/get-status-choose-page'),
+  ...getCases('/api/get-status-choose-page', true, [
+    ['an id that is a word', '?schedule_history_id=abc', 422, 'VALIDATION_ERROR', inv('schedule_history_id')],
+    ['id 0', '?schedule_history_id=0', 422, 'VALIDATION_ERROR', inv('schedule_history_id')],
+    ['a negative id', '?schedule_history_id=-3', 422, 'VALIDATION_ERROR', inv('schedule_history_id')],
+    ['an id that does not exist', '?schedule_history_id=2147483647', 404, 'NOT_FOUND'],
+    ['an id beyond the integer range', '?schedule_history_id=9999999999', 404, 'NOT_FOUND'],
+  ]),
+];
+
 const endpoints: [string, Case[]][] = [
   ['POST /api/login', loginCases],
   ['GET /api/exam-details', queryCases('/api/exam-details')],
@@ -268,6 +394,15 @@ const endpoints: [string, Case[]][] = [
   ['POST /api/exam/answers', answerCases],
   ['POST /api/exam/finish', scheduleHistoryBodyCases('/api/exam/finish')],
   ['POST /api/logout', logoutCases],
+  ['POST /api/login (login type 1)', loginIdCases],
+  ['POST /api/login-examinee', loginExamineeCases],
+  ['GET /api/organization', organizationCases],
+  ['GET /api/schedule', scheduleCases],
+  ['GET /api/app-schedule', appScheduleCases],
+  ['GET /api/me', noLoginCases('GET', () => '/api/me')],
+  ['GET /api/exams', noLoginCases('GET', () => '/api/exams')],
+  ['POST /api/save-examinee-info', saveExamineeInfoCases],
+  ['GET /api/get-status-choose-page', choosePageCases],
 ];
 
 describe.each(kinds)('bad input on %s', (kind) => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LOGIN_CODE_ALPHABET, normalizeLoginCode } from '../../src/shared/contract.ts';
 import { openDatabase } from '../../server/db/client.ts';
 import * as schema from '../../server/db/schema.ts';
-import { loadDemoAccounts } from '../../server/seed/demo-accounts.ts';
+import { demoSittingsOf, loadDemoAccounts } from '../../server/seed/demo-accounts.ts';
 import { seedDemoData } from '../../server/seed/seed.ts';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../helpers/db.ts';
 import { snapshotTables } from '../helpers/server-fixtures.ts';
@@ -50,7 +50,7 @@ describe.each(kinds)('migrations and seed on %s', (kind) => {
     }
   });
 
-  test('every demo account exists with a normalised code from the alphabet and one sitting', async () => {
+  test('every demo account exists with a normalised code from the alphabet and its sittings', async () => {
     const accounts = loadDemoAccounts();
     for (const account of accounts) {
       expect(normalizeLoginCode(account.login_code)).toBe(account.login_code);
@@ -61,7 +61,7 @@ describe.each(kinds)('migrations and seed on %s', (kind) => {
         .select({ n: count() })
         .from(schema.scheduleHistories)
         .where(eq(schema.scheduleHistories.examineeId, examinee!.id));
-      expect(sittings?.n).toBe(1);
+      expect(sittings?.n).toBe(demoSittingsOf(account).length);
     }
   });
 
@@ -70,6 +70,32 @@ describe.each(kinds)('migrations and seed on %s', (kind) => {
     await expect(db.execute(sql`update schedule_histories set status = 9`)).rejects.toThrow();
     await expect(db.insert(schema.subjects).values({ id: 4, name: 'Not a subject' })).rejects.toThrow();
     await expect(db.execute(sql`update organizations set category = 'CLUB'`)).rejects.toThrow();
+  });
+});
+
+describe.each(kinds)('a newer seed on older data on %s', (kind) => {
+  test('adds the new demo rows, leaves the old ones as they were, duplicates nothing', async () => {
+    const database = await createTestDatabase(kind, { seed: false });
+    try {
+      const all = loadDemoAccounts();
+      const older = all.filter((a) => a.login_type === 0 && !a.other_exams.length).slice(0, 11);
+      await seedDemoData(database.db, older);
+      await database.db.update(schema.examinees).set({ email: 'kept@example.org' }).where(eq(schema.examinees.loginCode, older[0]!.login_code));
+      const oldRows = await database.db.select().from(schema.examinees).orderBy(schema.examinees.id);
+
+      await seedDemoData(database.db);
+      const rows = await database.db.select().from(schema.examinees).orderBy(schema.examinees.id);
+      expect(rows.slice(0, oldRows.length)).toEqual(oldRows);
+      expect(rows.map((r) => r.loginCode).sort()).toEqual(all.map((a) => a.login_code).sort());
+      const [sittings] = await database.db.select({ n: count() }).from(schema.scheduleHistories);
+      expect(sittings?.n).toBe(all.reduce((n, a) => n + demoSittingsOf(a).length, 0));
+
+      const before = await snapshotTables(database.db);
+      await seedDemoData(database.db);
+      expect(await snapshotTables(database.db)).toEqual(before);
+    } finally {
+      await database.close();
+    }
   });
 });
 
@@ -104,7 +130,7 @@ describe.runIf(kinds.includes('postgres'))('several processes starting at once o
       const [examinees] = await template.db.select({ n: count() }).from(schema.examinees);
       const [sittings] = await template.db.select({ n: count() }).from(schema.scheduleHistories);
       expect(examinees?.n).toBe(loadDemoAccounts().length);
-      expect(sittings?.n).toBe(loadDemoAccounts().length);
+      expect(sittings?.n).toBe(loadDemoAccounts().reduce((n, a) => n + demoSittingsOf(a).length, 0));
       await Promise.all(opened.map((d) => d.close()));
     } finally {
       await template.close();

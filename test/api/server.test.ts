@@ -125,7 +125,14 @@ describe.runIf(kinds.includes('postgres'))('startServer on PostgreSQL', () => {
 
 describe('configFromEnv', () => {
   test('defaults: port 3000, PGlite under ./data, a 24-hour upload window', () => {
-    expect(configFromEnv({})).toEqual({ port: 3000, databaseUrl: undefined, dataDir: './data', uploadWindowHours: 24 });
+    expect(configFromEnv({})).toEqual({
+      port: 3000,
+      databaseUrl: undefined,
+      dataDir: './data',
+      uploadWindowHours: 24,
+      maintenance: false,
+      clientConfig: { partnerLogoutUrls: {}, embedTargetOrigin: null, oidcEnabled: false },
+    });
   });
 
   test('reads PORT, DATABASE_URL, DATA_DIR and UPLOAD_WINDOW_HOURS', () => {
@@ -136,7 +143,24 @@ describe('configFromEnv', () => {
         DATA_DIR: '/var/lib/gradus',
         UPLOAD_WINDOW_HOURS: '1.5',
       }),
-    ).toEqual({ port: 8080, databaseUrl: 'postgres://gradus@db:5432/gradus', dataDir: '/var/lib/gradus', uploadWindowHours: 1.5 });
+    ).toMatchObject({ port: 8080, databaseUrl: 'postgres://gradus@db:5432/gradus', dataDir: '/var/lib/gradus', uploadWindowHours: 1.5 });
+  });
+
+  test('reads MAINTENANCE, the partner logout URLs, EMBED_TARGET_ORIGIN and whether OIDC_ISSUER is set', () => {
+    const config = configFromEnv({
+      MAINTENANCE: '1',
+      PARTNER_LOGOUT_URL_MUMBAI: 'https://mumbai.example.org/logout',
+      PARTNER_LOGOUT_URL_KENYA: 'https://kenya.example.org/bye?x=1',
+      EMBED_TARGET_ORIGIN: 'https://parent.example.org/some/page',
+      OIDC_ISSUER: 'https://id.example.org',
+    });
+    expect(config.maintenance).toBe(true);
+    expect(config.clientConfig).toEqual({
+      partnerLogoutUrls: { '3': 'https://mumbai.example.org/logout', '6': 'https://kenya.example.org/bye?x=1' },
+      embedTargetOrigin: 'https://parent.example.org',
+      oidcEnabled: true,
+    });
+    expect(configFromEnv({ MAINTENANCE: '0' }).maintenance).toBe(false);
   });
 
   test.each([
@@ -145,6 +169,10 @@ describe('configFromEnv', () => {
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
     [{ UPLOAD_WINDOW_HOURS: '-1' }, /UPLOAD_WINDOW_HOURS/],
     [{ UPLOAD_WINDOW_HOURS: '1000' }, /UPLOAD_WINDOW_HOURS/],
+    [{ MAINTENANCE: 'yes' }, /MAINTENANCE/],
+    [{ PARTNER_LOGOUT_URL_EGYPT: 'not a url' }, /PARTNER_LOGOUT_URL_EGYPT/],
+    [{ PARTNER_LOGOUT_URL_PHILIPPINE: 'javascript:alert(1)' }, /PARTNER_LOGOUT_URL_PHILIPPINE/],
+    [{ EMBED_TARGET_ORIGIN: '*' }, /EMBED_TARGET_ORIGIN/],
   ])('refuses %o, naming the variable', (env, message) => {
     expect(() => configFromEnv(env)).toThrow(message);
   });

@@ -8,13 +8,13 @@ import { createActor } from 'xstate';
 import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { selectPath } from '../../machines/kiosk/kiosk.selectors.ts';
 import { waitForKiosk, watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
-import { readSession } from '../../machines/shared/storage.ts';
+import { readSession, storageKeys } from '../../machines/shared/storage.ts';
 import { syncRouterWithKiosk } from '../../src/app/router-sync.ts';
 import { createFakeApi, createMemoryStorage, VALID_CODE } from '../helpers/fake-api.ts';
 
-function bootAt(url: string, storage = createMemoryStorage()) {
+function bootAt(url: string, storage = createMemoryStorage(), storedErrorCode: 'INCORRECT_DEVICE' | null = null) {
   const kiosk = createActor(createKioskMachine({ api: createFakeApi(), storage }), {
-    input: { storedSession: readSession(storage) },
+    input: { storedSession: readSession(storage), storedErrorCode },
   }).start();
   const history = createMemoryHistory({ initialEntries: [url] });
   const stop = syncRouterWithKiosk(history, kiosk, (listener) => watchKiosk(kiosk, listener));
@@ -69,5 +69,74 @@ describe('router sync', () => {
     // Forward again is not a way to skip ahead: the machine decides, and stays.
     history.forward();
     expect(history.location.pathname).toBe('/exam-tutorial');
+  });
+
+  describe('typed URLs with a query (seed section 2, entry guard rules)', () => {
+    it('/oauth with a token stores it and lands on the exam list after GET /me', async () => {
+      const { history, kiosk, storage } = bootAt('/oauth?accessToken=sso-token&schoolId=S1&loginType=2&orgStepMode=0');
+      expect(storage.getItem(storageKeys.token)).toBe('sso-token');
+      expect(storage.getItem(storageKeys.schoolId)).toBe('S1');
+      await waitForKiosk(kiosk, (s) => selectPath(s) === '/exam');
+      expect(history.location.pathname).toBe('/exam');
+    });
+
+    it('/oauth with step mode on lands on /exam-step-mode', async () => {
+      const { history, kiosk } = bootAt('/oauth?accessToken=sso-token&schoolId=S1&loginType=2&orgStepMode=1');
+      await waitForKiosk(kiosk, (s) => selectPath(s) === '/exam-step-mode');
+      expect(history.location.pathname).toBe('/exam-step-mode');
+    });
+
+    it('/oauth with an error stores the school id and shows the SSO error where it is', () => {
+      const { history, kiosk, storage } = bootAt('/oauth?error=1&errorCode=invalid_state&schoolId=S9');
+      expect(storage.getItem(storageKeys.schoolId)).toBe('S9');
+      expect(storage.getItem(storageKeys.token)).toBeNull();
+      expect(history.location.pathname).toBe('/oauth');
+      expect(kiosk.getSnapshot().children.session?.getSnapshot().context.entryError).toEqual({ kind: 'sso', code: 'invalid_state' });
+    });
+
+    it('/oauth without a school id fails as unknown', () => {
+      const { kiosk } = bootAt('/oauth?accessToken=sso-token');
+      expect(kiosk.getSnapshot().children.session?.getSnapshot().context.entryError).toEqual({ kind: 'sso', code: 'unknown' });
+    });
+
+    it('/oauth-kenya exchanges its token first; a refused token is the SSO error', async () => {
+      const ok = bootAt('/oauth-kenya?token=kenya-ok');
+      await waitForKiosk(ok.kiosk, (s) => selectPath(s) === '/exam');
+      expect(ok.storage.getItem(storageKeys.loginType)).toBe('6');
+      const refused = bootAt('/oauth-kenya?token=stolen');
+      await waitForKiosk(refused.kiosk, (s) => s.children.session?.getSnapshot().context.entryError !== null);
+      expect(refused.kiosk.getSnapshot().children.session?.getSnapshot().context.entryError).toEqual({ kind: 'sso', code: 'user_notfound' });
+    });
+
+    it('/oauth-egypt is login type 7', async () => {
+      const { kiosk, storage } = bootAt('/oauth-egypt?token=egypt&orgCode=EG1');
+      expect(storage.getItem(storageKeys.loginType)).toBe('7');
+      await waitForKiosk(kiosk, (s) => selectPath(s) === '/exam');
+    });
+
+    it('/app-entry without organization_code is /404', () => {
+      const { history } = bootAt('/app-entry');
+      expect(history.location.pathname).toBe('/404');
+    });
+
+    it('/app-entry with organization_code is the school login page, from=app_entry', () => {
+      const { history } = bootAt('/app-entry?organization_code=ORG1');
+      expect(`${history.location.pathname}${history.location.search}`).toBe('/login?org_code=ORG1&from=app_entry');
+    });
+
+    it('/examinee-info typed without login is /403', () => {
+      const { history } = bootAt('/examinee-info');
+      expect(history.location.pathname).toBe('/403');
+      expect(history.length).toBe(1);
+    });
+
+    it('/exam-end stays without login only for INCORRECT_DEVICE or ER_SCHEDULE_HISTORY_RETAKE', () => {
+      expect(bootAt('/exam-end', createMemoryStorage(), 'INCORRECT_DEVICE').history.location.pathname).toBe('/exam-end');
+      expect(bootAt('/exam-end').history.location.pathname).toBe('/login-code');
+    });
+
+    it('an unknown path with a query is /404', () => {
+      expect(bootAt('/nope?x=1').history.location.pathname).toBe('/404');
+    });
   });
 });

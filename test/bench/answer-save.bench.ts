@@ -63,26 +63,29 @@ describe('server: save one answer', () => {
 
 describe('client: the exam machine takes an answer and its acknowledgement', () => {
   const machine = examMachine.provide({
-    actors: { loadExamDetails: never(), startExam: never(), loadQuestions: never(), saveAnswer: never(), flushAnswers: never(), finishExam: never() },
+    actors: { loadExamDetails: never(), startExam: never(), loadQuestions: never(), storeAnswer: never(), saveAnswer: never(), flushAnswers: never(), finishExam: never() },
     actions: { reportProgress: () => {}, reportCompleted: () => {}, requestLogout: () => {}, reportUnauthorized: () => {} },
   });
   const session = sessionFromLogin({ access_token: 't', examinee: demoExaminee, server_time: '2026-06-01T09:00:00.000Z' }, randomUUID());
   const actor = createActor(machine, { input: { session } }).start();
   const now = new Date().toISOString();
   actor.send({ type: 'INIT_TEST' });
-  actor.send({ type: 'xstate.done.actor.loadExamDetails', output: {
+  // Loading runs in the retry machine: its output wraps the details.
+  actor.send({ type: 'xstate.done.actor.loadExamDetails', output: { ok: true, value: {
     schedule_history_id: 7, examinee_name: 'A', subject: { id: 1, name: 'E' }, level: { id: 1, name: 'L' },
     exam: { id: 1, title: 'E', question_count: 3, time_limit_seconds: 2400 }, status: 6, started_at: now,
     deadline_at: new Date(Date.now() + 2_400_000).toISOString(), server_time: now,
-  } } as never);
-  actor.send({ type: 'xstate.done.actor.loadQuestions', output: {
-    questions: demoQuestions, answers: [], deadline_at: new Date(Date.now() + 2_400_000).toISOString(), server_time: now,
-  } } as never);
+  } } } as never);
+  actor.send({ type: 'xstate.done.actor.loadQuestions', output: { ok: true, value: {
+    questions: demoQuestions, answers: [], unsent: [], deadline_at: new Date(Date.now() + 2_400_000).toISOString(), server_time: now,
+  } } } as never);
 
-  test('answer.given and its acknowledgement', async ({ bench }) => {
-    await bench('answer.given then xstate.done.actor.saveAnswer', () => {
+  test('answer.given, written to the outbox, and its acknowledgement', async ({ bench }) => {
+    await bench('answer.given then xstate.done.actor.storeAnswer then xstate.done.actor.saveAnswer', () => {
       actor.send({ type: 'answer.given', questionId: 102, value: 'cold' });
       const key = actor.getSnapshot().context.answers[102]!.key;
+      actor.send({ type: 'xstate.done.actor.storeAnswer', output: key } as never);
+      if (actor.getSnapshot().context.answers[102]!.status !== 'local') throw new Error('answer not in the outbox');
       actor.send({ type: 'xstate.done.actor.saveAnswer', output: { key, serverTime: now } } as never);
       if (actor.getSnapshot().context.answers[102]!.status !== 'saved') throw new Error('answer not marked saved');
     }).run();

@@ -45,6 +45,17 @@ export function createControlledApi(): ControlledApi {
     saveAnswer: gate('saveAnswer'),
     finishExam: gate('finishExam'),
     logout: gate('logout'),
+    organization: gate('organization'),
+    schedule: gate('schedule'),
+    loginWithId: gate('loginWithId'),
+    loginExaminee: gate('loginExaminee'),
+    appSchedule: gate('appSchedule'),
+    kenyaLoginLink: gate('kenyaLoginLink'),
+    me: gate('me'),
+    saveExamineeInfo: gate('saveExamineeInfo'),
+    chooseStatus: gate('chooseStatus'),
+    exams: gate('exams'),
+    clientConfig: gate('clientConfig'),
   };
   const take = (method: keyof ApiPort): PendingCall => {
     const index = pending.findIndex((call) => call.method === method);

@@ -5,8 +5,10 @@
 import type { ApiPort, FailureCode, StoragePort } from '../../machines/shared/ports.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import type {
+  ChoosePageStatus,
   ExamDetails,
   ExamineeInfo,
+  ExamListItem,
   LoginResponse,
   Question,
 } from '../../src/shared/contract.ts';
@@ -39,6 +41,50 @@ export const demoQuestions: Question[] = [
 ];
 
 export const VALID_CODE = 'AC3E-F4GH-J6KM';
+
+/** Login IDs the fake server knows (password `secret` for all). */
+export const demoLogins = {
+  /** An ID login (type 1) that lands on login-confirm. */
+  id: 'pupil1',
+  /** A my-page ID login whose basic info is missing. */
+  myPage: 'mypage1',
+  /** A foreign-payment ID login whose basic info is registered. */
+  registered: 'mypage2',
+  /** An examinee login (type 5) with an exam list. */
+  examinee: 'examinee1',
+} as const;
+export const DEMO_PASSWORD = 'secret';
+/** Organisations the fake server knows: ORG1 (ID login) and EXORG (examinee login). */
+export const demoOrganizations = { id: 'ORG1', examinee: 'EXORG' } as const;
+
+export const demoExamList: ExamListItem[] = [
+  {
+    schedule_history_id: 7,
+    subject: { id: 1, name: 'English (vocabulary)' },
+    level: { id: 1, name: 'Level 1', order: 1 },
+    exam: { id: 1, title: 'English vocabulary, level 1' },
+    status: 0,
+    score: null,
+    scoring: 'not_taken',
+    locked: false,
+  },
+  {
+    schedule_history_id: 8,
+    subject: { id: 1, name: 'English (vocabulary)' },
+    level: { id: 2, name: 'Level 2', order: 2 },
+    exam: { id: 2, title: 'English vocabulary, level 2' },
+    status: 0,
+    score: null,
+    scoring: 'not_taken',
+    locked: true,
+  },
+];
+
+export const demoChooseStatus: Omit<ChoosePageStatus, 'server_time'> = {
+  exam_fee: { required: false, status: 0 },
+  exam: { schedule_history_id: 7, status: 0, can_take: true },
+  result: { released: false, payment_status: 0 },
+};
 
 export interface FakeApi extends ApiPort {
   calls: string[];
@@ -102,7 +148,98 @@ export function createFakeApi(options: { now?: () => number } = {}): FakeApi {
     async logout() {
       track('logout');
     },
+    async organization(code) {
+      track('organization');
+      if (code === demoOrganizations.id) return organization(code, 1);
+      if (code === demoOrganizations.examinee) return organization(code, 3);
+      throw new ApiFailure('INVALID_SCHEDULE', 404);
+    },
+    async schedule(query) {
+      track('schedule');
+      if (query.schedule_code !== demoExaminee.schedule_code) throw new ApiFailure('INVALID_SCHEDULE', 404);
+      return {
+        schedule_code: query.schedule_code,
+        name: 'November 2026',
+        organization: { code: demoOrganizations.id, name: 'Sakura Primary' },
+        venue: query.venue_id ? { id: query.venue_id, name: 'Room 1' } : null,
+        starts_at: iso(now() - 3_600_000),
+        ends_at: iso(now() + 3_600_000),
+        server_time: iso(now()),
+      };
+    },
+    async loginWithId(body) {
+      track('loginWithId');
+      if (body.password !== DEMO_PASSWORD) throw new ApiFailure('INCORRECT_ID_PASSWORD', 401);
+      if (body.login_id === demoLogins.id) return loginAs({ ...demoExaminee, login_type: 1 });
+      if (body.login_id === demoLogins.myPage) {
+        return loginAs({ ...demoExaminee, login_type: 1, is_my_page_login: true, grade_id: null, email: null });
+      }
+      if (body.login_id === demoLogins.registered) {
+        return loginAs({ ...demoExaminee, login_type: 1, foreign_payment_method: true, email: 'aiko@example.com' });
+      }
+      throw new ApiFailure('INCORRECT_ID_PASSWORD', 401);
+    },
+    async loginExaminee(body) {
+      track('loginExaminee');
+      if (body.login_id !== demoLogins.examinee || body.password !== DEMO_PASSWORD) {
+        throw new ApiFailure('INCORRECT_ID_PASSWORD', 401);
+      }
+      return loginAs({ ...demoExaminee, login_type: 5, org_code: body.org_code, org_login_method: 3, schedule_history_id: null });
+    },
+    async appSchedule(orgCode) {
+      track('appSchedule');
+      if (orgCode !== demoOrganizations.id) throw new ApiFailure('INVALID_SCHEDULE', 404);
+      return { org_code: orgCode, organization_name: 'Sakura Primary', schedule_code: demoExaminee.schedule_code, server_time: iso(now()) };
+    },
+    async kenyaLoginLink(token) {
+      track('kenyaLoginLink');
+      if (token !== 'kenya-ok') {
+        return { access_token: null, language_code: null, login_type: null, error: 'user_notfound', org_code: null, org_step_mode: null };
+      }
+      return { access_token: 'token-kenya', language_code: 'en', login_type: 6, error: null, org_code: 'KE1', org_step_mode: false };
+    },
+    async me() {
+      track('me');
+      return loginAs({ ...demoExaminee, login_type: 2, schedule_history_id: null });
+    },
+    async saveExamineeInfo(body) {
+      track('saveExamineeInfo');
+      return {
+        examinee: { ...demoExaminee, examinee_name: body.examinee_name, grade_id: body.grade_id, email: body.email },
+        server_time: iso(now()),
+      };
+    },
+    async chooseStatus() {
+      track('chooseStatus');
+      return { ...demoChooseStatus, server_time: iso(now()) };
+    },
+    async exams() {
+      track('exams');
+      return { exams: demoExamList, server_time: iso(now()) };
+    },
+    async clientConfig() {
+      track('clientConfig');
+      return {
+        partner_logout_urls: { '3': 'https://mumbai.example/', '4': 'https://ph.example/', '6': 'https://kenya.example/', '7': 'https://egypt.example/' },
+        embed_target_origin: null,
+        oidc_enabled: false,
+        server_time: iso(now()),
+      };
+    },
   };
+  function loginAs(examinee: ExamineeInfo): LoginResponse {
+    return { access_token: 'token-1', examinee, server_time: iso(now()) };
+  }
+  function organization(code: string, login_method: 1 | 3) {
+    return {
+      code,
+      name: login_method === 3 ? 'Maple Learning Centre' : 'Sakura Primary',
+      category: 'SCHOOL' as const,
+      login_method,
+      enable_mode_step: false,
+      server_time: iso(now()),
+    };
+  }
   function track(method: keyof ApiPort) {
     api.calls.push(method);
     const failure = failures.get(method);

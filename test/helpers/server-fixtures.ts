@@ -9,6 +9,7 @@ import { PgTable } from 'drizzle-orm/pg-core';
 import { LOGIN_CODE_ALPHABET } from '../../src/shared/contract.ts';
 import type { Db } from '../../server/db/client.ts';
 import * as schema from '../../server/db/schema.ts';
+import { hashPassword } from '../../server/domain/passwords.ts';
 
 const { examinees, exams, organizations, questions, scheduleHistories, schedules, venues } = schema;
 
@@ -23,18 +24,34 @@ export type SittingOptions = {
   /** Default 0 (PENDING). */
   status?: number;
   /** A new organisation with these properties instead of the demo one. */
-  organization?: { disabled?: boolean; loginMethod?: number };
+  organization?: {
+    disabled?: boolean;
+    loginMethod?: number;
+    enableModeStep?: boolean;
+    foreignPaymentMethod?: boolean;
+    category?: schema.OrganizationCategory;
+  };
   /** A new classroom; `null` for a test period without one. */
   venue?: { disabled?: boolean } | null;
   /** A new test period (default: the demo one, open 2026 to 2030). */
-  schedule?: { startsAt: string; endsAt: string };
+  schedule?: { startsAt: string; endsAt: string; suspendedFrom?: string; suspendedUntil?: string };
+  /** A login ID (random) with this password, for login types 1 and 5. */
+  password?: string;
+  isMyPageLogin?: boolean;
 };
 
 export type TestSitting = {
   loginCode: string;
+  /** Set when `password` was given. */
+  loginId: string | undefined;
   examineeId: number;
   scheduleHistoryId: number;
   examId: number;
+  organizationId: number;
+  orgCode: string;
+  scheduleId: number;
+  scheduleCode: string;
+  venueId: number | null;
 };
 
 /** A new pupil booked into one sitting. */
@@ -47,8 +64,10 @@ export async function addSitting(db: Db, options: SittingOptions = {}): Promise<
       .values({
         code: `TEST-${tag}`,
         name: `Test organisation ${tag}`,
-        category: 'SCHOOL',
+        category: options.organization.category ?? 'SCHOOL',
         loginMethod: options.organization.loginMethod ?? 1,
+        enableModeStep: options.organization.enableModeStep ?? false,
+        foreignPaymentMethod: options.organization.foreignPaymentMethod ?? false,
         disabled: options.organization.disabled ?? false,
       })
       .returning({ id: organizations.id }) as [{ id: number }];
@@ -57,8 +76,8 @@ export async function addSitting(db: Db, options: SittingOptions = {}): Promise<
   }
 
   let scheduleId: number;
+  let venueId: number | null = null;
   if (options.organization || options.venue !== undefined || options.schedule) {
-    let venueId: number | null = null;
     if (options.venue !== null) {
       [{ id: venueId }] = await db
         .insert(venues)
@@ -74,17 +93,33 @@ export async function addSitting(db: Db, options: SittingOptions = {}): Promise<
         venueId,
         startsAt: new Date(window.startsAt),
         endsAt: new Date(window.endsAt),
+        suspendedFrom: options.schedule?.suspendedFrom ? new Date(options.schedule.suspendedFrom) : null,
+        suspendedUntil: options.schedule?.suspendedUntil ? new Date(options.schedule.suspendedUntil) : null,
       })
       .returning({ id: schedules.id }) as [{ id: number }];
   } else {
     scheduleId = await idWhere(db, schedules, eq(schedules.scheduleCode, 'DEMO-2026'));
   }
+  const [place] = await db
+    .select({ orgCode: organizations.code, scheduleCode: schedules.scheduleCode, venueId: schedules.venueId })
+    .from(schedules)
+    .innerJoin(organizations, eq(organizations.id, schedules.organizationId))
+    .where(eq(schedules.id, scheduleId));
 
   const examId = await idWhere(db, exams, eq(exams.code, options.examCode ?? 'EN-1'));
   const loginCode = randomLoginCode();
+  const loginId = options.password === undefined ? undefined : `pupil.${tag}`;
   const [examinee] = await db
     .insert(examinees)
-    .values({ organizationId, name: `Pupil ${tag}`, gradeId: 4, loginCode })
+    .values({
+      organizationId,
+      name: `Pupil ${tag}`,
+      gradeId: 4,
+      loginCode,
+      loginId: loginId ?? null,
+      passwordHash: options.password === undefined ? null : await hashPassword(options.password),
+      isMyPageLogin: options.isMyPageLogin ?? false,
+    })
     .returning({ id: examinees.id });
   const [history] = await db
     .insert(scheduleHistories)
@@ -97,7 +132,42 @@ export async function addSitting(db: Db, options: SittingOptions = {}): Promise<
       testKey: randomUUID(),
     })
     .returning({ id: scheduleHistories.id });
-  return { loginCode, examineeId: examinee!.id, scheduleHistoryId: history!.id, examId };
+  return {
+    loginCode,
+    loginId,
+    examineeId: examinee!.id,
+    scheduleHistoryId: history!.id,
+    examId,
+    organizationId,
+    orgCode: place!.orgCode,
+    scheduleId,
+    scheduleCode: place!.scheduleCode,
+    venueId: place!.venueId,
+  };
+}
+
+/** Another sitting of the same pupil in the same test period (an exam list). */
+export async function addAnotherSitting(
+  db: Db,
+  sitting: TestSitting,
+  options: { examCode: string; status?: number; finishedAt?: string },
+): Promise<number> {
+  const examId = await idWhere(db, exams, eq(exams.code, options.examCode));
+  const finishedAt = options.finishedAt ? new Date(options.finishedAt) : null;
+  const [history] = await db
+    .insert(scheduleHistories)
+    .values({
+      examineeId: sitting.examineeId,
+      scheduleId: sitting.scheduleId,
+      examId,
+      status: options.status ?? 0,
+      userKey: randomUUID(),
+      testKey: randomUUID(),
+      finishedAt,
+      startedAt: finishedAt,
+    })
+    .returning({ id: scheduleHistories.id });
+  return history!.id;
 }
 
 /** The questions of an exam with their correct answers, in order (what the server must never send). */

@@ -43,7 +43,8 @@ describe('kiosk', () => {
     expect(api.saved.get(102)?.value).toBe('cold');
     expect(readSession(storage)?.is_completed).toBe(true);
     actor.send({ type: 'logout.requested' });
-    await settle(actor, '/login-code');
+    // Seed section 4: a code login ends on its login page with logout=1.
+    await settle(actor, '/login-code?logout=1');
     expect(Object.keys(storage.dump())).toEqual([]);
     expect(api.calls).toContain('logout');
   });

@@ -15,10 +15,10 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, type AnyStateMachine, type AnyTransitionDefinition, type InspectionEvent } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
+import { retryMachine } from '../../machines/retry/retry.machine.ts';
 import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { kioskMachine } from '../../machines/kiosk/kiosk.machine.ts';
 import { watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
-import { sessionMachine } from '../../machines/session/session.machine.ts';
 import { examineeKeys } from '../../machines/shared/storage.ts';
 import { KioskProvider } from '../../src/app/kiosk-bindings.ts';
 import { AppProviders } from '../../src/app/providers.tsx';
@@ -52,8 +52,15 @@ const pupilModel = createMachine({
     loginRefused: { on: { 'pupil.sendsCode': 'loggingIn' } },
     loadingDetails: {
       on: {
-        'network.fails': 'detailsFailed',
+        'network.fails': 'detailsOffline',
         'server.sendsDetails': 'confirming',
+      },
+    },
+    // The network is down while loading: the retry dialog asks to check the connection.
+    detailsOffline: {
+      on: {
+        'pupil.pressesOk': 'detailsFailed',
+        'browser.goesOnline': 'loadingDetails',
       },
     },
     detailsFailed: {
@@ -89,10 +96,11 @@ const pupilModel = createMachine({
     startFailed: { on: { 'pupil.pressesStart': 'starting' } },
     loadingQuestions: {
       on: {
-        'network.fails': 'questionsFailed',
+        'network.fails': 'questionsOffline',
         'server.sendsQuestions': 'answering',
       },
     },
+    questionsOffline: { on: { 'pupil.pressesOk': 'questionsFailed' } },
     questionsFailed: { on: { 'pupil.triesAgain': 'loadingQuestions' } },
     answering: {
       on: {
@@ -101,8 +109,13 @@ const pupilModel = createMachine({
         'pupil.goesToNextQuestion': 'answering',
         'pupil.pressesBack': 'answering',
         'pupil.asksToFinish': 'confirmingFinish',
+        'pupil.answersWhileOffline': 'answerKeptOnTerminal',
       },
     },
+    // The network is down: the answer is kept on this terminal and sent when it is back.
+    answerKeptOnTerminal: { on: { 'browser.goesOnline': 'answerResent' } },
+    answerResent: { on: { 'server.savesAnswer': 'answerReachedServer' } },
+    answerReachedServer: { on: { 'pupil.asksToFinish': 'confirmingFinish' } },
     confirmingFinish: {
       on: {
         'pupil.keepsWorking': 'answering',
@@ -111,8 +124,16 @@ const pupilModel = createMachine({
     },
     finishing: {
       on: {
-        'network.fails': 'finishFailed',
+        'network.fails': 'finishOffline',
+        'server.fails': 'finishFailed',
         'server.finishesExam': 'ended',
+      },
+    },
+    // Finishing while offline: the retry dialog, never a dead end.
+    finishOffline: {
+      on: {
+        'pupil.retries': 'finishing',
+        'browser.goesOnline': 'finishing',
       },
     },
     finishFailed: { on: { 'pupil.triesAgain': 'finishing' } },
@@ -124,6 +145,7 @@ const pupilModel = createMachine({
 
 interface AppUnderTest {
   control: ControlledApi;
+  kiosk: ReturnType<typeof createActor<ReturnType<typeof createKioskMachine>>>;
   history: ReturnType<typeof createMemoryHistory>;
   storage: ReturnType<typeof memoryStorage>;
   user: ReturnType<typeof userEvent.setup>;
@@ -132,7 +154,10 @@ interface AppUnderTest {
 }
 
 const recorders = new Map<string, CoverageRecorder>(
-  ([['kiosk', kioskMachine], ['session', sessionMachine], ['exam', examMachine]] as Array<[string, AnyStateMachine]>).map(
+  (
+    // The session's UI-level coverage is measured by its own model (app-session.model.test.tsx).
+    [['kiosk', kioskMachine], ['exam', examMachine], ['retry', retryMachine]] as Array<[string, AnyStateMachine]>
+  ).map(
     ([name, machine]) => [name, new CoverageRecorder(name, allTransitions(machine))],
   ),
 );
@@ -153,7 +178,8 @@ async function renderApp(): Promise<AppUnderTest> {
   const { i18n, controller } = await setupLanguage('en');
   const storage = memoryStorage();
   const control = createControlledApi();
-  const kiosk = createActor(createKioskMachine({ api: control.api, storage }), {
+  // No backoff window: a network failure while finishing opens the retry dialog at once.
+  const kiosk = createActor(createKioskMachine({ api: control.api, storage, retryWindowMs: 0 }), {
     input: { storedSession: null },
     inspect: record,
   }).start();
@@ -168,7 +194,7 @@ async function renderApp(): Promise<AppUnderTest> {
     </AppProviders>,
   );
   await screen.findByRole('heading', { level: 1, name: 'Log in with your login code' });
-  return { control, history, storage, user: userEvent.setup(), lastCall: null };
+  return { control, kiosk, history, storage, user: userEvent.setup(), lastCall: null };
 }
 
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
@@ -281,8 +307,36 @@ describe('the pupil through the app, every transition of the model', () => {
           finishing: async () => {
             await waitFor(() => expect(app.control.waiting()).toContain('finishExam'));
           },
+          answerKeptOnTerminal: async () => {
+            expect((await screen.findByRole('status')).textContent).toBe('Saved on this terminal');
+            expect(screen.queryByRole('alertdialog')).toBeNull();
+          },
+          answerResent: async () => {
+            await waitFor(() => expect(app.control.waiting()).toContain('saveAnswer'), { timeout: 3_000 });
+            expect(screen.getByRole('status').textContent).toBe('Saved on this terminal');
+          },
+          answerReachedServer: async () => {
+            await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Saved on the server'));
+            expect(app.control.server.saved.size).toBeGreaterThan(0);
+          },
+          detailsOffline: async () => {
+            const dialog = await screen.findByRole('alertdialog', { name: 'Check your internet connection' });
+            expect(within(dialog).getByRole('button', { name: 'OK' })).toBeTruthy();
+            expect(within(dialog).queryByRole('button', { name: 'Retry' })).toBeNull();
+          },
+          questionsOffline: async () => {
+            const dialog = await screen.findByRole('alertdialog', { name: 'Check your internet connection' });
+            expect(within(dialog).getByRole('button', { name: 'OK' })).toBeTruthy();
+            expect(app.history.location.pathname).toBe('/start');
+          },
+          finishOffline: async () => {
+            const dialog = await screen.findByRole('alertdialog', { name: 'Check your internet connection' });
+            expect(within(dialog).getByRole('button', { name: 'Retry' })).toBeTruthy();
+            expect(app.history.location.pathname).toBe('/start');
+          },
           finishFailed: async () => {
-            expect((await screen.findByRole('alert')).textContent).toContain('Network error');
+            expect((await screen.findByRole('alert')).textContent).toContain('An error has occurred.');
+            expect(screen.queryByRole('alertdialog')).toBeNull();
           },
           ended: async () => {
             await heading('Test complete');
@@ -310,6 +364,21 @@ describe('the pupil through the app, every transition of the model', () => {
           'server.acceptsCode': () => serverAnswers(app, 'login'),
           'server.sendsDetails': () => serverAnswers(app, 'examDetails'),
           'network.fails': () => networkFails(app),
+          'server.fails': async () => {
+            const method = app.control.waiting()[0];
+            if (!method) throw new Error('server.fails: no call is waiting');
+            await act(async () => app.control.fail(method, 'GENERIC_ERROR', 500));
+          },
+          'pupil.answersWhileOffline': async () => {
+            await app.user.click(screen.queryAllByRole('radio')[0] ?? screen.getByRole('button', { name: /Next/ }));
+            await waitFor(() => expect(app.control.waiting()).toContain('saveAnswer'));
+            await act(async () => app.control.fail('saveAnswer', 'NETWORK_ERROR'));
+          },
+          'browser.goesOnline': async () => {
+            await act(async () => app.kiosk.send({ type: 'connection.restored' }));
+          },
+          'pupil.pressesOk': () => app.user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'OK' })),
+          'pupil.retries': () => app.user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Retry' })),
           'pupil.triesAgain': () => app.user.click(screen.getByRole('button', { name: 'Try again' })),
           'pupil.saysNotMe': () => app.user.click(screen.getByRole('button', { name: 'No, log out' })),
           'pupil.confirms': () => app.user.click(screen.getByRole('button', { name: 'Yes, continue' })),
@@ -347,10 +416,10 @@ describe('the pupil through the app, every transition of the model', () => {
   }
 
   it('reports what the paths took of each production machine', () => {
+    for (const recorder of recorders.values()) recorder.report('ui');
     for (const recorder of recorders.values()) {
-      recorder.report('ui');
       // The journey's core is walked through the app; the rest is covered at the logic level.
-      expect(recorder.taken.size).toBeGreaterThan(recorder.all.size / 2);
+      expect(recorder.taken.size, recorder.name).toBeGreaterThan(recorder.all.size / 2);
     }
     expect(demoQuestions.length).toBe(3);
   });

@@ -5,12 +5,11 @@
 import { expect } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
-import type { AnswerToSave, ExamContext } from '../../machines/exam/exam.types.ts';
+import type { AnswerEntry, AnswerToSave, ExamContext, LoadedExam } from '../../machines/exam/exam.types.ts';
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
-import { ApiFailure } from '../../machines/shared/ports.ts';
+import { ApiFailure, type FailureCode } from '../../machines/shared/ports.ts';
 import type {
   ExamDetails,
-  ExamQuestions,
   FinishExamResponse,
   StartExamResponse,
 } from '../../src/shared/contract.ts';
@@ -33,32 +32,43 @@ const details = (status: ExamDetails['status']): ExamDetails => ({
   server_time: now,
 });
 const started: StartExamResponse = { status: 6, started_at: now, deadline_at: deadline, server_time: now };
-const questions: ExamQuestions = {
+const later = '2026-11-22T09:05:00.000Z';
+/** The server holds 103; the outbox still holds a later 101 (sent again) and an older 103 (stale). */
+const questions: LoadedExam = {
   questions: demoQuestions,
-  answers: [{ question_id: 103, value: 'a', answered_at: now }],
+  answers: [{ question_id: 103, value: 'a', answered_at: later }],
   deadline_at: deadline,
   server_time: now,
+  unsent: [
+    { scheduleHistoryId: 7, questionId: 101, value: 'b', key: '0f0e0d0c-0b0a-4908-8706-000000000001', answeredAt: later },
+    { scheduleHistoryId: 7, questionId: 103, value: 'b', key: '0f0e0d0c-0b0a-4908-8706-000000000002', answeredAt: now },
+  ],
 };
 const receipt: FinishExamResponse = { status: 1, answer_count: 2, digest: 'ab'.repeat(32), finished_at: now, server_time: now };
 
 const failure = (type: string, ...codes: Array<[ApiFailure['code'], number?]>): AnyEventObject[] =>
   codes.map(([code, status]) => ({ type, error: new ApiFailure(code, status) }));
 
-function pending(snapshot: AnyMachineSnapshot): AnswerToSave[] {
+/** Answers of the snapshot with one of these statuses, in question order. */
+function withStatus(snapshot: AnyMachineSnapshot, ...statuses: AnswerEntry['status'][]): AnswerToSave[] {
   const context = snapshot.context as ExamContext;
   return context.questions.flatMap((q) => {
     const entry = context.answers[q.id];
-    return entry?.status === 'pending'
+    return entry && statuses.includes(entry.status)
       ? [{ scheduleHistoryId: 7, questionId: q.id, value: entry.value, key: entry.key, answeredAt: entry.answeredAt }]
       : [];
   });
 }
+
+const failed = (type: string, ...codes: FailureCode[]): AnyEventObject[] =>
+  codes.map((error) => ({ type, output: { ok: false, error } }));
 
 const machine = examMachine.provide({
   actors: {
     loadExamDetails: never(),
     startExam: never(),
     loadQuestions: never(),
+    storeAnswer: never(),
     saveAnswer: never(),
     flushAnswers: never(),
     finishExam: never(),
@@ -76,20 +86,20 @@ describeModel({
   machine,
   inputs: [{ session }],
   samples: {
-    'xstate.done.actor.loadExamDetails': [0, 6, 1].map((status) => ({
-      type: 'xstate.done.actor.loadExamDetails',
-      output: details(status as ExamDetails['status']),
-    })),
-    'xstate.error.actor.loadExamDetails': failure('xstate.error.actor.loadExamDetails', ['NOT_LOGGED_IN', 401], ['NETWORK_ERROR']),
+    // Loading and finishing's calls run in the retry machine: its output says how they ended.
+    'xstate.done.actor.loadExamDetails': [
+      ...[0, 6, 1].map((status) => ({
+        type: 'xstate.done.actor.loadExamDetails',
+        output: { ok: true, value: details(status as ExamDetails['status']) },
+      })),
+      ...failed('xstate.done.actor.loadExamDetails', 'NOT_LOGGED_IN', 'NETWORK_ERROR'),
+    ],
     'xstate.done.actor.startExam': [{ type: 'xstate.done.actor.startExam', output: started }],
     'xstate.error.actor.startExam': failure('xstate.error.actor.startExam', ['NOT_LOGGED_IN', 401], ['TIMEOUT']),
-    'xstate.done.actor.loadQuestions': [{ type: 'xstate.done.actor.loadQuestions', output: questions }],
-    'xstate.error.actor.loadQuestions': failure(
-      'xstate.error.actor.loadQuestions',
-      ['NOT_LOGGED_IN', 401],
-      ['ER_SCHEDULE_HISTORY_COMPLETED', 403],
-      ['NETWORK_ERROR'],
-    ),
+    'xstate.done.actor.loadQuestions': [
+      { type: 'xstate.done.actor.loadQuestions', output: { ok: true, value: questions } },
+      ...failed('xstate.done.actor.loadQuestions', 'NOT_LOGGED_IN', 'ER_SCHEDULE_HISTORY_COMPLETED', 'NETWORK_ERROR'),
+    ],
     'answer.given': [
       { type: 'answer.given', questionId: 101, value: 'a' },
       { type: 'answer.given', questionId: 999, value: 'x' },
@@ -98,23 +108,31 @@ describeModel({
       { type: 'question.selected', index: 2 },
       { type: 'question.selected', index: 99 },
     ],
+    'xstate.done.actor.storeAnswer': (snapshot) =>
+      withStatus(snapshot, 'writing').slice(0, 1).map((answer) => ({ type: 'xstate.done.actor.storeAnswer', output: answer.key })),
+    'xstate.error.actor.storeAnswer': [{ type: 'xstate.error.actor.storeAnswer', error: new Error('QuotaExceededError') }],
     'xstate.done.actor.saveAnswer': (snapshot) =>
-      pending(snapshot).slice(0, 1).map((answer) => ({
+      withStatus(snapshot, 'local', 'unsaved').slice(0, 1).map((answer) => ({
         type: 'xstate.done.actor.saveAnswer',
         output: { key: answer.key, serverTime: now },
       })),
     'xstate.error.actor.saveAnswer': failure('xstate.error.actor.saveAnswer', ['NOT_LOGGED_IN', 401], ['TIME_END', 403], ['NETWORK_ERROR']),
     'xstate.done.actor.flushAnswers': (snapshot) => [
-      { type: 'xstate.done.actor.flushAnswers', output: pending(snapshot).map((answer) => answer.key) },
+      {
+        type: 'xstate.done.actor.flushAnswers',
+        output: { ok: true, value: { saved: withStatus(snapshot, 'writing', 'local', 'unsaved').map((answer) => answer.key), refused: [] } },
+      },
+      // One answer given after the deadline is refused for good; Finish goes on without it.
+      ...withStatus(snapshot, 'writing', 'local', 'unsaved').slice(0, 1).map((answer) => ({
+        type: 'xstate.done.actor.flushAnswers',
+        output: { ok: true, value: { saved: [], refused: [answer.key] } },
+      })),
+      ...failed('xstate.done.actor.flushAnswers', 'NOT_LOGGED_IN', 'NETWORK_ERROR'),
     ],
-    'xstate.error.actor.flushAnswers': failure('xstate.error.actor.flushAnswers', ['NOT_LOGGED_IN', 401], ['NETWORK_ERROR']),
-    'xstate.done.actor.finishExam': [{ type: 'xstate.done.actor.finishExam', output: receipt }],
-    'xstate.error.actor.finishExam': failure(
-      'xstate.error.actor.finishExam',
-      ['NOT_LOGGED_IN', 401],
-      ['ER_SCHEDULE_HISTORY_CANCELLED', 403],
-      ['NETWORK_ERROR'],
-    ),
+    'xstate.done.actor.finishExam': [
+      { type: 'xstate.done.actor.finishExam', output: { ok: true, value: receipt } },
+      ...failed('xstate.done.actor.finishExam', 'NOT_LOGGED_IN', 'ER_SCHEDULE_HISTORY_CANCELLED', 'GENERIC_ERROR'),
+    ],
     FINISH_WITH_ERROR: [{ type: 'FINISH_WITH_ERROR', code: 'ER_SCHEDULE_HISTORY_CANCELLED' }],
     'xstate.route': [
       { type: 'xstate.route', to: '#examConfirming' },

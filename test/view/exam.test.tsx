@@ -62,12 +62,25 @@ describe('a single-choice question', () => {
     expect(onAnswer).toHaveBeenCalledWith(101, 'b');
   });
 
-  it('shows the chosen answer and whether the server has it, in words', async () => {
-    const { rerender } = await renderView(<ExamScreen {...props({ answers: { 101: { value: 'a', saved: false } } })} />);
+  it('shows the chosen answer and where it is saved, in words', async () => {
+    const { rerender } = await renderView(<ExamScreen {...props({ answers: { 101: { value: 'a', saved: 'saving' } } })} />);
     expect((screen.getByRole('radio', { name: 'large' }) as HTMLInputElement).checked).toBe(true);
     expect(screen.getByRole('status').textContent).toBe('Saving…');
-    rerender(<ExamScreen {...props({ answers: { 101: { value: 'a', saved: true } } })} />);
-    expect(screen.getByRole('status').textContent).toBe('Saved');
+    rerender(<ExamScreen {...props({ answers: { 101: { value: 'a', saved: 'server' } } })} />);
+    expect(screen.getByRole('status').textContent).toBe('Saved on the server');
+  });
+
+  it.each([
+    ['server', 'Saved on the server'],
+    ['terminal', 'Saved on this terminal'],
+    ['none', 'Not saved'],
+  ] as const)('tells a %s answer apart with an icon and words: "%s"', async (saved, words) => {
+    await renderView(<ExamScreen {...props({ answers: { 101: { value: 'a', saved } } })} />);
+    const status = screen.getByRole('status');
+    expect(status.textContent).toBe(words);
+    expect(status.getAttribute('data-state')).toBe(saved);
+    // Never colour alone: an icon beside the words.
+    expect(status.querySelector('svg')).not.toBeNull();
   });
 });
 
@@ -104,9 +117,9 @@ describe('moving between questions', () => {
 
 describe('a text question', () => {
   it('shows the saved answer in a box labelled "Your answer"', async () => {
-    await renderView(<ExamScreen {...props({ index: 1, answers: { 102: { value: 'cold', saved: true } } })} />);
+    await renderView(<ExamScreen {...props({ index: 1, answers: { 102: { value: 'cold', saved: 'server' } } })} />);
     expect((screen.getByRole('textbox', { name: 'Your answer' }) as HTMLInputElement).value).toBe('cold');
-    expect(screen.getByRole('status').textContent).toBe('Saved');
+    expect(screen.getByRole('status').textContent).toBe('Saved on the server');
   });
 
   it('hands the answer over when the box loses focus, once', async () => {
@@ -154,7 +167,7 @@ describe('a text question', () => {
 
 describe('finishing', () => {
   it('asks "Finish the test?" in a modal dialog, telling how many questions are unanswered', async () => {
-    await renderView(<ExamScreen {...props({ confirmingFinish: true, answers: { 101: { value: 'a', saved: true } } })} />);
+    await renderView(<ExamScreen {...props({ confirmingFinish: true, answers: { 101: { value: 'a', saved: 'server' } } })} />);
     const dialog = screen.getByRole('dialog', { name: 'Finish the test?' });
     expect(dialog.getAttribute('aria-modal')).toBe('true');
     expect(within(dialog).getByText('2 questions are not answered yet.')).toBeTruthy();
@@ -162,7 +175,7 @@ describe('finishing', () => {
   });
 
   it('says when every question is answered', async () => {
-    const answers = { 101: { value: 'a', saved: true }, 102: { value: 'cold', saved: true }, 103: { value: 'b', saved: false } };
+    const answers = { 101: { value: 'a', saved: 'server' }, 102: { value: 'cold', saved: 'server' }, 103: { value: 'b', saved: 'terminal' } } as const;
     await renderView(<ExamScreen {...props({ confirmingFinish: true, answers })} />);
     expect(screen.getByText('You have answered every question.')).toBeTruthy();
   });

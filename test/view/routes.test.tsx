@@ -27,6 +27,16 @@ const fixtures: ScreenProps = {
   },
   'exam-end': { outcome: 'sent', receipt: null, onLogout: noop },
   'not-found': { onGoToLogin: noop },
+  login: { status: 'ready', place: null, kind: 'id', busy: false, error: null, onSubmit: noop, onRetry: noop },
+  entry: { status: 'working', error: null, onGoToLogin: noop },
+  forbidden: { onGoToLogin: noop },
+  'examinee-input-info': {
+    step: 'editing', values: { examinee_name: '', grade_id: null, email: '' }, errors: {}, failure: null,
+    onChange: noop, onReview: noop, onBack: noop, onConfirm: noop,
+  },
+  'examinee-info': { info: { examinee_name: 'Aiko Tanaka', grade_id: 4, email: 'aiko@example.com' }, onContinue: noop },
+  'testing-menu': { status: 'loading', menu: null, error: null, onTakeTest: noop, onRetry: noop, onLogout: noop },
+  'exam-list': { status: 'ready', exams: [], stepMode: false, error: null, onChoose: noop, onRetry: noop, onLogout: noop },
 };
 
 const shell = vi.hoisted(() => ({ busy: false, screen: 'login-code' as string }));
@@ -35,6 +45,8 @@ vi.mock('../../src/app/kiosk-bindings.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof KioskBindings>()),
   useScreen: (name: ScreenName) => fixtures[name],
   useShell: () => shell,
+  // The shell's retry dialog reads the kiosk too; no call is being retried here.
+  useRetryDialog: () => null,
 }));
 
 beforeAll(() => {
@@ -57,6 +69,16 @@ describe('routes', () => {
     ['/start', 'Which word means "big"?'],
     ['/exam-end', 'Test complete'],
     ['/404', 'Page not found'],
+    ['/login?org_code=ORG1', 'Log in'],
+    ['/oauth?accessToken=t&schoolId=12', 'Signing you in…'],
+    ['/oauth-kenya?token=t', 'Signing you in…'],
+    ['/app-entry?organization_code=ORG1', 'Signing you in…'],
+    ['/403', 'Please log in'],
+    ['/examinee-input-info', 'Your basic information'],
+    ['/examinee-info', 'Your basic information'],
+    ['/testing-menu', 'Menu'],
+    ['/exam', 'Choose an exam'],
+    ['/exam-step-mode', 'Choose an exam'],
   ])('%s renders its screen', async (path, heading) => {
     await visit(path);
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeTruthy();

@@ -51,6 +51,30 @@ export function CircleIcon(props: IconProps) {
   );
 }
 
+/** A screen on a stand: "on this terminal". */
+export function TerminalIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <rect x="3" y="4" width="18" height="12" rx="1.5" />
+      <path d="M8 20h8" />
+      <path d="M12 16v4" />
+    </Icon>
+  );
+}
+
+/** A crossed-out signal: no connection. */
+export function OfflineIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M2 8.5a15 15 0 0 1 20 0" />
+      <path d="M5.5 12a10 10 0 0 1 13 0" />
+      <path d="M9 15.5a5 5 0 0 1 6 0" />
+      <path d="M12 19h.01" />
+      <path d="m3 3 18 18" />
+    </Icon>
+  );
+}
+
 export function WarningIcon(props: IconProps) {
   return (
     <Icon {...props}>

@@ -11,11 +11,13 @@ export interface ModalDialogProps {
   children: ReactNode;
   /** Escape does what the dialog's cancel button does. */
   onCancel(): void;
+  /** alertdialog for an urgent message that needs an answer (the retry dialog). */
+  role?: 'dialog' | 'alertdialog';
 }
 
 const focusable = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
-export function ModalDialog({ title, children, onCancel }: ModalDialogProps) {
+export function ModalDialog({ title, children, onCancel, role = 'dialog' }: ModalDialogProps) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
 
@@ -54,7 +56,7 @@ export function ModalDialog({ title, children, onCancel }: ModalDialogProps) {
       <div
         ref={ref}
         className={styles.dialog}
-        role="dialog"
+        role={role}
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}

@@ -3,8 +3,8 @@
  * timer, one question at a time, Previous/Next, a saved indicator per question, and "Finish
  * the test" on every question behind a confirmation dialog.
  *
- * Presentational: the exam machine owns the questions, the index, the answers and whether each
- * is saved on the server; this view only sends what the pupil did. A typed answer is the one
+ * Presentational: the exam machine owns the questions, the index, the answers and where each
+ * is saved (on the server, or only on this terminal); this view only sends what the pupil did. A typed answer is the one
  * piece of local state (form text): it is handed to `onAnswer` when the field loses focus, on
  * Enter, on Previous/Next/Finish and after a short pause in typing.
  *
@@ -13,6 +13,7 @@
  */
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import type { SaveState } from '../../../machines/exam/exam.selectors.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import type { Question } from '../../shared/contract.ts';
 import { ExamHeader } from '../../components/exam-header/exam-header.tsx';
@@ -25,8 +26,11 @@ import styles from './exam.module.css';
 
 export interface ExamAnswer {
   value: string;
-  /** True once the server acknowledged this value. */
-  saved: boolean;
+  /**
+   * Where it is kept: server (acknowledged), terminal (only in this terminal's outbox, sent
+   * when the network allows), saving (being written to the outbox, a moment), none.
+   */
+  saved: SaveState;
 }
 
 export interface ExamScreenProps {

@@ -7,7 +7,7 @@
 import { Trans } from '@lingui/react/macro';
 import { useEffect, useId, useRef } from 'react';
 import type { Question } from '../../shared/contract.ts';
-import { CheckIcon, CircleIcon, SavingIcon } from '../../components/icon/icons.tsx';
+import { CheckIcon, CircleIcon, SavingIcon, TerminalIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import type { ExamAnswer } from './exam.tsx';
 import styles from './exam.module.css';
 
@@ -86,21 +86,36 @@ export function QuestionView({ question, answer, textValue, disabled, onChoose, 
   );
 }
 
-/** "Saved" once the server has the answer, "Saving…" until then; an icon and words, never colour alone. */
+/**
+ * Where the answer is kept, in words with an icon (never colour alone): on the server, only on
+ * this terminal (the network is down; it is sent later), being saved, or not saved.
+ */
 function SavedIndicator({ answer }: { answer: ExamAnswer | undefined }) {
-  const state = !answer || answer.value.trim() === '' ? 'empty' : answer.saved ? 'saved' : 'saving';
+  const state = !answer || answer.value.trim() === '' ? 'empty' : answer.saved;
   return (
     <p className={styles.saved} data-state={state} role="status">
-      {state === 'saved' && (
+      {state === 'server' && (
         <>
           <CheckIcon />
-          <Trans>Saved</Trans>
+          <Trans>Saved on the server</Trans>
+        </>
+      )}
+      {state === 'terminal' && (
+        <>
+          <TerminalIcon />
+          <Trans>Saved on this terminal</Trans>
         </>
       )}
       {state === 'saving' && (
         <>
           <SavingIcon />
           <Trans>Saving…</Trans>
+        </>
+      )}
+      {state === 'none' && (
+        <>
+          <WarningIcon />
+          <Trans>Not saved</Trans>
         </>
       )}
       {state === 'empty' && (

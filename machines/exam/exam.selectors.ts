@@ -1,0 +1,40 @@
+/**
+ * Exam snapshot to view: where each answer is kept, and what the retry dialog shows while a
+ * call of finishing runs in the retry machine.
+ */
+import type { SnapshotFrom } from 'xstate';
+import { selectRetryDialog, type RetryDialogView, type RetrySnapshot } from '../retry/retry.selectors.ts';
+import { retriedCalls, type examMachine } from './exam.machine.ts';
+import type { AnswerEntry } from './exam.types.ts';
+
+export type ExamSnapshot = SnapshotFrom<typeof examMachine>;
+
+/** The three places an answer can be (plus the moment it is being written). */
+export type SaveState = 'server' | 'terminal' | 'saving' | 'none';
+
+export function selectSaveState(entry: AnswerEntry): SaveState {
+  switch (entry.status) {
+    case 'saved':
+      return 'server';
+    case 'local':
+      return 'terminal';
+    case 'writing':
+      return 'saving';
+    default:
+      // unsaved (no outbox) and rejected (refused for good): not kept anywhere that counts.
+      return 'none';
+  }
+}
+
+/** The retry dialog of the call now running in the retry machine, if any. */
+export function selectExamRetryDialog(snapshot: ExamSnapshot | undefined): RetryDialogView {
+  if (!snapshot) return null;
+  const children = snapshot.children as Record<string, { getSnapshot(): unknown } | undefined>;
+  for (const id of retriedCalls) {
+    const child = children[id];
+    // Tests fake these calls with plain promises: only a retry machine has a dialog to show.
+    const retry = child?.getSnapshot() as RetrySnapshot | undefined;
+    if (retry && 'context' in retry && retry.context && 'variant' in retry.context) return selectRetryDialog(retry);
+  }
+  return null;
+}

@@ -1,0 +1,149 @@
+/**
+ * The retry machine: runs one call (the `call` actor, provided by whoever invokes it) and,
+ * while the network fails, runs it again with exponential backoff (seed section 7); when the
+ * backoff window is used up, the retry dialog asks the pupil (seed section 4).
+ *
+ * Top states: calling -> succeeded; calling -> waiting (backoff) -> calling; calling ->
+ * offline (the dialog) -> calling (Retry, or the browser is online again) or failed (OK);
+ * calling -> failed (the server answered with a refusal).
+ *
+ * Invariants:
+ * - only network failures (NETWORK_ERROR, TIMEOUT) are tried again; a server's answer never is;
+ * - the backoff waits 1 s, then doubles, and never waits more than the window in total;
+ * - the silent variant never shows a dialog and never gives up on the network;
+ * - OK exists only in the checkConnection variant, Retry only in autoConnect.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
+import type { RetryContext, RetryEvent, RetryInput, RetryOutput } from './retry.types.ts';
+
+/** The seed's backoff starts at 1 s and doubles. */
+export const BACKOFF_BASE_MS = 1_000;
+/** Total window of the backoff before the pupil is asked. */
+export const RETRY_WINDOW_MS = 60_000;
+/** The silent variant keeps trying at most this far apart. */
+export const SILENT_MAX_DELAY_MS = 8_000;
+
+const networkFailures: ReadonlySet<FailureCode> = new Set(['NETWORK_ERROR', 'TIMEOUT']);
+
+/** Whether a failure is the network's (worth trying again) rather than the server's answer. */
+export function isNetworkFailure(code: FailureCode): boolean {
+  return networkFailures.has(code);
+}
+
+/** The wait before attempt `attempt + 1`: 1 s, 2 s, 4 s... */
+export function backoffMs(attempt: number, maxMs = Number.POSITIVE_INFINITY): number {
+  return Math.min(BACKOFF_BASE_MS * 2 ** attempt, maxMs);
+}
+
+function delayOf(context: RetryContext): number {
+  return backoffMs(context.attempt, context.variant === 'silent' ? SILENT_MAX_DELAY_MS : undefined);
+}
+
+/** Whether the next wait still fits in a window of `windowMs` (the silent variant has none). */
+export function withinWindow(context: RetryContext, windowMs = context.windowMs): boolean {
+  return context.variant === 'silent' || context.waitedMs + delayOf(context) <= windowMs;
+}
+
+const failureOf = ({ event }: { event: unknown }) => failureCodeOf((event as { error?: unknown }).error);
+
+export const retryMachine = setup({
+  types: {
+    context: {} as RetryContext,
+    events: {} as RetryEvent,
+    input: {} as RetryInput,
+    output: {} as RetryOutput,
+  },
+  actors: {
+    /** The call to run; provided by the machine that invokes this one. */
+    call: fromPromise<unknown, unknown>(async () => {
+      throw new Error('call is provided by the invoking machine');
+    }),
+  },
+  actions: {
+    assignFailure: assign({ error: (args) => failureOf(args) }),
+    startOver: assign({ attempt: 0, waitedMs: 0 }),
+  },
+  guards: {
+    isNetworkFailure: (args) => isNetworkFailure(failureOf(args)),
+    // The next wait still fits in the window (the silent variant has none).
+    isWithinWindow: ({ context }) => withinWindow(context),
+    offersRetry: ({ context }) => context.variant === 'autoConnect',
+    offersOk: ({ context }) => context.variant === 'checkConnection',
+  },
+  delays: {
+    backoff: ({ context }) => delayOf(context),
+  },
+}).createMachine({
+  id: 'retry',
+  context: ({ input }) => ({
+    variant: input.variant,
+    input: input.input,
+    windowMs: input.windowMs ?? RETRY_WINDOW_MS,
+    attempt: 0,
+    waitedMs: 0,
+    error: null,
+    result: null,
+  }),
+  initial: 'calling',
+  states: {
+    calling: {
+      tags: ['busy'],
+      invoke: {
+        id: 'call',
+        src: 'call',
+        input: ({ context }: { context: RetryContext }) => context.input,
+        onDone: {
+          target: 'succeeded',
+          actions: assign({ result: ({ event }) => ({ ok: true as const, value: event.output }) }),
+        },
+        onError: [
+          {
+            guard: 'isNetworkFailure',
+            // Chosen below: wait and call again, or ask the pupil.
+            target: 'failedOnNetwork',
+            actions: 'assignFailure',
+          },
+          {
+            target: 'failed',
+            actions: [
+              'assignFailure',
+              assign({ result: ({ event }) => ({ ok: false as const, error: failureCodeOf(event.error) }) }),
+            ],
+          },
+        ],
+      },
+    },
+    failedOnNetwork: {
+      always: [{ guard: 'isWithinWindow', target: 'waiting' }, { target: 'offline' }],
+    },
+    waiting: {
+      tags: ['busy'],
+      after: {
+        backoff: {
+          target: 'calling',
+          actions: assign({
+            waitedMs: ({ context }) => context.waitedMs + delayOf(context),
+            attempt: ({ context }) => context.attempt + 1,
+          }),
+        },
+      },
+      on: { 'connection.restored': { target: 'calling', actions: 'startOver' } },
+    },
+    offline: {
+      tags: ['dialog'],
+      on: {
+        'retry.requested': { guard: 'offersRetry', target: 'calling', actions: 'startOver' },
+        'connection.restored': { target: 'calling', actions: 'startOver' },
+        'dialog.closed': {
+          guard: 'offersOk',
+          target: 'failed',
+          actions: assign({ result: ({ context }) => ({ ok: false as const, error: context.error ?? 'NETWORK_ERROR' }) }),
+        },
+      },
+    },
+    succeeded: { type: 'final' },
+    failed: { type: 'final' },
+  },
+  output: ({ context }: { context: RetryContext }) => context.result ?? { ok: false, error: context.error ?? 'GENERIC_ERROR' },
+});

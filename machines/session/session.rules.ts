@@ -1,0 +1,169 @@
+/**
+ * The session's rules as pure functions over facts: the entry routes' queries (seed section 2,
+ * rules 1-4, validated with valibot), the public and protected paths (rules 5 and 7), the
+ * landing rules ("Next screen after login"), the basic information form's validation
+ * (section 5) and which failures a signed-in call ends the session with (section 8).
+ */
+import * as v from 'valibot';
+import {
+  AppEntryQuerySchema,
+  LoginType,
+  OauthQuerySchema,
+  PartnerEntryQuerySchema,
+  SsoErrorCodeSchema,
+  type ExamineeSession,
+  type SsoErrorCode,
+} from '../../src/shared/contract.ts';
+import { ApiFailure, type FailureCode } from '../shared/ports.ts';
+import type { BasicInfoErrors, BasicInfoValues, EntryFacts } from './session.types.ts';
+
+/** Entry routes with no screen of their own (seed section 2). */
+export const entryPaths = {
+  oauth: '/oauth',
+  kaigen: '/oauth-kaigen',
+  kaigenPhilippine: '/oauth-kaigen-philippine',
+  kenya: '/oauth-kenya',
+  egypt: '/oauth-egypt',
+  appEntry: '/app-entry',
+} as const;
+export const allEntryPaths: readonly string[] = Object.values(entryPaths);
+
+/** Rule 7: screens that need a stored login; typed without one they show /403. */
+export const protectedPaths: readonly string[] = [
+  '/examinee-input-info',
+  '/examinee-info',
+  '/testing-menu',
+  '/exam',
+  '/exam-step-mode',
+];
+
+/** Rule 5's exception: /exam-end stays when the stored error code is one of these. */
+export const keptExamEndCodes: ReadonlySet<string> = new Set(['INCORRECT_DEVICE', 'ER_SCHEDULE_HISTORY_RETAKE']);
+
+/** The login page's query: its school or schedule, and how the last session ended. */
+export const LoginPageQuerySchema = v.object({
+  org_code: v.optional(v.string()),
+  school: v.optional(v.string()),
+  schedule_code: v.optional(v.string()),
+  login_type: v.optional(v.string()),
+  venue_id: v.optional(v.string()),
+  from: v.optional(v.string()),
+  logout: v.optional(v.string()),
+  error_code: v.optional(v.string()),
+});
+export type LoginPageQuery = v.InferOutput<typeof LoginPageQuerySchema>;
+
+/** Only the keys a schema knows, as strings; an unparsable query is an empty one. */
+export function queryOf<S extends v.ObjectSchema<v.ObjectEntries, undefined>>(
+  schema: S,
+  search: Record<string, string> | undefined,
+): v.InferOutput<S> {
+  const parsed = v.safeParse(schema, search ?? {});
+  return (parsed.success ? parsed.output : {}) as v.InferOutput<S>;
+}
+
+const present = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
+const isOn = (value: string | undefined) => value === '1' || value === 'true';
+
+export function ssoCodeOf(value: string | null | undefined): SsoErrorCode {
+  const parsed = v.safeParse(SsoErrorCodeSchema, value);
+  return parsed.success ? parsed.output : 'unknown';
+}
+
+function loginTypeOf(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return present(value) && Number.isInteger(n) && n >= 0 && n <= 7 ? n : fallback;
+}
+
+/** Rule 1: an /oauth that reports an error. */
+export function oauthError(search: Record<string, string> | undefined): { code: SsoErrorCode; schoolId: string | null } | null {
+  const q = queryOf(OauthQuerySchema, search);
+  if (!present(q.error) && !present(q.errorCode)) return null;
+  return { code: ssoCodeOf(q.errorCode ?? q.error), schoolId: present(q.schoolId) ? q.schoolId : null };
+}
+
+/** Rule 1: what a successful /oauth stores; null when token (and none stored) or school id is missing. */
+export function oauthEntry(search: Record<string, string> | undefined, storedToken: string | null): EntryFacts | null {
+  const q = queryOf(OauthQuerySchema, search);
+  const token = present(q.accessToken) ? q.accessToken : storedToken;
+  if (!token || !present(q.schoolId)) return null;
+  return { token, schoolId: q.schoolId, loginType: loginTypeOf(q.loginType, LoginType.SCHOOL_CBT), stepMode: isOn(q.orgStepMode) };
+}
+
+/** Rules 2 and 3: what a partner entry brings; null without a token. */
+export function partnerEntry(path: string, search: Record<string, string> | undefined): EntryFacts | null {
+  const q = queryOf(PartnerEntryQuerySchema, search);
+  if (!present(q.token)) return null;
+  const fixed =
+    path === entryPaths.egypt
+      ? LoginType.EGYPT
+      : path === entryPaths.kenya
+        ? LoginType.KENYA
+        : path === entryPaths.kaigenPhilippine
+          ? LoginType.PHILIPPINE
+          : LoginType.MUMBAI;
+  return {
+    token: q.token,
+    schoolId: q.orgCode ?? '',
+    // Rule 3: Egypt is always login type 7; the others take theirs from the query.
+    loginType: path === entryPaths.egypt ? fixed : loginTypeOf(q.loginType, fixed),
+    stepMode: isOn(q.orgStepMode),
+  };
+}
+
+/** Rule 4: the organisation code of /app-entry, or null. */
+export function appEntryOrg(search: Record<string, string> | undefined): string | null {
+  const q = queryOf(AppEntryQuerySchema, search);
+  return present(q.organization_code) ? q.organization_code : null;
+}
+
+/** "Next screen after login": my-page and foreign-payment users see their basic info first. */
+export function isMyPageUser(session: ExamineeSession): boolean {
+  return session.is_my_page_login || session.foreign_payment_method;
+}
+
+export function isBasicInfoMissing(session: ExamineeSession): boolean {
+  return session.grade_id === null || session.email === null;
+}
+
+/** Examinee logins and single sign-on land on the exam list; code and ID logins on login-confirm. */
+export function landsOnExamList(session: ExamineeSession): boolean {
+  return session.schedule_history_id === null || (session.login_type !== LoginType.CODE && session.login_type !== LoginType.ID);
+}
+
+/** Partner login types leave for their own sites at logout (seed section 4). */
+export const partnerLoginTypes: ReadonlySet<number> = new Set([
+  LoginType.MUMBAI,
+  LoginType.PHILIPPINE,
+  LoginType.KENYA,
+  LoginType.EGYPT,
+]);
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Seed section 5: every field required; the email must be valid. */
+export function validateBasicInfo(values: BasicInfoValues): BasicInfoErrors {
+  const errors: BasicInfoErrors = {};
+  if (values.examinee_name.trim() === '') errors.examinee_name = 'required';
+  if (values.grade_id === null) errors.grade_id = 'required';
+  if (values.email.trim() === '') errors.email = 'required';
+  else if (!emailPattern.test(values.email.trim())) errors.email = 'invalid';
+  return errors;
+}
+
+/** 401 DURING_MAINTENANCE: the outside-test-hours message and the maintenance handler. */
+export function isMaintenanceFailure(error: unknown): boolean {
+  return error instanceof ApiFailure && error.status === 401 && error.code === 'DURING_MAINTENANCE';
+}
+
+/** Any other 401 on a signed-in call: generic error and logout. */
+export function isUnauthorizedFailure(error: unknown): boolean {
+  return error instanceof ApiFailure && error.status === 401 && error.code !== 'DURING_MAINTENANCE';
+}
+
+/** What the screen says about a failure: 400 is the generic error (seed section 8). */
+export function visibleFailure(error: unknown): FailureCode {
+  if (error instanceof ApiFailure) return error.status === 400 ? 'GENERIC_ERROR' : error.code;
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code as FailureCode;
+  return 'GENERIC_ERROR';
+}

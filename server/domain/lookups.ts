@@ -1,0 +1,85 @@
+/**
+ * What a login page asks before anyone logs in: its organisation (GET /organization), its
+ * schedule (GET /schedule) and, for the Android app's entry, the organisation's open schedule
+ * (GET /app-schedule). An unknown code, or a schedule that is not the page's organisation's or
+ * venue's, is INVALID_SCHEDULE: "venue, organization or schedule URL invalid" (seed section 8).
+ */
+import { and, asc, eq, gte, lte } from 'drizzle-orm';
+import type { Organization, Schedule } from '../../src/shared/contract.ts';
+import type { Db } from '../db/client.ts';
+import { organizations, schedules, venues } from '../db/schema.ts';
+import { DomainError } from './errors.ts';
+
+type WithoutServerTime<T> = Omit<T, 'server_time'>;
+
+function invalid(): DomainError {
+  return new DomainError('INVALID_SCHEDULE', 'Venue, organization or schedule URL invalid.');
+}
+
+export async function findOrganization(db: Db, code: string): Promise<WithoutServerTime<Organization>> {
+  const [row] = await db.select().from(organizations).where(eq(organizations.code, code)).limit(1);
+  if (!row) throw invalid();
+  const method = row.loginMethod;
+  if (method !== 1 && method !== 2 && method !== 3) throw new Error(`Not an organisation login method: ${method}`);
+  return {
+    code: row.code,
+    name: row.name,
+    category: row.category,
+    login_method: method,
+    enable_mode_step: row.enableModeStep,
+  };
+}
+
+export async function findSchedule(
+  db: Db,
+  query: { scheduleCode: string; orgCode?: string; venueId?: number },
+): Promise<WithoutServerTime<Schedule>> {
+  const [row] = await db
+    .select({
+      code: schedules.scheduleCode,
+      name: schedules.name,
+      startsAt: schedules.startsAt,
+      endsAt: schedules.endsAt,
+      orgCode: organizations.code,
+      orgName: organizations.name,
+      venueId: venues.id,
+      venueName: venues.name,
+    })
+    .from(schedules)
+    .innerJoin(organizations, eq(organizations.id, schedules.organizationId))
+    .leftJoin(venues, eq(venues.id, schedules.venueId))
+    .where(eq(schedules.scheduleCode, query.scheduleCode))
+    .limit(1);
+  if (!row) throw invalid();
+  if (query.orgCode !== undefined && query.orgCode !== row.orgCode) throw invalid();
+  if (query.venueId !== undefined && query.venueId !== row.venueId) throw invalid();
+  return {
+    schedule_code: row.code,
+    name: row.name || row.code,
+    organization: { code: row.orgCode, name: row.orgName },
+    venue: row.venueId !== null && row.venueName !== null ? { id: row.venueId, name: row.venueName } : null,
+    starts_at: row.startsAt.toISOString(),
+    ends_at: row.endsAt.toISOString(),
+  };
+}
+
+/** The organisation and its open schedule (the one ending soonest), if any. */
+export async function findAppSchedule(
+  db: Db,
+  organizationCode: string,
+  now: Date,
+): Promise<{ org_code: string; organization_name: string; schedule_code: string | null }> {
+  const [organization] = await db
+    .select({ id: organizations.id, code: organizations.code, name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.code, organizationCode))
+    .limit(1);
+  if (!organization) throw invalid();
+  const [open] = await db
+    .select({ code: schedules.scheduleCode })
+    .from(schedules)
+    .where(and(eq(schedules.organizationId, organization.id), lte(schedules.startsAt, now), gte(schedules.endsAt, now)))
+    .orderBy(asc(schedules.endsAt), asc(schedules.id))
+    .limit(1);
+  return { org_code: organization.code, organization_name: organization.name, schedule_code: open?.code ?? null };
+}

@@ -1,0 +1,139 @@
+/**
+ * What a logged-in examinee asks about themselves, whichever way they came in:
+ * - who the token belongs to (GET /me: after single sign-on the token is all the client has);
+ * - their exam list (GET /exams) with step-mode locks;
+ * - basic information, registered once and never changed (seed section 5);
+ * - the testing menu's status (GET /get-status-choose-page): exam fee, exam, result release.
+ */
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import {
+  LoginType,
+  type ChoosePageStatus,
+  type ExamineeInfo,
+  type ExamListItem,
+} from '../../src/shared/contract.ts';
+import type { Db } from '../db/client.ts';
+import { examinees, payments } from '../db/schema.ts';
+import { DomainError } from './errors.ts';
+import { isFinished, loginRefusal, toStatus } from './schedule-history.ts';
+import { isStepLocked, isSuspended, loadSittingsOfExaminee, type Sitting } from './sitting.ts';
+import type { Principal } from './tokens.ts';
+import { examineeInfo, examineeWideInfo, examListItem, sortForList } from './views.ts';
+
+/** Results are viewable from one week after the exam (seed section 9: 604800000 ms). */
+export const RESULT_RELEASE_MS = 604_800_000;
+
+const PAID = 2;
+const PENDING = 1;
+
+type LoginTypeValue = ExamineeInfo['login_type'];
+
+function loginTypeOf(principal: Principal): LoginTypeValue {
+  const t = principal.loginType;
+  if (t !== null && Number.isInteger(t) && t >= 0 && t <= 7) return t as LoginTypeValue;
+  return principal.scheduleHistoryId === null ? LoginType.EXAMINEE : LoginType.CODE;
+}
+
+/** The sittings the principal may act on: the bound one, or all of the examinee's. */
+async function sittingsOf(db: Db, principal: Principal): Promise<Sitting[]> {
+  const all = await loadSittingsOfExaminee(db, principal.examineeId);
+  return principal.scheduleHistoryId === null ? all : all.filter((s) => s.history.id === principal.scheduleHistoryId);
+}
+
+/** The session info of the principal, as login answered it. */
+export async function sessionInfo(db: Db, principal: Principal): Promise<ExamineeInfo> {
+  const sittings = await sittingsOf(db, principal);
+  const loginType = loginTypeOf(principal);
+  if (principal.scheduleHistoryId !== null) {
+    const [bound] = sittings;
+    if (!bound) throw new DomainError('NOT_LOGGED_IN');
+    return examineeInfo(bound, loginType);
+  }
+  const [first] = sortForList(sittings);
+  if (!first) throw new DomainError('INVALID_SCHEDULE', 'No test is booked for this account.');
+  return examineeWideInfo(first, loginType);
+}
+
+export async function listExams(db: Db, principal: Principal): Promise<ExamListItem[]> {
+  const all = await loadSittingsOfExaminee(db, principal.examineeId);
+  const visible = principal.scheduleHistoryId === null ? all : all.filter((s) => s.history.id === principal.scheduleHistoryId);
+  return sortForList(visible).map((s) => examListItem(s, all));
+}
+
+/** Registers name, grade and email once; a second registration is ER_DUP_ENTRY and changes nothing. */
+export async function saveBasicInfo(
+  db: Db,
+  principal: Principal,
+  input: { examineeName: string; gradeId: number; email: string },
+  now: Date,
+): Promise<ExamineeInfo> {
+  const updated = await db
+    .update(examinees)
+    .set({ name: input.examineeName, gradeId: input.gradeId, email: input.email, basicInfoRegisteredAt: now })
+    .where(and(eq(examinees.id, principal.examineeId), isNull(examinees.basicInfoRegisteredAt)))
+    .returning({ id: examinees.id });
+  if (updated.length === 0) {
+    throw new DomainError('ER_DUP_ENTRY', 'Basic information is already registered and cannot be changed.');
+  }
+  return sessionInfo(db, principal);
+}
+
+/**
+ * The testing menu. The sitting is the bound one, else the requested one, else the examinee's
+ * current one (open before finished, newest first).
+ */
+export async function choosePageStatus(
+  db: Db,
+  principal: Principal,
+  requestedId: number | undefined,
+  now: Date,
+): Promise<Omit<ChoosePageStatus, 'server_time'>> {
+  const sittings = await sittingsOf(db, principal);
+  let sitting: Sitting | undefined;
+  if (requestedId !== undefined) {
+    sitting = sittings.find((s) => s.history.id === requestedId);
+    if (!sitting) throw new DomainError('NOT_FOUND', 'No such schedule history.');
+  } else {
+    sitting = sittings.find((s) => loginRefusal(s.history.status) === undefined) ?? sittings[0];
+  }
+
+  const feeRequired = sitting ? sitting.organization.foreignPaymentMethod || sitting.examinee.isMyPageLogin : false;
+  const rows = sitting
+    ? await db
+        .select({ kind: payments.kind, status: payments.status })
+        .from(payments)
+        .where(and(eq(payments.scheduleHistoryId, sitting.history.id), inArray(payments.kind, ['exam_fee', 'result_sheet', 'certificate'])))
+    : [];
+  const best = (kind: string) => Math.max(0, ...rows.filter((r) => r.kind === kind).map((r) => r.status));
+  const feeStatus = best('exam_fee');
+  const examFeeStatus = feeStatus === PAID ? 2 : feeStatus === PENDING ? 1 : 0;
+
+  let canTake = false;
+  let released = false;
+  if (sitting) {
+    const { history, schedule, organization } = sitting;
+    canTake =
+      loginRefusal(history.status) === undefined &&
+      (!feeRequired || examFeeStatus === 2) &&
+      !organization.disabled &&
+      !sitting.venueDisabled &&
+      schedule.startsAt <= now &&
+      now <= schedule.endsAt &&
+      !isSuspended(schedule, now) &&
+      !isStepLocked(sitting, await loadSittingsOfExaminee(db, principal.examineeId));
+    released =
+      isFinished(history.status) && history.finishedAt !== null && now.getTime() >= history.finishedAt.getTime() + RESULT_RELEASE_MS;
+  }
+  const paidParts = ['result_sheet', 'certificate'].filter((kind) => best(kind) === PAID).length;
+
+  return {
+    exam_fee: { required: feeRequired, status: examFeeStatus },
+    exam: {
+      schedule_history_id: sitting?.history.id ?? null,
+      status: sitting ? toStatus(sitting.history.status) : null,
+      can_take: canTake,
+    },
+    // Result payment status (seed section 4): NOT_PAID 0, PAID_ALL 1, PAID_PART 2.
+    result: { released, payment_status: paidParts === 2 ? 1 : paidParts === 1 ? 2 : 0 },
+  };
+}

@@ -1,0 +1,15 @@
+/**
+ * /app-entry: the Android app's entry; needs organization_code (seed section 2, rule 4).
+ */
+import { createRoute } from '@tanstack/react-router';
+import { ConnectedEntry } from '../app/connect/entry.tsx';
+import { AppEntryQuerySchema } from '../shared/contract.ts';
+import { searchValidator } from './search.ts';
+import { rootRoute } from './__root.tsx';
+
+export const appEntryRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/app-entry',
+  validateSearch: searchValidator(AppEntryQuerySchema),
+  component: ConnectedEntry,
+});

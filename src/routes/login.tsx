@@ -1,0 +1,15 @@
+/**
+ * /login: login with login ID and password (or an examinee account).
+ */
+import { createRoute } from '@tanstack/react-router';
+import { ConnectedLogin } from '../app/connect/login.tsx';
+import { LoginPageQuerySchema } from '../../machines/session/session.rules.ts';
+import { searchValidator } from './search.ts';
+import { rootRoute } from './__root.tsx';
+
+export const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/login',
+  validateSearch: searchValidator(LoginPageQuerySchema),
+  component: ConnectedLogin,
+});

@@ -1,0 +1,15 @@
+/**
+ * /oauth-kaigen-philippine: partner entry for the Philippines (seed section 2, rule 2).
+ */
+import { createRoute } from '@tanstack/react-router';
+import { ConnectedEntry } from '../app/connect/entry.tsx';
+import { PartnerEntryQuerySchema } from '../shared/contract.ts';
+import { searchValidator } from './search.ts';
+import { rootRoute } from './__root.tsx';
+
+export const oauthKaigenPhilippineRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/oauth-kaigen-philippine',
+  validateSearch: searchValidator(PartnerEntryQuerySchema),
+  component: ConnectedEntry,
+});

@@ -1,0 +1,15 @@
+/**
+ * /oauth-kenya: partner entry for Kenya; its token is exchanged first (seed section 2, rule 2).
+ */
+import { createRoute } from '@tanstack/react-router';
+import { ConnectedEntry } from '../app/connect/entry.tsx';
+import { PartnerEntryQuerySchema } from '../shared/contract.ts';
+import { searchValidator } from './search.ts';
+import { rootRoute } from './__root.tsx';
+
+export const oauthKenyaRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/oauth-kenya',
+  validateSearch: searchValidator(PartnerEntryQuerySchema),
+  component: ConnectedEntry,
+});

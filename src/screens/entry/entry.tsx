@@ -1,0 +1,64 @@
+/**
+ * What the entry routes show (seed section 2, rules 1 to 4: /oauth, /oauth-kaigen,
+ * /oauth-kaigen-philippine, /oauth-kenya, /oauth-egypt, /app-entry): a calm skeleton while the
+ * session machine reads the query and signs the pupil in, and, when that failed, why (an SSO
+ * error code or a failed call) with one way on: the login page.
+ */
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
+import type { FailureCode } from '../../../machines/shared/ports.ts';
+import type { SsoErrorCode } from '../../shared/contract.ts';
+import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
+import { ErrorIcon } from '../../components/icon/icons.tsx';
+import { Page, PageHeading } from '../../components/page/page.tsx';
+import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
+import { ssoErrorMessage } from '../../i18n/sso-messages.ts';
+
+export type EntryError = { kind: 'sso'; code: SsoErrorCode } | { kind: 'failure'; code: FailureCode };
+
+export interface EntryScreenProps {
+  status: 'working' | 'failed';
+  error: EntryError | null;
+  onGoToLogin(): void;
+}
+
+export function EntryScreen({ status, error, onGoToLogin }: EntryScreenProps) {
+  const { i18n } = useLingui();
+  if (status === 'working') {
+    return (
+      <Page align="center">
+        <div className="card">
+          <PageHeading>
+            <Trans>Signing you in…</Trans>
+          </PageHeading>
+          <SkeletonRegion>
+            <SkeletonBlock inlineSize="85%" />
+            <SkeletonBlock inlineSize="60%" />
+          </SkeletonRegion>
+        </div>
+      </Page>
+    );
+  }
+  return (
+    <Page align="center">
+      <div className="card">
+        <PageHeading>
+          <Trans>Could not log in</Trans>
+        </PageHeading>
+        {error?.kind === 'failure' ? (
+          <FailureAlert code={error.code} />
+        ) : (
+          <div className="alert" role="alert" data-code={error?.code ?? 'unknown'}>
+            <ErrorIcon />
+            <div>
+              <p>{i18n._(ssoErrorMessage(error?.code ?? 'unknown'))}</p>
+            </div>
+          </div>
+        )}
+        <button type="button" className="button" data-variant="primary" onClick={onGoToLogin}>
+          <Trans>Go to the login page</Trans>
+        </button>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,215 @@
+/**
+ * The exam list (seed section 2, `exam` and `exam-step-mode`) for examinee logins: a table with
+ * the seed's columns (level, exam, score, subject, scoring) and, per row, what the pupil can do:
+ * "Start" or "Continue" an open exam, "Completed" once sat. In step mode the levels are shown in
+ * order as numbered steps, and a later step stays locked (lock icon and words) until the earlier
+ * one is finished. Top-aligned and wide, as the seed says for the exam list.
+ *
+ * Presentational: the session machine loads the list and decides what "Start" leads to.
+ */
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
+import { useId } from 'react';
+import type { FailureCode } from '../../../machines/shared/ports.ts';
+import { ScheduleHistoryStatus, type ExamListItem } from '../../shared/contract.ts';
+import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
+import { CheckIcon, InfoIcon } from '../../components/icon/icons.tsx';
+import { Page, PageHeading } from '../../components/page/page.tsx';
+import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
+import { formatNumber } from '../../i18n/format.ts';
+import { useLanguage } from '../../i18n/language-context.tsx';
+import { subjectName } from '../../i18n/subjects.ts';
+import { LockIcon } from './lock-icon.tsx';
+import styles from './exam-list.module.css';
+
+export interface ExamListScreenProps {
+  status: 'loading' | 'ready' | 'error';
+  exams: ExamListItem[];
+  /** /exam-step-mode: levels in order, as steps. */
+  stepMode: boolean;
+  error: FailureCode | null;
+  onChoose(scheduleHistoryId: number): void;
+  onRetry(): void;
+  onLogout(): void;
+}
+
+/** The scoring state of a row; "Scoring" here is a state (being scored), not the column's name. */
+const scoringNames = {
+  not_taken: msg({ message: 'Not taken', context: 'scoring state' }),
+  scoring: msg({ message: 'Scoring', context: 'scoring state' }),
+  scored: msg({ message: 'Scored', context: 'scoring state' }),
+} as const;
+
+const completedStatuses: ReadonlySet<number> = new Set([
+  ScheduleHistoryStatus.COMPLETED,
+  ScheduleHistoryStatus.CANCELED_COMPLETED,
+  ScheduleHistoryStatus.STATISTIC_COMPLETED,
+  ScheduleHistoryStatus.RESULT_PUBLIC,
+  ScheduleHistoryStatus.SCORING_COMPLETED,
+]);
+
+function RowAction({ exam, describedBy, onChoose }: { exam: ExamListItem; describedBy: string; onChoose(id: number): void }) {
+  const open = exam.status === ScheduleHistoryStatus.PENDING || exam.status === ScheduleHistoryStatus.DOING;
+  if (open && exam.locked) {
+    return (
+      <span className={styles.state} data-state="locked">
+        <LockIcon />
+        <Trans>Finish the earlier level first</Trans>
+      </span>
+    );
+  }
+  if (open) {
+    return (
+      <button
+        type="button"
+        className={`button ${styles.action}`}
+        data-variant="primary"
+        aria-describedby={describedBy}
+        onClick={() => onChoose(exam.schedule_history_id)}
+      >
+        {exam.status === ScheduleHistoryStatus.DOING ? <Trans context="exam in progress">Continue</Trans> : <Trans>Start</Trans>}
+      </button>
+    );
+  }
+  if (completedStatuses.has(exam.status)) {
+    return (
+      <span className={styles.state} data-state="completed">
+        <CheckIcon />
+        <Trans>Completed</Trans>
+      </span>
+    );
+  }
+  return (
+    <span className={styles.state} data-state="closed">
+      <InfoIcon />
+      {exam.status === ScheduleHistoryStatus.CANCELED_PENDING ? <Trans>Cancelled</Trans> : <Trans>Closed</Trans>}
+    </span>
+  );
+}
+
+function ExamTable({ exams, stepMode, onChoose }: { exams: ExamListItem[]; stepMode: boolean; onChoose(id: number): void }) {
+  const { i18n } = useLingui();
+  const { language } = useLanguage();
+  const captionId = useId();
+  const rowId = useId();
+  // Step mode: the levels in their order (seed section 2, exam-step-mode).
+  const rows = stepMode ? [...exams].sort((a, b) => a.level.order - b.level.order) : exams;
+  return (
+    <div className={styles.scroll} role="region" aria-labelledby={captionId} tabIndex={0}>
+      <table className={styles.table}>
+        <caption id={captionId} className={styles.caption}>
+          {stepMode ? <Trans>Your exams, step by step</Trans> : <Trans>Your exams</Trans>}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">
+              <Trans>Level</Trans>
+            </th>
+            <th scope="col">
+              <Trans>Exam</Trans>
+            </th>
+            <th scope="col">
+              <Trans>Score</Trans>
+            </th>
+            <th scope="col">
+              <Trans>Subject</Trans>
+            </th>
+            <th scope="col">
+              <Trans>Scoring</Trans>
+            </th>
+            <th scope="col">
+              <span className="visually-hidden">
+                <Trans>What you can do</Trans>
+              </span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((exam, index) => {
+            const n = formatNumber(index + 1, language);
+            const titleId = `${rowId}-${exam.schedule_history_id}`;
+            return (
+              <tr key={exam.schedule_history_id} data-locked={exam.locked || undefined}>
+                <th scope="row" className={styles.level}>
+                  {stepMode && (
+                    <span className={styles.step}>
+                      <Trans>Step {n}</Trans>
+                    </span>
+                  )}
+                  <span dir="auto">{exam.level.name}</span>
+                </th>
+                <td id={titleId} dir="auto">
+                  {exam.exam.title}
+                </td>
+                <td className={styles.number}>
+                  {exam.score === null ? (
+                    <>
+                      <span aria-hidden="true">–</span>
+                      <span className="visually-hidden">
+                        <Trans>No score yet</Trans>
+                      </span>
+                    </>
+                  ) : (
+                    formatNumber(exam.score, language)
+                  )}
+                </td>
+                <td>{subjectName(i18n, exam.subject)}</td>
+                <td>{i18n._(scoringNames[exam.scoring])}</td>
+                <td className={styles.actionCell}>
+                  <RowAction exam={exam} describedBy={titleId} onChoose={onChoose} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function ExamListScreen({ status, exams, stepMode, error, onChoose, onRetry, onLogout }: ExamListScreenProps) {
+  return (
+    <Page align="start" width="wide">
+      <PageHeading>
+        <Trans>Choose an exam</Trans>
+      </PageHeading>
+      {stepMode && status === 'ready' && exams.length > 0 && (
+        <p className={styles.intro}>
+          <Trans>Take the levels in order. The next level opens when you finish the one before.</Trans>
+        </p>
+      )}
+      {status === 'loading' && (
+        <SkeletonRegion>
+          {[0, 1, 2].map((row) => (
+            <SkeletonBlock key={row} shape="box" blockSize="3.5rem" />
+          ))}
+        </SkeletonRegion>
+      )}
+      {status === 'error' && (
+        <>
+          <FailureAlert code={error ?? 'GENERIC_ERROR'} />
+          <button type="button" className="button" data-variant="primary" onClick={onRetry}>
+            <Trans>Try again</Trans>
+          </button>
+        </>
+      )}
+      {status === 'ready' &&
+        (exams.length === 0 ? (
+          <div className="alert" data-tone="info">
+            <InfoIcon />
+            <p>
+              <Trans>You have no exams right now.</Trans>
+            </p>
+          </div>
+        ) : (
+          <ExamTable exams={exams} stepMode={stepMode} onChoose={onChoose} />
+        ))}
+      <div className={styles.foot}>
+        <button type="button" className="button" onClick={onLogout}>
+          <Trans>Log out</Trans>
+        </button>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,257 @@
+/**
+ * Basic information registration (seed sections 2 and 5, `examinee-input-info`): name, grade
+ * (1 to 12, or Other) and email, then a confirmation step, because basic information cannot be
+ * changed after registration. Presentational and controlled: the session machine holds the
+ * values, validates them and saves them; every edit goes to `onChange` with all three values.
+ *
+ * Field errors sit under their field, tied to it with aria-invalid and aria-describedby, and
+ * the first field in error takes focus; a failed save is an alert.
+ */
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
+import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
+import type { FailureCode } from '../../../machines/shared/ports.ts';
+import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
+import { ErrorIcon, WarningIcon } from '../../components/icon/icons.tsx';
+import { Page, PageHeading } from '../../components/page/page.tsx';
+import { invalidEmailMessage, requiredFieldMessage, tooLongMessage } from '../../i18n/field-messages.ts';
+import { gradeIds, gradeName } from '../../i18n/grades.ts';
+import { useLanguage } from '../../i18n/language-context.tsx';
+import styles from './examinee-input-info.module.css';
+
+export interface ExamineeInfoValues {
+  examinee_name: string;
+  /** 1 to 12, or 99 for Other; null until one is chosen. */
+  grade_id: number | null;
+  email: string;
+}
+
+export interface ExamineeInfoErrors {
+  examinee_name?: 'required' | 'invalid';
+  grade_id?: 'required';
+  email?: 'required' | 'invalid';
+}
+
+export interface ExamineeInputInfoScreenProps {
+  /** editing: the form; confirming: the values and "Register?"; saving: the same, waiting. */
+  step: 'editing' | 'confirming' | 'saving';
+  values: ExamineeInfoValues;
+  errors: ExamineeInfoErrors;
+  failure: FailureCode | null;
+  onChange(values: ExamineeInfoValues): void;
+  /** "Next": the machine validates and moves to confirming. */
+  onReview(): void;
+  /** "Change": back to the form. */
+  onBack(): void;
+  /** "Register". */
+  onConfirm(): void;
+}
+
+const labels = {
+  examinee_name: msg`Name`,
+  grade_id: msg`Grade`,
+  email: msg`Email`,
+};
+
+export function ExamineeInputInfoScreen(props: ExamineeInputInfoScreenProps) {
+  const { step, failure } = props;
+  return (
+    <Page align="center">
+      <div className="card">
+        {/* A new heading per step, so focus (and a screen reader) starts at the top of each. */}
+        <PageHeading key={step === 'editing' ? 'editing' : 'confirming'}>
+          {step === 'editing' ? <Trans>Your basic information</Trans> : <Trans>Check your details</Trans>}
+        </PageHeading>
+        {failure && <FailureAlert code={failure} />}
+        {step === 'editing' ? <EditForm {...props} /> : <Confirmation {...props} />}
+      </div>
+    </Page>
+  );
+}
+
+function EditForm({ values, errors, onChange, onReview }: ExamineeInputInfoScreenProps) {
+  const { i18n } = useLingui();
+  const { language } = useLanguage();
+  const ids = {
+    name: useId(),
+    nameError: useId(),
+    grade: useId(),
+    gradeError: useId(),
+    email: useId(),
+    emailError: useId(),
+  };
+  const nameRef = useRef<HTMLInputElement>(null);
+  const gradeRef = useRef<HTMLSelectElement>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+
+  // When the machine refuses what was submitted, the first field in error takes focus (never
+  // while the pupil is typing, so errors that change on an edit do not pull focus away).
+  const submitted = useRef(false);
+  const errorKey = [errors.examinee_name, errors.grade_id, errors.email].join('|');
+  useEffect(() => {
+    if (!submitted.current) return;
+    submitted.current = false;
+    if (errors.examinee_name) nameRef.current?.focus();
+    else if (errors.grade_id) gradeRef.current?.focus();
+    else if (errors.email) emailRef.current?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- errorKey stands for errors
+  }, [errorKey]);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    submitted.current = true;
+    onReview();
+  }
+
+  const required = (field: keyof typeof labels) => i18n._(requiredFieldMessage(i18n._(labels[field])));
+
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate>
+      <p className={styles.intro}>
+        <Trans>Please fill in all three. You cannot change them after you register.</Trans>
+      </p>
+      <div className="field">
+        <label htmlFor={ids.name} className="field-label">
+          {i18n._(labels.examinee_name)}
+        </label>
+        <input
+          ref={nameRef}
+          id={ids.name}
+          name="examinee_name"
+          className="input"
+          type="text"
+          dir="auto"
+          value={values.examinee_name}
+          onChange={(event) => onChange({ ...values, examinee_name: event.target.value })}
+          // Shared terminals: the browser must not remember one pupil's details for the next.
+          autoComplete="off"
+          maxLength={100}
+          aria-invalid={errors.examinee_name ? true : undefined}
+          aria-describedby={errors.examinee_name ? ids.nameError : undefined}
+        />
+        {errors.examinee_name && (
+          <FieldError id={ids.nameError}>
+            {errors.examinee_name === 'required' ? required('examinee_name') : i18n._(tooLongMessage)}
+          </FieldError>
+        )}
+      </div>
+      <div className="field">
+        <label htmlFor={ids.grade} className="field-label">
+          {i18n._(labels.grade_id)}
+        </label>
+        <select
+          ref={gradeRef}
+          id={ids.grade}
+          name="grade_id"
+          className="input"
+          value={values.grade_id === null ? '' : String(values.grade_id)}
+          onChange={(event) => onChange({ ...values, grade_id: event.target.value === '' ? null : Number(event.target.value) })}
+          aria-invalid={errors.grade_id ? true : undefined}
+          aria-describedby={errors.grade_id ? ids.gradeError : undefined}
+        >
+          <option value="">{i18n._(msg`Choose your grade`)}</option>
+          {gradeIds.map((grade) => (
+            <option key={grade} value={grade}>
+              {gradeName(i18n, grade, language)}
+            </option>
+          ))}
+        </select>
+        {errors.grade_id && <FieldError id={ids.gradeError}>{required('grade_id')}</FieldError>}
+      </div>
+      <div className="field">
+        <label htmlFor={ids.email} className="field-label">
+          {i18n._(labels.email)}
+        </label>
+        <input
+          ref={emailRef}
+          id={ids.email}
+          name="email"
+          className={`input ${styles.email}`}
+          type="email"
+          inputMode="email"
+          value={values.email}
+          onChange={(event) => onChange({ ...values, email: event.target.value })}
+          autoComplete="off"
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
+          maxLength={254}
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={errors.email ? ids.emailError : undefined}
+        />
+        {errors.email && (
+          <FieldError id={ids.emailError}>
+            {errors.email === 'required' ? required('email') : i18n._(invalidEmailMessage)}
+          </FieldError>
+        )}
+      </div>
+      <button type="submit" className="button" data-variant="primary">
+        <Trans>Next</Trans>
+      </button>
+    </form>
+  );
+}
+
+function FieldError({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <p id={id} className="field-error">
+      <ErrorIcon />
+      <span>{children}</span>
+    </p>
+  );
+}
+
+function Confirmation({ step, values, onBack, onConfirm }: ExamineeInputInfoScreenProps) {
+  const { i18n } = useLingui();
+  const { language } = useLanguage();
+  const saving = step === 'saving';
+  return (
+    <>
+      <dl className={styles.details}>
+        <div className={styles.row}>
+          <dt>{i18n._(labels.examinee_name)}</dt>
+          <dd dir="auto">{values.examinee_name}</dd>
+        </div>
+        <div className={styles.row}>
+          <dt>{i18n._(labels.grade_id)}</dt>
+          <dd>{values.grade_id === null ? '' : gradeName(i18n, values.grade_id, language)}</dd>
+        </div>
+        <div className={styles.row}>
+          <dt>{i18n._(labels.email)}</dt>
+          <dd className="ltr-isolate">{values.email}</dd>
+        </div>
+      </dl>
+      <div className="alert" data-tone="warning">
+        <WarningIcon />
+        <p className={styles.ask}>
+          <Trans>Register with these details? You cannot change them later.</Trans>
+        </p>
+      </div>
+      <div className="button-row">
+        <button
+          type="button"
+          className="button"
+          data-variant="primary"
+          aria-busy={saving || undefined}
+          aria-disabled={saving || undefined}
+          onClick={() => {
+            if (!saving) onConfirm();
+          }}
+        >
+          {saving ? <Trans>Registering…</Trans> : <Trans>Register</Trans>}
+        </button>
+        <button
+          type="button"
+          className="button"
+          aria-disabled={saving || undefined}
+          onClick={() => {
+            if (!saving) onBack();
+          }}
+        >
+          <Trans>Change</Trans>
+        </button>
+      </div>
+    </>
+  );
+}

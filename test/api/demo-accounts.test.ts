@@ -1,0 +1,100 @@
+/**
+ * The demo accounts of server/seed/demo-accounts.json, each logging in its own way (login code,
+ * login ID and password on its page, examinee login): refused with the code the file names, or
+ * let in with session info that leads the client's next-screen rules (seed section 2) to the
+ * file's `landing`. Also the lock demo, and the step-mode demo's exam list.
+ */
+import * as v from 'valibot';
+import { describe, expect, test } from 'vitest';
+import { ExamListSchema, LoginResponseSchema, type ExamineeInfo } from '../../src/shared/contract.ts';
+import { demoLandings, loadDemoAccounts, type DemoAccount } from '../../server/seed/demo-accounts.ts';
+import { testDatabaseKinds } from '../helpers/db.ts';
+import { errorOf, useApi } from '../helpers/server-api.ts';
+
+const kinds = await testDatabaseKinds();
+const accounts = loadDemoAccounts();
+
+/** The seed's next-screen rules (section 2), as the client applies them. */
+function landingOf(info: ExamineeInfo): (typeof demoLandings)[number] {
+  if (info.is_my_page_login || info.foreign_payment_method) return info.email === null ? 'examinee-input-info' : 'examinee-info';
+  if (info.login_type === 5) return info.enable_mode_step ? 'exam-step-mode' : 'exam';
+  return 'login-confirm';
+}
+
+describe.each(kinds)('the demo accounts on %s', (kind) => {
+  const api = useApi(kind);
+  const logIn = (account: DemoAccount, password = account.password) => {
+    if (account.login_type === 0) return api.call('POST', '/api/login', { body: { login_type: 0, login_code: account.login_code } });
+    if (account.login_type === 5) {
+      return api.call('POST', '/api/login-examinee', { body: { login_id: account.login_id, password, org_code: account.org_code } });
+    }
+    return api.call('POST', '/api/login', {
+      body: { login_type: 1, login_id: account.login_id, password, org_code: account.org_code, schedule_code: account.schedule_code },
+    });
+  };
+
+  test('cover every way in, every landing and every refusal of the issue', () => {
+    expect(new Set(accounts.map((a) => a.login_type))).toEqual(new Set([0, 1, 5]));
+    expect(new Set(accounts.map((a) => a.landing).filter((l) => l !== null))).toEqual(new Set(demoLandings));
+    expect(new Set(accounts.map((a) => a.login_refused_with).filter((c) => c !== null))).toEqual(
+      new Set([
+        'INCORRECT_LOGIN_METHOD',
+        'DISABLED_ORGANIZATION',
+        'DISABLED_CLASS',
+        'TIME_START',
+        'TIME_END',
+        'EXPIRED',
+        'SCHEDULE_SUSPENSION_TIME',
+        'ER_SCHEDULE_HISTORY_COMPLETED',
+        'ER_SCHEDULE_HISTORY_CANCELLED',
+      ]),
+    );
+    expect(accounts.some((a) => a.scenario === 'lock' && a.login_type !== 0)).toBe(true);
+    // Single sign-on demos (scenario sso) land by single sign-on; their login code is refused.
+    for (const account of accounts.filter((a) => a.scenario !== 'sso')) {
+      expect(account.landing === null, account.login_code).toBe(account.login_refused_with !== null);
+    }
+  });
+
+  test.each(accounts.map((a) => [`${a.login_code} (${a.scenario}, login type ${a.login_type})`, a] as const))(
+    '%s logs in its own way as the file says',
+    async (_, account) => {
+      api.clock.set(new Date()); // the demo test periods are real dates
+      const response = await logIn(account);
+      if (account.login_refused_with !== null) {
+        expect(errorOf(response).code).toBe(account.login_refused_with);
+        return;
+      }
+      expect(response.status).toBe(200);
+      const body = v.parse(LoginResponseSchema, response.body);
+      expect(body.examinee).toMatchObject({ examinee_name: account.name, login_type: account.login_type, org_code: account.org_code });
+      expect(landingOf(body.examinee)).toBe(account.landing);
+    },
+  );
+
+  test('the lock demo: wrong passwords, then locked for a minute even with the right one', async () => {
+    const account = accounts.find((a) => a.scenario === 'lock')!;
+    api.clock.set(new Date());
+    for (let i = 0; i < 4; i++) expect(errorOf(await logIn(account, 'not-the-password')).code).toBe('INCORRECT_ID_PASSWORD');
+    expect(errorOf(await logIn(account, 'not-the-password')).code).toBe('ACCOUNT_LOCKED');
+    expect(errorOf(await logIn(account)).code).toBe('ACCOUNT_LOCKED');
+    api.clock.advance(60_000);
+    expect((await logIn(account)).status).toBe(200);
+  });
+
+  test('the step-mode demo: English 2 and Calculation 1 open, Calculation 2 locked', async () => {
+    const account = accounts.find((a) => a.scenario === 'examinee-step-mode')!;
+    api.clock.set(new Date());
+    const { access_token: token } = v.parse(LoginResponseSchema, (await logIn(account)).body);
+    const { exams } = v.parse(ExamListSchema, (await api.call('GET', '/api/exams', { token })).body);
+    expect(exams.map((e) => [e.subject.id, e.level.order, e.status, e.locked])).toEqual([
+      [1, 1, 1, false],
+      [1, 2, 0, false],
+      [2, 1, 0, false],
+      [2, 2, 0, true],
+    ]);
+    const locked = exams.find((e) => e.locked)!;
+    const start = await api.call('POST', '/api/exam/start', { token, body: { schedule_history_id: locked.schedule_history_id } });
+    expect(errorOf(start).code).toBe('ER_SCHEDULE_HISTORY_STEP_MODE');
+  });
+});

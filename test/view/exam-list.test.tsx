@@ -1,0 +1,130 @@
+// @vitest-environment jsdom
+/**
+ * exam-list (/exam and /exam-step-mode): the table with its caption and the seed's columns,
+ * Start and Continue, completed and locked rows, scores and scoring states, step mode's order,
+ * the empty list, loading, a failed load with Try again, and Log out.
+ */
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { ExamListItem } from '../../src/shared/contract.ts';
+import { ExamListScreen, type ExamListScreenProps } from '../../src/screens/exam-list/exam-list.tsx';
+import { renderView } from './render.tsx';
+
+function item(id: number, overrides: Partial<ExamListItem> = {}): ExamListItem {
+  return {
+    schedule_history_id: id,
+    subject: { id: 2, name: 'Calc' },
+    level: { id: id, name: `Level ${id}`, order: id },
+    exam: { id: 100 + id, title: `Calculation level ${id}` },
+    status: 0,
+    score: null,
+    scoring: 'not_taken',
+    locked: false,
+    ...overrides,
+  };
+}
+
+const exams: ExamListItem[] = [
+  item(1, { status: 4, score: 87, scoring: 'scored' }),
+  item(2, { status: 6 }),
+  item(3, { status: 1, scoring: 'scoring', subject: { id: 1, name: 'Eng' } }),
+  item(4),
+];
+
+function props(overrides: Partial<ExamListScreenProps> = {}): ExamListScreenProps {
+  return { status: 'ready', exams, stepMode: false, error: null, onChoose: vi.fn(), onRetry: vi.fn(), onLogout: vi.fn(), ...overrides };
+}
+
+function bodyRows(): HTMLElement[] {
+  return within(screen.getByRole('table')).getAllByRole('row').slice(1);
+}
+
+function cells(row: HTMLElement): string[] {
+  return [...row.querySelectorAll('th, td')].map((cell) => cell.textContent ?? '');
+}
+
+describe('exam-list', () => {
+  it('shows a table with a caption and the seed columns: level, exam, score, subject, scoring', async () => {
+    await renderView(<ExamListScreen {...props()} />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Choose an exam' })).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Your exams' });
+    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(['Level', 'Exam', 'Score', 'Subject', 'Scoring', 'What you can do']);
+    expect(within(table).getAllByRole('rowheader').map((h) => h.textContent)).toEqual(['Level 1', 'Level 2', 'Level 3', 'Level 4']);
+    expect(screen.getByRole('region', { name: 'Your exams' }).getAttribute('tabindex')).toBe('0');
+  });
+
+  it('shows score, subject through its translation, and the scoring state in words', async () => {
+    await renderView(<ExamListScreen {...props()} />);
+    const [first, , third, fourth] = bodyRows();
+    expect(cells(first!)).toEqual(['Level 1', 'Calculation level 1', '87', 'Calculation', 'Scored', 'Completed']);
+    expect(cells(third!)).toEqual(['Level 3', 'Calculation level 3', '–No score yet', 'English (vocabulary)', 'Scoring', 'Completed']);
+    expect(cells(fourth!).slice(4)).toEqual(['Not taken', 'Start']);
+  });
+
+  it('starts a pending exam and continues one in progress, each button described by its exam', async () => {
+    const onChoose = vi.fn();
+    const { user } = await renderView(<ExamListScreen {...props({ onChoose })} />);
+    const start = screen.getByRole('button', { name: 'Start' });
+    expect(document.getElementById(start.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Calculation level 4');
+    await user.click(start);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(onChoose.mock.calls).toEqual([[4], [2]]);
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Continue', 'Start', 'Log out']);
+  });
+
+  it('in step mode shows the levels in order as steps, and locked steps with a lock and words, no button', async () => {
+    const onChoose = vi.fn();
+    const stepExams = [
+      item(3, { locked: true, level: { id: 3, name: 'Level 3', order: 3 } }),
+      item(1, { status: 1, scoring: 'scoring', level: { id: 1, name: 'Level 1', order: 1 } }),
+      item(2, { level: { id: 2, name: 'Level 2', order: 2 } }),
+    ];
+    await renderView(<ExamListScreen {...props({ exams: stepExams, stepMode: true, onChoose })} />);
+    expect(screen.getByRole('table', { name: 'Your exams, step by step' })).toBeTruthy();
+    expect(screen.getByText('Take the levels in order. The next level opens when you finish the one before.')).toBeTruthy();
+    const rows = bodyRows();
+    expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual(['Step 1Level 1', 'Step 2Level 2', 'Step 3Level 3']);
+    expect(cells(rows[2]!).at(-1)).toBe('Finish the earlier level first');
+    expect(rows[2]!.querySelector('svg')).toBeTruthy();
+    expect(within(rows[2]!).queryByRole('button')).toBeNull();
+    expect(screen.getAllByRole('button', { name: 'Start' })).toHaveLength(1);
+  });
+
+  it('shows cancelled and closed exams in words, with nothing to press', async () => {
+    await renderView(<ExamListScreen {...props({ exams: [item(1, { status: 2 }), item(2, { status: 7 })] })} />);
+    expect(bodyRows().map((r) => cells(r).at(-1))).toEqual(['Cancelled', 'Closed']);
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Log out']);
+  });
+
+  it('says so when there are no exams', async () => {
+    await renderView(<ExamListScreen {...props({ exams: [] })} />);
+    expect(screen.getByText('You have no exams right now.')).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('shows a skeleton while the list loads', async () => {
+    await renderView(<ExamListScreen {...props({ status: 'loading', exams: [] })} />);
+    expect(screen.getByRole('status').textContent).toBe('Loading…');
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('tells a failed load, offers Try again, and logs out', async () => {
+    const onRetry = vi.fn();
+    const onLogout = vi.fn();
+    const { user } = await renderView(<ExamListScreen {...props({ status: 'error', exams: [], error: 'GENERIC_ERROR', onRetry, onLogout })} />);
+    expect(screen.getByRole('alert').textContent).toBe('An error has occurred.');
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await user.click(screen.getByRole('button', { name: 'Log out' }));
+    expect(onRetry).toHaveBeenCalledOnce();
+    expect(onLogout).toHaveBeenCalledOnce();
+  });
+
+  it('renders in Japanese from the ja catalog', async () => {
+    await renderView(<ExamListScreen {...props()} />, { language: 'ja' });
+    expect(screen.getByRole('button', { name: 'はじめる' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'つづける' })).toBeTruthy();
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent).slice(0, 5)).toEqual(['レベル', 'テスト', '点数', '教科', '採点']);
+    expect(screen.getAllByText('採点中')).toHaveLength(1);
+  });
+});

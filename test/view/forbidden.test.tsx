@@ -1,0 +1,25 @@
+// @vitest-environment jsdom
+/**
+ * forbidden (/403): a login is needed; one way on, the login page.
+ */
+import { screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { ForbiddenScreen } from '../../src/screens/forbidden/forbidden.tsx';
+import { renderView } from './render.tsx';
+
+describe('forbidden', () => {
+  it('says a login is needed and goes to the login page', async () => {
+    const onGoToLogin = vi.fn();
+    const { user } = await renderView(<ForbiddenScreen onGoToLogin={onGoToLogin} />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Please log in' })).toBeTruthy();
+    expect(screen.getByText('You need to log in to see this page.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Go to the login page' }));
+    expect(onGoToLogin).toHaveBeenCalledOnce();
+  });
+
+  it('renders in Japanese from the ja catalog', async () => {
+    await renderView(<ForbiddenScreen onGoToLogin={vi.fn()} />, { language: 'ja' });
+    expect(screen.getByText('このページを見るには、ログインしてください。')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'ログインページへ' })).toBeTruthy();
+  });
+});
