@@ -28,6 +28,7 @@ async function boot() {
       outbox: environment.outbox,
       // Partner login types leave for their own sites at logout (seed section 4).
       leaveApp: (url) => window.location.assign(url),
+      ssoStartUrl: environment.ssoStartUrl,
     }),
     {
       input: {

@@ -4,14 +4,14 @@
  */
 import { examImplementations } from '../exam/exam.actors.ts';
 import { examMachine } from '../exam/exam.machine.ts';
-import { sessionImplementations } from '../session/session.actors.ts';
+import { sessionImplementations, type SsoStartUrl } from '../session/session.actors.ts';
 import { sessionMachine } from '../session/session.machine.ts';
 import type { ExamDeps } from '../exam/exam.actors.ts';
 import type { ApiPort, StoragePort } from '../shared/ports.ts';
 import { kioskMachine } from './kiosk.machine.ts';
 
 export function createKioskMachine(
-  deps: { api: ApiPort; storage: StoragePort; leaveApp?: (url: string) => void } & Omit<ExamDeps, 'api'>,
+  deps: { api: ApiPort; storage: StoragePort; leaveApp?: (url: string) => void; ssoStartUrl?: SsoStartUrl } & Omit<ExamDeps, 'api'>,
 ) {
   return kioskMachine.provide({
     actors: {

@@ -19,7 +19,10 @@ const positiveInt = (value: string | undefined) => (value && /^[1-9][0-9]{0,9}$/
  * GET /app-schedule, an organisation code (org_code or school) GET /organization. Nothing to
  * ask with: INVALID_SCHEDULE ("venue, organization or schedule URL invalid").
  */
-export async function loadLoginPlace(api: ApiPort, search: Record<string, string>): Promise<LoginPlace> {
+/** Where the edge's single sign-on starts for a school (the API's /sso/oidc/start). */
+export type SsoStartUrl = (orgCode: string) => string;
+
+export async function loadLoginPlace(api: ApiPort, search: Record<string, string>, ssoStartUrl?: SsoStartUrl): Promise<LoginPlace> {
   const q = queryOf(LoginPageQuerySchema, search);
   const orgCode = q.org_code || q.school;
   if (q.schedule_code) {
@@ -38,6 +41,7 @@ export async function loadLoginPlace(api: ApiPort, search: Record<string, string
       orgCode: schedule.organization.code,
       scheduleCode: schedule.schedule_code,
       venueId: schedule.venue?.id ?? null,
+      ssoUrl: null,
     };
   }
   if (q.from === 'app_entry' && orgCode) {
@@ -50,19 +54,24 @@ export async function loadLoginPlace(api: ApiPort, search: Record<string, string
       orgCode: entry.org_code,
       scheduleCode: entry.schedule_code,
       venueId: null,
+      ssoUrl: null,
     };
   }
   if (orgCode) {
     const org = await api.organization(orgCode);
+    // Login method 2: the school signs its pupils in itself; offer that only where it is set up.
+    const ssoUrl =
+      org.login_method === 2 && ssoStartUrl && (await api.clientConfig()).oidc_enabled ? ssoStartUrl(org.code) : null;
     return {
       organizationName: org.name,
       scheduleName: null,
       venueName: null,
       // Login method 3: the organisation's pupils log in with examinee accounts (type 5).
-      kind: org.login_method === 3 ? 'examinee' : 'id',
+      kind: org.login_method === 3 ? 'examinee' : org.login_method === 2 ? 'sso' : 'id',
       orgCode: org.code,
       scheduleCode: null,
       venueId: null,
+      ssoUrl,
     };
   }
   throw new ApiFailure('INVALID_SCHEDULE', 404);
@@ -80,13 +89,18 @@ export function loginWithPassword(api: ApiPort, place: LoginPlace, credentials: 
   });
 }
 
-export function sessionImplementations(deps: { api: ApiPort; storage: StoragePort; leaveApp?: (url: string) => void }) {
+export function sessionImplementations(deps: {
+  api: ApiPort;
+  storage: StoragePort;
+  leaveApp?: (url: string) => void;
+  ssoStartUrl?: SsoStartUrl;
+}) {
   return {
     actors: {
       loginWithCode: fromPromise<LoginResponse, { code: string }>(({ input }) =>
         deps.api.login({ login_type: LoginType.CODE, login_code: input.code }),
       ),
-      loadLoginPlace: fromPromise<LoginPlace, { search: Record<string, string> }>(({ input }) => loadLoginPlace(deps.api, input.search)),
+      loadLoginPlace: fromPromise<LoginPlace, { search: Record<string, string> }>(({ input }) => loadLoginPlace(deps.api, input.search, deps.ssoStartUrl)),
       loginWithPassword: fromPromise<LoginResponse, { place: LoginPlace; credentials: Credentials }>(({ input }) =>
         loginWithPassword(deps.api, input.place, input.credentials),
       ),

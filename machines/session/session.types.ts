@@ -30,8 +30,13 @@ export interface LoginPlace {
   organizationName: string;
   scheduleName: string | null;
   venueName: string | null;
-  /** 'examinee': the organisation logs in with examinee accounts (login method 3, type 5). */
-  kind: 'id' | 'examinee';
+  /**
+   * 'examinee': the organisation logs in with examinee accounts (login method 3, type 5);
+   * 'sso': it signs its pupils in with its own accounts (login method 2, OpenID Connect).
+   */
+  kind: 'id' | 'examinee' | 'sso';
+  /** For 'sso': where single sign-on starts; null when this server has none configured. */
+  ssoUrl: string | null;
   orgCode: string;
   scheduleCode: string | null;
   venueId: number | null;

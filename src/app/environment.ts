@@ -19,6 +19,8 @@ export interface BrowserEnvironment {
   api: ApiPort;
   /** Answers waiting for the server: IndexedDB, or memory where a browser refuses it. */
   outbox: OutboxPort;
+  /** Where single sign-on starts for a school: the API's OpenID Connect entry. */
+  ssoStartUrl: (orgCode: string) => string;
 }
 
 /** localStorage, or memory when a locked-down browser refuses it (the session then lasts one page). */
@@ -54,5 +56,6 @@ export function createBrowserEnvironment(apiBase = import.meta.env.VITE_API_BASE
     getDeviceToken: () => deviceToken(storage, uuidV4),
   });
   const outbox = typeof indexedDB === 'undefined' ? createMemoryOutbox() : createIndexedDbOutbox();
-  return { storage, i18n, language, api, outbox };
+  const ssoStartUrl = (orgCode: string) => `${apiBase}/sso/oidc/start?school=${encodeURIComponent(orgCode)}`;
+  return { storage, i18n, language, api, outbox, ssoStartUrl };
 }

@@ -227,6 +227,7 @@ function selectProps<K extends ScreenName>(name: K, snapshot: KioskSnapshot, sen
             : 'ready',
       place: sc?.place ?? null,
       kind: sc?.place?.kind ?? 'id',
+      ssoUrl: sc?.place?.ssoUrl ?? null,
       busy: session?.matches({ signedOut: { login: 'submitting' } }) ?? false,
       error: session?.matches({ signedOut: { login: 'placeFailed' } })
         ? { kind: 'failure', code: sc?.placeError ?? 'GENERIC_ERROR' }

@@ -32,7 +32,11 @@ describe('single sign-on against the local OpenID provider', () => {
   test('signs a pupil in through the provider, lands on the exam list, and logs out leaving nothing', async () => {
     const page = kiosk.page;
     const pupil = ssoPupil();
-    await openKiosk(page, `/api/sso/oidc/start?school=${pupil.org_code}`);
+    // The way a pupil comes: the school's login page, which offers the school account.
+    await openKiosk(page, `/login?school=${pupil.org_code}`);
+    await seeScreen(page, 'Log in');
+    expect(await page.getByRole('textbox', { name: 'Login ID' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Sign in with your school account' }).click();
     await signInAtProvider(page, `${pupil.name}, pupil of ${pupil.org_code}`);
     await seeScreen(page, 'Choose an exam');
     expect(['/exam', '/exam-step-mode']).toContain(currentPath(page));

@@ -43,6 +43,20 @@ describe('login page place', () => {
     expect(response.examinee.login_type).toBe(5);
     expect(api.calls).toEqual(['organization', 'loginExaminee']);
   });
+
+  it('an organisation with login method 2 offers its own sign-in, only where this server has it set up', async () => {
+    const fake = createFakeApi();
+    const oauthSchool = async (code: string) => ({ ...(await fake.organization(demoOrganizations.id)), code, login_method: 2 as const });
+    const startUrl = (org: string) => `/api/sso/oidc/start?school=${org}`;
+    const configured = { ...fake, organization: oauthSchool, clientConfig: async () => ({ ...(await fake.clientConfig()), oidc_enabled: true }) };
+    const place = await loadLoginPlace(configured, { school: 'GRADUS-OAUTH' }, startUrl);
+    expect(place.kind).toBe('sso');
+    expect(place.ssoUrl).toBe('/api/sso/oidc/start?school=GRADUS-OAUTH');
+    const unconfigured = { ...fake, organization: oauthSchool };
+    const without = await loadLoginPlace(unconfigured, { school: 'GRADUS-OAUTH' }, startUrl);
+    expect(without.kind).toBe('sso');
+    expect(without.ssoUrl).toBeNull();
+  });
 });
 
 describe('session journeys on the kiosk', () => {

@@ -37,6 +37,7 @@ const place: LoginPlace = {
   venueName: null,
   kind: 'id',
   orgCode: 'ORG1',
+  ssoUrl: null,
   scheduleCode: null,
   venueId: null,
 };

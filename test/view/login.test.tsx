@@ -12,7 +12,7 @@ import { renderView } from './render.tsx';
 const place = { organizationName: 'Sakura Primary School', scheduleName: 'Spring test 2026', venueName: 'Room 2' };
 
 function props(overrides: Partial<LoginScreenProps> = {}): LoginScreenProps {
-  return { status: 'ready', place, kind: 'id', busy: false, error: null, onSubmit: vi.fn(), onRetry: vi.fn(), ...overrides };
+  return { status: 'ready', place, kind: 'id', ssoUrl: null, busy: false, error: null, onSubmit: vi.fn(), onRetry: vi.fn(), ...overrides };
 }
 
 function describedText(field: HTMLElement): string[] {
@@ -153,5 +153,19 @@ describe('login', () => {
     expect(screen.getByRole('textbox', { name: 'ログインID' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'パスワードを表示' })).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toBe('テストIDかパスワードがちがいます。');
+  });
+
+  it('offers the school account instead of a form when the school signs its pupils in itself', async () => {
+    await renderView(<LoginScreen {...props({ kind: 'sso', ssoUrl: '/api/sso/oidc/start?school=GRADUS-OAUTH' })} />);
+    const link = screen.getByRole('link', { name: 'Sign in with your school account' });
+    expect(link.getAttribute('href')).toBe('/api/sso/oidc/start?school=GRADUS-OAUTH');
+    expect(screen.queryByRole('textbox', { name: 'Login ID' })).toBeNull();
+  });
+
+  it('says so when single sign-on is not set up on this server', async () => {
+    await renderView(<LoginScreen {...props({ kind: 'sso', ssoUrl: null })} />);
+    expect(screen.getByRole('alert').textContent).toContain('not set up here yet');
+    expect(screen.queryByRole('link')).toBeNull();
+    expect(screen.queryByRole('textbox', { name: 'Login ID' })).toBeNull();
   });
 });

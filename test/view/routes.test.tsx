@@ -27,7 +27,7 @@ const fixtures: ScreenProps = {
   },
   'exam-end': { outcome: 'sent', receipt: null, onLogout: noop },
   'not-found': { onGoToLogin: noop },
-  login: { status: 'ready', place: null, kind: 'id', busy: false, error: null, onSubmit: noop, onRetry: noop },
+  login: { status: 'ready', place: null, kind: 'id', ssoUrl: null, busy: false, error: null, onSubmit: noop, onRetry: noop },
   entry: { status: 'working', error: null, onGoToLogin: noop },
   forbidden: { onGoToLogin: noop },
   'examinee-input-info': {

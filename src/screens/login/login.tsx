@@ -46,8 +46,13 @@ export interface LoginScreenProps {
   /** loading: the page's organization or schedule is on its way; invalid: the URL names none. */
   status: 'loading' | 'ready' | 'invalid' | 'error';
   place: LoginPlace | null;
-  /** id: a schedule's login ID (login type 1); examinee: an examinee account (login type 5). */
-  kind: 'id' | 'examinee';
+  /**
+   * id: a schedule's login ID (login type 1); examinee: an examinee account (login type 5);
+   * sso: the school signs its pupils in with its own accounts (single sign-on).
+   */
+  kind: 'id' | 'examinee' | 'sso';
+  /** For sso: where signing in with the school's account starts; null when not set up here. */
+  ssoUrl: string | null;
   /** A login is on its way: the button waits. */
   busy: boolean;
   error: LoginError | null;
@@ -96,7 +101,7 @@ function Place({ place }: { place: LoginPlace }) {
   );
 }
 
-export function LoginScreen({ status, place, kind, busy, error, onSubmit, onRetry }: LoginScreenProps) {
+export function LoginScreen({ status, place, kind, ssoUrl, busy, error, onSubmit, onRetry }: LoginScreenProps) {
   const { i18n } = useLingui();
 
   if (status === 'invalid') {
@@ -142,7 +147,11 @@ export function LoginScreen({ status, place, kind, busy, error, onSubmit, onRetr
           <>
             {place && <Place place={place} />}
             {error?.kind === 'failure' && <FailureAlert code={error.code} />}
-            <LoginForm busy={busy} fields={error?.kind === 'fields' ? error.fields : null} onSubmit={onSubmit} />
+            {kind === 'sso' ? (
+              <SchoolSignIn ssoUrl={ssoUrl} />
+            ) : (
+              <LoginForm busy={busy} fields={error?.kind === 'fields' ? error.fields : null} onSubmit={onSubmit} />
+            )}
           </>
         )}
       </div>
@@ -150,6 +159,30 @@ export function LoginScreen({ status, place, kind, busy, error, onSubmit, onRetr
         <LanguagePicker />
       </div>
     </Page>
+  );
+}
+
+/**
+ * A school that signs its pupils in itself: one way in, its own sign-in page. A link, not app
+ * navigation: the API's single sign-on entry leaves the kiosk and comes back through /oauth.
+ */
+function SchoolSignIn({ ssoUrl }: { ssoUrl: string | null }) {
+  if (!ssoUrl) {
+    return (
+      <p role="alert" className="alert">
+        <Trans>Signing in with your school account is not set up here yet. Please ask your teacher.</Trans>
+      </p>
+    );
+  }
+  return (
+    <>
+      <p>
+        <Trans>Your school signs you in with your school account.</Trans>
+      </p>
+      <a className="button" data-variant="primary" href={ssoUrl}>
+        <Trans>Sign in with your school account</Trans>
+      </a>
+    </>
   );
 }
 
