@@ -232,8 +232,35 @@ export const StartExamResponseSchema = v.object({
 });
 export type StartExamResponse = v.InferOutput<typeof StartExamResponseSchema>;
 
-export const QuestionTypeSchema = v.picklist(['single_choice', 'text']);
+/**
+ * Question types, and how each answer travels as the string `value`:
+ * - single_choice: the chosen choice's id;
+ * - text: the typed text (trimmed; compared case-insensitively unless the question says not);
+ * - number: a number as typed on the keypad, normalised: an optional "-", digits, and either
+ *   one "." with digits or one "/" with a non-zero denominator ("-3", "2.5", "3/4");
+ * - ordering: the ids of the blocks in the pupil's order, joined with "," ("b3,b1,b2").
+ */
+export const QuestionTypeSchema = v.picklist(['single_choice', 'text', 'number', 'ordering']);
 export type QuestionType = v.InferOutput<typeof QuestionTypeSchema>;
+
+/** How a typed answer is entered (text and number questions). */
+export const AnswerInputSchema = v.variant('kind', [
+  /** The device's own keyboard. */
+  v.object({ kind: v.literal('keyboard') }),
+  /** The on-screen alphabet keyboard (seed: alphabets_keyboard_flag), optionally in upper-case mode (mode_upper_case_flag). */
+  v.object({ kind: v.literal('alphabet'), upper_case: v.boolean() }),
+  /** The on-screen number keypad, with the keys this question allows. */
+  v.object({ kind: v.literal('keypad'), negative: v.boolean(), decimal: v.boolean(), fraction: v.boolean() }),
+]);
+export type AnswerInput = v.InferOutput<typeof AnswerInputSchema>;
+
+/** A Visual Programming block, drawn as SVG (ordering questions). */
+export const ProgramBlockSchema = v.object({
+  id: v.string(),
+  label: v.string(),
+  category: v.picklist(['event', 'motion', 'looks', 'sound', 'control']),
+});
+export type ProgramBlock = v.InferOutput<typeof ProgramBlockSchema>;
 
 /** A question as the browser sees it: never with its correct answer. */
 export const QuestionSchema = v.object({
@@ -244,6 +271,14 @@ export const QuestionSchema = v.object({
   prompt: v.string(),
   /** Choices of a single-choice question; empty for other types. */
   choices: v.array(v.object({ id: v.string(), label: v.string() })),
+  /** The unit of the syllabus the question belongs to (per-unit analysis). */
+  unit: v.optional(v.string()),
+  /** Prompt and choices contain TeX between \( and \), rendered with KaTeX. */
+  math: v.optional(v.boolean()),
+  /** How text and number answers are entered; absent: the device keyboard. */
+  input: v.optional(v.nullable(AnswerInputSchema)),
+  /** Ordering questions: the blocks to arrange, in the order first shown. */
+  blocks: v.optional(v.array(ProgramBlockSchema)),
 });
 export type Question = v.InferOutput<typeof QuestionSchema>;
 
