@@ -29,6 +29,11 @@ async function boot() {
       // Partner login types leave for their own sites at logout (seed section 4).
       leaveApp: (url) => window.location.assign(url),
       ssoStartUrl: environment.ssoStartUrl,
+      // Kiosk: fullscreen where the browser allows it (asked inside the Start press); a refusal is ignored.
+      requestFullscreen: () => {
+        if (document.fullscreenElement || !document.documentElement.requestFullscreen) return;
+        void document.documentElement.requestFullscreen().catch(() => undefined);
+      },
     }),
     {
       input: {

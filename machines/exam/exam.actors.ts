@@ -28,6 +28,8 @@ export interface ExamDeps {
   outbox?: OutboxPort;
   /** Overrides the retry machine's backoff window (ms); the UI-level tests use 0. */
   retryWindowMs?: number;
+  /** Kiosk: the browser's fullscreen request (called inside the Start press); absent in tests. */
+  requestFullscreen?: () => void;
 }
 
 /**
@@ -101,6 +103,20 @@ export function examImplementations(deps: ExamDeps) {
       // Fire and forget: an entry left behind is only sent again, and the server knows its key.
       removeFromOutbox: (_: unknown, params: { keys: readonly string[] }) => {
         for (const key of params.keys) void outbox.remove(key).catch(() => undefined);
+      },
+      // Kiosk: a refused or unsupported fullscreen is ignored.
+      requestFullscreen: () => {
+        try {
+          deps.requestFullscreen?.();
+        } catch {
+          // ignored: the exam works without fullscreen
+        }
+      },
+      // Fire and forget: focus-loss reports never block or fail the exam.
+      reportFocusLoss: (_: unknown, params: { scheduleHistoryId: number; count: number; at: string }) => {
+        void api
+          .focusLoss?.({ schedule_history_id: params.scheduleHistoryId, count: params.count, at: params.at })
+          .catch(() => undefined);
       },
     },
   };

@@ -8,6 +8,18 @@
  * view (the finish dialog), outbox (writes each answer to this terminal's outbox) and sync
  * (sends what the outbox holds, quietly trying again with backoff while the network fails).
  *
+ * Ending calls (any call of the exam): 401 NOT_LOGGED_IN raises UNAUTHORIZED (the kiosk logs out);
+ * 401 ER_SCHEDULE_HISTORY_RETAKE (an administrator reset the account) raises UPDATE_FLAG_RETAKE:
+ * state `retake` asks the kiosk to log out to the login page with error_code (the seed's "An
+ * administrator has reset this account. Please log in again."); 403 INCORRECT_DEVICE (another
+ * terminal pressed Start) raises FINISH_WITH_ERROR: the end screen with "An exam was already
+ * started for this account", error_code kept so rule 5 keeps /exam-end; 401 DURING_MAINTENANCE
+ * raises DURING_MAINTENANCE. Decision: maintenance ENDS the exam flow with the outside-test-hours
+ * message (state `maintenance`: logout to the login page with error_code=DURING_MAINTENANCE);
+ * unsent answers stay in this terminal's IndexedDB outbox (logout never clears it) and go out on
+ * the next login and start, within the server's upload window; the deadline keeps running on the
+ * server, so nothing is gained by waiting on a frozen screen.
+ *
  * Invariants:
  * - answers are accepted only while answering;
  * - the deadline is the server's (fixed at Start, seed section 4); the machine only tracks the
@@ -51,6 +63,14 @@ export const finalSaveRefusals: ReadonlySet<FailureCode> = new Set([
   'ER_SCHEDULE_HISTORY_CANCELLED',
   'VALIDATION_ERROR',
   'NOT_FOUND',
+]);
+
+/** Failures of any exam call that end the exam flow: each raises its exam-level event. */
+export const endingCodes: ReadonlySet<FailureCode> = new Set([
+  'NOT_LOGGED_IN',
+  'ER_SCHEDULE_HISTORY_RETAKE',
+  'DURING_MAINTENANCE',
+  'INCORRECT_DEVICE',
 ]);
 
 /** Background saves try again from 1 s, doubling, at most this far apart (seed section 7). */
@@ -221,7 +241,11 @@ export const examMachine = setup({
   actions: {
     reportProgress: sendParent(({ context }): ExamParentEvent => ({
       type: 'exam.progressed',
-      change: { question_index: context.questionIndex },
+      change: {
+        question_index: context.questionIndex,
+        question_list_flag: context.questionListOpen,
+        flagged_question_ids: context.flagged,
+      },
     })),
     reportCompleted: sendParent(({ context }): ExamParentEvent => ({
       type: 'exam.progressed',
@@ -229,12 +253,32 @@ export const examMachine = setup({
     })),
     requestLogout: sendParent((): ExamParentEvent => ({ type: 'exam.logoutRequested' })),
     reportUnauthorized: sendParent((): ExamParentEvent => ({ type: 'exam.unauthorized' })),
+    /** Logout to the login page with the reason in the query (retake, maintenance). */
+    requestLogoutWithError: sendParent(({ context }): ExamParentEvent => ({
+      type: 'exam.logoutRequested',
+      errorCode: context.error ?? 'GENERIC_ERROR',
+    })),
+    /** Raises the exam-level event that a call's ending failure stands for (see the header). */
+    raiseEnding: raise(({ event }): ExamEvent => {
+      const code = failureOfEvent(event);
+      if (code === 'ER_SCHEDULE_HISTORY_RETAKE') return { type: 'UPDATE_FLAG_RETAKE' };
+      if (code === 'DURING_MAINTENANCE') return { type: 'DURING_MAINTENANCE' };
+      if (code === 'INCORRECT_DEVICE') return { type: 'FINISH_WITH_ERROR', code };
+      return { type: 'UNAUTHORIZED' };
+    }),
     assignFailure: assign({ error: ({ event }) => failureOfEvent(event) ?? 'GENERIC_ERROR' }),
     clearError: assign({ error: null }),
     assignDetails: assign(({ event }) => {
       const details = detailsOf(event);
       return details ? { details, clockOffsetMs: offsetFrom(details.server_time) } : {};
     }),
+    /**
+     * Kiosk: asks the browser for fullscreen as Start is pressed (inside the pupil's gesture);
+     * the edge provides it and ignores a refusal.
+     */
+    requestFullscreen: () => {},
+    /** Reports the running count of focus losses to the server; fire and forget, never blocking. */
+    reportFocusLoss: (_, _params: { scheduleHistoryId: number; count: number; at: string }) => {},
     /** Forgets acknowledged (or stale) answers in the outbox; the edge provides it. */
     removeFromOutbox: (_, _params: { keys: readonly string[] }) => {},
   },
@@ -244,13 +288,16 @@ export const examMachine = setup({
       const status = detailsOf(event)?.status;
       return status !== undefined && status !== ScheduleHistoryStatus.PENDING && status !== ScheduleHistoryStatus.DOING;
     },
-    isUnauthorized: (args) => errorCodeOf(args as never) === 'NOT_LOGGED_IN',
+    /** A failure that ends the exam flow (see the header): NOT_LOGGED_IN, RETAKE, maintenance, another device. */
+    isUnauthorized: (args) => endingCodes.has(errorCodeOf(args as never) ?? 'GENERIC_ERROR'),
     isAlreadyFinished: (args) => errorCodeOf(args as never) === 'ER_SCHEDULE_HISTORY_COMPLETED',
     isCancelled: (args) => errorCodeOf(args as never) === 'ER_SCHEDULE_HISTORY_CANCELLED',
     isFinalRefusal: (args) => finalSaveRefusals.has(errorCodeOf(args as never) ?? 'GENERIC_ERROR'),
     hasFailed: (args) => errorCodeOf(args as never) !== null,
     isKnownQuestion: ({ context, event }) =>
       event.type === 'answer.given' && context.questions.some((q) => q.id === event.questionId),
+    isFlaggableQuestion: ({ context, event }) =>
+      event.type === 'question.flagged' && context.questions.some((q) => q.id === event.questionId),
     hasNext: ({ context }) => context.questionIndex < context.questions.length - 1,
     hasPrevious: ({ context }) => context.questionIndex > 0,
     isValidIndex: ({ context, event }) =>
@@ -284,10 +331,20 @@ export const examMachine = setup({
     error: null,
     receipt: null,
     outcome: null,
+    questionListOpen: input.session.question_list_flag,
+    flagged: input.session.flagged_question_ids ?? [],
+    focusLosses: 0,
   }),
   initial: 'idle',
   on: {
     UNAUTHORIZED: '.unauthorized',
+    UPDATE_FLAG_RETAKE: { target: '.retake', actions: assign({ error: 'ER_SCHEDULE_HISTORY_RETAKE' }) },
+    DURING_MAINTENANCE: { target: '.maintenance', actions: assign({ error: 'DURING_MAINTENANCE' }) },
+    // Finishing's ER_SCHEDULE_HISTORY_CANCELLED, and INCORRECT_DEVICE from any call: the end screen says why.
+    FINISH_WITH_ERROR: {
+      target: '.finished',
+      actions: assign({ outcome: 'cancelled', error: ({ event }) => event.code }),
+    },
   },
   states: {
     idle: {
@@ -301,7 +358,7 @@ export const examMachine = setup({
         src: 'loadExamDetails',
         input: ({ context }) => ({ variant: 'checkConnection' as const, input: { scheduleHistoryId: context.scheduleHistoryId } }),
         onDone: [
-          { guard: 'isUnauthorized', actions: raise({ type: 'UNAUTHORIZED' }) },
+          { guard: 'isUnauthorized', actions: 'raiseEnding' },
           { guard: 'hasFailed', target: 'detailsFailed', actions: 'assignFailure' },
           // Seed section 2, rule 6: a completed exam goes to the end screen.
           {
@@ -349,7 +406,7 @@ export const examMachine = setup({
     },
     ready: {
       meta: { path: '/exam-start', screen: 'exam-start' },
-      on: { 'start.confirmed': { target: 'starting', actions: 'clearError' } },
+      on: { 'start.confirmed': { target: 'starting', actions: ['clearError', 'requestFullscreen'] } },
     },
     starting: {
       tags: ['busy'],
@@ -369,7 +426,7 @@ export const examMachine = setup({
           ],
         },
         onError: [
-          { guard: 'isUnauthorized', actions: raise({ type: 'UNAUTHORIZED' }) },
+          { guard: 'isUnauthorized', actions: 'raiseEnding' },
           { target: 'ready', actions: 'assignFailure' },
         ],
       },
@@ -383,7 +440,7 @@ export const examMachine = setup({
         src: 'loadQuestions',
         input: ({ context }) => ({ variant: 'checkConnection' as const, input: { scheduleHistoryId: context.scheduleHistoryId } }),
         onDone: [
-          { guard: 'isUnauthorized', actions: raise({ type: 'UNAUTHORIZED' }) },
+          { guard: 'isUnauthorized', actions: 'raiseEnding' },
           { guard: 'isAlreadyFinished', target: 'finished', actions: assign({ outcome: 'sent' }) },
           { guard: 'hasFailed', target: 'questionsFailed', actions: 'assignFailure' },
           {
@@ -441,6 +498,35 @@ export const examMachine = setup({
         'question.selected': {
           guard: 'isValidIndex',
           actions: [assign({ questionIndex: ({ event }) => event.index }), 'reportProgress'],
+        },
+        'questionList.toggled': {
+          actions: [assign({ questionListOpen: ({ context }) => !context.questionListOpen }), 'reportProgress'],
+        },
+        'question.flagged': {
+          guard: 'isFlaggableQuestion',
+          actions: [
+            assign({
+              flagged: ({ context, event }) =>
+                context.flagged.includes(event.questionId)
+                  ? context.flagged.filter((id) => id !== event.questionId)
+                  : [...context.flagged, event.questionId],
+            }),
+            'reportProgress',
+          ],
+        },
+        // Kiosk: the window lost focus (blur, hidden tab); counted and reported, never blocking.
+        'focus.lost': {
+          actions: [
+            assign({ focusLosses: ({ context }) => context.focusLosses + 1 }),
+            {
+              type: 'reportFocusLoss',
+              params: ({ context }) => ({
+                scheduleHistoryId: context.scheduleHistoryId,
+                count: context.focusLosses,
+                at: new Date(Date.now() + context.clockOffsetMs).toISOString(),
+              }),
+            },
+          ],
         },
       },
       states: {
@@ -501,7 +587,7 @@ export const examMachine = setup({
                   ],
                 },
                 onError: [
-                  { guard: 'isUnauthorized', actions: raise({ type: 'UNAUTHORIZED' }) },
+                  { guard: 'isUnauthorized', actions: 'raiseEnding' },
                   {
                     guard: 'isFinalRefusal',
                     target: 'idle',
@@ -540,7 +626,7 @@ export const examMachine = setup({
             src: 'flushAnswers',
             input: ({ context }) => ({ variant: 'autoConnect' as const, input: allNotSaved(context) }),
             onDone: [
-              { guard: 'isUnauthorized', actions: raise({ type: 'UNAUTHORIZED' }) },
+              { guard: 'isUnauthorized', actions: 'raiseEnding' },
               { guard: 'hasFailed', target: '#exam.finishFailed', actions: 'assignFailure' },
               {
                 target: 'submitting',
@@ -567,7 +653,7 @@ export const examMachine = setup({
             src: 'finishExam',
             input: ({ context }) => ({ variant: 'autoConnect' as const, input: { scheduleHistoryId: context.scheduleHistoryId } }),
             onDone: [
-              { guard: 'isUnauthorized', actions: raise({ type: 'UNAUTHORIZED' }) },
+              { guard: 'isUnauthorized', actions: 'raiseEnding' },
               {
                 guard: 'isCancelled',
                 actions: raise(({ event }) => ({ type: 'FINISH_WITH_ERROR', code: failureOfEvent(event) ?? 'GENERIC_ERROR' })),
@@ -590,10 +676,6 @@ export const examMachine = setup({
       },
       on: {
         FINISH: { target: 'finished', actions: assign({ outcome: 'sent', error: null }) },
-        FINISH_WITH_ERROR: {
-          target: 'finished',
-          actions: assign({ outcome: 'cancelled', error: ({ event }) => event.code }),
-        },
       },
     },
     finishFailed: {
@@ -607,6 +689,14 @@ export const examMachine = setup({
     },
     unauthorized: {
       entry: 'reportUnauthorized',
+    },
+    /** UPDATE_FLAG_RETAKE: an administrator reset the account; logout with the retake message. */
+    retake: {
+      entry: 'requestLogoutWithError',
+    },
+    /** DURING_MAINTENANCE: outside test hours; logout with the message (answers stay in the outbox). */
+    maintenance: {
+      entry: 'requestLogoutWithError',
     },
     leaving: {
       entry: 'requestLogout',

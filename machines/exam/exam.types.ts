@@ -53,6 +53,12 @@ export interface ExamContext {
   receipt: FinishExamResponse | null;
   /** How the exam ended: answers sent, or cancelled with an error. */
   outcome: 'sent' | 'cancelled' | null;
+  /** The question list overview is open; persisted as question_list_flag. */
+  questionListOpen: boolean;
+  /** Question ids flagged for review, in the order flagged; persisted as flagged_question_ids. */
+  flagged: number[];
+  /** Kiosk: how often the window lost focus while answering (reported to the server). */
+  focusLosses: number;
 }
 
 export interface ExamInput {
@@ -65,6 +71,10 @@ export type ExamEvent =
   | { type: 'FINISH' }
   | { type: 'FINISH_WITH_ERROR'; code: FailureCode }
   | { type: 'UNAUTHORIZED' }
+  /** An administrator reset the account (401 ER_SCHEDULE_HISTORY_RETAKE): log in again. */
+  | { type: 'UPDATE_FLAG_RETAKE' }
+  /** 401 DURING_MAINTENANCE during the exam: outside test hours. */
+  | { type: 'DURING_MAINTENANCE' }
   | { type: 'identity.confirmed' }
   | { type: 'identity.rejected' }
   | { type: 'retry.requested' }
@@ -74,6 +84,12 @@ export type ExamEvent =
   | { type: 'question.next' }
   | { type: 'question.previous' }
   | { type: 'question.selected'; index: number }
+  /** Opens or closes the question list overview. */
+  | { type: 'questionList.toggled' }
+  /** Flags a question for review, or removes its flag. */
+  | { type: 'question.flagged'; questionId: number }
+  /** Kiosk: the window lost focus (blur or a hidden tab) while answering. */
+  | { type: 'focus.lost' }
   | { type: 'finish.requested' }
   | { type: 'finish.cancelled' }
   | { type: 'finish.confirmed' }
@@ -87,7 +103,8 @@ export type ExamEvent =
 /** Events the exam machine sends to its parent (the kiosk). */
 export type ExamParentEvent =
   | { type: 'exam.progressed'; change: Partial<ExamineeSession> }
-  | { type: 'exam.logoutRequested' }
+  /** errorCode: the reason shown on the login page (error_code in its query). */
+  | { type: 'exam.logoutRequested'; errorCode?: FailureCode }
   | { type: 'exam.unauthorized' };
 
 /** What one save call carries: the same record the outbox keeps. */

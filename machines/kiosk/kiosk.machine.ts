@@ -108,7 +108,9 @@ export const kioskMachine = setup({
       entry: sendTo('exam', { type: 'INIT_TEST' }),
       on: {
         'session.signedOut': { target: 'visitor', actions: assign({ session: null }) },
-        'exam.logoutRequested': { actions: sendTo('session', { type: 'logout.requested' }) },
+        'exam.logoutRequested': {
+          actions: sendTo('session', ({ event }) => ({ type: 'logout.requested' as const, errorCode: event.errorCode })),
+        },
         'exam.unauthorized': { actions: sendTo('session', { type: 'logout.requested' }) },
         'exam.progressed': {
           actions: sendTo('session', ({ event }) => ({ type: 'session.updated' as const, change: event.change })),
@@ -123,6 +125,9 @@ export const kioskMachine = setup({
         'question.next': { actions: forwardTo('exam') },
         'question.previous': { actions: forwardTo('exam') },
         'question.selected': { actions: forwardTo('exam') },
+        'question.flagged': { actions: forwardTo('exam') },
+        'questionList.toggled': { actions: forwardTo('exam') },
+        'focus.lost': { actions: forwardTo('exam') },
         'finish.requested': { actions: forwardTo('exam') },
         'finish.cancelled': { actions: forwardTo('exam') },
         'finish.confirmed': { actions: forwardTo('exam') },

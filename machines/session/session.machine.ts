@@ -556,7 +556,10 @@ export const sessionMachine = setup({
     signedIn: {
       initial: 'landing',
       on: {
-        'logout.requested': 'signingOut',
+        'logout.requested': {
+          target: 'signingOut',
+          actions: assign({ exit: ({ context, event }) => (event.errorCode ? exitOf(context, event.errorCode) : context.exit) }),
+        },
         'session.updated': {
           actions: [
             assign({ session: ({ context, event }) => ({ ...(context.session as ExamineeSession), ...event.change }) }),

@@ -123,7 +123,8 @@ export type SessionEvent =
   /** The pupil sent the login ID + password form. */
   | { type: 'login.submitted'; login_id: string; password: string }
   /** The pupil (or the exam) asks to end the session. */
-  | { type: 'logout.requested' }
+  /** errorCode: the session ends with this reason (error_code in the login page's query). */
+  | { type: 'logout.requested'; errorCode?: FailureCode }
   /** The pupil asks to go to the login page (from /404, /403, a failed entry). */
   | { type: 'login.requested' }
   /** The pupil asks to try a failed call again. */

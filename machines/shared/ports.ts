@@ -58,6 +58,8 @@ export interface ApiPort {
   examQuestions(scheduleHistoryId: number): Promise<ExamQuestions>;
   saveAnswer(body: SaveAnswerRequest): Promise<{ question_id: number; idempotency_key: string; server_time: string }>;
   finishExam(scheduleHistoryId: number): Promise<FinishExamResponse>;
+  /** POST /exam/focus-loss (kiosk audit); optional: fakes may leave it out. */
+  focusLoss?(body: { schedule_history_id: number; count: number; at: string }): Promise<unknown>;
   logout(): Promise<void>;
   /** GET /organization?code= : the school a login page belongs to. */
   organization(code: string): Promise<Organization>;

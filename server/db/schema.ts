@@ -4,7 +4,7 @@
  *
  * Promises:
  * - Correct answers live only in `questions.correct_answer`; nothing that reads a question for
- *   the browser selects that column (server/domain/exam.ts).
+ *   the browser selects that column (server/domain/views.ts, questionViewColumns).
  * - One answer row per (schedule history, question); the latest `answered_at` wins.
  * - Auth tokens are stored as SHA-256 hashes, never in clear.
  * - Enumerations from the seed are plain columns with CHECK constraints, so later issues can
@@ -142,8 +142,15 @@ export const exams = pgTable(
   ],
 );
 
-export const questionTypes = ['single_choice', 'text'] as const;
+export const questionTypes = ['single_choice', 'text', 'number', 'ordering'] as const;
 export type QuestionChoice = { id: string; label: string };
+/** How a text or number answer is entered (the contract's AnswerInput). */
+export type QuestionInput =
+  | { kind: 'keyboard' }
+  | { kind: 'alphabet'; upper_case: boolean }
+  | { kind: 'keypad'; negative: boolean; decimal: boolean; fraction: boolean };
+/** A Visual Programming block of an ordering question (the contract's ProgramBlock). */
+export type QuestionBlock = { id: string; label: string; category: 'event' | 'motion' | 'looks' | 'sound' | 'control' };
 
 /** A question of an exam. `correct_answer` never leaves the server. */
 export const questions = pgTable(
@@ -158,14 +165,26 @@ export const questions = pgTable(
     type: text('type', { enum: questionTypes }).notNull(),
     prompt: text('prompt').notNull(),
     choices: jsonb('choices').$type<QuestionChoice[]>().notNull().default([]),
-    /** A choice id for single_choice, the expected text for text questions. */
+    /**
+     * In the contract's answer encoding: a choice id (single_choice), the expected text (text),
+     * a normalised number such as "-3", "2.5" or "3/4" (number), the block ids in the right
+     * order joined with "," (ordering). Scored by server/domain/scoring.ts.
+     */
     correctAnswer: text('correct_answer').notNull(),
     /** The unit the question belongs to, for the score report's per-unit analysis (seed section 2). */
     unit: text('unit').notNull(),
+    /** Prompt and choices contain TeX between \( and \) (rendered with KaTeX). */
+    math: boolean('math').notNull().default(false),
+    /** How a text or number answer is entered; null: the device keyboard. */
+    input: jsonb('input').$type<QuestionInput>(),
+    /** Ordering questions: the blocks in the order first shown; empty for other types. */
+    blocks: jsonb('blocks').$type<QuestionBlock[]>().notNull().default([]),
+    /** Text questions: compare the text case-sensitively (default: case-insensitively). */
+    caseSensitive: boolean('case_sensitive').notNull().default(false),
   },
   (t) => [
     uniqueIndex('questions_exam_number_idx').on(t.examId, t.number),
-    check('questions_type_check', sql`${t.type} in ('single_choice', 'text')`),
+    check('questions_type_check', sql`${t.type} in ('single_choice', 'text', 'number', 'ordering')`),
     check('questions_number_check', sql`${t.number} > 0`),
   ],
 );
@@ -274,6 +293,49 @@ export const answers = pgTable(
   (t) => [uniqueIndex('answers_schedule_history_question_idx').on(t.scheduleHistoryId, t.questionId)],
 );
 
+/**
+ * Answers detached from a schedule history by an administrator's reset (retake): kept for audit,
+ * never read by the exam again.
+ */
+export const answerArchive = pgTable(
+  'answer_archive',
+  {
+    id: serial('id').primaryKey(),
+    scheduleHistoryId: integer('schedule_history_id')
+      .notNull()
+      .references(() => scheduleHistories.id),
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => questions.id),
+    value: text('value').notNull(),
+    answeredAt: timestampTz('answered_at').notNull(),
+    receivedAt: timestampTz('received_at').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    late: boolean('late').notNull(),
+    /** When the reset detached it. */
+    supersededAt: timestampTz('superseded_at').notNull(),
+  },
+  (t) => [index('answer_archive_schedule_history_idx').on(t.scheduleHistoryId)],
+);
+
+/** Focus losses (window blur, hidden tab) a terminal reported during an exam: audit only, never blocking. */
+export const focusLosses = pgTable(
+  'focus_losses',
+  {
+    id: serial('id').primaryKey(),
+    scheduleHistoryId: integer('schedule_history_id')
+      .notNull()
+      .references(() => scheduleHistories.id),
+    /** The terminal's running count of focus losses in this exam. */
+    count: integer('count').notNull(),
+    /** When the last loss happened, as the client reports it. */
+    at: timestampTz('at').notNull(),
+    receivedAt: timestampTz('received_at').notNull(),
+    deviceToken: text('device_token'),
+  },
+  (t) => [index('focus_losses_schedule_history_idx').on(t.scheduleHistoryId)],
+);
+
 export const paymentKinds = ['exam_fee', 'result_sheet', 'certificate'] as const;
 
 /** A payment for one schedule history. Status: NOT_PAID 0, PENDING 1, PAID 2 (seed section 4). */
@@ -320,6 +382,8 @@ export const authTokens = pgTable(
     createdAt: timestampTz('created_at').notNull(),
     expiresAt: timestampTz('expires_at').notNull(),
     revokedAt: timestampTz('revoked_at'),
+    /** Why it was revoked: 'logout', or 'retake' when an administrator reset the examinee (answered ER_SCHEDULE_HISTORY_RETAKE). */
+    revokedReason: text('revoked_reason'),
   },
   (t) => [
     index('auth_tokens_examinee_idx').on(t.examineeId),

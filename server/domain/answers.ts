@@ -9,12 +9,17 @@
  * - Time: an answer given after the deadline is refused (TIME_END). One given before the
  *   deadline but arriving after it (a terminal that was offline) is accepted within the upload
  *   window and flagged `late`; after the window it is refused too.
+ * - The value is in its question type's encoding (contract, QuestionTypeSchema): a single-choice
+ *   answer names one of its choices, a number answer is a normalised keypad number, an ordering
+ *   answer lists every block id of its question once. An empty value clears the answer.
+ *   Otherwise VALIDATION_ERROR (422) on `value`, rule `invalid`.
  * - Nothing is written unless every check passes.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { answers, questions } from '../db/schema.ts';
 import { DomainError, invalidField, isUniqueViolation } from './errors.ts';
+import { isPermutationOf, isWellFormedNumber } from './scoring.ts';
 import { answeringRefusal } from './schedule-history.ts';
 import { loadOwnSitting, MAX_ID } from './sitting.ts';
 import type { Principal } from './tokens.ts';
@@ -72,17 +77,15 @@ export async function saveAnswer(
       const question = input.questionId <= MAX_ID
         ? (
             await tx
-              .select({ type: questions.type, choices: questions.choices })
+              .select({ type: questions.type, choices: questions.choices, blocks: questions.blocks })
               .from(questions)
               .where(and(eq(questions.id, input.questionId), eq(questions.examId, history.examId)))
               .limit(1)
           )[0]
         : undefined;
       if (!question) throw invalidField('question_id', 'This question is not part of the exam.');
-      // An empty value clears the answer; otherwise a single-choice answer names one of its choices.
-      if (question.type === 'single_choice' && input.value !== '' && !question.choices.some((c) => c.id === input.value)) {
-        throw invalidField('value', 'Not one of the choices of this question.');
-      }
+      const malformed = answerFormatProblem(question, input.value);
+      if (malformed) throw invalidField('value', malformed);
 
       const answeredAt = input.answeredAt.getTime();
       if (answeredAt > deadlineAt.getTime()) throw new DomainError('TIME_END', 'The time for this exam is over.');
@@ -123,6 +126,26 @@ export async function saveAnswer(
     // Two requests racing with one key for different questions: the database's unique key decides.
     if (isUniqueViolation(error)) throw duplicateKey();
     throw error;
+  }
+}
+
+/** Why `value` is not an answer of this question's type, or undefined when it is one. */
+export function answerFormatProblem(
+  question: { type: string; choices: readonly { id: string }[]; blocks: readonly { id: string }[] },
+  value: string,
+): string | undefined {
+  if (value === '') return undefined;
+  switch (question.type) {
+    case 'single_choice':
+      return question.choices.some((c) => c.id === value) ? undefined : 'Not one of the choices of this question.';
+    case 'number':
+      return isWellFormedNumber(value) ? undefined : 'Not a number as the keypad writes it (like -3, 2.5 or 3/4).';
+    case 'ordering':
+      return isPermutationOf(value, question.blocks.map((b) => b.id))
+        ? undefined
+        : 'Not an order of exactly the blocks of this question.';
+    default:
+      return undefined;
   }
 }
 

@@ -19,12 +19,12 @@ import {
   type StartExamResponse,
 } from '../../src/shared/contract.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { answers, questions, scheduleHistories } from '../db/schema.ts';
+import { answers, focusLosses, questions, scheduleHistories } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
 import { answeringRefusal, finishRefusal, startRefusal, toStatus } from './schedule-history.ts';
-import { isSuspended, loadOwnSitting } from './sitting.ts';
+import { assertDevice, isSuspended, loadOwnSitting } from './sitting.ts';
 import type { Principal } from './tokens.ts';
-import { examDetails } from './views.ts';
+import { examDetails, questionView, questionViewColumns } from './views.ts';
 
 type WithoutServerTime<T> = Omit<T, 'server_time'>;
 
@@ -55,6 +55,7 @@ export async function startExam(
     if (refusal) throw new DomainError(refusal);
 
     if (history.status === ScheduleHistoryStatus.DOING && history.startedAt && history.deadlineAt) {
+      assertDevice(sitting, input.deviceToken);
       return {
         status: ScheduleHistoryStatus.DOING,
         started_at: history.startedAt.toISOString(),
@@ -87,21 +88,17 @@ export async function getQuestions(
   db: Db,
   principal: Principal,
   scheduleHistoryId: number,
+  deviceToken?: string,
 ): Promise<WithoutServerTime<ExamQuestions>> {
   const sitting = await loadOwnSitting(db, principal, scheduleHistoryId);
+  assertDevice(sitting, deviceToken);
   const refusal = answeringRefusal(sitting.history.status);
   if (refusal) throw new DomainError(refusal);
   if (!sitting.history.deadlineAt) throw new Error(`Sitting ${sitting.history.id} is DOING without a deadline`);
 
-  // Selected column by column: the correct answer is never read for the browser.
+  // Selected column by column (views.ts): the correct answer is never read for the browser.
   const rows = await db
-    .select({
-      id: questions.id,
-      number: questions.number,
-      type: questions.type,
-      prompt: questions.prompt,
-      choices: questions.choices,
-    })
+    .select(questionViewColumns)
     .from(questions)
     .where(eq(questions.examId, sitting.history.examId))
     .orderBy(asc(questions.number));
@@ -113,13 +110,7 @@ export async function getQuestions(
     .orderBy(asc(questions.number));
 
   return {
-    questions: rows.map((q) => ({
-      id: q.id,
-      number: q.number,
-      type: q.type,
-      prompt: q.prompt,
-      choices: q.choices.map((c) => ({ id: c.id, label: c.label })),
-    })),
+    questions: rows.map(questionView),
     answers: saved.map((a) => ({ question_id: a.question_id, value: a.value, answered_at: a.answeredAt.toISOString() })),
     deadline_at: sitting.history.deadlineAt.toISOString(),
   };
@@ -128,10 +119,11 @@ export async function getQuestions(
 export async function finishExam(
   db: Db,
   principal: Principal,
-  input: { scheduleHistoryId: number; now: Date },
+  input: { scheduleHistoryId: number; now: Date; deviceToken?: string | undefined },
 ): Promise<WithoutServerTime<FinishExamResponse>> {
   return db.transaction(async (tx) => {
     const sitting = await loadOwnSitting(tx, principal, input.scheduleHistoryId, 'update');
+    assertDevice(sitting, input.deviceToken);
     const { history } = sitting;
     const refusal = finishRefusal(history.status);
     if (refusal) throw new DomainError(refusal);
@@ -181,4 +173,24 @@ export async function receiptOf(tx: Tx, scheduleHistoryId: number): Promise<{ an
 
 export function digestOf(saved: readonly { question_id: number; value: string }[]): string {
   return createHash('sha256').update(answersDigestText(saved), 'utf8').digest('hex');
+}
+
+/**
+ * A terminal's report of focus losses (window blur, hidden tab) during the exam: stored for
+ * audit while the exam is DOING on this terminal; otherwise ignored quietly (it never blocks).
+ */
+export async function recordFocusLoss(
+  db: Db,
+  principal: Principal,
+  input: { scheduleHistoryId: number; count: number; at: Date; now: Date; deviceToken: string | undefined },
+): Promise<void> {
+  const sitting = await loadOwnSitting(db, principal, input.scheduleHistoryId);
+  assertDevice(sitting, input.deviceToken);
+  await db.insert(focusLosses).values({
+    scheduleHistoryId: sitting.history.id,
+    count: input.count,
+    at: input.at,
+    receivedAt: input.now,
+    deviceToken: input.deviceToken ?? null,
+  });
 }

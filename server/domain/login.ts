@@ -16,7 +16,7 @@ import { checkPassword, passwordAccountColumns, wrongCredentials } from './crede
 import { DomainError } from './errors.ts';
 import { verifyPassword } from './passwords.ts';
 import { loginRefusal } from './schedule-history.ts';
-import { isSuspended, loadSittingsOfExaminee, type Sitting } from './sitting.ts';
+import { assertDevice, isSuspended, loadSittingsOfExaminee, type Sitting } from './sitting.ts';
 import { examineeInfo, examineeWideInfo, sortForList } from './views.ts';
 import { issueToken } from './tokens.ts';
 
@@ -25,7 +25,8 @@ export const OrgLoginMethod = { SCHEDULE_HISTORY: 1, OAUTH: 2, EXAMINEE: 3 } as 
 
 export type LoginResult = { accessToken: string; examinee: ExamineeInfo };
 
-type TokenContext = { now: Date; tokenTtlMs: number };
+/** deviceToken: the terminal's X-Device-Token; a login into a DOING exam started elsewhere is INCORRECT_DEVICE. */
+type TokenContext = { now: Date; tokenTtlMs: number; deviceToken?: string | undefined };
 
 function invalidSchedule(message = 'Venue, organization or schedule URL invalid.'): DomainError {
   return new DomainError('INVALID_SCHEDULE', message);
@@ -46,6 +47,7 @@ export async function loginWithCode(db: Db, input: { loginCode: string } & Token
 
     const refusal = refusalAt(sitting, now);
     if (refusal) throw new DomainError(refusal);
+    assertDevice(sitting, input.deviceToken);
 
     const accessToken = await issueToken(tx, {
       examineeId: examinee.id,
@@ -105,6 +107,7 @@ export async function loginWithId(db: Db, input: LoginWithIdInput): Promise<Logi
   if (!sitting) throw invalidSchedule('No test is booked for this account.');
   const refusal = refusalAt(sitting, now);
   if (refusal) throw new DomainError(refusal);
+  assertDevice(sitting, input.deviceToken);
 
   const accessToken = await issueToken(db, {
     examineeId: account.id,

@@ -141,3 +141,34 @@ function isOwnId(principal: Principal, scheduleHistoryId: number): boolean {
 function notFound(): DomainError {
   return new DomainError('NOT_FOUND', 'No such schedule history.');
 }
+
+/**
+ * Device binding: once started, a sitting belongs to the terminal whose X-Device-Token pressed
+ * Start; any other terminal (or none) is refused with INCORRECT_DEVICE while it is DOING.
+ * A sitting started without a device token is not bound.
+ */
+export function assertDevice(sitting: Sitting, deviceToken: string | undefined): void {
+  const bound = sitting.history.deviceToken;
+  if (sitting.history.status === ScheduleHistoryStatus.DOING && bound !== null && bound !== deviceToken) {
+    throw new DomainError('INCORRECT_DEVICE', 'This exam was started on another terminal.');
+  }
+}
+
+/** The device check of an exam call, by id, for calls whose domain function does not load the sitting here. */
+export async function assertOwnDevice(
+  tx: Tx,
+  principal: Principal,
+  scheduleHistoryId: number,
+  deviceToken: string | undefined,
+): Promise<void> {
+  if (!isOwnId(principal, scheduleHistoryId)) return; // the call itself answers NOT_FOUND
+  const [row] = await tx
+    .select({ status: scheduleHistories.status, deviceToken: scheduleHistories.deviceToken, examineeId: scheduleHistories.examineeId })
+    .from(scheduleHistories)
+    .where(eq(scheduleHistories.id, scheduleHistoryId))
+    .limit(1);
+  if (!row || row.examineeId !== principal.examineeId) return;
+  if (row.status === ScheduleHistoryStatus.DOING && row.deviceToken !== null && row.deviceToken !== deviceToken) {
+    throw new DomainError('INCORRECT_DEVICE', 'This exam was started on another terminal.');
+  }
+}

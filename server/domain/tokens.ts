@@ -71,3 +71,27 @@ export async function revokeToken(tx: Tx, tokenId: number, now: Date): Promise<v
     .set({ revokedAt: now })
     .where(and(eq(authTokens.id, tokenId), isNull(authTokens.revokedAt)));
 }
+
+/** Revokes every live token of an examinee (an administrator's reset); returns how many. */
+export async function revokeAllOfExaminee(tx: Tx, examineeId: number, now: Date, reason: 'retake'): Promise<number> {
+  const rows = await tx
+    .update(authTokens)
+    .set({ revokedAt: now, revokedReason: reason })
+    .where(and(eq(authTokens.examineeId, examineeId), isNull(authTokens.revokedAt)))
+    .returning({ id: authTokens.id });
+  return rows.length;
+}
+
+/**
+ * Whether a token was revoked by an administrator's reset (the caller must log in again and is
+ * told so with ER_SCHEDULE_HISTORY_RETAKE rather than NOT_LOGGED_IN).
+ */
+export async function isRevokedForRetake(tx: Tx, token: string): Promise<boolean> {
+  if (!TOKEN_PATTERN.test(token)) return false;
+  const [row] = await tx
+    .select({ reason: authTokens.revokedReason })
+    .from(authTokens)
+    .where(eq(authTokens.tokenHash, hashToken(token)))
+    .limit(1);
+  return row?.reason === 'retake';
+}

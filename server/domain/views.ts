@@ -3,7 +3,14 @@
  * contract narrows (subject ids, statuses, login methods) are checked here, so a bad row fails
  * loudly on the server instead of sending the client something it would reject.
  */
-import { ScheduleHistoryStatus, type ExamDetails, type ExamineeInfo, type ExamListItem } from '../../src/shared/contract.ts';
+import {
+  ScheduleHistoryStatus,
+  type ExamDetails,
+  type ExamineeInfo,
+  type ExamListItem,
+  type Question,
+} from '../../src/shared/contract.ts';
+import { questions } from '../db/schema.ts';
 import { toStatus } from './schedule-history.ts';
 import { isStepLocked, type Sitting } from './sitting.ts';
 
@@ -88,6 +95,65 @@ export function examDetails(sitting: Sitting, questionCount: number, now: Date):
     deadline_at: iso(history.deadlineAt),
     server_time: now.toISOString(),
   };
+}
+
+/**
+ * The columns of a question the browser may see: everything but `correct_answer` (and
+ * `case_sensitive`, which belongs to scoring). Select with these, never the whole row.
+ */
+export const questionViewColumns = {
+  id: questions.id,
+  number: questions.number,
+  type: questions.type,
+  prompt: questions.prompt,
+  choices: questions.choices,
+  unit: questions.unit,
+  math: questions.math,
+  input: questions.input,
+  blocks: questions.blocks,
+};
+
+export type QuestionViewRow = {
+  id: number;
+  number: number;
+  type: Question['type'];
+  prompt: string;
+  choices: readonly { id: string; label: string }[];
+  unit: string;
+  math: boolean;
+  input: Question['input'];
+  blocks: readonly { id: string; label: string; category: NonNullable<Question['blocks']>[number]['category'] }[];
+};
+
+/**
+ * A question as GET /exam/questions sends it. Built field by field, so nothing stored beside
+ * a choice or a block (and never the correct answer) reaches the browser. `input` is null for
+ * the device keyboard; `blocks` is empty but for ordering questions.
+ */
+export function questionView(row: QuestionViewRow): Question {
+  return {
+    id: row.id,
+    number: row.number,
+    type: row.type,
+    prompt: row.prompt,
+    choices: row.choices.map((c) => ({ id: c.id, label: c.label })),
+    unit: row.unit,
+    math: row.math,
+    input: toInput(row.input),
+    blocks: row.blocks.map((b) => ({ id: b.id, label: b.label, category: b.category })),
+  };
+}
+
+function toInput(input: Question['input']): Question['input'] {
+  if (!input) return null;
+  switch (input.kind) {
+    case 'keyboard':
+      return { kind: 'keyboard' };
+    case 'alphabet':
+      return { kind: 'alphabet', upper_case: input.upper_case };
+    case 'keypad':
+      return { kind: 'keypad', negative: input.negative, decimal: input.decimal, fraction: input.fraction };
+  }
 }
 
 export function iso(date: Date | null): string | null {

@@ -6,7 +6,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { headerNames, RequestHeadersSchema } from '../../src/shared/contract.ts';
 import { DomainError } from '../domain/errors.ts';
-import { authenticate } from '../domain/tokens.ts';
+import { authenticate, isRevokedForRetake } from '../domain/tokens.ts';
+import { RequestError } from './errors.ts';
 import type { Logger } from '../logger.ts';
 import type { AppDeps, AppEnv } from './env.ts';
 import { parseWith } from './validate.ts';
@@ -78,12 +79,20 @@ export function refuseDuringMaintenance(
   };
 }
 
-/** Requires a valid bearer token; sets the caller as `principal`, else 401 NOT_LOGGED_IN. */
+/**
+ * Requires a valid bearer token; sets the caller as `principal`, else 401 NOT_LOGGED_IN, or
+ * 401 ER_SCHEDULE_HISTORY_RETAKE when an administrator's reset revoked it (the pupil is told why).
+ */
 export function requireLogin(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = bearerToken(c.get('headers').authorization);
     const principal = token ? await authenticate(deps.db, token, c.get('now')) : undefined;
-    if (!principal) throw new DomainError('NOT_LOGGED_IN');
+    if (!principal) {
+      if (token && (await isRevokedForRetake(deps.db, token))) {
+        throw new RequestError(401, 'ER_SCHEDULE_HISTORY_RETAKE', 'An administrator has reset this account. Please log in again.');
+      }
+      throw new DomainError('NOT_LOGGED_IN');
+    }
     c.set('principal', principal);
     await next();
   };

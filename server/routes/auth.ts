@@ -30,7 +30,7 @@ export function authRoutes(deps: AppDeps): Hono<AppEnv> {
     const body = parseWith(LoginRequestSchema, await readJsonBody(c));
     const result =
       body.login_type === 0
-        ? await loginWithCode(deps.db, { loginCode: body.login_code, now, tokenTtlMs })
+        ? await loginWithCode(deps.db, { loginCode: body.login_code, now, tokenTtlMs, deviceToken: c.get('headers').deviceToken })
         : await loginWithId(deps.db, {
             loginId: body.login_id,
             password: body.password,
@@ -39,6 +39,7 @@ export function authRoutes(deps: AppDeps): Hono<AppEnv> {
             venueId: body.venue_id,
             now,
             tokenTtlMs,
+            deviceToken: c.get('headers').deviceToken,
           });
     return c.json(respond(result, now), 200);
   });

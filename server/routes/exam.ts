@@ -6,12 +6,14 @@
 import { Hono } from 'hono';
 import {
   ExamDetailsQuerySchema,
+  FocusLossRequestSchema,
   SaveAnswerRequestSchema,
   ScheduleHistoryBodySchema,
 } from '../../src/shared/contract.ts';
 import { saveAnswer } from '../domain/answers.ts';
 import { invalidField } from '../domain/errors.ts';
-import { finishExam, getExamDetails, getQuestions, startExam } from '../domain/exam.ts';
+import { finishExam, getExamDetails, getQuestions, recordFocusLoss, startExam } from '../domain/exam.ts';
+import { assertOwnDevice } from '../domain/sitting.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { requireLogin } from '../http/middleware.ts';
 import { parseInstant, parseWith, readJsonBody } from '../http/validate.ts';
@@ -41,7 +43,7 @@ export function examRoutes(deps: AppDeps): Hono<AppEnv> {
 
   routes.get('/exam/questions', login, async (c) => {
     const query = parseWith(ExamDetailsQuerySchema, c.req.query(), 'query');
-    const exam = await getQuestions(db, c.get('principal'), query.schedule_history_id);
+    const exam = await getQuestions(db, c.get('principal'), query.schedule_history_id, c.get('headers').deviceToken);
     return c.json({ ...exam, server_time: c.get('now').toISOString() }, 200);
   });
 
@@ -50,6 +52,8 @@ export function examRoutes(deps: AppDeps): Hono<AppEnv> {
     const body = parseWith(SaveAnswerRequestSchema, await readJsonBody(c));
     const answeredAt = parseInstant(body.answered_at);
     if (!answeredAt) throw invalidField('answered_at', 'Not a real instant.');
+    // Device binding: only the terminal that pressed Start may answer (INCORRECT_DEVICE).
+    await assertOwnDevice(db, c.get('principal'), body.schedule_history_id, c.get('headers').deviceToken);
     const result = await saveAnswer(
       db,
       c.get('principal'),
@@ -72,8 +76,27 @@ export function examRoutes(deps: AppDeps): Hono<AppEnv> {
   routes.post('/exam/finish', login, async (c) => {
     const now = c.get('now');
     const body = parseWith(ScheduleHistoryBodySchema, await readJsonBody(c));
-    const receipt = await finishExam(db, c.get('principal'), { scheduleHistoryId: body.schedule_history_id, now });
+    const receipt = await finishExam(db, c.get('principal'), {
+      scheduleHistoryId: body.schedule_history_id,
+      now,
+      deviceToken: c.get('headers').deviceToken,
+    });
     return c.json({ ...receipt, server_time: now.toISOString() }, 200);
+  });
+
+  routes.post('/exam/focus-loss', login, async (c) => {
+    const now = c.get('now');
+    const body = parseWith(FocusLossRequestSchema, await readJsonBody(c));
+    const at = parseInstant(body.at);
+    if (!at) throw invalidField('at', 'Not a real instant.');
+    await recordFocusLoss(db, c.get('principal'), {
+      scheduleHistoryId: body.schedule_history_id,
+      count: body.count,
+      at,
+      now,
+      deviceToken: c.get('headers').deviceToken,
+    });
+    return c.json({ ok: true as const, server_time: now.toISOString() }, 200);
   });
 
   return routes;

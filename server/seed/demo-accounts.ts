@@ -31,6 +31,8 @@ export const demoScenarios = [
   'suspended',
   'cancelled',
   'sso',
+  /** A pupil to sit one subject's level (every subject and level has one): login code, then login-confirm. */
+  'subject',
 ] as const;
 export type DemoScenario = (typeof demoScenarios)[number];
 

@@ -1,9 +1,14 @@
 /**
  * The demo organisations, their classrooms and test periods, the subjects and levels, and the
- * exam papers with their questions and correct answers. Plain data; server/seed/seed.ts
- * writes it. Questions are original, written for children at levels 1 and 2.
+ * exam papers (from server/seed/content/, one module per subject, with their correct answers).
+ * Plain data; server/seed/seed.ts writes it.
  */
-import type { OrganizationCategory, QuestionChoice } from '../db/schema.ts';
+import type { OrganizationCategory } from '../db/schema.ts';
+import { calculationExams, calculationUnits } from './content/calculation.ts';
+import { englishExams, englishUnits } from './content/english.ts';
+import { japaneseExams, japaneseUnits } from './content/japanese.ts';
+import { programmingExams, programmingUnits } from './content/programming.ts';
+import type { ContentExam, ContentQuestion } from './content/types.ts';
 import type { DemoScenario } from './demo-accounts.ts';
 
 export const demoOrganization = {
@@ -79,6 +84,7 @@ export const scheduleForScenario: Partial<Record<DemoScenario, DemoScheduleCode>
   'not-yet-open': 'DEMO-2099',
   expired: 'DEMO-2026',
   cancelled: 'DEMO-2026',
+  subject: 'DEMO-2026',
 };
 
 /** Subjects by the seed's ids (section 1). */
@@ -89,6 +95,7 @@ export const demoSubjects = [
   { id: 6, name: 'Visual Programming' },
 ] as const;
 
+/** Three levels of each subject (level 1, 2, 3: grades 1-3, 3-5 and 6-9, roughly). */
 export const demoLevels = [
   { subjectId: 1, position: 1, name: 'Level 1' },
   { subjectId: 2, position: 1, name: 'Level 1' },
@@ -96,154 +103,24 @@ export const demoLevels = [
   { subjectId: 6, position: 1, name: 'Level 1' },
   { subjectId: 1, position: 2, name: 'Level 2' },
   { subjectId: 2, position: 2, name: 'Level 2' },
+  { subjectId: 3, position: 2, name: 'Level 2' },
+  { subjectId: 6, position: 2, name: 'Level 2' },
+  { subjectId: 1, position: 3, name: 'Level 3' },
+  { subjectId: 2, position: 3, name: 'Level 3' },
+  { subjectId: 3, position: 3, name: 'Level 3' },
+  { subjectId: 6, position: 3, name: 'Level 3' },
 ] as const;
 
-export type DemoQuestion = {
-  type: 'single_choice' | 'text';
-  prompt: string;
-  choices: QuestionChoice[];
-  correctAnswer: string;
-  unit: string;
+export type DemoQuestion = ContentQuestion;
+export type DemoExam = ContentExam;
+
+/** Every exam paper: one module per subject under server/seed/content/. */
+export const demoExams: DemoExam[] = [...englishExams, ...calculationExams, ...japaneseExams, ...programmingExams];
+
+/** The units of each subject (per-unit analysis); every question names one of its subject's. */
+export const unitsBySubject: Record<DemoExam['subjectId'], readonly string[]> = {
+  1: englishUnits,
+  2: calculationUnits,
+  3: japaneseUnits,
+  6: programmingUnits,
 };
-
-export type DemoExam = {
-  code: string;
-  subjectId: 1 | 2 | 3 | 6;
-  level: number;
-  title: string;
-  timeLimitSeconds: number;
-  questions: DemoQuestion[];
-};
-
-const choices = (...labels: string[]): QuestionChoice[] =>
-  labels.map((label, i) => ({ id: String.fromCharCode(97 + i), label }));
-
-/** 40 minutes (seed section 9). */
-const FORTY_MINUTES = 2400;
-
-export const demoExams: DemoExam[] = [
-  {
-    code: 'EN-1',
-    subjectId: 1,
-    level: 1,
-    title: 'English vocabulary, level 1',
-    timeLimitSeconds: FORTY_MINUTES,
-    questions: [
-      {
-        type: 'single_choice',
-        prompt: 'Choose the word that means a baby dog.',
-        choices: choices('kitten', 'puppy', 'calf', 'chick'),
-        correctAnswer: 'b',
-        unit: 'animals',
-      },
-      { type: 'text', prompt: "Type the opposite of 'hot'.", choices: [], correctAnswer: 'cold', unit: 'opposites' },
-      {
-        type: 'single_choice',
-        prompt: 'Which one is a colour?',
-        choices: choices('table', 'green', 'run', 'happy'),
-        correctAnswer: 'b',
-        unit: 'colours',
-      },
-      { type: 'text', prompt: 'Type the number 3 as a word.', choices: [], correctAnswer: 'three', unit: 'numbers' },
-      {
-        type: 'single_choice',
-        prompt: 'What do you wear on your feet?',
-        choices: choices('gloves', 'a hat', 'shoes', 'a scarf'),
-        correctAnswer: 'c',
-        unit: 'clothes',
-      },
-      { type: 'text', prompt: "Type the opposite of 'up'.", choices: [], correctAnswer: 'down', unit: 'opposites' },
-      {
-        type: 'single_choice',
-        prompt: "Which animal says 'moo'?",
-        choices: choices('a duck', 'a cat', 'a sheep', 'a cow'),
-        correctAnswer: 'd',
-        unit: 'animals',
-      },
-      {
-        type: 'text',
-        prompt: 'Type the day that comes after Monday.',
-        choices: [],
-        correctAnswer: 'Tuesday',
-        unit: 'time',
-      },
-    ],
-  },
-  {
-    code: 'CALC-1',
-    subjectId: 2,
-    level: 1,
-    title: 'Calculation, level 1',
-    timeLimitSeconds: FORTY_MINUTES,
-    questions: [
-      { type: 'text', prompt: '7 + 5 = ?', choices: [], correctAnswer: '12', unit: 'addition' },
-      { type: 'text', prompt: '15 − 8 = ?', choices: [], correctAnswer: '7', unit: 'subtraction' },
-      {
-        type: 'single_choice',
-        prompt: 'Which number is the largest?',
-        choices: choices('19', '91', '9', '41'),
-        correctAnswer: 'b',
-        unit: 'place value',
-      },
-      { type: 'text', prompt: '3 × 4 = ?', choices: [], correctAnswer: '12', unit: 'multiplication' },
-      {
-        type: 'single_choice',
-        prompt: 'What is half of 10?',
-        choices: choices('2', '5', '8', '20'),
-        correctAnswer: 'b',
-        unit: 'fractions',
-      },
-      {
-        type: 'text',
-        prompt: 'What number comes next? 2, 4, 6, …',
-        choices: [],
-        correctAnswer: '8',
-        unit: 'patterns',
-      },
-    ],
-  },
-  {
-    code: 'EN-2',
-    subjectId: 1,
-    level: 2,
-    title: 'English vocabulary, level 2',
-    timeLimitSeconds: FORTY_MINUTES,
-    questions: [
-      {
-        type: 'single_choice',
-        prompt: 'Which word means very big?',
-        choices: choices('tiny', 'huge', 'quiet', 'early'),
-        correctAnswer: 'b',
-        unit: 'adjectives',
-      },
-      { type: 'text', prompt: "Type the plural of 'child'.", choices: [], correctAnswer: 'children', unit: 'plurals' },
-      {
-        type: 'single_choice',
-        prompt: 'Where do you borrow books?',
-        choices: choices('a bakery', 'a library', 'a garage', 'a farm'),
-        correctAnswer: 'b',
-        unit: 'places',
-      },
-      { type: 'text', prompt: "Type the opposite of 'early'.", choices: [], correctAnswer: 'late', unit: 'opposites' },
-    ],
-  },
-  {
-    code: 'CALC-2',
-    subjectId: 2,
-    level: 2,
-    title: 'Calculation, level 2',
-    timeLimitSeconds: FORTY_MINUTES,
-    questions: [
-      { type: 'text', prompt: '36 + 47 = ?', choices: [], correctAnswer: '83', unit: 'addition' },
-      { type: 'text', prompt: '6 × 7 = ?', choices: [], correctAnswer: '42', unit: 'multiplication' },
-      {
-        type: 'single_choice',
-        prompt: 'Which is the same as 3 tens and 4 ones?',
-        choices: choices('304', '43', '34', '7'),
-        correctAnswer: 'c',
-        unit: 'place value',
-      },
-      { type: 'text', prompt: '56 ÷ 8 = ?', choices: [], correctAnswer: '7', unit: 'division' },
-    ],
-  },
-];

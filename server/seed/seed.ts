@@ -4,10 +4,11 @@
  * of server/seed/demo-accounts.json with their sittings. Rows are found by their natural keys
  * (subject id, organisation code, schedule code, exam code, login code; a sitting by pupil,
  * schedule and exam) and only created when missing; existing rows, and what pupils did with
- * them, are left alone. So a newer version adds its new rows to an existing ./data.
+ * them, are left alone, except the demo questions' content, which follows the content modules
+ * (server/seed/content/). So a newer version adds its new rows to an existing ./data.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
 import type { Db, Tx } from '../db/client.ts';
 import {
@@ -39,6 +40,9 @@ import {
 } from './demo-content.ts';
 
 export type SeedSummary = { examinees: number; exams: number; questions: number };
+
+/** The columns of a question that the content modules define (all but its id, exam and number). */
+const contentColumns = ['type', 'prompt', 'choices', 'correctAnswer', 'unit', 'math', 'input', 'blocks', 'caseSensitive'] as const;
 
 /** When the demo's finished sittings were sat, and its basic information registered. */
 const DEMO_PAST = new Date('2026-01-05T09:00:00.000Z');
@@ -91,10 +95,20 @@ export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAcc
         .onConflictDoNothing();
       const examId = await idOf(tx, 'exam', exams, eq(exams.code, exam.code));
       examIds.set(`${exam.subjectId}/${exam.level}`, examId);
+      // Content is kept in step with the content modules by (exam, number): a row whose content
+      // differs (an older version of the seed) is brought up to date, an equal one left untouched.
       await tx
         .insert(questions)
         .values(exam.questions.map((q, i) => ({ ...q, examId, number: i + 1 })))
-        .onConflictDoNothing();
+        .onConflictDoUpdate({
+          target: [questions.examId, questions.number],
+          set: Object.fromEntries(contentColumns.map((c) => [c, sql.raw(`excluded.${questions[c].name}`)])),
+          setWhere: sql.raw(
+            `(${contentColumns.map((c) => `"questions"."${questions[c].name}"`).join(', ')}) is distinct from (${contentColumns
+              .map((c) => `excluded.${questions[c].name}`)
+              .join(', ')})`,
+          ),
+        });
       questionCount += exam.questions.length;
     }
 

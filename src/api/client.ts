@@ -25,6 +25,7 @@ import {
   ExamDetailsSchema,
   ExamQuestionsSchema,
   FinishExamResponseSchema,
+  FocusLossResponseSchema,
   LoginResponseSchema,
   LogoutResponseSchema,
   SaveAnswerResponseSchema,
@@ -132,6 +133,7 @@ export function createApiClient(options: ApiClientOptions): ApiPort {
     saveAnswer: (body: SaveAnswerRequest) => call('POST', '/exam/answers', SaveAnswerResponseSchema, { body }),
     finishExam: (scheduleHistoryId) =>
       call('POST', '/exam/finish', FinishExamResponseSchema, { body: { schedule_history_id: scheduleHistoryId } }),
+    focusLoss: (body) => call('POST', '/exam/focus-loss', FocusLossResponseSchema, { body }),
     logout: async () => {
       await call('POST', '/logout', LogoutResponseSchema);
     },

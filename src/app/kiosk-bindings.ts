@@ -148,6 +148,9 @@ const noExam: ExamContext = {
   error: null,
   receipt: null,
   outcome: null,
+  questionListOpen: false,
+  flagged: [],
+  focusLosses: 0,
 };
 
 function selectProps<K extends ScreenName>(name: K, snapshot: KioskSnapshot, send: (event: KioskEvent) => void): ScreenProps[K] {
@@ -204,12 +207,19 @@ function selectProps<K extends ScreenName>(name: K, snapshot: KioskSnapshot, sen
       onFinishRequest: () => send({ type: 'finish.requested' }),
       onFinishConfirm: () => send({ type: 'finish.confirmed' }),
       onFinishCancel: () => send({ type: 'finish.cancelled' }),
+      flagged: c.flagged,
+      listOpen: c.questionListOpen,
+      onToggleList: () => send({ type: 'questionList.toggled' }),
+      onFlag: (questionId) => send({ type: 'question.flagged', questionId }),
+      onSelect: (index) => send({ type: 'question.selected', index }),
+      onFocusLost: () => send({ type: 'focus.lost' }),
     }),
     'exam-end': () =>
       exam
         ? {
             outcome: c.outcome ?? 'sent',
             receipt: c.receipt ? { answer_count: c.receipt.answer_count, digest: c.receipt.digest } : null,
+            errorCode: c.outcome === 'cancelled' ? c.error : null,
             onLogout: () => send({ type: 'logout.requested' }),
           }
         : // Rule 5's exception: the end screen kept without a login (INCORRECT_DEVICE, RETAKE).

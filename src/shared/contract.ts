@@ -164,6 +164,8 @@ export const ExamineeSessionSchema = v.object({
   uuid: v.string(),
   question_index: v.number(),
   question_list_flag: v.boolean(),
+  /** Questions the pupil flagged for review (exam screen), by id; kept across a reload. */
+  flagged_question_ids: v.optional(v.array(v.pipe(v.number(), v.integer()))),
   alphabets_keyboard_flag: v.boolean(),
   mode_upper_case_flag: v.boolean(),
   is_completed: v.boolean(),
@@ -326,6 +328,17 @@ export const FinishExamResponseSchema = v.object({
   ...serverTime,
 });
 export type FinishExamResponse = v.InferOutput<typeof FinishExamResponseSchema>;
+
+/** POST /exam/focus-loss: the terminal's running count of focus losses (audit only, never blocking). */
+export const FocusLossRequestSchema = v.object({
+  schedule_history_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  count: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000)),
+  /** When the latest loss happened, on the server's time as the client tracks it. */
+  at: isoTimestamp,
+});
+export type FocusLossRequest = v.InferInput<typeof FocusLossRequestSchema>;
+
+export const FocusLossResponseSchema = v.object({ ok: v.literal(true), ...serverTime });
 
 /** POST /logout: ends the token on the server. */
 export const LogoutResponseSchema = v.object({ ok: v.literal(true) });

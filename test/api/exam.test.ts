@@ -47,7 +47,7 @@ describe.each(kinds)('the exam on %s', (kind) => {
         examinee_name: expect.stringMatching(/^Pupil /),
         subject: { id: 1, name: 'English (vocabulary)' },
         level: { id: expect.any(Number), name: 'Level 1' },
-        exam: { id: pupil.examId, title: 'English vocabulary, level 1', question_count: 8, time_limit_seconds: 2400 },
+        exam: { id: pupil.examId, title: 'English vocabulary, level 1', question_count: 20, time_limit_seconds: 2400 },
         status: ScheduleHistoryStatus.PENDING,
         started_at: null,
         deadline_at: null,
@@ -123,13 +123,13 @@ describe.each(kinds)('the exam on %s', (kind) => {
       const body = v.parse(ExamQuestionsSchema, response.body);
       expect(body.deadline_at).toBe(deadlineAt);
       expect(body.answers).toEqual([]);
-      expect(body.questions.map((q) => q.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(body.questions.map((q) => q.number)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       expect(new Set(body.questions.map((q) => q.type))).toEqual(new Set(['single_choice', 'text']));
 
       const key = await answerKey(api.db, pupil.examId);
       const raw = response.body as { questions: Record<string, unknown>[] };
       for (const [i, question] of raw.questions.entries()) {
-        expect(Object.keys(question).sort()).toEqual(['choices', 'id', 'number', 'prompt', 'type']);
+        expect(Object.keys(question).sort()).toEqual(['blocks', 'choices', 'id', 'input', 'math', 'number', 'prompt', 'type', 'unit']);
         const text = JSON.stringify(question).toLowerCase();
         if (key[i]!.type === 'text') expect(text, question.prompt as string).not.toContain(key[i]!.correctAnswer.toLowerCase());
       }

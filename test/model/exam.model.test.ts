@@ -73,7 +73,13 @@ const machine = examMachine.provide({
     flushAnswers: never(),
     finishExam: never(),
   },
-  actions: { reportProgress: () => {}, reportCompleted: () => {}, requestLogout: () => {}, reportUnauthorized: () => {} },
+  actions: {
+    reportProgress: () => {},
+    reportCompleted: () => {},
+    requestLogout: () => {},
+    reportUnauthorized: () => {},
+    requestLogoutWithError: () => {},
+  },
 });
 
 const session = sessionFromLogin(
@@ -108,6 +114,10 @@ describeModel({
       { type: 'question.selected', index: 2 },
       { type: 'question.selected', index: 99 },
     ],
+    'question.flagged': [
+      { type: 'question.flagged', questionId: 102 },
+      { type: 'question.flagged', questionId: 999 },
+    ],
     'xstate.done.actor.storeAnswer': (snapshot) =>
       withStatus(snapshot, 'writing').slice(0, 1).map((answer) => ({ type: 'xstate.done.actor.storeAnswer', output: answer.key })),
     'xstate.error.actor.storeAnswer': [{ type: 'xstate.error.actor.storeAnswer', error: new Error('QuotaExceededError') }],
@@ -116,7 +126,16 @@ describeModel({
         type: 'xstate.done.actor.saveAnswer',
         output: { key: answer.key, serverTime: now },
       })),
-    'xstate.error.actor.saveAnswer': failure('xstate.error.actor.saveAnswer', ['NOT_LOGGED_IN', 401], ['TIME_END', 403], ['NETWORK_ERROR']),
+    // Ending failures: each raises its exam-level event (RETAKE, maintenance, another terminal).
+    'xstate.error.actor.saveAnswer': failure(
+      'xstate.error.actor.saveAnswer',
+      ['NOT_LOGGED_IN', 401],
+      ['ER_SCHEDULE_HISTORY_RETAKE', 401],
+      ['DURING_MAINTENANCE', 401],
+      ['INCORRECT_DEVICE', 403],
+      ['TIME_END', 403],
+      ['NETWORK_ERROR'],
+    ),
     'xstate.done.actor.flushAnswers': (snapshot) => [
       {
         type: 'xstate.done.actor.flushAnswers',
@@ -133,7 +152,10 @@ describeModel({
       { type: 'xstate.done.actor.finishExam', output: { ok: true, value: receipt } },
       ...failed('xstate.done.actor.finishExam', 'NOT_LOGGED_IN', 'ER_SCHEDULE_HISTORY_CANCELLED', 'GENERIC_ERROR'),
     ],
-    FINISH_WITH_ERROR: [{ type: 'FINISH_WITH_ERROR', code: 'ER_SCHEDULE_HISTORY_CANCELLED' }],
+    FINISH_WITH_ERROR: [
+      { type: 'FINISH_WITH_ERROR', code: 'ER_SCHEDULE_HISTORY_CANCELLED' },
+      { type: 'FINISH_WITH_ERROR', code: 'INCORRECT_DEVICE' },
+    ],
     'xstate.route': [
       { type: 'xstate.route', to: '#examConfirming' },
       { type: 'xstate.route', to: '#examTutorial' },
@@ -155,6 +177,13 @@ describeModel({
     if (snapshot.matches('answering')) expect(context.deadlineAt).not.toBeNull();
     // Saved answers are only those the server acknowledged: never more than were given.
     expect(Object.keys(context.answers).length).toBeLessThanOrEqual(demoQuestions.length);
+    // The exam-level endings say why: the retake and maintenance states carry their codes.
+    if (snapshot.matches('retake')) expect(context.error).toBe('ER_SCHEDULE_HISTORY_RETAKE');
+    if (snapshot.matches('maintenance')) expect(context.error).toBe('DURING_MAINTENANCE');
+    if (snapshot.matches('finished') && context.outcome === 'cancelled') expect(context.error).not.toBeNull();
+    // Only questions of the exam are flagged, each at most once.
+    expect(new Set(context.flagged).size).toBe(context.flagged.length);
+    for (const id of context.flagged) expect(context.questions.some((q) => q.id === id)).toBe(true);
     // The question index stays within the exam.
     if (context.questions.length) expect(context.questionIndex).toBeLessThan(context.questions.length);
   },

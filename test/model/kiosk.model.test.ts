@@ -32,6 +32,7 @@ describeModel({
     'loginCode.submitted': [{ type: 'loginCode.submitted', code: 'AC3E-F4GH-J6KM' }],
     'answer.given': [{ type: 'answer.given', questionId: 101, value: 'a' }],
     'question.selected': [{ type: 'question.selected', index: 1 }],
+    'question.flagged': [{ type: 'question.flagged', questionId: 101 }],
   },
   contextKey: (context) => ({ signedIn: context.session !== null }),
   invariants: (snapshot) => {

@@ -5,6 +5,9 @@
  * One action: log out, so the next pupil finds a clean terminal.
  */
 import { Trans } from '@lingui/react/macro';
+import { useLingui } from '@lingui/react';
+import type { FailureCode } from '../../../machines/shared/ports.ts';
+import { failureMessages } from '../../i18n/failure-messages.ts';
 import { ExamHeader } from '../../components/exam-header/exam-header.tsx';
 import { CheckIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
@@ -16,11 +19,14 @@ export interface ExamEndScreenProps {
   outcome: 'sent' | 'cancelled';
   /** What the server acknowledged at finish; null when it is not known (after a reload). */
   receipt: { answer_count: number; digest: string } | null;
+  /** Why the test was cancelled, when known (INCORRECT_DEVICE: it was started on another terminal). */
+  errorCode?: FailureCode | null;
   onLogout(): void;
 }
 
-export function ExamEndScreen({ outcome, receipt, onLogout }: ExamEndScreenProps) {
+export function ExamEndScreen({ outcome, receipt, errorCode = null, onLogout }: ExamEndScreenProps) {
   const { language } = useLanguage();
+  const { i18n } = useLingui();
   return (
     <div className={styles.end}>
       <ExamHeader questionNumber={null} questionCount={null} deadlineAt={null} clockOffsetMs={0} />
@@ -64,9 +70,15 @@ export function ExamEndScreen({ outcome, receipt, onLogout }: ExamEndScreenProps
             <PageHeading>
               <Trans>The test was cancelled</Trans>
             </PageHeading>
-            <p className={styles.lead}>
-              <Trans>Your answers could not be sent.</Trans>
-            </p>
+            {errorCode === 'INCORRECT_DEVICE' ? (
+              <p className={styles.lead} role="alert" data-error-code={errorCode}>
+                {i18n._(failureMessages.INCORRECT_DEVICE)}
+              </p>
+            ) : (
+              <p className={styles.lead}>
+                <Trans>Your answers could not be sent.</Trans>
+              </p>
+            )}
             <p>
               <Trans>Please tell your teacher or the exam supervisor. They will tell you what to do next, for example when you can take the test again.</Trans>
             </p>

@@ -8,11 +8,17 @@
  * piece of local state (form text): it is handed to `onAnswer` when the field loses focus, on
  * Enter, on Previous/Next/Finish and after a short pause in typing.
  *
- * Text cannot be selected (except in the answer field) and there is no context menu, so the
- * questions are not copied off a shared terminal.
+ * The question list overview (question_list_flag) lists every question as answered, not
+ * answered or flagged, and jumps to any of them; "Flag for review" marks the question on screen.
+ * Both are plain buttons: the keyboard alone reaches everything, in reading order.
+ *
+ * Kiosk: text cannot be selected (except in the answer field), there is no context menu, copy
+ * and cut are blocked, leaving the page asks first (beforeunload) while answering, and every
+ * focus loss (window blur, hidden tab) is handed to `onFocusLost` (counted and reported to the
+ * server by the exam machine, never blocking).
  */
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type MouseEvent } from 'react';
 import type { SaveState } from '../../../machines/exam/exam.selectors.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import type { Question } from '../../shared/contract.ts';
@@ -20,6 +26,7 @@ import { ExamHeader } from '../../components/exam-header/exam-header.tsx';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { ArrowIcon } from '../../components/icon/icons.tsx';
 import { ModalDialog } from '../../components/modal-dialog/modal-dialog.tsx';
+import { QuestionList } from '../../components/question-list/question-list.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { QuestionView } from './question-view.tsx';
 import styles from './exam.module.css';
@@ -55,7 +62,18 @@ export interface ExamScreenProps {
   onFinishRequest(): void;
   onFinishConfirm(): void;
   onFinishCancel(): void;
+  /** Question ids flagged for review. */
+  flagged?: readonly number[];
+  /** The question list overview is open (question_list_flag). */
+  listOpen?: boolean;
+  onToggleList?(): void;
+  onFlag?(questionId: number): void;
+  onSelect?(index: number): void;
+  /** The window lost focus while answering (kiosk audit). */
+  onFocusLost?(): void;
 }
+
+const noop = () => {};
 
 /** How long typing may pause before the answer is handed over. */
 export const TEXT_COMMIT_DELAY_MS = 800;
@@ -68,6 +86,13 @@ function preventContextMenu(event: MouseEvent) {
   event.preventDefault();
 }
 
+/** Copy and cut are blocked in the exam (the answer field's own text aside). */
+function preventCopy(event: ClipboardEvent) {
+  const target = event.target as HTMLElement | null;
+  if (target?.closest?.('input[type="text"], textarea')) return;
+  event.preventDefault();
+}
+
 export function ExamScreen(props: ExamScreenProps) {
   const { status, questions, index, answers, deadlineAt, clockOffsetMs, confirmingFinish, error } = props;
   const { onAnswer, onNext, onPrevious, onFinishRequest, onFinishConfirm, onFinishCancel, onRetry } = props;
@@ -76,6 +101,47 @@ export function ExamScreen(props: ExamScreenProps) {
   const isLast = index >= questions.length - 1;
   const finishing = status === 'finishing';
   const { t } = useLingui();
+  const { flagged = [], listOpen = false, onToggleList = noop, onFlag = noop, onSelect = noop, onFocusLost = noop } = props;
+  const answering = status === 'answering';
+
+  // Kiosk: leaving the page asks first while answering (the browser shows its own message).
+  useEffect(() => {
+    if (!answering) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [answering]);
+
+  // Kiosk: every focus loss is counted and reported (never blocking the pupil).
+  const focusLost = useRef(onFocusLost);
+  useEffect(() => {
+    focusLost.current = onFocusLost;
+  }, [onFocusLost]);
+  useEffect(() => {
+    if (!answering) return;
+    let hidden = false;
+    const onBlur = () => {
+      if (!hidden) focusLost.current();
+    };
+    const onVisibility = () => {
+      // A hidden tab also blurs the window: count it once.
+      if (document.visibilityState === 'hidden' && !hidden) {
+        hidden = true;
+        focusLost.current();
+      } else if (document.visibilityState === 'visible') {
+        hidden = false;
+      }
+    };
+    window.addEventListener('blur', onBlur);
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      window.removeEventListener('blur', onBlur);
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
+  }, [answering]);
 
   // The typed text of a text question, until it is handed over.
   const [draft, setDraft] = useState<{ questionId: number; value: string } | null>(null);
@@ -110,7 +176,7 @@ export function ExamScreen(props: ExamScreenProps) {
   const textValue = question ? (draft?.questionId === question.id ? draft.value : (answers[question.id]?.value ?? '')) : '';
 
   return (
-    <div className={styles.exam} onContextMenu={preventContextMenu}>
+    <div className={styles.exam} onContextMenu={preventContextMenu} onCopy={preventCopy} onCut={preventCopy}>
       <div className={styles.page} inert={confirmingFinish}>
         <ExamHeader
           questionNumber={question ? index + 1 : null}
@@ -126,6 +192,46 @@ export function ExamScreen(props: ExamScreenProps) {
                 <Trans>Try again</Trans>
               </button>
             </FailureAlert>
+          )}
+          {question && (
+            <div className={styles.tools}>
+              <button
+                type="button"
+                className="button"
+                aria-expanded={listOpen}
+                aria-controls="question-list"
+                onClick={() => {
+                  commit();
+                  onToggleList();
+                }}
+              >
+                {listOpen ? <Trans>Hide question list</Trans> : <Trans>Question list</Trans>}
+              </button>
+              <button
+                type="button"
+                className="button"
+                aria-pressed={flagged.includes(question.id)}
+                disabled={finishing}
+                onClick={() => onFlag(question.id)}
+              >
+                {flagged.includes(question.id) ? <Trans>Remove flag</Trans> : <Trans>Flag for review</Trans>}
+              </button>
+            </div>
+          )}
+          {question && listOpen && (
+            <QuestionList
+              items={questions.map((q) => ({
+                id: q.id,
+                answered: (draft?.questionId === q.id && draft.value.trim() !== '') || isAnswered(answers[q.id]),
+                flagged: flagged.includes(q.id),
+              }))}
+              current={index}
+              disabled={finishing}
+              onSelect={(i) => {
+                commit();
+                onSelect(i);
+              }}
+            />
           )}
           {question ? (
             <QuestionView

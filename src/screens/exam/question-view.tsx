@@ -1,14 +1,25 @@
 /**
  * One question: its prompt as the heading (focused when the question changes, so a screen
- * reader reads it), the answer input of its type, and whether its answer is saved.
- * single_choice: a radio group of large tiles labelled with the choices; text: a text box
- * "Your answer".
+ * reader reads it), the answer input of its type (question-types/, chosen by `question.type`)
+ * and whether its answer is saved. A math question's prompt and choices are set with KaTeX.
+ *
+ * - single_choice: a radio group of large tiles; the answer is the choice's id, at once.
+ * - text: a text box "Your answer", with the on-screen alphabet keyboard when the question
+ *   asks for it; the draft is handed over on blur, Enter, navigation and after a pause
+ *   (exam.tsx).
+ * - number: the on-screen keypad; a complete, changed number is handed over at once.
+ * - ordering: Visual Programming blocks to arrange; each finished move is handed over.
  */
 import { Trans } from '@lingui/react/macro';
 import { useEffect, useId, useRef } from 'react';
 import type { Question } from '../../shared/contract.ts';
 import { CheckIcon, CircleIcon, SavingIcon, TerminalIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import type { ExamAnswer } from './exam.tsx';
+import { NumberAnswer } from './question-types/number-answer.tsx';
+import { OrderingAnswer } from './question-types/ordering-answer.tsx';
+import { QuestionText } from './question-types/question-text.tsx';
+import { SingleChoice } from './question-types/single-choice.tsx';
+import { TextAnswer } from './question-types/text-answer.tsx';
 import styles from './exam.module.css';
 
 export interface QuestionViewProps {
@@ -17,15 +28,16 @@ export interface QuestionViewProps {
   /** What the text box shows (the draft while typing). */
   textValue: string;
   disabled: boolean;
-  onChoose(choiceId: string): void;
+  /** Hands over a finished answer value at once (a choice, a complete number, a new order). */
+  onChoose(value: string): void;
   onType(value: string): void;
   onCommit(): void;
 }
 
 export function QuestionView({ question, answer, textValue, disabled, onChoose, onType, onCommit }: QuestionViewProps) {
   const headingId = useId();
-  const inputId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
+  const value = answer?.value ?? '';
 
   useEffect(() => {
     // Mounted once per question (keyed by id): the new question is where reading starts.
@@ -36,49 +48,20 @@ export function QuestionView({ question, answer, textValue, disabled, onChoose, 
     <section className={styles.question} aria-labelledby={headingId}>
       {/* Content is in the subject's language, not the interface's: its own direction (dir="auto"). */}
       <h1 ref={heading} id={headingId} tabIndex={-1} className={styles.prompt} dir="auto">
-        {question.prompt}
+        <QuestionText text={question.prompt} math={question.math === true} />
       </h1>
 
-      {question.type === 'single_choice' ? (
-        <fieldset className={styles.choices} aria-labelledby={headingId} disabled={disabled}>
-          {question.choices.map((choice) => (
-            <label key={choice.id} className={styles.choice} data-checked={answer?.value === choice.id || undefined}>
-              <input
-                type="radio"
-                name={`question-${question.id}`}
-                value={choice.id}
-                checked={answer?.value === choice.id}
-                onChange={() => onChoose(choice.id)}
-              />
-              <span className={styles.choiceLabel} dir="auto">
-                {choice.label}
-              </span>
-            </label>
-          ))}
-        </fieldset>
-      ) : (
-        <div className={`field ${styles.textAnswer}`}>
-          <label htmlFor={inputId} className="field-label">
-            <Trans>Your answer</Trans>
-          </label>
-          <input
-            id={inputId}
-            type="text"
-            className={`input ${styles.textInput}`}
-            value={textValue}
-            maxLength={500}
-            dir="auto"
-            autoComplete="off"
-            autoCorrect="off"
-            spellCheck={false}
-            disabled={disabled}
-            onChange={(event) => onType(event.target.value)}
-            onBlur={onCommit}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') onCommit();
-            }}
-          />
-        </div>
+      {question.type === 'single_choice' && (
+        <SingleChoice question={question} value={value} headingId={headingId} disabled={disabled} onChoose={onChoose} />
+      )}
+      {question.type === 'text' && (
+        <TextAnswer input={question.input} value={textValue} disabled={disabled} onType={onType} onCommit={onCommit} />
+      )}
+      {question.type === 'number' && (
+        <NumberAnswer input={question.input} value={value} disabled={disabled} onAnswer={onChoose} />
+      )}
+      {question.type === 'ordering' && (
+        <OrderingAnswer question={question} value={value} disabled={disabled} onAnswer={onChoose} />
       )}
 
       <SavedIndicator answer={answer} />

@@ -1,0 +1,91 @@
+/**
+ * Whether an answer is correct, for every question type, in the contract's answer encoding
+ * (src/shared/contract.ts, QuestionTypeSchema). Pure: no database, no clock.
+ *
+ * - single_choice: the chosen choice id equals the stored one;
+ * - text: trimmed (and inner runs of white space made one space), compared case-insensitively
+ *   unless the question is marked case-sensitive;
+ * - number: equal as rational numbers, so "0.5", "1/2" and "2/4" are one answer; a value that
+ *   is not a well-formed number ("1,5", "1/0", "") is wrong;
+ * - ordering: the block ids in exactly the stored order.
+ *
+ * Also the format checks the answer endpoint applies before saving (isWellFormedNumber,
+ * isPermutationOf), so saving and scoring read values the same way.
+ */
+import type { QuestionType } from '../../src/shared/contract.ts';
+
+export type ScorableQuestion = {
+  type: QuestionType;
+  /** In the contract's answer encoding (server/db/schema.ts, questions.correct_answer). */
+  correctAnswer: string;
+  /** Text questions only; default false. */
+  caseSensitive?: boolean;
+};
+
+/** A number as the keypad sends it: optional "-", digits, then one "." with digits or one "/" with digits. */
+const NUMBER = /^(-?)(\d+)(?:\.(\d+)|\/(\d+))?$/;
+
+/** A rational number in lowest terms with a positive denominator. */
+export type Rational = { num: bigint; den: bigint };
+
+/** The value as a rational number, or undefined when it is not a well-formed keypad number. */
+export function parseNumber(value: string): Rational | undefined {
+  if (value.length > 40) return undefined;
+  const match = NUMBER.exec(value);
+  if (!match) return undefined;
+  const [, sign, whole, fractionDigits, denominator] = match;
+  let num = BigInt(whole!);
+  let den = 1n;
+  if (fractionDigits !== undefined) {
+    den = 10n ** BigInt(fractionDigits.length);
+    num = num * den + BigInt(fractionDigits);
+  } else if (denominator !== undefined) {
+    den = BigInt(denominator);
+    if (den === 0n) return undefined;
+  }
+  if (sign === '-') num = -num;
+  const divisor = gcd(num < 0n ? -num : num, den);
+  return { num: num / divisor, den: den / divisor };
+}
+
+/** True when the value is a well-formed keypad number (the contract's number encoding). */
+export function isWellFormedNumber(value: string): boolean {
+  return parseNumber(value) !== undefined;
+}
+
+/** True when `value` lists every one of `ids` exactly once, joined with ",". */
+export function isPermutationOf(value: string, ids: readonly string[]): boolean {
+  const given = value.split(',');
+  if (given.length !== ids.length) return false;
+  const wanted = new Set(ids);
+  return new Set(given).size === given.length && given.every((id) => wanted.has(id));
+}
+
+export function normalizeText(value: string): string {
+  return value.trim().replace(/\s+/g, ' ');
+}
+
+export function isCorrect(question: ScorableQuestion, value: string): boolean {
+  switch (question.type) {
+    case 'single_choice':
+      return value === question.correctAnswer;
+    case 'text': {
+      const given = normalizeText(value);
+      const expected = normalizeText(question.correctAnswer);
+      if (given === '') return false;
+      return question.caseSensitive === true ? given === expected : given.toLowerCase() === expected.toLowerCase();
+    }
+    case 'number': {
+      const given = parseNumber(value);
+      const expected = parseNumber(question.correctAnswer);
+      return given !== undefined && expected !== undefined && given.num === expected.num && given.den === expected.den;
+    }
+    case 'ordering':
+      return value !== '' && value === question.correctAnswer;
+  }
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a === 0n ? 1n : a;
+}

@@ -1,0 +1,70 @@
+/**
+ * The administrator's reset (retake), through server/admin.ts's resetAccount and runAdmin:
+ * the schedule history goes back to PENDING with flag_retake, its answers move to the archive,
+ * every token is revoked, and the pupil's next call is 401 ER_SCHEDULE_HISTORY_RETAKE; after a
+ * new login the exam starts afresh. Unknown accounts are refused.
+ */
+import { eq } from 'drizzle-orm';
+import { describe, expect, test } from 'vitest';
+import { resetAccount, runAdmin } from '../../server/admin.ts';
+import { answerArchive, answers } from '../../server/db/schema.ts';
+import { testDatabaseKinds } from '../helpers/db.ts';
+import { errorOf, useApi } from '../helpers/server-api.ts';
+import { addSitting, answerKey, historyRow } from '../helpers/server-fixtures.ts';
+
+const kinds = await testDatabaseKinds();
+
+describe.each(kinds)('administrator reset on %s', (kind) => {
+  const api = useApi(kind);
+
+  test('puts a DOING exam back to PENDING with flag_retake, archives its answers and logs the pupil out', async () => {
+    const pupil = await addSitting(api.db, { password: 'secret-pass-1' });
+    const { token, scheduleHistoryId: id } = await api.startAs(pupil.loginCode);
+    const [q1] = await answerKey(api.db, pupil.examId);
+    const saved = await api.call('POST', '/api/exam/answers', { token, body: api.answer(id, q1!.id, String(q1!.correctAnswer)) });
+    expect(saved.status).toBe(201);
+
+    const result = await resetAccount(api.db, pupil.loginId!, api.clock.now());
+    expect(result).toMatchObject({ ok: true, scheduleHistoryId: id, previousStatus: 6, archivedAnswers: 1 });
+    expect(result.ok && result.revokedTokens).toBeGreaterThanOrEqual(1);
+
+    const row = await historyRow(api.db, id);
+    expect(row).toMatchObject({ status: 0, flagRetake: true, startedAt: null, deadlineAt: null, deviceToken: null });
+    expect(await api.db.select().from(answers).where(eq(answers.scheduleHistoryId, id))).toEqual([]);
+    const archived = await api.db.select().from(answerArchive).where(eq(answerArchive.scheduleHistoryId, id));
+    expect(archived.map((a) => a.value)).toEqual([String(q1!.correctAnswer)]);
+
+    const next = await api.call('GET', `/api/exam/questions?schedule_history_id=${id}`, { token });
+    expect(next.status).toBe(401);
+    expect(errorOf(next).code).toBe('ER_SCHEDULE_HISTORY_RETAKE');
+
+    // Logging in again starts the exam afresh, with a new deadline and no answers.
+    const again = await api.startAs(pupil.loginCode);
+    const questions = await api.call('GET', `/api/exam/questions?schedule_history_id=${id}`, { token: again.token });
+    expect(questions.status).toBe(200);
+    expect((questions.body as { answers: unknown[] }).answers).toEqual([]);
+  });
+
+  test('a token revoked by logout stays NOT_LOGGED_IN', async () => {
+    const pupil = await addSitting(api.db);
+    const { token } = await api.loginAs(pupil.loginCode);
+    expect((await api.call('POST', '/api/logout', { token })).status).toBe(200);
+    const after = await api.call('GET', '/api/me', { token });
+    expect(errorOf(after).code).toBe('NOT_LOGGED_IN');
+  });
+
+  test('refuses an unknown account and one with nothing started', async () => {
+    expect(await resetAccount(api.db, 'no-such-account-xyz', api.clock.now())).toMatchObject({ ok: false, reason: 'unknown-account' });
+    const pupil = await addSitting(api.db);
+    expect(await resetAccount(api.db, pupil.loginCode, api.clock.now())).toMatchObject({ ok: false, reason: 'nothing-to-reset' });
+    expect((await historyRow(api.db, pupil.scheduleHistoryId)).flagRetake).toBe(false);
+  });
+});
+
+describe('the admin command line', () => {
+  test('prints its usage and exits 2 without a command', async () => {
+    const err: string[] = [];
+    expect(await runAdmin([], { out: () => {}, err: (l) => err.push(l) })).toBe(2);
+    expect(err.join('\n')).toMatch(/npm run admin -- reset/);
+  });
+});

@@ -1,0 +1,110 @@
+// @vitest-environment jsdom
+/**
+ * A text question with the on-screen alphabet keyboard: large letter keys, Space, Backspace
+ * and the capital-letters toggle, each a named button, reachable with one Tab and the arrow
+ * keys; upper-case mode starts in capitals and stays there. The typed text is handed over like
+ * any typed answer (on Next here).
+ */
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
+import type { Question } from '../../src/shared/contract.ts';
+import { renderView } from './render.tsx';
+
+function textQuestion(input: Question['input']): Question {
+  return { id: 301, number: 1, type: 'text', prompt: 'Write the animal that says "meow".', choices: [], input };
+}
+const other: Question = { id: 302, number: 2, type: 'single_choice', prompt: 'Pick one.', choices: [{ id: 'a', label: 'A' }] };
+
+function props(question: Question, overrides: Partial<ExamScreenProps> = {}): ExamScreenProps {
+  return {
+    status: 'answering',
+    questions: [question, other],
+    index: 0,
+    answers: {},
+    deadlineAt: Date.now() + 40 * 60_000,
+    clockOffsetMs: 0,
+    confirmingFinish: false,
+    error: null,
+    onAnswer: vi.fn(),
+    onNext: vi.fn(),
+    onPrevious: vi.fn(),
+    onFinishRequest: vi.fn(),
+    onFinishConfirm: vi.fn(),
+    onFinishCancel: vi.fn(),
+    onRetry: vi.fn(),
+    ...overrides,
+  };
+}
+
+const box = () => screen.getByRole('textbox', { name: 'Your answer' }) as HTMLInputElement;
+
+describe('a text question without the on-screen keyboard', () => {
+  it('has only the text box', async () => {
+    await renderView(<ExamScreen {...props(textQuestion(null))} />);
+    expect(box()).toBeTruthy();
+    expect(screen.queryByRole('group', { name: 'Alphabet keyboard' })).toBeNull();
+  });
+});
+
+describe('the alphabet keyboard', () => {
+  it('has a named button for every letter, Space, Backspace and capital letters', async () => {
+    await renderView(<ExamScreen {...props(textQuestion({ kind: 'alphabet', upper_case: false }))} />);
+    const keyboard = screen.getByRole('group', { name: 'Alphabet keyboard' });
+    for (const letter of 'abcdefghijklmnopqrstuvwxyz') expect(within(keyboard).getByRole('button', { name: letter })).toBeTruthy();
+    expect(within(keyboard).getByRole('button', { name: 'Space' })).toBeTruthy();
+    expect(within(keyboard).getByRole('button', { name: 'Backspace' })).toBeTruthy();
+    expect(within(keyboard).getByRole('button', { name: 'Capital letters', pressed: false })).toBeTruthy();
+    // The tablet's own keyboard stays away.
+    expect(box().getAttribute('inputmode')).toBe('none');
+  });
+
+  it('types letters, capitals after the toggle, a space and Backspace, and hands the text over', async () => {
+    const onAnswer = vi.fn();
+    const { user } = await renderView(<ExamScreen {...props(textQuestion({ kind: 'alphabet', upper_case: false }), { onAnswer })} />);
+    await user.click(screen.getByRole('button', { name: 'Capital letters' }));
+    expect(screen.getByRole('button', { name: 'Capital letters', pressed: true })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'C' }));
+    await user.click(screen.getByRole('button', { name: 'Capital letters' }));
+    for (const letter of 'atx') await user.click(screen.getByRole('button', { name: letter }));
+    await user.click(screen.getByRole('button', { name: 'Backspace' }));
+    await user.click(screen.getByRole('button', { name: 'Space' }));
+    expect(box().value).toBe('Cat ');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(onAnswer.mock.calls).toEqual([[301, 'Cat ']]);
+  });
+
+  it('is one Tab stop, moved through with the arrow keys and pressed with Enter', async () => {
+    const { user } = await renderView(<ExamScreen {...props(textQuestion({ kind: 'alphabet', upper_case: false }))} />);
+    box().focus();
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'q' }));
+    await user.keyboard('{ArrowRight}{ArrowRight}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'e' }));
+    await user.keyboard('{Enter}{ArrowDown}{Enter}');
+    expect(box().value).toBe('ed');
+    await user.keyboard('{End}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'l' }));
+    // The next Tab leaves the keyboard.
+    await user.tab();
+    expect(screen.getByRole('group', { name: 'Alphabet keyboard' }).contains(document.activeElement)).toBe(false);
+  });
+
+  it('in upper-case mode, starts in capitals and stays there', async () => {
+    const { user } = await renderView(<ExamScreen {...props(textQuestion({ kind: 'alphabet', upper_case: true }))} />);
+    const toggle = screen.getByRole('button', { name: 'Capital letters', pressed: true });
+    expect(toggle.getAttribute('aria-disabled')).toBe('true');
+    expect(screen.getByText('This answer is written in capital letters.')).toBeTruthy();
+    await user.click(toggle);
+    await user.click(screen.getByRole('button', { name: 'D' }));
+    expect(screen.queryByRole('button', { name: 'd' })).toBeNull();
+    // Letters typed on a physical keyboard become capitals too.
+    await user.type(box(), 'og');
+    expect(box().value).toBe('DOG');
+  });
+
+  it('takes no key while the answers are being sent', async () => {
+    await renderView(<ExamScreen {...props(textQuestion({ kind: 'alphabet', upper_case: false }), { status: 'finishing' })} />);
+    expect((screen.getByRole('button', { name: 'a' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
