@@ -9,25 +9,19 @@
  * checks what is on screen and the URL. The session machine's transitions taken are reported
  * as `model coverage session (through the app)`, and must be all of them.
  */
-import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import type { createMemoryHistory } from '@tanstack/react-router';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine, type AnyTransitionDefinition, type InspectionEvent } from 'xstate';
+import { createMachine } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
-import { watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import { sessionMachine } from '../../machines/session/session.machine.ts';
 import { examineeKeys, readSession, storageKeys } from '../../machines/shared/storage.ts';
-import type { ApiPort } from '../../machines/shared/ports.ts';
-import { KioskProvider } from '../../src/app/kiosk-bindings.ts';
-import { AppProviders } from '../../src/app/providers.tsx';
-import { createAppRouter } from '../../src/app/router.ts';
-import { syncRouterWithKiosk } from '../../src/app/router-sync.ts';
 import { createControlledApi, type ControlledApi } from '../helpers/controlled-api.ts';
 import { DEMO_PASSWORD, demoLogins } from '../helpers/fake-api.ts';
-import { memoryStorage, setupLanguage } from '../view/render.tsx';
-import { CoverageRecorder, allTransitions, transitionId } from './harness.ts';
+import { memoryStorage } from '../view/render.tsx';
+import { CoverageRecorder, allTransitions, recordByMachine } from './harness.ts';
+import { renderKioskApp, sendCode, serverAnswers } from '../helpers/render-app.tsx';
 
 /** What a visitor sees and does; the server's answers are events too. */
 const visitorModel = createMachine({
@@ -207,7 +201,6 @@ const visitorModel = createMachine({
   },
 });
 
-type Method = keyof ApiPort;
 
 interface AppUnderTest {
   control: ControlledApi;
@@ -220,37 +213,21 @@ interface AppUnderTest {
 
 const recorder = new CoverageRecorder('session', allTransitions(sessionMachine));
 
-function record(event: InspectionEvent) {
-  if (event.type !== '@xstate.microstep') return;
-  for (const t of event._transitions as AnyTransitionDefinition[]) {
-    if ((t.source as { machine: { id: string } }).machine.id !== 'session') continue;
-    const id = transitionId(t);
-    if (recorder.all.has(id)) recorder.taken.add(id);
-  }
-}
+const record = recordByMachine(new Map([['session', recorder]]));
 
 let current: AppUnderTest | undefined;
 
 /** Boots the app at `url`: storage as the terminal has it (a stored INCORRECT_DEVICE end). */
 async function renderApp(options: { url: string; storage?: ReturnType<typeof memoryStorage>; control?: ControlledApi }) {
-  const { i18n, controller } = await setupLanguage('en');
   const storage = options.storage ?? memoryStorage();
   const control = options.control ?? createControlledApi();
   const left: string[] = [];
-  const kiosk = createActor(createKioskMachine({ api: control.api, storage, leaveApp: (url) => void left.push(url) }), {
+  const { kiosk, history, stopSync } = await renderKioskApp({
+    deps: { api: control.api, storage, leaveApp: (url) => void left.push(url) },
     input: { storedSession: readSession(storage), storedToken: null, storedErrorCode: 'INCORRECT_DEVICE' },
+    url: options.url,
     inspect: record,
-  }).start();
-  const history = createMemoryHistory({ initialEntries: [options.url] });
-  const router = createAppRouter({ history });
-  const stopSync = syncRouterWithKiosk(history, kiosk, (listener) => watchKiosk(kiosk, listener));
-  render(
-    <AppProviders environment={{ i18n, language: controller }}>
-      <KioskProvider kiosk={kiosk}>
-        <RouterProvider router={router} />
-      </KioskProvider>
-    </AppProviders>,
-  );
+  });
   const app: AppUnderTest = {
     control,
     history,
@@ -273,22 +250,10 @@ async function open(app: AppUnderTest, path: string) {
   await act(async () => app.history.push(path));
 }
 
-async function serverAnswers(app: AppUnderTest, method: Method) {
-  await waitFor(() => expect(app.control.waiting()).toContain(method));
-  await act(async () => app.control.answer(method));
-}
-
 async function serverFails(app: AppUnderTest, code: Parameters<ControlledApi['fail']>[1], status?: number) {
   await waitFor(() => expect(app.control.waiting().length).toBeGreaterThan(0));
   const method = app.control.waiting()[0]!;
   await act(async () => app.control.fail(method, code, status));
-}
-
-async function sendCode(app: AppUnderTest, code: string) {
-  const field = await screen.findByRole('textbox', { name: 'Login code' });
-  await app.user.clear(field);
-  if (code) await app.user.type(field, code);
-  await app.user.click(screen.getByRole('button', { name: 'Log in' }));
 }
 
 async function sendCredentials(app: AppUnderTest, loginId: string, password: string) {
@@ -531,15 +496,15 @@ describe('a visitor through the app, every transition of the session model', () 
           },
         },
         events: {
-          'pupil.sendsEmptyCode': () => sendCode(app, ''),
-          'pupil.sendsMalformedCode': () => sendCode(app, 'abc'),
-          'pupil.sendsCode': () => sendCode(app, 'ac3e f4gh j6km'),
+          'pupil.sendsEmptyCode': () => sendCode(app.user, ''),
+          'pupil.sendsMalformedCode': () => sendCode(app.user, 'abc'),
+          'pupil.sendsCode': () => sendCode(app.user, 'ac3e f4gh j6km'),
           'server.refusesCode': async () => {
             await waitFor(() => expect(app.control.waiting()).toContain('login'));
             await act(async () => app.control.fail('login', 'LOGIN_CODE_INCORRECT', 401));
           },
-          'server.acceptsCode': () => serverAnswers(app, 'login'),
-          'server.sendsDetails': () => serverAnswers(app, 'examDetails'),
+          'server.acceptsCode': () => serverAnswers(app.control, 'login'),
+          'server.sendsDetails': () => serverAnswers(app.control, 'examDetails'),
           'terminal.restarts': async () => {
             // The terminal reloads: a new app over the same storage resumes the stored session.
             const storage = app.storage;
@@ -551,8 +516,8 @@ describe('a visitor through the app, every transition of the session model', () 
           'pupil.confirms': () => app.user.click(screen.getByRole('button', { name: 'Yes, continue' })),
           'pupil.continues': () => app.user.click(screen.getByRole('button', { name: 'Continue' })),
           'pupil.pressesStart': () => app.user.click(screen.getByRole('button', { name: 'Start the test' })),
-          'server.startsExam': () => serverAnswers(app, 'startExam'),
-          'server.endsSession': () => serverAnswers(app, 'logout'),
+          'server.startsExam': () => serverAnswers(app.control, 'startExam'),
+          'server.endsSession': () => serverAnswers(app.control, 'logout'),
           'network.fails': () => serverFails(app, 'NETWORK_ERROR'),
           'server.isInMaintenance': () => serverFails(app, 'DURING_MAINTENANCE', 401),
           'server.refusesToken': () => serverFails(app, 'NOT_LOGGED_IN', 401),
@@ -594,7 +559,7 @@ describe('a visitor through the app, every transition of the session model', () 
             await waitFor(() => expect(app.control.waiting()).toContain('loginWithId'));
             await act(async () => app.control.fail('loginWithId', 'INCORRECT_ID_PASSWORD', 401));
           },
-          'server.acceptsLogin': () => serverAnswers(app, 'loginWithId'),
+          'server.acceptsLogin': () => serverAnswers(app.control, 'loginWithId'),
           'pupil.reviewsEmptyForm': () => app.user.click(screen.getByRole('button', { name: 'Next' })),
           'pupil.fillsForm': async () => {
             await app.user.type(screen.getByRole('textbox', { name: 'Name' }), 'Aiko Tanaka');
@@ -604,17 +569,17 @@ describe('a visitor through the app, every transition of the session model', () 
           'pupil.reviews': () => app.user.click(screen.getByRole('button', { name: 'Next' })),
           'pupil.changesDetails': () => app.user.click(screen.getByRole('button', { name: 'Change' })),
           'pupil.registers': () => app.user.click(screen.getByRole('button', { name: 'Register' })),
-          'server.savesInfo': () => serverAnswers(app, 'saveExamineeInfo'),
-          'server.sendsMenu': () => serverAnswers(app, 'chooseStatus'),
+          'server.savesInfo': () => serverAnswers(app.control, 'saveExamineeInfo'),
+          'server.sendsMenu': () => serverAnswers(app.control, 'chooseStatus'),
           'pupil.takesTest': () => app.user.click(screen.getByRole('button', { name: 'Take test' })),
-          'server.identifiesToken': () => serverAnswers(app, 'me'),
-          'server.sendsExams': () => serverAnswers(app, 'exams'),
+          'server.identifiesToken': () => serverAnswers(app.control, 'me'),
+          'server.sendsExams': () => serverAnswers(app.control, 'exams'),
           'pupil.choosesExam': async () => {
             const [first] = screen.getAllByRole('button', { name: 'Start' });
             await app.user.click(first!);
           },
-          'server.exchangesToken': () => serverAnswers(app, 'kenyaLoginLink'),
-          'server.sendsConfig': () => serverAnswers(app, 'clientConfig'),
+          'server.exchangesToken': () => serverAnswers(app.control, 'kenyaLoginLink'),
+          'server.sendsConfig': () => serverAnswers(app.control, 'clientConfig'),
           'server.sendsConfigWithoutUrl': async () => {
             app.control.server.clientConfig = async () => ({
               partner_logout_urls: {},
@@ -622,7 +587,7 @@ describe('a visitor through the app, every transition of the session model', () 
               oidc_enabled: false,
               server_time: new Date().toISOString(),
             });
-            await serverAnswers(app, 'clientConfig');
+            await serverAnswers(app.control, 'clientConfig');
           },
         },
       });

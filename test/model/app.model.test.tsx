@@ -8,26 +8,22 @@
  * URL; while the paths run, the production machines' transitions are recorded and reported
  * as `model coverage <machine> (through the app)`.
  */
-import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import type { createMemoryHistory } from '@tanstack/react-router';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine, type AnyStateMachine, type AnyTransitionDefinition, type InspectionEvent } from 'xstate';
+import { createMachine, type Actor, type AnyStateMachine } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
 import { retryMachine } from '../../machines/retry/retry.machine.ts';
-import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
+import type { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { kioskMachine } from '../../machines/kiosk/kiosk.machine.ts';
-import { watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import { examineeKeys } from '../../machines/shared/storage.ts';
-import { KioskProvider } from '../../src/app/kiosk-bindings.ts';
-import { AppProviders } from '../../src/app/providers.tsx';
-import { createAppRouter } from '../../src/app/router.ts';
-import { syncRouterWithKiosk } from '../../src/app/router-sync.ts';
 import { createControlledApi, type ControlledApi } from '../helpers/controlled-api.ts';
 import { demoQuestions } from '../helpers/fake-api.ts';
-import { memoryStorage, setupLanguage } from '../view/render.tsx';
-import { CoverageRecorder, allTransitions, transitionId } from './harness.ts';
+import { memoryStorage } from '../view/render.tsx';
+import { CoverageRecorder, allTransitions, recordByMachine } from './harness.ts';
+import { renderKioskApp, sendCode, serverAnswers } from '../helpers/render-app.tsx';
 
 /** What the pupil sees and does; the server's answers are events too. */
 const pupilModel = createMachine({
@@ -145,7 +141,7 @@ const pupilModel = createMachine({
 
 interface AppUnderTest {
   control: ControlledApi;
-  kiosk: ReturnType<typeof createActor<ReturnType<typeof createKioskMachine>>>;
+  kiosk: Actor<ReturnType<typeof createKioskMachine>>;
   history: ReturnType<typeof createMemoryHistory>;
   storage: ReturnType<typeof memoryStorage>;
   user: ReturnType<typeof userEvent.setup>;
@@ -162,55 +158,26 @@ const recorders = new Map<string, CoverageRecorder>(
   ),
 );
 
-function record(event: InspectionEvent) {
-  if (event.type !== '@xstate.microstep') return;
-  for (const t of event._transitions as AnyTransitionDefinition[]) {
-    const machineId = (t.source as { machine: { id: string } }).machine.id;
-    const recorder = recorders.get(machineId);
-    const id = transitionId(t);
-    if (recorder?.all.has(id)) recorder.taken.add(id);
-  }
-}
+const record = recordByMachine(recorders);
 
 let stopSync: (() => void) | undefined;
 
 async function renderApp(): Promise<AppUnderTest> {
-  const { i18n, controller } = await setupLanguage('en');
   const storage = memoryStorage();
   const control = createControlledApi();
-  // No backoff window: a network failure while finishing opens the retry dialog at once.
-  const kiosk = createActor(createKioskMachine({ api: control.api, storage, retryWindowMs: 0 }), {
+  const rendered = await renderKioskApp({
+    // No backoff window: a network failure while finishing opens the retry dialog at once.
+    deps: { api: control.api, storage, retryWindowMs: 0 },
     input: { storedSession: null },
+    url: '/login-code',
     inspect: record,
-  }).start();
-  const history = createMemoryHistory({ initialEntries: ['/login-code'] });
-  const router = createAppRouter({ history });
-  stopSync = syncRouterWithKiosk(history, kiosk, (listener) => watchKiosk(kiosk, listener));
-  render(
-    <AppProviders environment={{ i18n, language: controller }}>
-      <KioskProvider kiosk={kiosk}>
-        <RouterProvider router={router} />
-      </KioskProvider>
-    </AppProviders>,
-  );
+  });
+  stopSync = rendered.stopSync;
   await screen.findByRole('heading', { level: 1, name: 'Log in with your login code' });
-  return { control, kiosk, history, storage, user: userEvent.setup(), lastCall: null };
+  return { control, kiosk: rendered.kiosk, history: rendered.history, storage, user: userEvent.setup(), lastCall: null };
 }
 
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
-
-async function sendCode(app: AppUnderTest, code: string) {
-  const field = screen.getByRole('textbox', { name: 'Login code' });
-  await app.user.clear(field);
-  if (code) await app.user.type(field, code);
-  await app.user.click(screen.getByRole('button', { name: 'Log in' }));
-}
-
-/** Lets the waiting call of `method` reach the server, then lets React settle. */
-async function serverAnswers(app: AppUnderTest, method: Parameters<ControlledApi['answer']>[0]) {
-  await waitFor(() => expect(app.control.waiting()).toContain(method));
-  await act(async () => app.control.answer(method));
-}
 
 async function networkFails(app: AppUnderTest) {
   const method = app.control.waiting()[0];
@@ -354,15 +321,15 @@ describe('the pupil through the app, every transition of the model', () => {
           },
         },
         events: {
-          'pupil.sendsEmptyCode': () => sendCode(app, ''),
-          'pupil.sendsMalformedCode': () => sendCode(app, 'abc'),
-          'pupil.sendsCode': () => sendCode(app, 'ac3e f4gh j6km'),
+          'pupil.sendsEmptyCode': () => sendCode(app.user, ''),
+          'pupil.sendsMalformedCode': () => sendCode(app.user, 'abc'),
+          'pupil.sendsCode': () => sendCode(app.user, 'ac3e f4gh j6km'),
           'server.refusesCode': async () => {
             await waitFor(() => expect(app.control.waiting()).toContain('login'));
             await act(async () => app.control.fail('login', 'LOGIN_CODE_INCORRECT', 401));
           },
-          'server.acceptsCode': () => serverAnswers(app, 'login'),
-          'server.sendsDetails': () => serverAnswers(app, 'examDetails'),
+          'server.acceptsCode': () => serverAnswers(app.control, 'login'),
+          'server.sendsDetails': () => serverAnswers(app.control, 'examDetails'),
           'network.fails': () => networkFails(app),
           'server.fails': async () => {
             const method = app.control.waiting()[0];
@@ -387,8 +354,8 @@ describe('the pupil through the app, every transition of the model', () => {
             await act(async () => app.history.back());
           },
           'pupil.pressesStart': () => app.user.click(screen.getByRole('button', { name: 'Start the test' })),
-          'server.startsExam': () => serverAnswers(app, 'startExam'),
-          'server.sendsQuestions': () => serverAnswers(app, 'examQuestions'),
+          'server.startsExam': () => serverAnswers(app.control, 'startExam'),
+          'server.sendsQuestions': () => serverAnswers(app.control, 'examQuestions'),
           'pupil.choosesAnswer': async () => {
             const radios = screen.queryAllByRole('radio');
             if (radios[0]) await app.user.click(radios[0]);
@@ -406,10 +373,10 @@ describe('the pupil through the app, every transition of the model', () => {
           'pupil.finishes': () => app.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Finish' })),
           'server.finishesExam': async () => {
             await app.control.answerAll('saveAnswer');
-            await serverAnswers(app, 'finishExam');
+            await serverAnswers(app.control, 'finishExam');
           },
           'pupil.logsOut': () => app.user.click(screen.getByRole('button', { name: 'Log out' })),
-          'server.endsSession': () => serverAnswers(app, 'logout'),
+          'server.endsSession': () => serverAnswers(app.control, 'logout'),
         },
       });
     });

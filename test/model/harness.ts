@@ -167,6 +167,21 @@ export class CoverageRecorder {
 }
 
 /**
+ * An inspector for a whole actor system (the rendered app): each transition taken is counted
+ * for the recorder of the machine it belongs to (by the machine's id); others are ignored.
+ */
+export function recordByMachine(recorders: ReadonlyMap<string, CoverageRecorder>) {
+  return (event: InspectionEvent) => {
+    if (event.type !== '@xstate.microstep') return;
+    for (const t of event._transitions) {
+      const recorder = recorders.get((t.source as AnyStateNode).machine.id);
+      const id = transitionId(t);
+      if (recorder?.all.has(id)) recorder.taken.add(id);
+    }
+  };
+}
+
+/**
  * Runs one path on a real actor of the machine and returns its final snapshot. The actor's
  * own timers never fire (SimulatedClock); invoked fakes never settle; the path's events do it.
  */
