@@ -16,14 +16,18 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
   timestamp,
+  unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
@@ -33,6 +37,11 @@ const timestampTz = (name: string) => timestamp(name, { withTimezone: true, mode
 /** Organisation categories (seed section 3). */
 export const organizationCategories = ['FOREIGN', 'SCHOOL', 'OUTSIDE_SCHOOL', 'COMPANY', 'OTHER'] as const;
 export type OrganizationCategory = (typeof organizationCategories)[number];
+
+/** Countries or regions (seed section 3, "Regions"). */
+export const regions = ['AU', 'CA', 'EG', 'EE', 'HK', 'ID', 'IN', 'JP', 'MM', 'MY', 'PH', 'SG', 'TH', 'TW', 'US', 'VN'] as const;
+export type Region = (typeof regions)[number];
+const regionCheck = (column: unknown) => sql`${column} is null or ${column} in ('AU', 'CA', 'EG', 'EE', 'HK', 'ID', 'IN', 'JP', 'MM', 'MY', 'PH', 'SG', 'TH', 'TW', 'US', 'VN')`;
 
 /** A school or other body that runs exams. Login method: 1 schedule history, 2 OAuth, 3 examinee login. */
 export const organizations = pgTable(
@@ -47,9 +56,12 @@ export const organizations = pgTable(
     /** Pays its fees through the foreign payment flow (seed: "foreign payment users"). */
     foreignPaymentMethod: boolean('foreign_payment_method').notNull().default(false),
     disabled: boolean('disabled').notNull().default(false),
+    /** Country or region shown on score reports when the venue has none. */
+    region: text('region', { enum: regions }),
     createdAt: createdAt(),
   },
   (t) => [
+    check('organizations_region_check', regionCheck(t.region)),
     check('organizations_category_check', sql`${t.category} in ('FOREIGN', 'SCHOOL', 'OUTSIDE_SCHOOL', 'COMPANY', 'OTHER')`),
     check('organizations_login_method_check', sql`${t.loginMethod} in (1, 2, 3)`),
   ],
@@ -65,9 +77,11 @@ export const venues = pgTable(
       .references(() => organizations.id),
     name: text('name').notNull(),
     disabled: boolean('disabled').notNull().default(false),
+    /** Country or region of the venue (the score report's "venue region"); null: the organisation's. */
+    region: text('region', { enum: regions }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('venues_organization_name_idx').on(t.organizationId, t.name)],
+  (t) => [uniqueIndex('venues_organization_name_idx').on(t.organizationId, t.name), check('venues_region_check', regionCheck(t.region))],
 );
 
 /** A test period of an organisation, optionally in one venue. */
@@ -134,11 +148,14 @@ export const exams = pgTable(
     title: text('title').notNull(),
     /** 40 minutes (seed section 9). */
     timeLimitSeconds: integer('time_limit_seconds').notNull().default(2400),
+    /** The share of the maximum score needed to pass, in percent. */
+    passPercent: smallint('pass_percent').notNull().default(60),
     createdAt: createdAt(),
   },
   (t) => [
     index('exams_level_idx').on(t.levelId),
     check('exams_time_limit_check', sql`${t.timeLimitSeconds} > 0`),
+    check('exams_pass_percent_check', sql`${t.passPercent} between 1 and 100`),
   ],
 );
 
@@ -206,6 +223,8 @@ export const examinees = pgTable(
     /** 1 to 12, or 99 for other (seed section 3). */
     gradeId: smallint('grade_id'),
     email: text('email'),
+    /** For the score report's age (at the exam date); null: not known, the report shows none. */
+    birthDate: date('birth_date', { mode: 'string' }),
     /** Normalised form XXXX-XXXX-XXXX (contract's normalizeLoginCode). */
     loginCode: text('login_code').notNull().unique(),
     loginId: text('login_id').unique(),
@@ -336,31 +355,196 @@ export const focusLosses = pgTable(
   (t) => [index('focus_losses_schedule_history_idx').on(t.scheduleHistoryId)],
 );
 
+/** What can be bought for a schedule history (seed section 3, "Payment items"). */
 export const paymentKinds = ['exam_fee', 'result_sheet', 'certificate'] as const;
+export type PaymentKind = (typeof paymentKinds)[number];
+/** A checkout pays either the exam fee or result items (result sheet and/or certificate). */
+export const paymentPurposes = ['exam_fee', 'result_fee'] as const;
+/** How a checkout ended, as far as we know; `open` until the provider tells. */
+export const paymentOutcomes = ['open', 'authorised', 'refused', 'cancelled', 'error', 'expired'] as const;
+export type PaymentOutcome = (typeof paymentOutcomes)[number];
 
-/** A payment for one schedule history. Status: NOT_PAID 0, PENDING 1, PAID 2 (seed section 4). */
+/**
+ * One checkout with a payment provider (Adyen, or the demo provider): a session for one or more
+ * items of one schedule history. Status: NOT_PAID 0 (open, refused, cancelled, error, expired),
+ * PENDING 1 (authorised by the shopper, the provider's confirmation outstanding), PAID 2 (seed
+ * section 4). `reference` is our merchant reference, the key the provider's webhooks carry.
+ */
 export const payments = pgTable(
   'payments',
   {
     id: serial('id').primaryKey(),
+    reference: text('reference').notNull().unique(),
     scheduleHistoryId: integer('schedule_history_id')
       .notNull()
       .references(() => scheduleHistories.id),
-    kind: text('kind', { enum: paymentKinds }).notNull(),
+    purpose: text('purpose', { enum: paymentPurposes }).notNull(),
     status: smallint('status').notNull().default(0),
-    /** USD minor units (cents). */
+    outcome: text('outcome', { enum: paymentOutcomes }).notNull().default('open'),
+    /** USD minor units (cents): the sum of the items. */
     amountMinor: integer('amount_minor').notNull(),
     currency: text('currency').notNull().default('USD'),
     provider: text('provider').notNull(),
+    /** The provider's session id and data (Adyen sessions), so a second tab can resume the same checkout. */
+    providerSessionId: text('provider_session_id'),
+    providerSessionData: text('provider_session_data'),
+    /** The provider's reference of the authorisation (Adyen pspReference). */
     pspReference: text('psp_reference').unique(),
+    /** An open checkout is abandoned after this; a new one may then be made for the same items. */
+    expiresAt: timestampTz('expires_at').notNull(),
     createdAt: createdAt(),
     updatedAt: timestampTz('updated_at').notNull().defaultNow(),
   },
   (t) => [
     index('payments_schedule_history_idx').on(t.scheduleHistoryId),
-    check('payments_kind_check', sql`${t.kind} in ('exam_fee', 'result_sheet', 'certificate')`),
+    check('payments_purpose_check', sql`${t.purpose} in ('exam_fee', 'result_fee')`),
     check('payments_status_check', sql`${t.status} in (0, 1, 2)`),
+    check('payments_outcome_check', sql`${t.outcome} in ('open', 'authorised', 'refused', 'cancelled', 'error', 'expired')`),
     check('payments_amount_check', sql`${t.amountMinor} >= 0`),
+  ],
+);
+
+/** The items of a checkout: quantity, unit price and total (seed section 3). */
+export const paymentItems = pgTable(
+  'payment_items',
+  {
+    id: serial('id').primaryKey(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    kind: text('kind', { enum: paymentKinds }).notNull(),
+    quantity: integer('quantity').notNull().default(1),
+    unitPriceMinor: integer('unit_price_minor').notNull(),
+    totalMinor: integer('total_minor').notNull(),
+  },
+  (t) => [
+    uniqueIndex('payment_items_payment_kind_idx').on(t.paymentId, t.kind),
+    check('payment_items_kind_check', sql`${t.kind} in ('exam_fee', 'result_sheet', 'certificate')`),
+    check('payment_items_quantity_check', sql`${t.quantity} > 0`),
+    check('payment_items_total_check', sql`${t.totalMinor} = ${t.unitPriceMinor} * ${t.quantity}`),
+  ],
+);
+
+/**
+ * What a schedule history owns: one row per paid item, ever. The primary key is the promise
+ * that a paid item is granted once; a second payment for the same item (two tabs that both
+ * got through) is recorded on its checkout for a refund, never granted twice.
+ */
+export const purchases = pgTable(
+  'purchases',
+  {
+    scheduleHistoryId: integer('schedule_history_id')
+      .notNull()
+      .references(() => scheduleHistories.id),
+    kind: text('kind', { enum: paymentKinds }).notNull(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    paidAt: timestampTz('paid_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scheduleHistoryId, t.kind] })],
+);
+
+/** Every provider notification we accepted, once (Adyen: pspReference + eventCode). */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: serial('id').primaryKey(),
+    provider: text('provider').notNull(),
+    pspReference: text('psp_reference').notNull(),
+    eventCode: text('event_code').notNull(),
+    merchantReference: text('merchant_reference').notNull(),
+    success: boolean('success').notNull(),
+    payload: jsonb('payload').notNull(),
+    receivedAt: timestampTz('received_at').notNull(),
+  },
+  (t) => [uniqueIndex('payment_events_once_idx').on(t.provider, t.pspReference, t.eventCode)],
+);
+
+/**
+ * The score of one finished sitting (scoring job). Rank is set by the statistics job, once the
+ * level's cohort is closed; until then the report says that rank aggregation is in progress.
+ */
+export const results = pgTable(
+  'results',
+  {
+    scheduleHistoryId: integer('schedule_history_id')
+      .primaryKey()
+      .references(() => scheduleHistories.id),
+    score: integer('score').notNull(),
+    maxScore: integer('max_score').notNull(),
+    correctCount: integer('correct_count').notNull(),
+    questionCount: integer('question_count').notNull(),
+    passed: boolean('passed').notNull(),
+    rank: integer('rank'),
+    rankTotal: integer('rank_total'),
+    scoredAt: timestampTz('scored_at').notNull(),
+    statisticsAt: timestampTz('statistics_at'),
+    releasedAt: timestampTz('released_at'),
+  },
+  (t) => [
+    check('results_counts_check', sql`${t.correctCount} between 0 and ${t.questionCount} and ${t.score} between 0 and ${t.maxScore}`),
+    check('results_rank_check', sql`(${t.rank} is null) = (${t.rankTotal} is null) and (${t.rank} is null or ${t.rank} between 1 and ${t.rankTotal})`),
+  ],
+);
+
+/** A sitting's correct answers per unit (the score report's per-unit analysis). */
+export const resultUnits = pgTable(
+  'result_units',
+  {
+    scheduleHistoryId: integer('schedule_history_id')
+      .notNull()
+      .references(() => scheduleHistories.id),
+    unit: text('unit').notNull(),
+    questionCount: integer('question_count').notNull(),
+    correctCount: integer('correct_count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scheduleHistoryId, t.unit] })],
+);
+
+/**
+ * Per-unit averages of a level (statistics job): over all examinees (organization_id null) and
+ * over one organisation's examinees. correct_rate is a percentage (0 to 100).
+ */
+export const unitStatistics = pgTable(
+  'unit_statistics',
+  {
+    id: serial('id').primaryKey(),
+    levelId: integer('level_id')
+      .notNull()
+      .references(() => levels.id),
+    organizationId: integer('organization_id').references(() => organizations.id),
+    unit: text('unit').notNull(),
+    examineeCount: integer('examinee_count').notNull(),
+    correctRate: doublePrecision('correct_rate').notNull(),
+    computedAt: timestampTz('computed_at').notNull(),
+  },
+  (t) => [unique('unit_statistics_scope_idx').on(t.levelId, t.organizationId, t.unit).nullsNotDistinct()],
+);
+
+/**
+ * Background jobs (scoring, statistics, release, expiry): rows claimed with
+ * FOR UPDATE SKIP LOCKED, so any number of API processes share them. `key` makes a job
+ * idempotent while it is pending (one "score:42" at a time).
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    payload: jsonb('payload').notNull().default({}),
+    runAt: timestampTz('run_at').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lockedAt: timestampTz('locked_at'),
+    lockedBy: text('locked_by'),
+    doneAt: timestampTz('done_at'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('jobs_pending_key_idx').on(t.key).where(sql`${t.doneAt} is null`),
+    index('jobs_due_idx').on(t.runAt).where(sql`${t.doneAt} is null`),
   ],
 );
 

@@ -5,7 +5,7 @@
  * - basic information, registered once and never changed (seed section 5);
  * - the testing menu's status (GET /get-status-choose-page): exam fee, exam, result release.
  */
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import {
   LoginType,
   type ChoosePageStatus,
@@ -13,7 +13,8 @@ import {
   type ExamListItem,
 } from '../../src/shared/contract.ts';
 import type { Db } from '../db/client.ts';
-import { examinees, payments } from '../db/schema.ts';
+import { examinees } from '../db/schema.ts';
+import { ownedBy } from './purchases.ts';
 import { DomainError } from './errors.ts';
 import { isFinished, loginRefusal, toStatus } from './schedule-history.ts';
 import { isStepLocked, isSuspended, loadSittingsOfExaminee, type Sitting } from './sitting.ts';
@@ -22,9 +23,6 @@ import { examineeInfo, examineeWideInfo, examListItem, sortForList } from './vie
 
 /** Results are viewable from one week after the exam (seed section 9: 604800000 ms). */
 export const RESULT_RELEASE_MS = 604_800_000;
-
-const PAID = 2;
-const PENDING = 1;
 
 type LoginTypeValue = ExamineeInfo['login_type'];
 
@@ -98,15 +96,8 @@ export async function choosePageStatus(
   }
 
   const feeRequired = sitting ? sitting.organization.foreignPaymentMethod || sitting.examinee.isMyPageLogin : false;
-  const rows = sitting
-    ? await db
-        .select({ kind: payments.kind, status: payments.status })
-        .from(payments)
-        .where(and(eq(payments.scheduleHistoryId, sitting.history.id), inArray(payments.kind, ['exam_fee', 'result_sheet', 'certificate'])))
-    : [];
-  const best = (kind: string) => Math.max(0, ...rows.filter((r) => r.kind === kind).map((r) => r.status));
-  const feeStatus = best('exam_fee');
-  const examFeeStatus = feeStatus === PAID ? 2 : feeStatus === PENDING ? 1 : 0;
+  const owned = sitting ? await ownedBy(db, sitting.history.id) : undefined;
+  const examFeeStatus = owned?.examFee ?? 0;
 
   let canTake = false;
   let released = false;
@@ -124,8 +115,6 @@ export async function choosePageStatus(
     released =
       isFinished(history.status) && history.finishedAt !== null && now.getTime() >= history.finishedAt.getTime() + RESULT_RELEASE_MS;
   }
-  const paidParts = ['result_sheet', 'certificate'].filter((kind) => best(kind) === PAID).length;
-
   return {
     exam_fee: { required: feeRequired, status: examFeeStatus },
     exam: {
@@ -134,6 +123,6 @@ export async function choosePageStatus(
       can_take: canTake,
     },
     // Result payment status (seed section 4): NOT_PAID 0, PAID_ALL 1, PAID_PART 2.
-    result: { released, payment_status: paidParts === 2 ? 1 : paidParts === 1 ? 2 : 0 },
+    result: { released, payment_status: owned?.result ?? 0 },
   };
 }

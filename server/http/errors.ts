@@ -36,6 +36,16 @@ export const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   INCORRECT_LOGIN_METHOD: 403,
   INCORRECT_DEVICE: 403,
   GENERIC_ERROR: 500,
+  RESULT_NOT_RELEASED: 403,
+  RESULT_VIEW_EXPIRED: 403,
+  PAYMENT_REQUIRED: 403,
+  NOT_PASSED: 403,
+  ALREADY_PAID: 422,
+  PAYMENT_CANCELED: 422,
+  PAYMENT_REFUSED: 422,
+  PAYMENT_ERROR: 422,
+  INVALID_SIGNATURE: 401,
+  DOCUMENT_UNAVAILABLE: 500,
 };
 
 /** English defaults after the seed's user messages (section 8); the client shows its own translations. */

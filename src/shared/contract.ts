@@ -45,6 +45,16 @@ export const messageErrorCodes = [
   'NOT_FOUND', // a resource or route that does not exist
   'EXAM_NOT_STARTED', // answers or questions asked for before Start was pressed
   'GENERIC_ERROR', // "An error has occurred"
+  'RESULT_NOT_RELEASED', // "Waiting for result to be released": results are viewable one week after the exam
+  'RESULT_VIEW_EXPIRED', // results are viewable for two years after the exam (seed section 9)
+  'PAYMENT_REQUIRED', // the result sheet or certificate has not been paid for
+  'NOT_PASSED', // a certificate is issued only for a passed result
+  'ALREADY_PAID', // the item is paid already: nothing is charged again
+  'PAYMENT_CANCELED', // "Payment canceled"
+  'PAYMENT_REFUSED', // "Card refused: check the card information and retry"
+  'PAYMENT_ERROR', // "Unknown payment error: try again"
+  'INVALID_SIGNATURE', // a payment webhook whose HMAC signature does not verify (changes nothing)
+  'DOCUMENT_UNAVAILABLE', // the PDF renderer (Chromium) is not available on this server
 ] as const;
 
 export const errorCodes = [...serverErrorCodes, ...messageErrorCodes] as const;
@@ -612,3 +622,247 @@ export const ClientConfigSchema = v.object({
   ...serverTime,
 });
 export type ClientConfig = v.InferOutput<typeof ClientConfigSchema>;
+
+// ---------------------------------------------------------------------------
+// Results, payments, score report and certificate (issue "Results, payments, score report and
+// certificate"; seed sections 2, 3, 4, 7, 9)
+// ---------------------------------------------------------------------------
+
+/** Countries or regions (seed section 3). */
+export const RegionSchema = v.picklist(['AU', 'CA', 'EG', 'EE', 'HK', 'ID', 'IN', 'JP', 'MM', 'MY', 'PH', 'SG', 'TH', 'TW', 'US', 'VN']);
+export type Region = v.InferOutput<typeof RegionSchema>;
+
+/** Payment items (seed section 3). */
+export const PaymentKindSchema = v.picklist(['exam_fee', 'result_sheet', 'certificate']);
+export type PaymentKind = v.InferOutput<typeof PaymentKindSchema>;
+export const ResultItemKindSchema = v.picklist(['result_sheet', 'certificate']);
+export type ResultItemKind = v.InferOutput<typeof ResultItemKindSchema>;
+
+/** GET /get-short-result, /score-report/results, /score-report/pdf-report, /get-certificate: which sitting. */
+export const ResultQuerySchema = v.object({ schedule_history_id: numericQuery });
+
+const SubjectRefSchema = v.object({ id: SubjectIdSchema, name: v.string() });
+const LevelRefSchema = v.object({ id: v.number(), name: v.string(), order: v.number() });
+/** A percentage 0 to 100, rounded on the server to one decimal (seed section 3: "one decimal"). */
+const PercentSchema = v.pipe(v.number(), v.minValue(0), v.maxValue(100));
+
+/**
+ * GET /get-short-result: score, passed or not, correct rate. Refused with RESULT_NOT_RELEASED
+ * before one week after the exam and RESULT_VIEW_EXPIRED two years after it (403).
+ */
+export const ShortResultSchema = v.object({
+  schedule_history_id: v.number(),
+  subject: SubjectRefSchema,
+  level: LevelRefSchema,
+  /** When the pupil finished the exam (ISO 8601). */
+  exam_date: isoTimestamp,
+  score: v.number(),
+  max_score: v.number(),
+  passed: v.boolean(),
+  correct_count: v.number(),
+  question_count: v.number(),
+  correct_rate: PercentSchema,
+  /** Results can be viewed until then (two years after the exam). */
+  viewable_until: isoTimestamp,
+  ...serverTime,
+});
+export type ShortResult = v.InferOutput<typeof ShortResultSchema>;
+
+/** Rank at the level: "rank N out of M", or in progress until the statistics are complete. */
+export const RankSchema = v.variant('status', [
+  v.object({ status: v.literal('complete'), position: v.number(), total: v.number() }),
+  v.object({ status: v.literal('in_progress') }),
+]);
+export type Rank = v.InferOutput<typeof RankSchema>;
+
+/** The rating shown beside the chart: A (90 % and more), B (75 %), C (the pass mark), D (below). */
+export const RatingSchema = v.picklist(['A', 'B', 'C', 'D']);
+export type Rating = v.InferOutput<typeof RatingSchema>;
+
+/** One unit of the per-unit analysis: this pupil against all examinees and the organisation. */
+export const UnitAnalysisSchema = v.object({
+  unit: v.string(),
+  question_count: v.number(),
+  correct_count: v.number(),
+  correct_rate: PercentSchema,
+  /** Averages over the level's examinees; null until the statistics job has run. */
+  average_all: v.nullable(PercentSchema),
+  average_organization: v.nullable(PercentSchema),
+});
+export type UnitAnalysis = v.InferOutput<typeof UnitAnalysisSchema>;
+
+/** One wrong answer shown as an example, with the right answer (only after results are released). */
+export const WrongAnswerExampleSchema = v.object({
+  question_number: v.number(),
+  unit: v.string(),
+  type: v.picklist(['single_choice', 'text', 'number', 'ordering']),
+  prompt: v.string(),
+  math: v.boolean(),
+  /** What the pupil answered and the right answer, as display text (choice labels, block labels). */
+  given: v.string(),
+  correct: v.string(),
+});
+
+/**
+ * GET /score-report/results: every item of seed section 2 "Score report content". Needs the
+ * result sheet paid (PAYMENT_REQUIRED otherwise) and the result released.
+ */
+export const ScoreReportSchema = v.object({
+  schedule_history_id: v.number(),
+  examinee: v.object({
+    name: v.string(),
+    /** Age at the exam date; null when the birth date is not known. */
+    age: v.nullable(v.number()),
+    grade_id: v.nullable(v.number()),
+    region: v.nullable(RegionSchema),
+    organization_name: v.string(),
+  }),
+  exam: v.object({ subject: SubjectRefSchema, level: LevelRefSchema, title: v.string(), exam_date: isoTimestamp }),
+  result: v.object({
+    score: v.number(),
+    max_score: v.number(),
+    pass_score: v.number(),
+    passed: v.boolean(),
+    correct_count: v.number(),
+    question_count: v.number(),
+    correct_rate: PercentSchema,
+    rating: RatingSchema,
+  }),
+  rank: RankSchema,
+  /** The level's score distribution for the chart: how many examinees scored each score. */
+  distribution: v.array(v.object({ score: v.number(), count: v.number() })),
+  units: v.array(UnitAnalysisSchema),
+  wrong_answer_example: v.nullable(WrongAnswerExampleSchema),
+  /** The certificate can be downloaded (passed and paid). */
+  certificate_available: v.boolean(),
+  viewable_until: isoTimestamp,
+  ...serverTime,
+});
+export type ScoreReport = v.InferOutput<typeof ScoreReportSchema>;
+
+/**
+ * GET /score-report/pdf-report and GET /get-certificate answer application/pdf (a blob), rendered
+ * by Chromium in the language of `locale` (a catalog key; default: the request's X-Locale).
+ */
+export const DocumentQuerySchema = v.object({
+  schedule_history_id: numericQuery,
+  locale: v.optional(LocaleHeaderSchema),
+});
+
+/** Which payment provider serves the checkout: Adyen, or the clearly labelled demo provider. */
+export const PaymentProviderSchema = v.picklist(['adyen', 'demo']);
+export type PaymentProvider = v.InferOutput<typeof PaymentProviderSchema>;
+
+/** One line of a payment: quantity, unit price and total in USD minor units (seed section 3). */
+export const PaymentLineSchema = v.object({
+  kind: PaymentKindSchema,
+  quantity: v.number(),
+  unit_price_minor: v.number(),
+  total_minor: v.number(),
+  /** NOT_PAID 0, PENDING 1, PAID 2 for this item. */
+  status: PaymentStatusSchema,
+  /** The item can be bought now (a certificate only for a passed result). */
+  available: v.boolean(),
+});
+export type PaymentLine = v.InferOutput<typeof PaymentLineSchema>;
+
+/** What the browser needs to open the provider's checkout; null for the demo provider. */
+export const AdyenClientSettingsSchema = v.object({
+  client_key: v.string(),
+  environment: v.picklist(['test', 'live']),
+});
+
+const paymentSettingCommon = {
+  schedule_history_id: v.number(),
+  provider: PaymentProviderSchema,
+  currency: v.literal('USD'),
+  adyen: v.nullable(AdyenClientSettingsSchema),
+  ...serverTime,
+};
+
+/** GET /get-setting-payment-for-exam?schedule_history_id= */
+export const ExamPaymentSettingSchema = v.object({
+  ...paymentSettingCommon,
+  items: v.array(PaymentLineSchema),
+  /** NOT_PAID 0, PENDING 1, PAID 2 (seed section 4). */
+  payment_status: PaymentStatusSchema,
+});
+export type ExamPaymentSetting = v.InferOutput<typeof ExamPaymentSettingSchema>;
+
+/** GET /get-setting-payment-for-result?schedule_history_id= */
+export const ResultPaymentSettingSchema = v.object({
+  ...paymentSettingCommon,
+  items: v.array(PaymentLineSchema),
+  /** NOT_PAID 0, PAID_ALL 1, PAID_PART 2 (seed section 4). */
+  result_payment_status: ResultPaymentStatusSchema,
+});
+export type ResultPaymentSetting = v.InferOutput<typeof ResultPaymentSettingSchema>;
+
+/** Terms must be read and agreed before paying (seed section 5): the server checks it too. */
+const TermsAcceptedSchema = v.literal(true, 'required');
+/** Where Adyen sends the shopper back after a redirect payment method (our own origin). */
+const ReturnUrlSchema = v.pipe(v.string(), v.url('invalid'), v.maxLength(1000, 'invalid'));
+
+/** POST /payment/adyen/sessions/exam-fee */
+export const ExamFeeSessionRequestSchema = v.object({
+  schedule_history_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  terms_accepted: TermsAcceptedSchema,
+  return_url: ReturnUrlSchema,
+});
+export type ExamFeeSessionRequest = v.InferInput<typeof ExamFeeSessionRequestSchema>;
+
+/** POST /payment/adyen/sessions/result-fee: the items the user ticked (at least one, each once). */
+export const ResultFeeSessionRequestSchema = v.object({
+  schedule_history_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  items: v.pipe(
+    v.array(ResultItemKindSchema),
+    v.minLength(1, 'required'),
+    v.check((items) => new Set(items).size === items.length, 'invalid'),
+  ),
+  terms_accepted: TermsAcceptedSchema,
+  return_url: ReturnUrlSchema,
+});
+export type ResultFeeSessionRequest = v.InferInput<typeof ResultFeeSessionRequestSchema>;
+
+/**
+ * The checkout both session calls answer (201 new, 200 when an open checkout for the same items
+ * is resumed: two tabs or a double click share one checkout and one charge).
+ */
+export const PaymentSessionSchema = v.object({
+  /** Our merchant reference: the key of GET /payment/status and of the demo provider. */
+  reference: v.string(),
+  provider: PaymentProviderSchema,
+  currency: v.literal('USD'),
+  amount_minor: v.number(),
+  items: v.array(PaymentLineSchema),
+  /** Adyen Drop-in's session (id and sessionData); null for the demo provider. */
+  adyen_session: v.nullable(v.object({ id: v.string(), session_data: v.string() })),
+  expires_at: isoTimestamp,
+  ...serverTime,
+});
+export type PaymentSession = v.InferOutput<typeof PaymentSessionSchema>;
+
+/** What became of a checkout, as the browser is told (seed messages: canceled, refused, unknown error). */
+export const PaymentOutcomeSchema = v.picklist(['open', 'authorised', 'paid', 'refused', 'cancelled', 'error', 'expired']);
+export type PaymentOutcome = v.InferOutput<typeof PaymentOutcomeSchema>;
+
+/** GET /payment/status?reference= */
+export const PaymentStatusQuerySchema = v.object({ reference: v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{8,80}$/, 'invalid')) });
+export const PaymentStatusResponseSchema = v.object({
+  reference: v.string(),
+  /** NOT_PAID 0, PENDING 1, PAID 2. */
+  status: PaymentStatusSchema,
+  outcome: PaymentOutcomeSchema,
+  ...serverTime,
+});
+export type PaymentStatusResponse = v.InferOutput<typeof PaymentStatusResponseSchema>;
+
+/**
+ * POST /payment/demo/complete: the demo provider's "card" (only when no Adyen key is set; 404
+ * otherwise). The tester picks the outcome; the answer is the checkout's new status.
+ */
+export const DemoPaymentCompleteRequestSchema = v.object({
+  reference: v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{8,80}$/, 'invalid')),
+  outcome: v.picklist(['authorised', 'refused', 'cancelled']),
+});
+export type DemoPaymentCompleteRequest = v.InferOutput<typeof DemoPaymentCompleteRequestSchema>;

@@ -11,7 +11,7 @@ import {
   SaveExamineeInfoResponseSchema,
   ScheduleHistoryStatus,
 } from '../../src/shared/contract.ts';
-import { examinees, payments, scheduleHistories } from '../../server/db/schema.ts';
+import { examinees, paymentItems, payments, purchases, scheduleHistories, type PaymentKind } from '../../server/db/schema.ts';
 import { issueToken } from '../../server/domain/tokens.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, TEST_START, useApi } from '../helpers/server-api.ts';
@@ -29,6 +29,26 @@ describe.each(kinds)('basic information and the testing menu on %s', (kind) => {
     return v.parse(ChoosePageStatusSchema, response.body);
   };
   const info = { examinee_name: 'Aiko Tanaka', grade_id: 99, email: 'aiko@example.org' };
+
+  /** A checkout of the given items in the given status (what server/domain/payments writes). */
+  let checkouts = 0;
+  const checkout = async (scheduleHistoryId: number, kinds: PaymentKind[], status: 0 | 1 | 2) => {
+    const [row] = await api.db
+      .insert(payments)
+      .values({
+        reference: `TEST-${scheduleHistoryId}-${++checkouts}`,
+        scheduleHistoryId,
+        purpose: kinds.includes('exam_fee') ? 'exam_fee' : 'result_fee',
+        status,
+        outcome: status === 0 ? 'open' : 'authorised',
+        amountMinor: 500 * kinds.length,
+        provider: 'demo',
+        expiresAt: new Date(api.clock.now().getTime() + 3_600_000),
+      })
+      .returning({ id: payments.id });
+    for (const kind of kinds) await api.db.insert(paymentItems).values({ paymentId: row!.id, kind, unitPriceMinor: 500, totalMinor: 500 });
+    return row!.id;
+  };
 
   describe('POST /api/save-examinee-info', () => {
     test('registers name, grade and email, and answers with the session info', async () => {
@@ -103,9 +123,9 @@ describe.each(kinds)('basic information and the testing menu on %s', (kind) => {
       const { token } = await api.loginAs(pupil.loginCode);
       expect((await menu(token)).exam_fee).toEqual({ required: true, status: 0 });
       expect((await menu(token)).exam.can_take).toBe(false);
-      await api.db.insert(payments).values({ scheduleHistoryId: pupil.scheduleHistoryId, kind: 'exam_fee', status: 1, amountMinor: 1500, provider: 'demo' });
+      const paymentId = await checkout(pupil.scheduleHistoryId, ['exam_fee'], 1);
       expect(await menu(token)).toMatchObject({ exam_fee: { required: true, status: 1 }, exam: { can_take: false } });
-      await api.db.insert(payments).values({ scheduleHistoryId: pupil.scheduleHistoryId, kind: 'exam_fee', status: 2, amountMinor: 1500, provider: 'demo' });
+      await api.db.insert(purchases).values({ scheduleHistoryId: pupil.scheduleHistoryId, kind: 'exam_fee', paymentId, paidAt: api.clock.now() });
       expect(await menu(token)).toMatchObject({ exam_fee: { required: true, status: 2 }, exam: { can_take: true } });
     });
 
@@ -128,8 +148,10 @@ describe.each(kinds)('basic information and the testing menu on %s', (kind) => {
       api.clock.set(new Date(finishedAt + WEEK));
       expect((await menu(token)).result.released).toBe(true);
 
-      const pay = (kind: 'result_sheet' | 'certificate') =>
-        api.db.insert(payments).values({ scheduleHistoryId, kind, status: 2, amountMinor: 500, provider: 'demo' });
+      const pay = async (kind: 'result_sheet' | 'certificate') => {
+        const paymentId = await checkout(scheduleHistoryId, [kind], 2);
+        await api.db.insert(purchases).values({ scheduleHistoryId, kind, paymentId, paidAt: api.clock.now() });
+      };
       await pay('result_sheet');
       expect((await menu(token)).result.payment_status).toBe(2);
       await pay('certificate');
