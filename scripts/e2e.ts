@@ -11,7 +11,8 @@
  *    passing E2E_BASE_URL, CHROMIUM_PATH and E2E_ARTIFACTS_DIR.
  * 5. Stops the server, on success, failure and Ctrl-C alike.
  *
- * Usage: `npm run test:e2e [-- --build] [-- <vitest args, e.g. -t "Back">]`.
+ * Usage: `npm run test:e2e [-- --build] [-- <vitest args>]`; the vitest args pass through, so
+ * `npm run test:e2e -- test/e2e/time-out.e2e.ts` runs one file and `-- -t "Back"` picks tests.
  * Artifacts: .e2e/server.log, .e2e/screenshots/ (failed tests); results JSON in
  * E2E_RESULTS_FILE (default test-results/e2e.json), which `npm test` reads for its summary.
  */
@@ -101,6 +102,8 @@ const server = spawnNode('server/main.ts', [], {
     OIDC_ISSUER: idp.issuer,
     OIDC_CLIENT_ID: demoClient.clientId,
     OIDC_CLIENT_SECRET: demoClient.clientSecret,
+    // POST /api/test/clock: the results journey waits a week for the release (server/routes/test-clock.ts).
+    GRADUS_CLOCK_CONTROL: '1',
   }),
 });
 running.add(server);

@@ -6,17 +6,20 @@
  *   npm run admin -- reset <login code | login id>
  *
  * reset (a retake): the examinee's started or finished schedule history (the newest DOING one,
- * else the newest COMPLETED one) goes back to PENDING with flag_retake set; started_at,
- * deadline_at, finished_at, the receipt and the bound device are cleared; its answers move to
+ * else the newest finished one whose result is not public yet: COMPLETED, SCORING_COMPLETED or
+ * STATISTIC_COMPLETED, as the schedule history machine's `retake.reset` allows) goes back to
+ * PENDING with flag_retake set; started_at, deadline_at, finished_at, the receipt, the bound
+ * device and its result (score, rank, units) are cleared; its answers move to
  * answer_archive (kept for audit, detached from the exam); every live token of the examinee is
  * revoked with the reason 'retake', so the pupil's next call answers 401
  * ER_SCHEDULE_HISTORY_RETAKE and the pupil must log in again. Unknown accounts exit with code 1.
  */
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { eq, or } from 'drizzle-orm';
 import { ScheduleHistoryStatus } from '../src/shared/contract.ts';
 import { configFromEnv } from './config.ts';
 import { openDatabase, type Db } from './db/client.ts';
-import { answerArchive, answers, examinees, scheduleHistories } from './db/schema.ts';
+import { answerArchive, answers, examinees, resultUnits, results, scheduleHistories } from './db/schema.ts';
+import { nextStatus } from './domain/schedule-history.ts';
 import { revokeAllOfExaminee } from './domain/tokens.ts';
 
 export type ResetResult =
@@ -35,16 +38,16 @@ export async function resetAccount(db: Db, account: string, now: Date): Promise<
       .limit(1);
     if (!examinee) return { ok: false, reason: 'unknown-account', message: `No account with login code or login id "${key}".` };
 
-    const candidates = await tx
-      .select({ id: scheduleHistories.id, status: scheduleHistories.status })
-      .from(scheduleHistories)
-      .where(
-        and(
-          eq(scheduleHistories.examineeId, examinee.id),
-          inArray(scheduleHistories.status, [ScheduleHistoryStatus.DOING, ScheduleHistoryStatus.COMPLETED]),
-        ),
-      )
-      .for('update');
+    const candidates = (
+      await tx
+        .select({ id: scheduleHistories.id, status: scheduleHistories.status })
+        .from(scheduleHistories)
+        .where(eq(scheduleHistories.examineeId, examinee.id))
+        .for('update')
+    ).flatMap((c) => {
+      const resetTo = nextStatus(c.status, { type: 'retake.reset' });
+      return resetTo === undefined ? [] : [{ ...c, resetTo }];
+    });
     const pick =
       candidates.filter((c) => c.status === ScheduleHistoryStatus.DOING).sort((a, b) => b.id - a.id)[0] ??
       candidates.sort((a, b) => b.id - a.id)[0];
@@ -68,10 +71,12 @@ export async function resetAccount(db: Db, account: string, now: Date): Promise<
       );
       await tx.delete(answers).where(eq(answers.scheduleHistoryId, pick.id));
     }
+    await tx.delete(resultUnits).where(eq(resultUnits.scheduleHistoryId, pick.id));
+    await tx.delete(results).where(eq(results.scheduleHistoryId, pick.id));
     await tx
       .update(scheduleHistories)
       .set({
-        status: ScheduleHistoryStatus.PENDING,
+        status: pick.resetTo,
         flagRetake: true,
         startedAt: null,
         deadlineAt: null,

@@ -10,6 +10,7 @@ import { HTTPException } from 'hono/http-exception';
 import { systemClock, type Clock } from './clock.ts';
 import { defaultSettings, type AppSettings } from './config.ts';
 import type { Db } from './db/client.ts';
+import { documentRoutes } from './documents/routes.ts';
 import { DomainError } from './domain/errors.ts';
 import type { AppDeps, AppEnv } from './http/env.ts';
 import { domainErrorResponse, errorResponse, RequestError } from './http/errors.ts';
@@ -20,8 +21,11 @@ import { authRoutes } from './routes/auth.ts';
 import { examRoutes } from './routes/exam.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pageRoutes } from './routes/pages.ts';
+import { ADYEN_WEBHOOK_PATH, paymentRoutes } from './routes/payments.ts';
+import { resultRoutes } from './routes/results.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { ssoRoutes } from './routes/sso.ts';
+import { testClockRoutes } from './routes/test-clock.ts';
 
 export type CreateAppOptions = {
   db: Db;
@@ -52,13 +56,18 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
     always: deps.settings.maintenance,
     refreshMs: deps.settings.maintenanceRefreshMs,
   });
-  api.use(refuseDuringMaintenance(isDuringMaintenance, ['/health', '/client-config']));
+  // Adyen's webhook too: a payment made before the window must still be recorded during it.
+  api.use(refuseDuringMaintenance(isDuringMaintenance, ['/health', '/client-config', ADYEN_WEBHOOK_PATH]));
   api.route('/', healthRoutes(deps));
   api.route('/', pageRoutes(deps));
   api.route('/', authRoutes(deps));
   api.route('/', sessionRoutes(deps));
   api.route('/', examRoutes(deps));
   api.route('/', ssoRoutes(deps));
+  api.route('/', documentRoutes(deps));
+  api.route('/', resultRoutes(deps));
+  api.route('/', testClockRoutes(deps));
+  api.route('/', paymentRoutes(deps));
   api.all('*', () => {
     throw new DomainError('NOT_FOUND', 'No such API route.');
   });

@@ -38,3 +38,27 @@ function toTime(instant: Date | string): number {
   if (Number.isNaN(time)) throw new RangeError(`Not an instant: ${String(instant)}`);
   return time;
 }
+
+/**
+ * The system clock shifted by an offset that can be moved (`set`, `advance`): the clock of a
+ * server started with GRADUS_CLOCK_CONTROL=1, so an end-to-end test can wait a week in a
+ * second (POST /api/test/clock). Time keeps running from wherever it was moved to.
+ */
+export function createOffsetClock(base: Clock = systemClock): FakeClock {
+  let offset = 0;
+  return {
+    now: () => new Date(base.now().getTime() + offset),
+    set(instant) {
+      offset = toTime(instant) - base.now().getTime();
+    },
+    advance(ms) {
+      offset += ms;
+    },
+  };
+}
+
+/** Whether a clock can be moved (a fake or offset clock). */
+export function isMovableClock(clock: Clock): clock is FakeClock {
+  const candidate = clock as Partial<FakeClock>;
+  return typeof candidate.set === 'function' && typeof candidate.advance === 'function';
+}

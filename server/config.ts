@@ -2,10 +2,13 @@
  * Settings of the API and of the process, with their defaults, and the reading of the
  * environment: PORT, DATABASE_URL, DATA_DIR, UPLOAD_WINDOW_HOURS, MAINTENANCE,
  * PARTNER_LOGOUT_URL_MUMBAI / _PHILIPPINE / _KENYA / _EGYPT, EMBED_TARGET_ORIGIN and (only
- * whether it is set) OIDC_ISSUER. A bad value stops the start with a message naming the
- * variable, rather than running with a surprise.
+ * whether it is set) OIDC_ISSUER, and GRADUS_CLOCK_CONTROL
+ * (tests only: a movable server clock, POST /api/test/clock). The payment settings (prices,
+ * ADYEN_*) are read by paymentSettingsFromEnv. A bad value stops the start with a message
+ * naming the variable, rather than running with a surprise.
  */
 import * as v from 'valibot';
+import { defaultPaymentSettings, type PaymentSettings } from './domain/payments/settings.ts';
 import type { PartnerGateways } from './partners/gateway.ts';
 import type { OidcSettings } from './sso/settings.ts';
 
@@ -29,6 +32,10 @@ export type AppSettings = {
   maintenanceRefreshMs: number;
   /** What GET /client-config tells the browser. */
   clientConfig: ClientSettings;
+  /** Prices, checkout lifetime and the Adyen credentials (server/domain/payments/settings.ts); no Adyen: demo. */
+  payments: PaymentSettings;
+  /** POST /test/clock moves the server's clock and runs due jobs (env GRADUS_CLOCK_CONTROL=1; never by default). */
+  clockControl: boolean;
 };
 
 /** Partner login types whose logout leads to the partner's site: 3 Mumbai, 4 Philippine, 6 Kenya, 7 Egypt. */
@@ -51,6 +58,8 @@ export const defaultSettings: AppSettings = {
   maintenance: false,
   maintenanceRefreshMs: 15_000,
   clientConfig: { partnerLogoutUrls: {}, embedTargetOrigin: null, oidcEnabled: false },
+  payments: defaultPaymentSettings,
+  clockControl: false,
 };
 
 export type ServerConfig = {
@@ -60,6 +69,8 @@ export type ServerConfig = {
   uploadWindowHours: number;
   maintenance: boolean;
   clientConfig: ClientSettings;
+  /** GRADUS_CLOCK_CONTROL=1: end-to-end tests may move the server's clock. */
+  clockControl: boolean;
 };
 
 const httpUrl = (name: string) =>
@@ -78,6 +89,18 @@ const partnerLogoutEnv = {
   '6': 'PARTNER_LOGOUT_URL_KENYA',
   '7': 'PARTNER_LOGOUT_URL_EGYPT',
 } as const satisfies Record<PartnerLoginType, string>;
+
+/** A price in USD cents: a whole number, at most $10,000. */
+const cents = (name: string, fallback: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,7}$/, `${name} must be a whole number of US cents`),
+      v.transform(Number),
+      v.maxValue(1_000_000, `${name} must be at most 1000000`),
+    ),
+    String(fallback),
+  );
 
 const EnvSchema = v.object({
   PORT: v.optional(
@@ -107,7 +130,43 @@ const EnvSchema = v.object({
   PARTNER_LOGOUT_URL_EGYPT: httpUrl('PARTNER_LOGOUT_URL_EGYPT'),
   EMBED_TARGET_ORIGIN: httpUrl('EMBED_TARGET_ORIGIN'),
   OIDC_ISSUER: v.optional(v.string()),
+  GRADUS_CLOCK_CONTROL: v.optional(v.picklist(['0', '1'], 'GRADUS_CLOCK_CONTROL must be 1 or 0'), '0'),
 });
+
+/** The payment settings' variables (server/domain/payments/settings.ts). */
+const PaymentEnvSchema = v.object({
+  ADYEN_API_KEY: v.optional(v.string()),
+  ADYEN_CLIENT_KEY: v.optional(v.string()),
+  ADYEN_MERCHANT_ACCOUNT: v.optional(v.string()),
+  ADYEN_HMAC_KEY: v.optional(v.pipe(v.string(), v.regex(/^([0-9a-fA-F]{2})+$/, 'ADYEN_HMAC_KEY must be the hex key Adyen shows'))),
+  ADYEN_ENVIRONMENT: v.optional(v.picklist(['test', 'live'], 'ADYEN_ENVIRONMENT must be test or live'), 'test'),
+  ADYEN_LIVE_URL_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]+$/, 'ADYEN_LIVE_URL_PREFIX must be the prefix Adyen assigned'))),
+  EXAM_FEE_USD_CENTS: cents('EXAM_FEE_USD_CENTS', defaultPaymentSettings.prices.exam_fee),
+  RESULT_SHEET_USD_CENTS: cents('RESULT_SHEET_USD_CENTS', defaultPaymentSettings.prices.result_sheet),
+  CERTIFICATE_USD_CENTS: cents('CERTIFICATE_USD_CENTS', defaultPaymentSettings.prices.certificate),
+});
+
+/** The Adyen credentials when ADYEN_API_KEY is set (then the others are required too); undefined: the demo provider. */
+function adyenFromEnv(out: v.InferOutput<typeof PaymentEnvSchema>): PaymentSettings['adyen'] {
+  if (out.ADYEN_API_KEY === undefined) return undefined;
+  const { ADYEN_CLIENT_KEY: clientKey, ADYEN_MERCHANT_ACCOUNT: merchantAccount, ADYEN_HMAC_KEY: hmacKey } = out;
+  const missing: string[] = [];
+  if (clientKey === undefined) missing.push('ADYEN_CLIENT_KEY');
+  if (merchantAccount === undefined) missing.push('ADYEN_MERCHANT_ACCOUNT');
+  if (hmacKey === undefined) missing.push('ADYEN_HMAC_KEY');
+  if (out.ADYEN_ENVIRONMENT === 'live' && out.ADYEN_LIVE_URL_PREFIX === undefined) missing.push('ADYEN_LIVE_URL_PREFIX');
+  if (clientKey === undefined || merchantAccount === undefined || hmacKey === undefined || missing.length > 0) {
+    throw new Error(`Invalid environment: ADYEN_API_KEY is set, so ${missing.join(', ')} must be set too`);
+  }
+  return {
+    apiKey: out.ADYEN_API_KEY,
+    clientKey,
+    merchantAccount,
+    hmacKey,
+    environment: out.ADYEN_ENVIRONMENT,
+    liveUrlPrefix: out.ADYEN_LIVE_URL_PREFIX,
+  };
+}
 
 export function configFromEnv(env: Record<string, string | undefined> = process.env): ServerConfig {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
@@ -127,12 +186,33 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     dataDir: out.DATA_DIR,
     uploadWindowHours: out.UPLOAD_WINDOW_HOURS,
     maintenance: out.MAINTENANCE === '1' || out.MAINTENANCE === 'true',
+    clockControl: out.GRADUS_CLOCK_CONTROL === '1',
     clientConfig: {
       partnerLogoutUrls,
       // An origin, never a path: the parent window is addressed by origin (postMessage).
       embedTargetOrigin: out.EMBED_TARGET_ORIGIN === undefined ? null : new URL(out.EMBED_TARGET_ORIGIN).origin,
       oidcEnabled: out.OIDC_ISSUER !== undefined,
     },
+  };
+}
+
+/**
+ * Prices (EXAM_FEE_USD_CENTS 1500, RESULT_SHEET_USD_CENTS 500, CERTIFICATE_USD_CENTS 800 by
+ * default) and Adyen (ADYEN_API_KEY, ADYEN_CLIENT_KEY, ADYEN_MERCHANT_ACCOUNT, ADYEN_HMAC_KEY,
+ * ADYEN_ENVIRONMENT test|live, ADYEN_LIVE_URL_PREFIX for live). Without ADYEN_API_KEY the demo
+ * provider serves every checkout.
+ */
+export function paymentSettingsFromEnv(env: Record<string, string | undefined> = process.env): PaymentSettings {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = v.safeParse(PaymentEnvSchema, present);
+  if (!result.success) {
+    throw new Error(`Invalid environment: ${result.issues.map((i) => i.message).join('; ')}`);
+  }
+  const out = result.output;
+  return {
+    ...defaultPaymentSettings,
+    prices: { exam_fee: out.EXAM_FEE_USD_CENTS, result_sheet: out.RESULT_SHEET_USD_CENTS, certificate: out.CERTIFICATE_USD_CENTS },
+    adyen: adyenFromEnv(out),
   };
 }
 

@@ -7,7 +7,9 @@
  * - `node server/main.ts` (what `npm start` runs after building the client), configured by
  *   env: PORT (default 3000), DATABASE_URL (PostgreSQL; otherwise PGlite), DATA_DIR (PGlite's
  *   base directory, default ./data, database in <DATA_DIR>/pglite), UPLOAD_WINDOW_HOURS
- *   (default 24). Prints the URL and the demo logins.
+ *   (default 24), GRADUS_CLOCK_CONTROL=1 (tests only: POST /api/test/clock moves the server's
+ *   clock). Prints the URL and the demo logins.
+ * - The results jobs (server/jobs/) run in the process every 15 000 ms; `close()` stops them.
  * - `startServer(options)` in-process, for the end-to-end harness: `port: 0` picks a free
  *   port, `memory: true` keeps PGlite in memory, and a `clock` from `createFakeClock()`
  *   (server/clock.ts) lets the harness move the server's time. Returns the URL and `close()`.
@@ -17,13 +19,16 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
-import { systemClock, type Clock } from './clock.ts';
-import { configFromEnv, defaultSettings, hoursToMs, type AppSettings } from './config.ts';
+import { createOffsetClock, systemClock, type Clock } from './clock.ts';
+import { configFromEnv, defaultSettings, hoursToMs, paymentSettingsFromEnv, type AppSettings } from './config.ts';
+import { closeSharedRenderer } from './documents/renderer.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { serveClient } from './http/client-files.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import { partnerGatewaysFromEnv } from './partners/gateway.ts';
+import { startJobRunner } from './jobs/runner.ts';
 import { loadDemoAccounts } from './seed/demo-accounts.ts';
+import { loadResultsAccounts } from './seed/results-demo.ts';
 import { seedDemoData } from './seed/seed.ts';
 import { oidcSettingsFromEnv } from './sso/settings.ts';
 
@@ -56,6 +61,12 @@ export type StartServerOptions = {
   maintenance?: boolean;
   /** What GET /api/client-config answers (env PARTNER_LOGOUT_URL_*, EMBED_TARGET_ORIGIN, OIDC_ISSUER). */
   clientConfig?: AppSettings['clientConfig'];
+  /** POST /api/test/clock moves the clock (env GRADUS_CLOCK_CONTROL=1; default off). Without `clock`, the system clock made movable. */
+  clockControl?: boolean;
+  /** Run the results jobs every 15 000 ms in this process (default true). */
+  runJobs?: boolean;
+  /** Payment provider and prices (env ADYEN_*, *_USD_CENTS; default: the demo provider at the default prices). */
+  payments?: AppSettings['payments'];
 };
 
 export type RunningServer = {
@@ -71,12 +82,12 @@ export const defaultDistDir = fileURLToPath(new URL('../dist', import.meta.url))
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? consoleLogger;
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? (options.clockControl === true ? createOffsetClock() : systemClock);
   const database = await openDatabase({
     databaseUrl: options.databaseUrl,
     dataDir: options.dataDir,
     memory: options.memory,
-    prepare: options.seed === false ? undefined : async (db) => void (await seedDemoData(db)),
+    prepare: options.seed === false ? undefined : async (db) => void (await seedDemoData(db, undefined, clock.now())),
     onPoolError: (error) => logger.error('PostgreSQL connection error', error),
   });
 
@@ -91,8 +102,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       partners: options.partners ?? {},
       maintenance: options.maintenance ?? false,
       clientConfig: options.clientConfig ?? defaultSettings.clientConfig,
+      clockControl: options.clockControl ?? false,
+      payments: options.payments ?? defaultSettings.payments,
     },
   });
+  const uploadWindowMs =
+    options.uploadWindowHours === undefined ? defaultSettings.uploadWindowMs : hoursToMs(options.uploadWindowHours);
+  const jobRunner = options.runJobs === false ? undefined : startJobRunner({ db: database.db, clock, logger, uploadWindowMs });
   serveClient(app, options.distDir ?? defaultDistDir);
 
   let server: ReturnType<typeof serve>;
@@ -102,6 +118,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       s.once('error', reject);
     });
   } catch (error) {
+    await jobRunner?.stop();
     await database.close();
     throw error;
   }
@@ -120,6 +137,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           // Keep-alive connections of browsers would hold close() open.
           if ('closeAllConnections' in server) server.closeAllConnections();
         });
+        await jobRunner?.stop();
+        await closeSharedRenderer();
         await database.close();
       })();
       return closing;
@@ -138,6 +157,8 @@ async function main(): Promise<void> {
     partners: partnerGatewaysFromEnv(process.env, consoleLogger),
     maintenance: config.maintenance,
     clientConfig: config.clientConfig,
+    clockControl: config.clockControl,
+    payments: paymentSettingsFromEnv(process.env),
   });
 
   console.log(`Gradus is running at ${running.url}  (database: ${running.database.driver}, ${running.database.location})`);
@@ -146,6 +167,10 @@ async function main(): Promise<void> {
     const way =
       account.login_type === 0 ? account.login_code : `${account.login_id} / ${account.password} @ ${account.org_code}`;
     console.log(`  ${way.padEnd(40)}  ${account.name.padEnd(18)}  ${account.purpose}`);
+  }
+  console.log('Results demo logins (login ID / password, my-page pupils; server/seed/results-accounts.json):');
+  for (const account of loadResultsAccounts()) {
+    console.log(`  ${`${account.login_id} / ${account.password}`.padEnd(40)}  ${account.name.padEnd(18)}  ${account.shows}`);
   }
 
   const shutdown = (signal: string) => {

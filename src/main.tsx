@@ -29,10 +29,22 @@ async function boot() {
       // Partner login types leave for their own sites at logout (seed section 4).
       leaveApp: (url) => window.location.assign(url),
       ssoStartUrl: environment.ssoStartUrl,
+      // The print route's `locale` (score-report-embed): the document is written in that language.
+      language: environment.language,
       // Kiosk: fullscreen where the browser allows it (asked inside the Start press); a refusal is ignored.
       requestFullscreen: () => {
         if (document.fullscreenElement || !document.documentElement.requestFullscreen) return;
         void document.documentElement.requestFullscreen().catch(() => undefined);
+      },
+      // The score report's print button and its PDF / certificate downloads.
+      print: () => window.print(),
+      saveFile: (file, name) => {
+        const url = URL.createObjectURL(file);
+        const link = Object.assign(document.createElement('a'), { href: url, download: name });
+        document.body.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 60_000);
       },
     }),
     {
@@ -40,6 +52,7 @@ async function boot() {
         storedSession: readSession(environment.storage),
         storedToken: readToken(environment.storage),
         storedErrorCode: readStoredErrorCode(environment.storage),
+        appOrigin: window.location.origin,
       },
     },
   ).start();

@@ -7,6 +7,10 @@
  * leaving hand control back to the kiosk. While answering, three regions run side by side:
  * view (the finish dialog), outbox (writes each answer to this terminal's outbox) and sync
  * (sends what the outbox holds, quietly trying again with backoff while the network fails).
+ * What the pupil arranged on screen is context reported to the kiosk (which persists it in the
+ * stored session, seed section 3) and read back after a reload: the question index
+ * (question_index), the question list (question_list_flag), the flags for review, the on-screen
+ * alphabet keyboard (alphabets_keyboard_flag) and its capital letters (mode_upper_case_flag).
  *
  * Ending calls (any call of the exam): 401 NOT_LOGGED_IN raises UNAUTHORIZED (the kiosk logs out);
  * 401 ER_SCHEDULE_HISTORY_RETAKE (an administrator reset the account) raises UPDATE_FLAG_RETAKE:
@@ -245,6 +249,8 @@ export const examMachine = setup({
         question_index: context.questionIndex,
         question_list_flag: context.questionListOpen,
         flagged_question_ids: context.flagged,
+        alphabets_keyboard_flag: context.keyboardOpen,
+        mode_upper_case_flag: context.upperCase,
       },
     })),
     reportCompleted: sendParent(({ context }): ExamParentEvent => ({
@@ -333,6 +339,8 @@ export const examMachine = setup({
     outcome: null,
     questionListOpen: input.session.question_list_flag,
     flagged: input.session.flagged_question_ids ?? [],
+    keyboardOpen: input.session.alphabets_keyboard_flag,
+    upperCase: input.session.mode_upper_case_flag,
     focusLosses: 0,
   }),
   initial: 'idle',
@@ -421,6 +429,9 @@ export const examMachine = setup({
               deadlineAt: ({ event }) => Date.parse(event.output.deadline_at),
               clockOffsetMs: ({ event }) => offsetFrom(event.output.server_time),
               questionIndex: 0,
+              // A new exam starts with the alphabet keyboard shown, in small letters.
+              keyboardOpen: true,
+              upperCase: false,
             }),
             raise({ type: 'START_SUCCESSFULLY' }),
           ],
@@ -501,6 +512,12 @@ export const examMachine = setup({
         },
         'questionList.toggled': {
           actions: [assign({ questionListOpen: ({ context }) => !context.questionListOpen }), 'reportProgress'],
+        },
+        'keyboard.toggled': {
+          actions: [assign({ keyboardOpen: ({ context }) => !context.keyboardOpen }), 'reportProgress'],
+        },
+        'upperCase.toggled': {
+          actions: [assign({ upperCase: ({ context }) => !context.upperCase }), 'reportProgress'],
         },
         'question.flagged': {
           guard: 'isFlaggableQuestion',
@@ -640,11 +657,11 @@ export const examMachine = setup({
               },
             ],
           },
+          // The retry dialog's Retry, and the browser back online: the retry machine decides. Finishing's
+          // calls run in the autoConnect variant, whose dialog has no OK: there is no dialog.closed here.
           on: {
-            // The retry dialog's Retry, and the browser back online: the retry machine decides.
             'retry.requested': { actions: sendTo('flushAnswers', { type: 'retry.requested' }) },
             'connection.restored': { actions: sendTo('flushAnswers', { type: 'connection.restored' }) },
-            'dialog.closed': { actions: sendTo('flushAnswers', { type: 'dialog.closed' }) },
           },
         },
         submitting: {
@@ -670,7 +687,6 @@ export const examMachine = setup({
           on: {
             'retry.requested': { actions: sendTo('finishExam', { type: 'retry.requested' }) },
             'connection.restored': { actions: sendTo('finishExam', { type: 'connection.restored' }) },
-            'dialog.closed': { actions: sendTo('finishExam', { type: 'dialog.closed' }) },
           },
         },
       },

@@ -57,6 +57,13 @@ export interface ExamContext {
   questionListOpen: boolean;
   /** Question ids flagged for review, in the order flagged; persisted as flagged_question_ids. */
   flagged: number[];
+  /**
+   * The on-screen alphabet keyboard is shown on questions that offer it (otherwise the device's
+   * own keyboard); persisted as alphabets_keyboard_flag. Shown again at Start.
+   */
+  keyboardOpen: boolean;
+  /** The alphabet keyboard types capital letters (its "ABC" key); persisted as mode_upper_case_flag. */
+  upperCase: boolean;
   /** Kiosk: how often the window lost focus while answering (reported to the server). */
   focusLosses: number;
 }
@@ -90,6 +97,10 @@ export type ExamEvent =
   | { type: 'question.flagged'; questionId: number }
   /** Kiosk: the window lost focus (blur or a hidden tab) while answering. */
   | { type: 'focus.lost' }
+  /** Shows or hides the on-screen alphabet keyboard (alphabets_keyboard_flag). */
+  | { type: 'keyboard.toggled' }
+  /** Switches the alphabet keyboard between capital and small letters (mode_upper_case_flag). */
+  | { type: 'upperCase.toggled' }
   | { type: 'finish.requested' }
   | { type: 'finish.cancelled' }
   | { type: 'finish.confirmed' }

@@ -13,22 +13,31 @@
  * - storage is written only by the session machine (the exam reports progress through here).
  */
 import { enqueueActions, forwardTo, sendTo, setup, assign, type AnyStateMachine } from 'xstate';
+import { documentMachine } from '../document/document.machine.ts';
+import { documentRequestOf } from '../document/document.rules.ts';
 import { examMachine } from '../exam/exam.machine.ts';
 import { sessionMachine } from '../session/session.machine.ts';
 import { allEntryPaths } from '../session/session.rules.ts';
 import type { KioskContext, KioskEvent, KioskInput } from './kiosk.types.ts';
-import { routeTableOf } from './routes.ts';
+import { matchesPath, routeTableOf } from './routes.ts';
 
 const sessionRoutes = routeTableOf(sessionMachine as AnyStateMachine);
 const examRoutes = routeTableOf(examMachine as AnyStateMachine);
 /** Paths that belong to the app; anything else is unknown (-> /404 for visitors). */
 export const knownPaths: ReadonlySet<string> = new Set(['/', ...sessionRoutes.paths, ...examRoutes.paths, ...allEntryPaths]);
 
+/** Known: a path of the app, or one of its patterns (`/score-report/$id`). */
+function isKnownPath(path: string): boolean {
+  if (knownPaths.has(path)) return true;
+  for (const pattern of knownPaths) if (pattern.includes('$id') && matchesPath(pattern, path)) return true;
+  return false;
+}
+
 function routeEvent(routes: ReturnType<typeof routeTableOf>, path: string, search: Record<string, string> = {}) {
   const id = routes.routable.get(path);
   return id
     ? ({ type: 'xstate.route', to: `#${id}` } as const)
-    : ({ type: 'location.unmatched', path, known: knownPaths.has(path), search } as const);
+    : ({ type: 'location.unmatched', path, known: isKnownPath(path), search } as const);
 }
 
 export const kioskMachine = setup({
@@ -36,10 +45,12 @@ export const kioskMachine = setup({
     context: {} as KioskContext,
     events: {} as KioskEvent,
     input: {} as KioskInput,
+    children: {} as { session: 'session'; exam: 'exam'; document: 'document' },
   },
   actors: {
     session: sessionMachine,
     exam: examMachine,
+    document: documentMachine,
   },
   actions: {
     routeToSession: enqueueActions(({ enqueue, event }) => {
@@ -52,6 +63,8 @@ export const kioskMachine = setup({
     }),
   },
   guards: {
+    // The print route of seed section 2 (score-report-embed/{id}): its token is in the URL.
+    isDocumentLocation: ({ event }) => event.type === 'location.changed' && documentRequestOf(event.path, event.search) !== null,
     hasScheduleHistory: ({ event }) => event.type === 'session.signedIn' && event.session.schedule_history_id !== null,
   },
 }).createMachine({
@@ -61,6 +74,7 @@ export const kioskMachine = setup({
     restoredSession: input.storedSession,
     storedToken: input.storedToken ?? null,
     storedErrorCode: input.storedErrorCode ?? null,
+    appOrigin: input.appOrigin ?? 'http://localhost',
   }),
   invoke: {
     id: 'session',
@@ -69,6 +83,7 @@ export const kioskMachine = setup({
       storedSession: context.restoredSession,
       storedToken: context.storedToken,
       storedErrorCode: context.storedErrorCode,
+      appOrigin: context.appOrigin,
     }),
   },
   initial: 'visitor',
@@ -83,6 +98,22 @@ export const kioskMachine = setup({
     'basicInfo.acknowledged': { actions: forwardTo('session') },
     'test.chosen': { actions: forwardTo('session') },
     'exam.chosen': { actions: forwardTo('session') },
+    // The testing menu, results and payment screens (the session machine and its payment child).
+    'fee.payRequested': { actions: forwardTo('session') },
+    'results.viewRequested': { actions: forwardTo('session') },
+    'menu.requested': { actions: forwardTo('session') },
+    'resultItems.buyRequested': { actions: forwardTo('session') },
+    'report.openRequested': { actions: forwardTo('session') },
+    'report.printRequested': { actions: forwardTo('session') },
+    'report.pdfRequested': { actions: forwardTo('session') },
+    'certificate.downloadRequested': { actions: forwardTo('session') },
+    'payment.continued': { actions: forwardTo('session') },
+    'item.toggled': { actions: forwardTo('session') },
+    'terms.toggled': { actions: forwardTo('session') },
+    'checkout.requested': { actions: forwardTo('session') },
+    'provider.completed': { actions: forwardTo('session') },
+    'demo.chosen': { actions: forwardTo('session') },
+    'again.requested': { actions: forwardTo('session') },
   },
   states: {
     visitor: {
@@ -94,7 +125,7 @@ export const kioskMachine = setup({
           target: 'examinee',
           actions: assign({ session: ({ event }) => event.session }),
         },
-        'location.changed': { actions: 'routeToSession' },
+        'location.changed': [{ guard: 'isDocumentLocation', target: 'document' }, { actions: 'routeToSession' }],
         'logout.requested': { actions: forwardTo('session') },
         'retry.requested': { actions: forwardTo('session') },
       },
@@ -127,6 +158,8 @@ export const kioskMachine = setup({
         'question.selected': { actions: forwardTo('exam') },
         'question.flagged': { actions: forwardTo('exam') },
         'questionList.toggled': { actions: forwardTo('exam') },
+        'keyboard.toggled': { actions: forwardTo('exam') },
+        'upperCase.toggled': { actions: forwardTo('exam') },
         'focus.lost': { actions: forwardTo('exam') },
         'finish.requested': { actions: forwardTo('exam') },
         'finish.cancelled': { actions: forwardTo('exam') },
@@ -136,6 +169,16 @@ export const kioskMachine = setup({
         'dialog.closed': { actions: forwardTo('exam') },
         'connection.restored': { actions: forwardTo('exam') },
       },
+    },
+    // A score report or certificate for printing: the document machine decides what it shows.
+    document: {
+      invoke: {
+        id: 'document',
+        src: 'document',
+        input: ({ event }) =>
+          documentRequestOf(event.type === 'location.changed' ? event.path : '', event.type === 'location.changed' ? event.search : {})!,
+      },
+      on: { 'retry.requested': { actions: forwardTo('document') } },
     },
   },
 });

@@ -8,6 +8,11 @@ import { pathOf, screenOf } from './routes.ts';
 export type KioskSnapshot = SnapshotFrom<typeof kioskMachine>;
 
 export type ScreenName =
+  | 'short-result'
+  | 'pay-exam-fee'
+  | 'pay-exam-result'
+  | 'purchased-result'
+  | 'score-report'
   | 'booting'
   | 'login-code'
   | 'not-found'
@@ -22,10 +27,12 @@ export type ScreenName =
   | 'examinee-input-info'
   | 'examinee-info'
   | 'testing-menu'
-  | 'exam-list';
+  | 'exam-list'
+  | 'score-report-embed';
 
 /** The child machine that decides the current screen. */
 export function selectActiveChild(snapshot: KioskSnapshot) {
+  if (snapshot.matches('document')) return snapshot.children.document;
   return snapshot.matches('examinee') ? snapshot.children.exam : snapshot.children.session;
 }
 
@@ -37,7 +44,9 @@ export function selectPath(snapshot: KioskSnapshot): string | undefined {
   const child = selectActiveChild(snapshot);
   if (!child) return undefined;
   const childSnapshot = child.getSnapshot();
-  const path = pathOf(childSnapshot);
+  const pattern = pathOf(childSnapshot);
+  // A path with a parameter shows the id the machine holds (the score report's schedule history).
+  const path = pattern?.replace('$id', String((childSnapshot.context as { results?: { id?: number | null } }).results?.id ?? ''));
   if (!path || !showsSearch(childSnapshot)) return path;
   const search = new URLSearchParams((childSnapshot.context as { search?: Record<string, string> }).search ?? {}).toString();
   return search ? `${path}?${search}` : path;

@@ -15,6 +15,8 @@ export interface KioskContext {
   storedToken: string | null;
   /** The stored examinee info's error code at boot (rule 5's /exam-end exception). */
   storedErrorCode: ErrorCode | null;
+  /** The app's own origin, for the payment provider's return URL. */
+  appOrigin: string;
 }
 
 export interface KioskInput {
@@ -24,6 +26,8 @@ export interface KioskInput {
   storedToken?: string | null;
   /** The stored examinee info's error code at boot, if any. */
   storedErrorCode?: ErrorCode | null;
+  /** The app's own origin (https://host), for the payment provider's return URL. */
+  appOrigin?: string;
 }
 
 /** What the pupil does on the session's screens. */
@@ -40,7 +44,22 @@ export type SessionUiEvent = Extract<
       | 'basicInfo.confirmed'
       | 'basicInfo.acknowledged'
       | 'test.chosen'
-      | 'exam.chosen';
+      | 'exam.chosen'
+      | 'fee.payRequested'
+      | 'results.viewRequested'
+      | 'menu.requested'
+      | 'resultItems.buyRequested'
+      | 'report.openRequested'
+      | 'report.printRequested'
+      | 'report.pdfRequested'
+      | 'certificate.downloadRequested'
+      | 'payment.continued'
+      | 'item.toggled'
+      | 'terms.toggled'
+      | 'checkout.requested'
+      | 'provider.completed'
+      | 'demo.chosen'
+      | 'again.requested';
   }
 >;
 
@@ -60,6 +79,8 @@ export type ExamUiEvent = Extract<
       | 'question.selected'
       | 'question.flagged'
       | 'questionList.toggled'
+      | 'keyboard.toggled'
+      | 'upperCase.toggled'
       | 'focus.lost'
       | 'finish.requested'
       | 'finish.cancelled'

@@ -26,6 +26,14 @@ export function routeTableOf(machine: AnyStateMachine): RouteTable {
   return table;
 }
 
+/** A path pattern with `$id` (a number): `/score-report/$id` matches `/score-report/42`. */
+export function matchesPath(pattern: string, path: string): boolean {
+  if (!pattern.includes('$id')) return pattern === path;
+  const [before, after] = pattern.split('$id') as [string, string];
+  if (!path.startsWith(before) || !path.endsWith(after)) return false;
+  return /^[1-9][0-9]{0,9}$/.test(path.slice(before.length, path.length - after.length));
+}
+
 /** The path the snapshot shows: the deepest active state's `meta.path`, if any. */
 export function pathOf(snapshot: { getMeta(): Record<string, unknown> }): string | undefined {
   let path: string | undefined;

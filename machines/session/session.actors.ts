@@ -8,8 +8,17 @@ import { LoginType, type LoginResponse } from '../../src/shared/contract.ts';
 import { ApiFailure, type ApiPort, type StoragePort } from '../shared/ports.ts';
 import { clearExaminee, updateSession, writeEntry, writeSchoolId, writeSession } from '../shared/storage.ts';
 import { LoginPageQuerySchema, queryOf } from './session.rules.ts';
-import type { Credentials, EntryFacts, LoginPlace } from './session.types.ts';
-import type { ExamineeSession } from '../../src/shared/contract.ts';
+import type { Credentials, EntryFacts, LoginPlace, ShortResultWithOwned } from './session.types.ts';
+import { paymentActors } from '../payment/payment.actors.ts';
+import { paymentMachine } from '../payment/payment.machine.ts';
+import type { PaymentPort } from '../payment/payment.types.ts';
+
+/** A call the edge's API may lack (older test fakes): failing clearly rather than silently. */
+function required<F extends (...args: never[]) => unknown>(call: F | undefined): F {
+  if (!call) return (() => Promise.reject(new ApiFailure('GENERIC_ERROR'))) as unknown as F;
+  return call;
+}
+import type { ExamineeSession, ScoreReport } from '../../src/shared/contract.ts';
 
 const positiveInt = (value: string | undefined) => (value && /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : undefined);
 
@@ -89,12 +98,33 @@ export function loginWithPassword(api: ApiPort, place: LoginPlace, credentials: 
   });
 }
 
+/** GET /get-short-result and, from GET /get-setting-payment-for-result, which result items are owned. */
+export async function loadShortResult(api: ApiPort & Partial<PaymentPort>, id: number): Promise<ShortResultWithOwned> {
+  if (!api.shortResult || !api.resultPaymentSetting) throw new ApiFailure('GENERIC_ERROR');
+  const result = await api.shortResult(id);
+  const setting = await api.resultPaymentSetting(id);
+  const paid = (kind: 'result_sheet' | 'certificate') => setting.items.some((item) => item.kind === kind && item.status === 2);
+  return { result, owned: { result_sheet: paid('result_sheet'), certificate: paid('certificate') } };
+}
+
 export function sessionImplementations(deps: {
-  api: ApiPort;
+  api: ApiPort & Partial<PaymentPort>;
   storage: StoragePort;
   leaveApp?: (url: string) => void;
   ssoStartUrl?: SsoStartUrl;
+  /** Saves a downloaded document (the browser: a file download). */
+  saveFile?: (file: Blob, name: string) => void;
+  /** Opens the print dialog (the browser: window.print). */
+  print?: () => void;
 }) {
+  const paymentPort: PaymentPort = {
+    examPaymentSetting: (id) => required(deps.api.examPaymentSetting)(id),
+    resultPaymentSetting: (id) => required(deps.api.resultPaymentSetting)(id),
+    createExamFeeSession: (body) => required(deps.api.createExamFeeSession)(body),
+    createResultFeeSession: (body) => required(deps.api.createResultFeeSession)(body),
+    paymentStatus: (reference) => required(deps.api.paymentStatus)(reference),
+    completeDemoPayment: (body) => required(deps.api.completeDemoPayment)(body),
+  };
   return {
     actors: {
       loginWithCode: fromPromise<LoginResponse, { code: string }>(({ input }) =>
@@ -111,6 +141,13 @@ export function sessionImplementations(deps: {
       loadExamList: fromPromise<Awaited<ReturnType<ApiPort['exams']>>, void>(() => deps.api.exams()),
       loadClientConfig: fromPromise<Awaited<ReturnType<ApiPort['clientConfig']>>, void>(() => deps.api.clientConfig()),
       endServerSession: fromPromise<void, void>(() => deps.api.logout()),
+      payment: paymentMachine.provide({ actors: paymentActors(paymentPort) }),
+      loadShortResult: fromPromise<ShortResultWithOwned, { id: number }>(({ input }) => loadShortResult(deps.api, input.id)),
+      loadScoreReport: fromPromise<ScoreReport, { id: number }>(({ input }) => required(deps.api.scoreReport)(input.id)),
+      downloadDocument: fromPromise<void, { id: number; document: 'report' | 'certificate' }>(async ({ input }) => {
+        const file = await required(deps.api.resultDocument)(input.id, input.document);
+        deps.saveFile?.(file, input.document === 'report' ? `score-report-${input.id}.pdf` : `certificate-${input.id}.pdf`);
+      }),
     },
     actions: {
       persistSession: (_: unknown, params: { session: ExamineeSession }) => writeSession(deps.storage, params.session),
@@ -121,6 +158,7 @@ export function sessionImplementations(deps: {
         if (params.schoolId) writeSchoolId(deps.storage, params.schoolId);
       },
       leaveApp: (_: unknown, params: { url: string }) => deps.leaveApp?.(params.url),
+      printPage: () => deps.print?.(),
     },
   };
 }

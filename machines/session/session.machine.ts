@@ -25,7 +25,7 @@
  *   `session.signedIn` is sent on entering examFlow, never before;
  * - leaving the app for a partner's site is a named action the edge provides.
  */
-import { assign, fromPromise, sendParent, setup } from 'xstate';
+import { assign, forwardTo, fromPromise, or, sendParent, setup, stateIn } from 'xstate';
 import {
   normalizeLoginCode,
   type ChoosePageStatus,
@@ -39,7 +39,9 @@ import {
   type MeResponse,
   type SaveExamineeInfoRequest,
   type SaveExamineeInfoResponse,
+  type ScoreReport,
 } from '../../src/shared/contract.ts';
+import { paymentMachine } from '../payment/payment.machine.ts';
 import { failureCodeOf } from '../shared/ports.ts';
 import { uuidV4 } from '../shared/uuid.ts';
 import {
@@ -69,8 +71,10 @@ import type {
   LoginPlace,
   SessionContext,
   SessionEvent,
+  ResultsContext,
   SessionInput,
   SessionParentEvent,
+  ShortResultWithOwned,
 } from './session.types.ts';
 
 /** Builds the stored session from the server's login answer (seed section 3). */
@@ -104,6 +108,22 @@ function failureFromSearch(search: Record<string, string>) {
 }
 
 const emptyBasicInfo = { values: { examinee_name: '', grade_id: null, email: '' }, errors: {}, failure: null };
+const emptyResults: ResultsContext = { id: null, short: null, owned: null, report: null, failure: null, downloading: null };
+
+/** The payment screens' events, handled by the payment machine (machines/payment). */
+const toFeePayment = {
+  'terms.toggled': { actions: 'forwardToPayment' },
+  'checkout.requested': { actions: 'forwardToPayment' },
+  'provider.completed': { actions: 'forwardToPayment' },
+  'demo.chosen': { actions: 'forwardToPayment' },
+  'again.requested': { actions: 'forwardToPayment' },
+  'retry.requested': { actions: 'forwardToPayment' },
+} as const;
+/** Result items are ticked one by one; the exam fee is its screen's only item, never ticked. */
+const toPayment = {
+  ...toFeePayment,
+  'item.toggled': { actions: 'forwardToPayment' },
+} as const;
 
 export const sessionMachine = setup({
   types: {
@@ -132,6 +152,14 @@ export const sessionMachine = setup({
     loadClientConfig: fromPromise<ClientConfig, void>(provided('loadClientConfig')),
     /** POST /logout: ends the token on the server; failures do not keep anyone logged in. */
     endServerSession: fromPromise<void, void>(provided('endServerSession')),
+    /** A checkout of the exam fee or of result items (the payment machine, provided with its port by the edge). */
+    payment: paymentMachine,
+    /** GET /get-short-result and what of the result is owned (GET /get-setting-payment-for-result). */
+    loadShortResult: fromPromise<ShortResultWithOwned, { id: number }>(provided('loadShortResult')),
+    /** GET /score-report/results. */
+    loadScoreReport: fromPromise<ScoreReport, { id: number }>(provided('loadScoreReport')),
+    /** GET /score-report/pdf-report or /get-certificate, saved as a file by the edge. */
+    downloadDocument: fromPromise<void, { id: number; document: 'report' | 'certificate' }>(provided('downloadDocument')),
   },
   actions: {
     /** Writes the session to storage; provided by the edge. */
@@ -146,6 +174,9 @@ export const sessionMachine = setup({
     persistSchoolId: (_, _params: { schoolId: string | null }) => provided('persistSchoolId')(),
     /** Leaves the app for a partner's site (window.location); provided by the edge. */
     leaveApp: (_, _params: { url: string }) => provided('leaveApp')(),
+    /** Opens the browser's print dialog (the score report's print stylesheet); provided by the edge. */
+    printPage: () => provided('printPage')(),
+    forwardToPayment: forwardTo('payment'),
     notifySignedIn: sendParent(({ context }): SessionParentEvent => ({
       type: 'session.signedIn',
       session: context.session as ExamineeSession,
@@ -194,6 +225,13 @@ export const sessionMachine = setup({
     isStepMode: ({ context }) => Boolean(context.session?.enable_mode_step),
     isBasicInfoInvalid: ({ context }) => Object.keys(validateBasicInfo(context.basicInfo.values)).length > 0,
     canTakeTest: ({ context }) => Boolean(context.menu?.exam.can_take && context.menu.exam.schedule_history_id !== null),
+    mustPayFee: ({ context }) =>
+      Boolean(context.menu?.exam_fee.required && context.menu.exam_fee.status !== 2 && context.menu.exam.schedule_history_id !== null),
+    isResultReleased: ({ context }) => Boolean(context.menu?.result.released && context.menu.exam.schedule_history_id !== null),
+    ownsResultSheet: ({ context }) => Boolean(context.results.owned?.result_sheet),
+    canDownloadCertificate: ({ context }) =>
+      Boolean(context.results.owned?.certificate && (context.results.short?.passed ?? context.results.report?.result.passed)),
+
     isChoosableExam: ({ context, event }) =>
       event.type === 'exam.chosen' &&
       context.exams.some((row) => row.schedule_history_id === event.scheduleHistoryId && !row.locked),
@@ -226,6 +264,8 @@ export const sessionMachine = setup({
     exams: [],
     failure: null,
     exit: null,
+    results: emptyResults,
+    appOrigin: input.appOrigin ?? 'http://localhost',
   }),
   initial: 'checking',
   states: {
@@ -670,7 +710,20 @@ export const sessionMachine = setup({
           on: { 'basicInfo.acknowledged': 'testingMenu' },
         },
         testingMenu: {
+          id: 'sessionTestingMenu',
           meta: { path: '/testing-menu', screen: 'testing-menu' },
+          // Back from a payment or results screen returns here (the menu is loaded again).
+          route: {
+            guard: or([
+              stateIn({ signedIn: 'payExamFee' }),
+              stateIn({ signedIn: 'shortResult' }),
+              stateIn({ signedIn: 'payExamResult' }),
+              stateIn({ signedIn: 'purchasedResult' }),
+              stateIn({ signedIn: 'scoreReport' }),
+            ]),
+          },
+          // What the results screens held belongs to them: the menu starts from the server's word.
+          entry: assign({ results: emptyResults }),
           initial: 'loading',
           states: {
             loading: {
@@ -693,6 +746,12 @@ export const sessionMachine = setup({
             failed: { on: { 'retry.requested': 'loading' } },
             ready: {
               on: {
+                'fee.payRequested': { guard: 'mustPayFee', target: '#session.signedIn.payExamFee' },
+                'results.viewRequested': {
+                  guard: 'isResultReleased',
+                  target: '#session.signedIn.shortResult',
+                  actions: assign({ results: ({ context }) => ({ ...emptyResults, id: context.menu?.exam.schedule_history_id ?? null }) }),
+                },
                 'test.chosen': {
                   guard: 'canTakeTest',
                   target: '#session.signedIn.examFlow',
@@ -708,6 +767,183 @@ export const sessionMachine = setup({
                       params: ({ context }) => ({ change: { schedule_history_id: context.session?.schedule_history_id ?? null } }),
                     },
                   ],
+                },
+              },
+            },
+          },
+        },
+        // The exam fee (my-page and foreign-payment users pay before they take the test).
+        payExamFee: {
+          meta: { path: '/pay-exam-fee', screen: 'pay-exam-fee' },
+          invoke: {
+            id: 'payment',
+            src: 'payment',
+            input: ({ context }) => ({
+              scheduleHistoryId: context.menu?.exam.schedule_history_id ?? 0,
+              purpose: 'exam_fee' as const,
+              returnUrl: `${context.appOrigin}/pay-exam-fee`,
+            }),
+          },
+          on: { ...toFeePayment, 'payment.continued': 'testingMenu', 'menu.requested': 'testingMenu' },
+        },
+        // Seed section 2: short-result, then the result sheet and certificate.
+        shortResult: {
+          meta: { path: '/short-result', screen: 'short-result' },
+          initial: 'loading',
+          on: { 'menu.requested': 'testingMenu' },
+          states: {
+            loading: {
+              tags: ['busy'],
+              invoke: {
+                id: 'loadShortResult',
+                src: 'loadShortResult',
+                input: ({ context }) => ({ id: context.results.id ?? 0 }),
+                onDone: {
+                  target: 'ready',
+                  actions: assign({
+                    results: ({ context, event }) => ({ ...context.results, short: event.output.result, owned: event.output.owned, failure: null }),
+                  }),
+                },
+                onError: [
+                  { guard: 'isMaintenance', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }) },
+                  { guard: 'isUnauthorized', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }) },
+                  { target: 'failed', actions: assign({ results: ({ context, event }) => ({ ...context.results, failure: visibleFailure(event.error) }) }) },
+                ],
+              },
+            },
+            failed: { on: { 'retry.requested': 'loading' } },
+            ready: {
+              on: {
+                'resultItems.buyRequested': '#session.signedIn.payExamResult',
+                'report.openRequested': { guard: 'ownsResultSheet', target: '#session.signedIn.scoreReport' },
+              },
+            },
+          },
+        },
+        payExamResult: {
+          meta: { path: '/pay-exam-result', screen: 'pay-exam-result' },
+          invoke: {
+            id: 'payment',
+            src: 'payment',
+            input: ({ context }) => ({
+              scheduleHistoryId: context.results.id ?? 0,
+              purpose: 'result_fee' as const,
+              returnUrl: `${context.appOrigin}/pay-exam-result`,
+            }),
+          },
+          on: { ...toPayment, 'payment.continued': 'purchasedResult', 'menu.requested': 'shortResult' },
+        },
+        purchasedResult: {
+          meta: { path: '/purchased-result', screen: 'purchased-result' },
+          initial: 'loading',
+          on: { 'menu.requested': 'testingMenu' },
+          states: {
+            loading: {
+              tags: ['busy'],
+              invoke: {
+                id: 'loadShortResult',
+                src: 'loadShortResult',
+                input: ({ context }) => ({ id: context.results.id ?? 0 }),
+                onDone: {
+                  target: 'ready',
+                  actions: assign({
+                    results: ({ context, event }) => ({ ...context.results, short: event.output.result, owned: event.output.owned, failure: null }),
+                  }),
+                },
+                onError: [
+                  { guard: 'isMaintenance', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }) },
+                  { guard: 'isUnauthorized', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }) },
+                  { target: 'failed', actions: assign({ results: ({ context, event }) => ({ ...context.results, failure: visibleFailure(event.error) }) }) },
+                ],
+              },
+            },
+            failed: { on: { 'retry.requested': 'loading' } },
+            ready: {
+              initial: 'idle',
+              on: { 'report.openRequested': { guard: 'ownsResultSheet', target: '#session.signedIn.scoreReport' } },
+              states: {
+                idle: { on: { 'certificate.downloadRequested': { guard: 'canDownloadCertificate', target: 'downloading' } } },
+                downloading: {
+                  tags: ['busy'],
+                  entry: assign({ results: ({ context }) => ({ ...context.results, downloading: 'certificate' as const, failure: null }) }),
+                  exit: assign({ results: ({ context }) => ({ ...context.results, downloading: null }) }),
+                  invoke: {
+                    id: 'downloadDocument',
+                    src: 'downloadDocument',
+                    input: ({ context }) => ({ id: context.results.id ?? 0, document: 'certificate' as const }),
+                    onDone: 'idle',
+                    onError: [
+                      { guard: 'isMaintenance', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }) },
+                      { guard: 'isUnauthorized', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }) },
+                      { target: 'idle', actions: assign({ results: ({ context, event }) => ({ ...context.results, failure: visibleFailure(event.error) }) }) },
+                    ],
+                  },
+                },
+              },
+            },
+          },
+        },
+        scoreReport: {
+          meta: { path: '/score-report/$id', screen: 'score-report' },
+          initial: 'loading',
+          on: { 'menu.requested': 'testingMenu' },
+          states: {
+            loading: {
+              tags: ['busy'],
+              invoke: {
+                id: 'loadScoreReport',
+                src: 'loadScoreReport',
+                input: ({ context }) => ({ id: context.results.id ?? 0 }),
+                onDone: { target: 'ready', actions: assign({ results: ({ context, event }) => ({ ...context.results, report: event.output, failure: null }) }) },
+                onError: [
+                  { guard: 'isMaintenance', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }) },
+                  { guard: 'isUnauthorized', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }) },
+                  { target: 'failed', actions: assign({ results: ({ context, event }) => ({ ...context.results, failure: visibleFailure(event.error) }) }) },
+                ],
+              },
+            },
+            failed: { on: { 'retry.requested': 'loading' } },
+            ready: {
+              initial: 'idle',
+              on: { 'report.printRequested': { actions: 'printPage' } },
+              states: {
+                idle: {
+                  on: {
+                    'report.pdfRequested': 'downloadingReport',
+                    'certificate.downloadRequested': { guard: 'canDownloadCertificate', target: 'downloadingCertificate' },
+                  },
+                },
+                downloadingReport: {
+                  tags: ['busy'],
+                  entry: assign({ results: ({ context }) => ({ ...context.results, downloading: 'report' as const, failure: null }) }),
+                  exit: assign({ results: ({ context }) => ({ ...context.results, downloading: null }) }),
+                  invoke: {
+                    id: 'downloadDocument',
+                    src: 'downloadDocument',
+                    input: ({ context }) => ({ id: context.results.id ?? 0, document: 'report' as const }),
+                    onDone: 'idle',
+                    onError: [
+                      { guard: 'isMaintenance', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }) },
+                      { guard: 'isUnauthorized', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }) },
+                      { target: 'idle', actions: assign({ results: ({ context, event }) => ({ ...context.results, failure: visibleFailure(event.error) }) }) },
+                    ],
+                  },
+                },
+                downloadingCertificate: {
+                  tags: ['busy'],
+                  entry: assign({ results: ({ context }) => ({ ...context.results, downloading: 'certificate' as const, failure: null }) }),
+                  exit: assign({ results: ({ context }) => ({ ...context.results, downloading: null }) }),
+                  invoke: {
+                    id: 'downloadDocument',
+                    src: 'downloadDocument',
+                    input: ({ context }) => ({ id: context.results.id ?? 0, document: 'certificate' as const }),
+                    onDone: 'idle',
+                    onError: [
+                      { guard: 'isMaintenance', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }) },
+                      { guard: 'isUnauthorized', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }) },
+                      { target: 'idle', actions: assign({ results: ({ context, event }) => ({ ...context.results, failure: visibleFailure(event.error) }) }) },
+                    ],
+                  },
                 },
               },
             },
@@ -788,7 +1024,16 @@ export const sessionMachine = setup({
         onError: 'leaving',
       },
       exit: [
-        assign({ session: null, loginError: null, passwordError: null, menu: null, exams: [], failure: null, basicInfo: emptyBasicInfo }),
+        assign({
+          session: null,
+          loginError: null,
+          passwordError: null,
+          menu: null,
+          exams: [],
+          failure: null,
+          basicInfo: emptyBasicInfo,
+          results: emptyResults,
+        }),
         'notifySignedOut',
       ],
     },

@@ -2,12 +2,15 @@
  * Types of the session machine: who is logged in on this terminal, how they got in, where
  * they land, and how they leave.
  */
+import type { PaymentEvent } from '../payment/payment.types.ts';
 import type {
   ChoosePageStatus,
   ErrorCode,
   ExamineeSession,
   ExamListItem,
   LoginResponse,
+  ScoreReport,
+  ShortResult,
   SsoErrorCode,
 } from '../../src/shared/contract.ts';
 import type { FailureCode } from '../shared/ports.ts';
@@ -106,6 +109,35 @@ export interface SessionContext {
   failure: FailureCode | null;
   /** Who is leaving (kept through the wipe). */
   exit: ExitFacts | null;
+  /** The results being looked at (the menu's schedule history), once chosen. */
+  results: ResultsContext;
+  /** The app's own origin, for the payment provider's return URL. */
+  appOrigin: string;
+}
+
+/** What the results screens (short-result, purchased-result, score-report) hold. */
+export interface ResultsContext {
+  /** The schedule history whose results are shown (the score report's {id}). */
+  id: number | null;
+  short: ShortResult | null;
+  owned: OwnedItems | null;
+  report: ScoreReport | null;
+  /** Why the last results call or download failed. */
+  failure: FailureCode | null;
+  /** Which document is being downloaded, if any. */
+  downloading: 'report' | 'certificate' | null;
+}
+
+/** Which result items the examinee owns. */
+export interface OwnedItems {
+  result_sheet: boolean;
+  certificate: boolean;
+}
+
+/** GET /get-short-result with what is owned (GET /get-setting-payment-for-result's items). */
+export interface ShortResultWithOwned {
+  result: ShortResult;
+  owned: OwnedItems;
 }
 
 export interface SessionInput {
@@ -115,6 +147,8 @@ export interface SessionInput {
   storedToken?: string | null;
   /** The stored examinee info's error code at boot, if any. */
   storedErrorCode?: ErrorCode | null;
+  /** The app's own origin (https://host), for the payment provider's return URL. */
+  appOrigin?: string;
 }
 
 export type SessionEvent =
@@ -143,6 +177,26 @@ export type SessionEvent =
   | { type: 'basicInfo.acknowledged' }
   /** The pupil chose "take test" on the testing menu. */
   | { type: 'test.chosen' }
+  /** Testing menu: pay the exam fee. */
+  | { type: 'fee.payRequested' }
+  /** Testing menu: view results (the short result). */
+  | { type: 'results.viewRequested' }
+  /** Back to the testing menu from a payment or results screen. */
+  | { type: 'menu.requested' }
+  /** Short result: buy the result sheet and/or certificate. */
+  | { type: 'resultItems.buyRequested' }
+  /** Short result, purchased result: open the score report. */
+  | { type: 'report.openRequested' }
+  /** Score report: print it (the browser's print dialog). */
+  | { type: 'report.printRequested' }
+  /** Score report: save it as a PDF. */
+  | { type: 'report.pdfRequested' }
+  /** Purchased result, score report: download the certificate (PDF). */
+  | { type: 'certificate.downloadRequested' }
+  /** A payment screen after PAID: continue (exam fee: the menu; result items: purchased-result). */
+  | { type: 'payment.continued' }
+  /** Events of the payment screens, for the payment machine. */
+  | PaymentEvent
   /** The pupil chose a row of the exam list. */
   | { type: 'exam.chosen'; scheduleHistoryId: number }
   /** A URL that is not a routable screen of this machine: entry routes, /login, protected and unknown paths. */

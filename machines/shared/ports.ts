@@ -19,6 +19,8 @@ import type {
   Schedule,
   ExamQuestions,
   FinishExamResponse,
+  ScoreReport,
+  ShortResult,
   LoginCodeRequest,
   LoginResponse,
   SaveAnswerRequest,
@@ -83,6 +85,12 @@ export interface ApiPort {
   exams(): Promise<ExamList>;
   /** GET /client-config: partner logout URLs and the embedding origin. */
   clientConfig(): Promise<ClientConfig>;
+  /** GET /get-short-result: score, passed, correct rate (RESULT_NOT_RELEASED / RESULT_VIEW_EXPIRED outside the window). */
+  shortResult?(scheduleHistoryId: number): Promise<ShortResult>;
+  /** GET /score-report/results; `token` replaces the stored one (the print route's own token). */
+  scoreReport?(scheduleHistoryId: number, token?: string): Promise<ScoreReport>;
+  /** GET /score-report/pdf-report or /get-certificate: the PDF. */
+  resultDocument?(scheduleHistoryId: number, document: 'report' | 'certificate'): Promise<Blob>;
 }
 
 /** The query of GET /schedule (venue_id and org_code only with login type 1). */

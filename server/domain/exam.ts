@@ -6,7 +6,8 @@
  * - questions: only while DOING, never with correct answers, with the answers saved so far so a
  *   reload resumes;
  * - finish: DOING -> COMPLETED with a receipt (answer count and digest) that a repeated Finish
- *   returns unchanged.
+ *   returns unchanged, and the scoring job enqueued in the same transaction.
+ * Every status written here is the schedule history machine's answer (`nextStatus`).
  */
 import { createHash } from 'node:crypto';
 import { and, asc, count, eq, ne } from 'drizzle-orm';
@@ -21,8 +22,10 @@ import {
 import type { Db, Tx } from '../db/client.ts';
 import { answers, focusLosses, questions, scheduleHistories } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
-import { answeringRefusal, finishRefusal, startRefusal, toStatus } from './schedule-history.ts';
-import { assertDevice, isSuspended, loadOwnSitting } from './sitting.ts';
+import { enqueueScoring } from './results-lifecycle.ts';
+import { answeringRefusal, finishRefusal, nextStatus, startRefusal, toStatus } from './schedule-history.ts';
+import { assertDevice, isSuspended, loadOwnSitting, paysOnline } from './sitting.ts';
+import { ownedBy, PaymentStatus } from './purchases.ts';
 import type { Principal } from './tokens.ts';
 import { examDetails, questionView, questionViewColumns } from './views.ts';
 
@@ -68,12 +71,23 @@ export async function startExam(
     if (now < sitting.schedule.startsAt) throw new DomainError('TIME_START');
     if (now > sitting.schedule.endsAt) throw new DomainError('TIME_END');
     if (isSuspended(sitting.schedule, now)) throw new DomainError('SCHEDULE_SUSPENSION_TIME');
+    // Pupils who pay online take the test once the exam fee is paid (the testing menu's rule too).
+    if (paysOnline(sitting) && (await ownedBy(tx, history.id)).examFee !== PaymentStatus.PAID) {
+      throw new DomainError('PAYMENT_REQUIRED', 'The exam fee has not been paid.');
+    }
+    const next = nextStatus(history.status, {
+      type: 'exam.started',
+      now: now.getTime(),
+      startsAt: sitting.schedule.startsAt.getTime(),
+      endsAt: sitting.schedule.endsAt.getTime(),
+    });
+    if (next !== ScheduleHistoryStatus.DOING) throw new DomainError(startRefusal(history.status) ?? 'GENERIC_ERROR');
 
     const deadlineAt = new Date(now.getTime() + sitting.exam.timeLimitSeconds * 1000);
     await tx
       .update(scheduleHistories)
       .set({
-        status: ScheduleHistoryStatus.DOING,
+        status: next,
         startedAt: now,
         deadlineAt,
         deviceToken: input.deviceToken ?? null,
@@ -141,18 +155,21 @@ export async function finishExam(
       };
     }
 
+    const next = nextStatus(history.status, { type: 'exam.finished' });
+    if (next !== ScheduleHistoryStatus.COMPLETED) throw new DomainError(finishRefusal(history.status) ?? 'GENERIC_ERROR');
     const receipt = await receiptOf(tx, history.id);
     await tx
       .update(scheduleHistories)
       .set({
-        status: ScheduleHistoryStatus.COMPLETED,
+        status: next,
         finishedAt: input.now,
         answerCount: receipt.answerCount,
         answersDigest: receipt.digest,
       })
       .where(eq(scheduleHistories.id, history.id));
+    await enqueueScoring(tx, history.id, input.now);
     return {
-      status: ScheduleHistoryStatus.COMPLETED,
+      status: next,
       answer_count: receipt.answerCount,
       digest: receipt.digest,
       finished_at: input.now.toISOString(),

@@ -7,6 +7,12 @@
  * Refusals follow seed section 8: wrong credentials, ACCOUNT_LOCKED (server/domain/credentials.ts),
  * DISABLED_ORGANIZATION, INCORRECT_LOGIN_METHOD, the sitting's status (COMPLETED, CANCELLED,
  * EXPIRED), DISABLED_CLASS, SCHEDULE_SUSPENSION_TIME, TIME_START and TIME_END.
+ *
+ * Coming back for results: a my-page examinee or a pupil of a foreign-payment organisation (the
+ * pupils whose next screen is the testing menu, seed section 2) may log in to a finished sitting
+ * (COMPLETED, SCORING_COMPLETED, STATISTIC_COMPLETED, RESULT_PUBLIC) at any time, even after the
+ * test period, to wait for and read their results; the exam itself stays closed (Start and
+ * answers are refused as before). Every other pupil is refused ER_SCHEDULE_HISTORY_COMPLETED.
  */
 import { and, eq } from 'drizzle-orm';
 import { LoginType, ScheduleHistoryStatus, type ErrorCode, type ExamineeInfo } from '../../src/shared/contract.ts';
@@ -15,8 +21,8 @@ import { examinees, organizations, schedules } from '../db/schema.ts';
 import { checkPassword, passwordAccountColumns, wrongCredentials } from './credentials.ts';
 import { DomainError } from './errors.ts';
 import { verifyPassword } from './passwords.ts';
-import { loginRefusal } from './schedule-history.ts';
-import { assertDevice, isSuspended, loadSittingsOfExaminee, type Sitting } from './sitting.ts';
+import { isFinished, loginRefusal } from './schedule-history.ts';
+import { assertDevice, isSuspended, loadSittingsOfExaminee, paysOnline, type Sitting } from './sitting.ts';
 import { examineeInfo, examineeWideInfo, sortForList } from './views.ts';
 import { issueToken } from './tokens.ts';
 
@@ -167,19 +173,26 @@ async function organizationByCode(db: Db, code: string) {
  * now; else the next one still to sit (so the refusal says why); else the newest.
  */
 function pickSitting(sittings: Sitting[], now: Date): Sitting | undefined {
-  const open = sittings.filter((s) => loginRefusal(s.history.status) === undefined);
-  const inWindow = open.filter((s) => s.schedule.startsAt <= now && now <= s.schedule.endsAt);
+  const toTake = sittings.filter((s) => loginRefusal(s.history.status) === undefined);
+  const inWindow = toTake.filter((s) => s.schedule.startsAt <= now && now <= s.schedule.endsAt);
   const doing = inWindow.find((s) => s.history.status === ScheduleHistoryStatus.DOING);
-  return doing ?? inWindow[0] ?? open[0] ?? sittings[0];
+  const forResults = sittings.find((s) => isFinished(s.history.status) && comesBackForResults(s));
+  return doing ?? inWindow[0] ?? forResults ?? toTake[0] ?? sittings[0];
 }
+
+/** My-page and foreign-payment pupils come back after the exam for their results (module comment). */
+export const comesBackForResults = paysOnline;
 
 /** Why a schedule history login (code or ID) to this sitting is refused now, if it is. */
 function refusalAt(sitting: Sitting, now: Date): ErrorCode | undefined {
   if (sitting.organization.disabled) return 'DISABLED_ORGANIZATION';
   if (sitting.organization.loginMethod !== OrgLoginMethod.SCHEDULE_HISTORY) return 'INCORRECT_LOGIN_METHOD';
-  const statusRefusal = loginRefusal(sitting.history.status);
+  const forResults = comesBackForResults(sitting);
+  const statusRefusal = loginRefusal(sitting.history.status, { forResults });
   if (statusRefusal) return statusRefusal;
   if (sitting.venueDisabled) return 'DISABLED_CLASS';
+  // Back for results: the test period no longer matters.
+  if (forResults && isFinished(sitting.history.status)) return undefined;
   // A pupil already in the exam may come back after the period closed to finish and send answers.
   if (sitting.history.status === ScheduleHistoryStatus.DOING) return undefined;
   if (now < sitting.schedule.startsAt) return 'TIME_START';

@@ -1,26 +1,21 @@
 /**
- * Schedule history status rules (seed section 4) as the server enforces them. The seed lists
- * the statuses but not the transitions; ours are:
- *
- *   PENDING --start--> DOING --finish--> COMPLETED --(scoring, later issues)--> SCORING_COMPLETED,
- *   STATISTIC_COMPLETED, RESULT_PUBLIC.  CANCELED_* and EXPIRED are set by staff or jobs.
- *
- * Each function answers which contract error code, if any, refuses an action in a status.
+ * Schedule history status rules (seed section 4) as the server enforces them. The transitions
+ * themselves are the schedule history machine's (machines/schedule-history/, its header lists
+ * them); every status the server writes comes from `nextStatus` there. Here: which contract
+ * error code, if any, refuses an action in a status.
  */
 import { ScheduleHistoryStatus, type ErrorCode } from '../../src/shared/contract.ts';
+import { isFinishedStatus } from '../../machines/schedule-history/schedule-history.selectors.ts';
+import type { Status } from '../../machines/schedule-history/schedule-history.types.ts';
 
-export type Status = (typeof ScheduleHistoryStatus)[keyof typeof ScheduleHistoryStatus];
+export type { Status };
+export { nextStatus } from '../../machines/schedule-history/schedule-history.machine.ts';
 
 const S = ScheduleHistoryStatus;
 
 /** The pupil finished: the exam is over for them, whatever scoring has done since. */
 export function isFinished(status: number): boolean {
-  return (
-    status === S.COMPLETED ||
-    status === S.SCORING_COMPLETED ||
-    status === S.STATISTIC_COMPLETED ||
-    status === S.RESULT_PUBLIC
-  );
+  return isFinishedStatus(status);
 }
 
 /** Why a sitting that is neither PENDING nor DOING cannot be entered. */
@@ -31,9 +26,20 @@ function closedReason(status: number): ErrorCode {
   return 'GENERIC_ERROR';
 }
 
-/** Login (and exam details): allowed while PENDING or DOING (a reload resumes). */
-export function loginRefusal(status: number): ErrorCode | undefined {
-  return status === S.PENDING || status === S.DOING ? undefined : closedReason(status);
+export type LoginRefusalOptions = {
+  /**
+   * The pupil comes back for results: a my-page examinee or a pupil of a foreign-payment
+   * organisation (they land on the testing menu, seed section 2 "Next screen after login").
+   * Such a login is allowed into a finished sitting; the exam itself stays closed.
+   */
+  forResults?: boolean;
+};
+
+/** Login (and exam details): allowed while PENDING or DOING (a reload resumes), and finished for results. */
+export function loginRefusal(status: number, options: LoginRefusalOptions = {}): ErrorCode | undefined {
+  if (status === S.PENDING || status === S.DOING) return undefined;
+  if (options.forResults === true && isFinished(status)) return undefined;
+  return closedReason(status);
 }
 
 /** Start: from PENDING; a repeated Start while DOING is answered with the same deadline. */

@@ -16,13 +16,14 @@ import type { Db } from '../db/client.ts';
 import { examinees } from '../db/schema.ts';
 import { ownedBy } from './purchases.ts';
 import { DomainError } from './errors.ts';
-import { isFinished, loginRefusal, toStatus } from './schedule-history.ts';
-import { isStepLocked, isSuspended, loadSittingsOfExaminee, type Sitting } from './sitting.ts';
+import { resultAvailability } from '../../machines/schedule-history/schedule-history.selectors.ts';
+import { loginRefusal, toStatus } from './schedule-history.ts';
+import { isStepLocked, isSuspended, loadSittingsOfExaminee, paysOnline, type Sitting } from './sitting.ts';
 import type { Principal } from './tokens.ts';
 import { examineeInfo, examineeWideInfo, examListItem, sortForList } from './views.ts';
 
 /** Results are viewable from one week after the exam (seed section 9: 604800000 ms). */
-export const RESULT_RELEASE_MS = 604_800_000;
+export { RESULT_RELEASE_MS } from '../../machines/schedule-history/schedule-history.machine.ts';
 
 type LoginTypeValue = ExamineeInfo['login_type'];
 
@@ -95,7 +96,7 @@ export async function choosePageStatus(
     sitting = sittings.find((s) => loginRefusal(s.history.status) === undefined) ?? sittings[0];
   }
 
-  const feeRequired = sitting ? sitting.organization.foreignPaymentMethod || sitting.examinee.isMyPageLogin : false;
+  const feeRequired = sitting ? paysOnline(sitting) : false;
   const owned = sitting ? await ownedBy(db, sitting.history.id) : undefined;
   const examFeeStatus = owned?.examFee ?? 0;
 
@@ -112,8 +113,8 @@ export async function choosePageStatus(
       now <= schedule.endsAt &&
       !isSuspended(schedule, now) &&
       !isStepLocked(sitting, await loadSittingsOfExaminee(db, principal.examineeId));
-    released =
-      isFinished(history.status) && history.finishedAt !== null && now.getTime() >= history.finishedAt.getTime() + RESULT_RELEASE_MS;
+    // The shared availability rule (machines/schedule-history): a week after the exam, scored, within two years.
+    released = resultAvailability({ status: history.status, finishedAt: history.finishedAt, now }) === 'viewable';
   }
   return {
     exam_fee: { required: feeRequired, status: examFeeStatus },

@@ -110,6 +110,15 @@ export async function loadOwnSitting(
  * subject to take (PENDING or DOING). A cancelled or expired earlier level does not lock later
  * ones (it can never be completed).
  */
+/**
+ * Pays online and comes back for results: my-page logins and pupils of foreign-payment
+ * organisations (seed section 2, "Next screen after login"). The exam fee, the testing menu and
+ * the login after the exam all follow this one rule.
+ */
+export function paysOnline(sitting: Sitting): boolean {
+  return sitting.examinee.isMyPageLogin || sitting.organization.foreignPaymentMethod;
+}
+
 export function isStepLocked(sitting: Sitting, all: readonly Sitting[]): boolean {
   if (!sitting.organization.enableModeStep) return false;
   return all.some(

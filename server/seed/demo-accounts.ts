@@ -33,6 +33,11 @@ export const demoScenarios = [
   'sso',
   /** A pupil to sit one subject's level (every subject and level has one): login code, then login-confirm. */
   'subject',
+  /**
+   * A pupil booked into a short sitting (exam_code: a copy of a level's paper with a time limit of
+   * about a minute), so the clock can run out during an end-to-end test.
+   */
+  'time-out',
 ] as const;
 export type DemoScenario = (typeof demoScenarios)[number];
 
@@ -62,6 +67,11 @@ export const DemoAccountSchema = v.pipe(
     subject: SubjectIdSchema,
     /** The level's position within its subject (level 1, 2, ...). */
     level: LevelSchema,
+    /**
+     * The exam paper of the pupil's own sitting when it is not the level's regular one: the code
+     * of one of demo-content.ts's `demoShortExams` of this subject and level (time-out demos).
+     */
+    exam_code: v.optional(v.pipe(v.string(), v.nonEmpty())),
     /** The sitting's starting status (default PENDING; COMPLETED for the `completed` scenario). */
     status: v.optional(ScheduleHistoryStatusSchema),
     /** More sittings in the same test period (examinee accounts with an exam list). */
@@ -96,8 +106,12 @@ export function loadDemoAccounts(): DemoAccount[] {
   return accounts;
 }
 
-/** Every sitting a demo account is booked into: its own exam first, then `other_exams`. */
-export function demoSittingsOf(account: DemoAccount): { subject: number; level: number; status: number }[] {
+/**
+ * Every sitting a demo account is booked into: its own exam first (`examCode` when it is not the
+ * level's regular paper), then `other_exams`.
+ */
+export function demoSittingsOf(account: DemoAccount): { subject: number; level: number; status: number; examCode?: string }[] {
   const status = account.status ?? (account.scenario === 'completed' ? 1 : 0);
-  return [{ subject: account.subject, level: account.level, status }, ...account.other_exams];
+  const own = { subject: account.subject, level: account.level, status };
+  return [account.exam_code === undefined ? own : { ...own, examCode: account.exam_code }, ...account.other_exams];
 }

@@ -85,6 +85,7 @@ export const scheduleForScenario: Partial<Record<DemoScenario, DemoScheduleCode>
   expired: 'DEMO-2026',
   cancelled: 'DEMO-2026',
   subject: 'DEMO-2026',
+  'time-out': 'DEMO-2026',
 };
 
 /** Subjects by the seed's ids (section 1). */
@@ -124,3 +125,19 @@ export const unitsBySubject: Record<DemoExam['subjectId'], readonly string[]> = 
   3: japaneseUnits,
   6: programmingUnits,
 };
+
+/**
+ * Short sittings for the time-out demos (demo-accounts.json, scenario `time-out`, by `exam_code`):
+ * a copy of a level's paper with a one-minute limit, so the clock can run out during an
+ * end-to-end test (test/e2e/time-out.e2e.ts). Booked by nobody else: every other pupil of the
+ * level keeps the regular 40-minute paper, and the level's regular exam stays the one in
+ * `demoExams`.
+ */
+export const demoShortExams: DemoExam[] = [
+  {
+    ...englishExams.find((exam) => exam.code === 'EN-1')!,
+    code: 'EN-1-TIMEOUT',
+    title: 'English vocabulary, level 1 (one-minute sitting for the time-out demo)',
+    timeLimitSeconds: 60,
+  },
+];

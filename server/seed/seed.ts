@@ -26,15 +26,18 @@ import { digestOf } from '../domain/exam.ts';
 import { hashPassword } from '../domain/passwords.ts';
 import { isFinished } from '../domain/schedule-history.ts';
 import { demoSittingsOf, loadDemoAccounts, type DemoAccount } from './demo-accounts.ts';
+import { seedResultsDemo } from './results-demo.ts';
 import {
   demoExams,
   demoLevels,
   demoOrganization,
   demoSchedules,
+  demoShortExams,
   demoSubjects,
   demoVenues,
   otherDemoOrganizations,
   scheduleForScenario,
+  type DemoExam,
   type DemoSchedule,
   type DemoVenueKey,
 } from './demo-content.ts';
@@ -48,7 +51,8 @@ const contentColumns = ['type', 'prompt', 'choices', 'correctAnswer', 'unit', 'm
 const DEMO_PAST = new Date('2026-01-05T09:00:00.000Z');
 
 /** `accounts`: the demo pupils to ensure (default: all of demo-accounts.json). */
-export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAccounts()): Promise<SeedSummary> {
+/** `now`: the server's time; the results demo (server/seed/results-demo.ts) places its exams before it. */
+export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAccounts(), now: Date = new Date()): Promise<SeedSummary> {
   return db.transaction(async (tx) => {
     await tx.insert(subjects).values([...demoSubjects]).onConflictDoNothing();
     await tx.insert(levels).values([...demoLevels]).onConflictDoNothing();
@@ -81,8 +85,11 @@ export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAcc
     }
 
     let questionCount = 0;
+    /** The regular paper of each level, by "subject/level"; every paper (short ones too) by code. */
     const examIds = new Map<string, number>();
-    for (const exam of demoExams) {
+    const examIdsByCode = new Map<string, { id: number; subjectId: number; level: number }>();
+    const regularExams = new Set<DemoExam>(demoExams);
+    for (const exam of [...demoExams, ...demoShortExams]) {
       const levelId = await idOf(
         tx,
         'level',
@@ -94,7 +101,8 @@ export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAcc
         .values({ code: exam.code, levelId, title: exam.title, timeLimitSeconds: exam.timeLimitSeconds })
         .onConflictDoNothing();
       const examId = await idOf(tx, 'exam', exams, eq(exams.code, exam.code));
-      examIds.set(`${exam.subjectId}/${exam.level}`, examId);
+      if (regularExams.has(exam)) examIds.set(`${exam.subjectId}/${exam.level}`, examId);
+      examIdsByCode.set(exam.code, { id: examId, subjectId: exam.subjectId, level: exam.level });
       // Content is kept in step with the content modules by (exam, number): a row whose content
       // differs (an older version of the seed) is brought up to date, an equal one left untouched.
       await tx
@@ -120,7 +128,11 @@ export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAcc
         throw new Error(`demo-accounts.json: ${account.login_code} names an unknown organisation or schedule`);
       }
       const sittings = demoSittingsOf(account).map((sitting) => {
-        const examId = examIds.get(`${sitting.subject}/${sitting.level}`);
+        const special = sitting.examCode === undefined ? undefined : examIdsByCode.get(sitting.examCode);
+        if (sitting.examCode !== undefined && (special?.subjectId !== sitting.subject || special.level !== sitting.level)) {
+          throw new Error(`demo-accounts.json: ${account.login_code} names exam ${sitting.examCode}, not one of subject ${sitting.subject} level ${sitting.level}`);
+        }
+        const examId = special?.id ?? examIds.get(`${sitting.subject}/${sitting.level}`);
         if (examId === undefined) {
           throw new Error(`demo-accounts.json: no exam for subject ${sitting.subject} level ${sitting.level}`);
         }
@@ -128,7 +140,8 @@ export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAcc
       });
       await ensurePupil(tx, account, { organizationId, scheduleId, sittings });
     }
-    return { examinees: accounts.length, exams: demoExams.length, questions: questionCount };
+    await seedResultsDemo(tx, now);
+    return { examinees: accounts.length, exams: demoExams.length + demoShortExams.length, questions: questionCount };
   });
 }
 

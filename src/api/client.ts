@@ -10,6 +10,7 @@
  */
 import { ofetch, type FetchOptions } from 'ofetch';
 import * as v from 'valibot';
+import type { PaymentPort } from '../../machines/payment/payment.types.ts';
 import { ApiFailure, type ApiPort } from '../../machines/shared/ports.ts';
 import {
   AppScheduleSchema,
@@ -22,6 +23,8 @@ import {
   OrganizationSchema,
   SaveExamineeInfoResponseSchema,
   ScheduleSchema,
+  ScoreReportSchema,
+  ShortResultSchema,
   ExamDetailsSchema,
   ExamQuestionsSchema,
   FinishExamResponseSchema,
@@ -30,6 +33,10 @@ import {
   LogoutResponseSchema,
   SaveAnswerResponseSchema,
   StartExamResponseSchema,
+  ExamPaymentSettingSchema,
+  PaymentSessionSchema,
+  PaymentStatusResponseSchema,
+  ResultPaymentSettingSchema,
   headerNames,
   type LoginCodeRequest,
   type LoginExamineeRequest,
@@ -59,6 +66,17 @@ type Method = 'GET' | 'POST';
 
 const notJson = Symbol('not JSON');
 
+/** What a failed request (no answer, time-out, or an exception of ofetch's) means for the machines. */
+function failureOf(error: unknown): ApiFailure {
+  if (error instanceof ApiFailure) return error;
+  if (isTimeout(error)) return new ApiFailure('TIMEOUT');
+  // ofetch wraps a failed fetch (no answer) in a FetchError without a response.
+  if (error && typeof error === 'object' && 'response' in error && error.response === undefined) {
+    return new ApiFailure('NETWORK_ERROR');
+  }
+  return new ApiFailure('GENERIC_ERROR', undefined, error instanceof Error ? error.message : undefined);
+}
+
 function isTimeout(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
     if ('name' in e && e.name === 'TimeoutError') return true;
@@ -67,7 +85,7 @@ function isTimeout(error: unknown): boolean {
   return false;
 }
 
-export function createApiClient(options: ApiClientOptions): ApiPort {
+export function createApiClient(options: ApiClientOptions): ApiPort & PaymentPort {
   const { baseURL = '/api', getToken, getLanguage, getDeviceToken, timeoutMs = API_TIMEOUT_MS } = options;
 
   const client = ofetch.create({
@@ -86,7 +104,8 @@ export function createApiClient(options: ApiClientOptions): ApiPort {
     onRequest({ options: request }) {
       const language = getLanguage();
       const token = getToken();
-      if (token) request.headers.set(headerNames.authorization, `Bearer ${token}`);
+      // A call made with its own token (the print route's) keeps it.
+      if (token && !request.headers.has(headerNames.authorization)) request.headers.set(headerNames.authorization, `Bearer ${token}`);
       request.headers.set(headerNames.acceptLanguage, languages[language].tag);
       request.headers.set(headerNames.locale, catalogOf(language));
       request.headers.set(headerNames.deviceToken, getDeviceToken());
@@ -97,19 +116,13 @@ export function createApiClient(options: ApiClientOptions): ApiPort {
     method: Method,
     path: string,
     schema: S,
-    extra: Pick<FetchOptions<'json'>, 'body' | 'query'> = {},
+    extra: Pick<FetchOptions<'json'>, 'body' | 'query' | 'headers'> = {},
   ): Promise<v.InferOutput<S>> {
     let response;
     try {
       response = await client.raw(path, { method, ...extra });
     } catch (error) {
-      if (error instanceof ApiFailure) throw error;
-      if (isTimeout(error)) throw new ApiFailure('TIMEOUT');
-      // ofetch wraps a failed fetch (no answer) in a FetchError without a response.
-      if (error && typeof error === 'object' && 'response' in error && error.response === undefined) {
-        throw new ApiFailure('NETWORK_ERROR');
-      }
-      throw new ApiFailure('GENERIC_ERROR', undefined, error instanceof Error ? error.message : undefined);
+      throw failureOf(error);
     }
     const { status } = response;
     if (status < 200 || status > 299) {
@@ -122,7 +135,33 @@ export function createApiClient(options: ApiClientOptions): ApiPort {
     return parsed.output;
   }
 
+  /** A document (PDF) as a Blob; a refusal still arrives as the JSON error envelope. */
+  async function download(path: string, query: Record<string, string | number>): Promise<Blob> {
+    let response;
+    try {
+      response = await client.raw<Blob, 'blob'>(path, { method: 'GET', query, responseType: 'blob' });
+    } catch (error) {
+      throw failureOf(error);
+    }
+    const { status } = response;
+    const data = response._data;
+    if (status < 200 || status > 299 || !(data instanceof Blob)) {
+      let body: unknown;
+      try {
+        body = data instanceof Blob ? JSON.parse(await data.text()) : undefined;
+      } catch {
+        body = undefined;
+      }
+      const envelope = v.safeParse(ErrorBodySchema, body);
+      if (envelope.success) throw new ApiFailure(envelope.output.code, status, envelope.output.message);
+      throw new ApiFailure('GENERIC_ERROR', status);
+    }
+    return data;
+  }
+
   return {
+    resultDocument: (scheduleHistoryId, document) =>
+      download(document === 'report' ? '/score-report/pdf-report' : '/get-certificate', { schedule_history_id: scheduleHistoryId }),
     login: (body: LoginCodeRequest) => call('POST', '/login', LoginResponseSchema, { body }),
     examDetails: (scheduleHistoryId) =>
       call('GET', '/exam-details', ExamDetailsSchema, { query: { schedule_history_id: scheduleHistoryId } }),
@@ -149,5 +188,20 @@ export function createApiClient(options: ApiClientOptions): ApiPort {
     chooseStatus: () => call('GET', '/get-status-choose-page', ChoosePageStatusSchema),
     exams: () => call('GET', '/exams', ExamListSchema),
     clientConfig: () => call('GET', '/client-config', ClientConfigSchema),
+    examPaymentSetting: (scheduleHistoryId) =>
+      call('GET', '/get-setting-payment-for-exam', ExamPaymentSettingSchema, { query: { schedule_history_id: scheduleHistoryId } }),
+    resultPaymentSetting: (scheduleHistoryId) =>
+      call('GET', '/get-setting-payment-for-result', ResultPaymentSettingSchema, { query: { schedule_history_id: scheduleHistoryId } }),
+    createExamFeeSession: (body) => call('POST', '/payment/adyen/sessions/exam-fee', PaymentSessionSchema, { body }),
+    createResultFeeSession: (body) => call('POST', '/payment/adyen/sessions/result-fee', PaymentSessionSchema, { body }),
+    paymentStatus: (reference) => call('GET', '/payment/status', PaymentStatusResponseSchema, { query: { reference } }),
+    completeDemoPayment: (body) => call('POST', '/payment/demo/complete', PaymentStatusResponseSchema, { body }),
+    shortResult: (scheduleHistoryId) =>
+      call('GET', '/get-short-result', ShortResultSchema, { query: { schedule_history_id: scheduleHistoryId } }),
+    scoreReport: (scheduleHistoryId, token) =>
+      call('GET', '/score-report/results', ScoreReportSchema, {
+        query: { schedule_history_id: scheduleHistoryId },
+        ...(token ? { headers: { [headerNames.authorization]: `Bearer ${token}` } } : {}),
+      }),
   };
 }

@@ -6,6 +6,8 @@
  */
 import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from 'react';
 import type { Actor, SnapshotFrom } from 'xstate';
+import { selectDocumentView, type DocumentView } from '../../machines/document/document.selectors.ts';
+import type { documentMachine } from '../../machines/document/document.machine.ts';
 import type { ExamContext } from '../../machines/exam/exam.types.ts';
 import type { examMachine } from '../../machines/exam/exam.machine.ts';
 import { selectExamRetryDialog, selectSaveState } from '../../machines/exam/exam.selectors.ts';
@@ -29,6 +31,12 @@ import type { ForbiddenScreenProps } from '../screens/forbidden/forbidden.tsx';
 import type { ExamineeInputInfoScreenProps } from '../screens/examinee-input-info/examinee-input-info.tsx';
 import type { ExamineeInfoScreenProps } from '../screens/examinee-info/examinee-info.tsx';
 import type { TestingMenuScreenProps } from '../screens/testing-menu/testing-menu.tsx';
+import type { ShortResultScreenProps } from '../screens/short-result/short-result.tsx';
+import type { PaymentScreenProps } from '../screens/payment/payment.tsx';
+import type { PurchasedResultScreenProps } from '../screens/purchased-result/purchased-result.tsx';
+import type { ScoreReportScreenProps } from '../screens/score-report/score-report.tsx';
+import type { paymentMachine } from '../../machines/payment/payment.machine.ts';
+import { viewOf as paymentViewOf } from '../../machines/payment/payment.selectors.ts';
 import type { ExamListScreenProps } from '../screens/exam-list/exam-list.tsx';
 
 /** Every screen the view can show, named like its folder in src/screens/. */
@@ -48,6 +56,12 @@ export const screenNames = [
   'examinee-info',
   'testing-menu',
   'exam-list',
+  'score-report-embed',
+  'short-result',
+  'pay-exam-fee',
+  'pay-exam-result',
+  'purchased-result',
+  'score-report',
 ] as const;
 export type ScreenName = (typeof screenNames)[number];
 
@@ -68,6 +82,13 @@ export interface ScreenProps {
   'examinee-info': ExamineeInfoScreenProps;
   'testing-menu': TestingMenuScreenProps;
   'exam-list': ExamListScreenProps;
+  /** The print route (score-report-embed/{id}): the document machine's view. */
+  'score-report-embed': DocumentView & { onRetry(): void };
+  'short-result': ShortResultScreenProps;
+  'pay-exam-fee': Omit<PaymentScreenProps, 'view'> & { view: PaymentScreenProps['view'] | null };
+  'pay-exam-result': Omit<PaymentScreenProps, 'view'> & { view: PaymentScreenProps['view'] | null };
+  'purchased-result': PurchasedResultScreenProps;
+  'score-report': ScoreReportScreenProps;
 }
 
 /** What the shell around every screen needs. */
@@ -84,6 +105,7 @@ export type KioskActor = Actor<typeof kioskMachine>;
 type KioskSnapshot = SnapshotFrom<typeof kioskMachine>;
 type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 type ExamSnapshot = SnapshotFrom<typeof examMachine>;
+type DocumentSnapshot = SnapshotFrom<typeof documentMachine>;
 
 const KioskContext = createContext<KioskActor | null>(null);
 
@@ -150,6 +172,8 @@ const noExam: ExamContext = {
   outcome: null,
   questionListOpen: false,
   flagged: [],
+  keyboardOpen: true,
+  upperCase: false,
   focusLosses: 0,
 };
 
@@ -198,6 +222,7 @@ function selectProps<K extends ScreenName>(name: K, snapshot: KioskSnapshot, sen
       ),
       deadlineAt: c.deadlineAt ?? 0,
       clockOffsetMs: c.clockOffsetMs,
+      timeLimitSeconds: c.details?.exam.time_limit_seconds ?? 2400,
       confirmingFinish: exam?.matches({ answering: { view: 'confirmingFinish' } }) ?? false,
       error: exam?.matches('questionsFailed') || exam?.matches('finishFailed') ? c.error : null,
       onRetry: () => send({ type: 'retry.requested' }),
@@ -213,6 +238,10 @@ function selectProps<K extends ScreenName>(name: K, snapshot: KioskSnapshot, sen
       onFlag: (questionId) => send({ type: 'question.flagged', questionId }),
       onSelect: (index) => send({ type: 'question.selected', index }),
       onFocusLost: () => send({ type: 'focus.lost' }),
+      keyboardOpen: c.keyboardOpen,
+      upperCase: c.upperCase,
+      onToggleKeyboard: () => send({ type: 'keyboard.toggled' }),
+      onToggleUpperCase: () => send({ type: 'upperCase.toggled' }),
     }),
     'exam-end': () =>
       exam
@@ -223,7 +252,8 @@ function selectProps<K extends ScreenName>(name: K, snapshot: KioskSnapshot, sen
             onLogout: () => send({ type: 'logout.requested' }),
           }
         : // Rule 5's exception: the end screen kept without a login (INCORRECT_DEVICE, RETAKE).
-          { outcome: 'cancelled', receipt: null, onLogout: () => send({ type: 'login.requested' }) },
+          // The session keeps the end screen only for those codes, so its stored code says why.
+          { outcome: 'cancelled', receipt: null, errorCode: sc?.storedErrorCode ?? null, onLogout: () => send({ type: 'login.requested' }) },
     'not-found': () => ({
       onGoToLogin: () => send({ type: 'login.requested' }),
     }),
@@ -282,9 +312,66 @@ function selectProps<K extends ScreenName>(name: K, snapshot: KioskSnapshot, sen
       menu: sc?.menu ?? null,
       error: sc?.failure ?? null,
       onTakeTest: () => send({ type: 'test.chosen' }),
+      onPayFee: () => send({ type: 'fee.payRequested' }),
+      onViewResults: () => send({ type: 'results.viewRequested' }),
       onRetry: () => send({ type: 'retry.requested' }),
       onLogout: () => send({ type: 'logout.requested' }),
     }),
+    'short-result': () => ({
+      status: session?.matches({ signedIn: { shortResult: 'ready' } })
+        ? 'ready'
+        : session?.matches({ signedIn: { shortResult: 'failed' } })
+          ? 'error'
+          : 'loading',
+      result: sc?.results.short ?? null,
+      owned: sc?.results.owned ?? { result_sheet: false, certificate: false },
+      error: sc?.results.failure ?? null,
+      onBuy: () => send({ type: 'resultItems.buyRequested' }),
+      onOpenReport: () => send({ type: 'report.openRequested' }),
+      onBack: () => send({ type: 'menu.requested' }),
+      onRetry: () => send({ type: 'retry.requested' }),
+    }),
+    'pay-exam-fee': () => paymentProps(session, send),
+    'pay-exam-result': () => paymentProps(session, send),
+    'purchased-result': () => ({
+      status: session?.matches({ signedIn: { purchasedResult: 'ready' } })
+        ? 'ready'
+        : session?.matches({ signedIn: { purchasedResult: 'failed' } })
+          ? 'error'
+          : 'loading',
+      purchases: sc?.results.owned
+        ? { ...sc.results.owned, passed: sc.results.short?.passed ?? false }
+        : null,
+      error: session?.matches({ signedIn: { purchasedResult: 'failed' } }) ? (sc?.results.failure ?? null) : null,
+      download: {
+        status: sc?.results.downloading === 'certificate' ? 'downloading' : sc?.results.failure ? 'failed' : 'idle',
+        error: sc?.results.failure ?? null,
+      },
+      onOpenReport: () => send({ type: 'report.openRequested' }),
+      onDownloadCertificate: () => send({ type: 'certificate.downloadRequested' }),
+      onBuy: () => send({ type: 'menu.requested' }),
+      onBack: () => send({ type: 'menu.requested' }),
+      onRetry: () => send({ type: 'retry.requested' }),
+    }),
+    'score-report': () => {
+      const ready = session?.matches({ signedIn: { scoreReport: 'ready' } }) ?? false;
+      const failedDownload = ready && sc?.results.failure ? 'failed' : 'idle';
+      return {
+        status: ready ? 'ready' : session?.matches({ signedIn: { scoreReport: 'failed' } }) ? 'error' : 'loading',
+        report: sc?.results.report ?? null,
+        error: sc?.results.failure ?? null,
+        variant: 'screen',
+        download: {
+          report: sc?.results.downloading === 'report' ? 'working' : failedDownload,
+          certificate: sc?.results.downloading === 'certificate' ? 'working' : failedDownload,
+        },
+        onPrint: () => send({ type: 'report.printRequested' }),
+        onBack: () => send({ type: 'menu.requested' }),
+        onDownloadPdf: () => send({ type: 'report.pdfRequested' }),
+        onDownloadCertificate: () => send({ type: 'certificate.downloadRequested' }),
+        onRetry: () => send({ type: 'retry.requested' }),
+      };
+    },
     'exam-list': () => ({
       status: session?.matches({ signedIn: { examList: { list: 'ready' } } })
         ? 'ready'
@@ -298,8 +385,28 @@ function selectProps<K extends ScreenName>(name: K, snapshot: KioskSnapshot, sen
       onRetry: () => send({ type: 'retry.requested' }),
       onLogout: () => send({ type: 'logout.requested' }),
     }),
+    'score-report-embed': () => {
+      const document = snapshot.children.document?.getSnapshot() as DocumentSnapshot | undefined;
+      const view: DocumentView = document
+        ? selectDocumentView(document)
+        : { status: 'loading', document: 'report', report: null, error: null };
+      return { ...view, onRetry: () => send({ type: 'retry.requested' }) };
+    },
   };
   return props[name]();
+}
+
+type PaymentSnapshot = SnapshotFrom<typeof paymentMachine>;
+
+/** The payment screens: the session's payment child (machines/payment) decides what they show. */
+function paymentProps(session: SessionSnapshot | undefined, send: (event: KioskEvent) => void): ScreenProps['pay-exam-fee'] {
+  const payment = session?.children.payment?.getSnapshot() as PaymentSnapshot | undefined;
+  return {
+    view: payment ? paymentViewOf(payment) : null,
+    send: (event) => send(event),
+    onBack: () => send({ type: 'menu.requested' }),
+    onContinue: () => send({ type: 'payment.continued' }),
+  };
 }
 
 /** The props of screen `name`, from the kiosk machine's snapshot. */

@@ -46,6 +46,14 @@ export function formatPercent(rate: number, language: LanguageKey): string {
   return formatNumber(rate, language, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
+/**
+ * An amount of US dollars given in minor units (cents), as the payment contract carries it
+ * (seed section 9: currency USD), in the language's number format and numbering system.
+ */
+export function formatUsd(minor: number, language: LanguageKey): string {
+  return formatNumber(minor / 100, language, { style: 'currency', currency: 'USD' });
+}
+
 /** Minutes and seconds for the exam timer ("39:07"), digits in the language's numbering system. */
 export function formatClock(totalSeconds: number, language: LanguageKey): string {
   const seconds = Math.max(0, Math.floor(totalSeconds));

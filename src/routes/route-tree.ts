@@ -24,6 +24,12 @@ import { examineeInfoRoute } from './examinee-info.tsx';
 import { testingMenuRoute } from './testing-menu.tsx';
 import { examListRoute } from './exam.tsx';
 import { examListStepModeRoute } from './exam-step-mode.tsx';
+import { shortResultRoute } from './short-result.tsx';
+import { payExamFeeRoute } from './pay-exam-fee.tsx';
+import { payExamResultRoute } from './pay-exam-result.tsx';
+import { purchasedResultRoute } from './purchased-result.tsx';
+import { scoreReportRoute } from './score-report.tsx';
+import { scoreReportEmbedRoute } from './score-report-embed.tsx';
 
 export const routeTree = rootRoute.addChildren([
   indexRoute,
@@ -47,5 +53,11 @@ export const routeTree = rootRoute.addChildren([
   testingMenuRoute,
   examListRoute,
   examListStepModeRoute,
+  shortResultRoute,
+  payExamFeeRoute,
+  payExamResultRoute,
+  purchasedResultRoute,
+  scoreReportRoute,
+  scoreReportEmbedRoute,
   catchAllRoute,
 ]);

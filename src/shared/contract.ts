@@ -588,6 +588,8 @@ export const ChoosePageStatusSchema = v.object({
     /** Results are released (one week after the exam, seed section 9). */
     released: v.boolean(),
     payment_status: ResultPaymentStatusSchema,
+    /** When the result is (or was) released: one week after the exam; null before the exam is finished. */
+    release_at: v.optional(v.nullable(isoTimestamp)),
   }),
   ...serverTime,
 });

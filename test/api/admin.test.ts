@@ -7,7 +7,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { resetAccount, runAdmin } from '../../server/admin.ts';
-import { answerArchive, answers } from '../../server/db/schema.ts';
+import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { answerArchive, answers, resultUnits, results } from '../../server/db/schema.ts';
+import { runDueJobs } from '../../server/jobs/runner.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, useApi } from '../helpers/server-api.ts';
 import { addSitting, answerKey, historyRow } from '../helpers/server-fixtures.ts';
@@ -51,6 +53,28 @@ describe.each(kinds)('administrator reset on %s', (kind) => {
     expect((await api.call('POST', '/api/logout', { token })).status).toBe(200);
     const after = await api.call('GET', '/api/me', { token });
     expect(errorOf(after).code).toBe('NOT_LOGGED_IN');
+  });
+
+  test('resets a scored exam (the result goes with it) but never a result already public', async () => {
+    const pupil = await addSitting(api.db);
+    const { token, scheduleHistoryId: id } = await api.startAs(pupil.loginCode);
+    await api.call('POST', '/api/exam/finish', { token, body: { schedule_history_id: id } });
+    await runDueJobs(api.db, api.clock);
+    expect((await historyRow(api.db, id)).status).toBe(ScheduleHistoryStatus.SCORING_COMPLETED);
+    expect(await api.db.select().from(results).where(eq(results.scheduleHistoryId, id))).toHaveLength(1);
+
+    const reset = await resetAccount(api.db, pupil.loginCode, api.clock.now());
+    expect(reset).toMatchObject({ ok: true, scheduleHistoryId: id, previousStatus: ScheduleHistoryStatus.SCORING_COMPLETED });
+    expect(await historyRow(api.db, id)).toMatchObject({ status: ScheduleHistoryStatus.PENDING, flagRetake: true, finishedAt: null });
+    expect(await api.db.select().from(results).where(eq(results.scheduleHistoryId, id))).toEqual([]);
+    expect(await api.db.select().from(resultUnits).where(eq(resultUnits.scheduleHistoryId, id))).toEqual([]);
+    // The scoring job left over from before finds nothing to score.
+    await runDueJobs(api.db, api.clock);
+    expect((await historyRow(api.db, id)).status).toBe(ScheduleHistoryStatus.PENDING);
+
+    const published = await addSitting(api.db, { status: ScheduleHistoryStatus.RESULT_PUBLIC });
+    expect(await resetAccount(api.db, published.loginCode, api.clock.now())).toMatchObject({ ok: false, reason: 'nothing-to-reset' });
+    expect((await historyRow(api.db, published.scheduleHistoryId)).status).toBe(ScheduleHistoryStatus.RESULT_PUBLIC);
   });
 
   test('refuses an unknown account and one with nothing started', async () => {

@@ -12,6 +12,7 @@ import { LOGIN_CODE_ALPHABET, normalizeLoginCode } from '../../src/shared/contra
 import { openDatabase } from '../../server/db/client.ts';
 import * as schema from '../../server/db/schema.ts';
 import { demoSittingsOf, loadDemoAccounts } from '../../server/seed/demo-accounts.ts';
+import { resultsDemoLoginCodes } from '../../server/seed/results-demo.ts';
 import { seedDemoData } from '../../server/seed/seed.ts';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../helpers/db.ts';
 import { snapshotTables } from '../helpers/server-fixtures.ts';
@@ -86,9 +87,11 @@ describe.each(kinds)('a newer seed on older data on %s', (kind) => {
       await seedDemoData(database.db);
       const rows = await database.db.select().from(schema.examinees).orderBy(schema.examinees.id);
       expect(rows.slice(0, oldRows.length)).toEqual(oldRows);
-      expect(rows.map((r) => r.loginCode).sort()).toEqual(all.map((a) => a.login_code).sort());
+      // Besides the demo accounts: the results demo (server/seed/results-demo.ts), one sitting each.
+      const results = new Set(resultsDemoLoginCodes());
+      expect(rows.map((r) => r.loginCode).filter((c) => !results.has(c)).sort()).toEqual(all.map((a) => a.login_code).sort());
       const [sittings] = await database.db.select({ n: count() }).from(schema.scheduleHistories);
-      expect(sittings?.n).toBe(all.reduce((n, a) => n + demoSittingsOf(a).length, 0));
+      expect(sittings?.n).toBe(all.reduce((n, a) => n + demoSittingsOf(a).length, 0) + results.size);
 
       const before = await snapshotTables(database.db);
       await seedDemoData(database.db);
@@ -129,8 +132,9 @@ describe.runIf(kinds.includes('postgres'))('several processes starting at once o
       );
       const [examinees] = await template.db.select({ n: count() }).from(schema.examinees);
       const [sittings] = await template.db.select({ n: count() }).from(schema.scheduleHistories);
-      expect(examinees?.n).toBe(loadDemoAccounts().length);
-      expect(sittings?.n).toBe(loadDemoAccounts().reduce((n, a) => n + demoSittingsOf(a).length, 0));
+      const results = resultsDemoLoginCodes().length;
+      expect(examinees?.n).toBe(loadDemoAccounts().length + results);
+      expect(sittings?.n).toBe(loadDemoAccounts().reduce((n, a) => n + demoSittingsOf(a).length, 0) + results);
       await Promise.all(opened.map((d) => d.close()));
     } finally {
       await template.close();

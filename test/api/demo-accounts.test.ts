@@ -2,12 +2,16 @@
  * The demo accounts of server/seed/demo-accounts.json, each logging in its own way (login code,
  * login ID and password on its page, examinee login): refused with the code the file names, or
  * let in with session info that leads the client's next-screen rules (seed section 2) to the
- * file's `landing`. Also the lock demo, and the step-mode demo's exam list.
+ * file's `landing`. Also the lock demo, the step-mode demo's exam list, and the time-out demos'
+ * one-minute sitting.
  */
+import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
-import { ExamListSchema, LoginResponseSchema, type ExamineeInfo } from '../../src/shared/contract.ts';
+import { ExamDetailsSchema, ExamListSchema, LoginResponseSchema, type ExamineeInfo } from '../../src/shared/contract.ts';
+import { examinees, exams, scheduleHistories } from '../../server/db/schema.ts';
 import { demoLandings, loadDemoAccounts, type DemoAccount } from '../../server/seed/demo-accounts.ts';
+import { demoExams, demoShortExams } from '../../server/seed/demo-content.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, useApi } from '../helpers/server-api.ts';
 
@@ -80,6 +84,31 @@ describe.each(kinds)('the demo accounts on %s', (kind) => {
     expect(errorOf(await logIn(account)).code).toBe('ACCOUNT_LOCKED');
     api.clock.advance(60_000);
     expect((await logIn(account)).status).toBe(200);
+  });
+
+  test('the time-out demos sit a one-minute copy of their level\'s paper that nobody else is booked into', async () => {
+    const timeOut = accounts.filter((a) => a.scenario === 'time-out');
+    expect(timeOut.length).toBeGreaterThanOrEqual(1);
+    api.clock.set(new Date());
+    for (const account of timeOut) {
+      const paper = demoShortExams.find((e) => e.code === account.exam_code)!;
+      const regular = demoExams.find((e) => e.subjectId === account.subject && e.level === account.level)!;
+      expect(paper.questions).toEqual(regular.questions);
+      const { access_token: token, examinee } = v.parse(LoginResponseSchema, (await logIn(account)).body);
+      const response = await api.call('GET', `/api/exam-details?schedule_history_id=${examinee.schedule_history_id}`, { token });
+      expect(response.status).toBe(200);
+      const details = v.parse(ExamDetailsSchema, response.body);
+      expect(details.exam).toMatchObject({ title: paper.title, time_limit_seconds: 60, question_count: regular.questions.length });
+    }
+    for (const paper of demoShortExams) {
+      const booked = await api.db
+        .select({ loginCode: examinees.loginCode })
+        .from(scheduleHistories)
+        .innerJoin(exams, eq(exams.id, scheduleHistories.examId))
+        .innerJoin(examinees, eq(examinees.id, scheduleHistories.examineeId))
+        .where(eq(exams.code, paper.code));
+      expect(booked.map((b) => b.loginCode).sort()).toEqual(accounts.filter((a) => a.exam_code === paper.code).map((a) => a.login_code).sort());
+    }
   });
 
   test('the step-mode demo: English 2 and Calculation 1 open, Calculation 2 locked', async () => {

@@ -18,7 +18,7 @@ import {
   ScheduleHistoryStatus,
   StartExamResponseSchema,
 } from '../../src/shared/contract.ts';
-import { answers } from '../../server/db/schema.ts';
+import { answers, jobs } from '../../server/db/schema.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, TEST_START, useApi } from '../helpers/server-api.ts';
 import { addSitting, answerKey, historyRow } from '../helpers/server-fixtures.ts';
@@ -284,6 +284,10 @@ describe.each(kinds)('the exam on %s', (kind) => {
         server_time: '2026-06-01T09:22:00.000Z',
       });
       expect(await historyRow(api.db, scheduleHistoryId)).toMatchObject({ status: 1, answerCount: 2, answersDigest: expected });
+      // Scoring is asked for in the same transaction, once.
+      const scoring = await api.db.select().from(jobs).where(eq(jobs.key, `score:${scheduleHistoryId}`));
+      expect(scoring).toMatchObject([{ kind: 'score', payload: { scheduleHistoryId }, doneAt: null }]);
+      expect(scoring[0]!.runAt.toISOString()).toBe('2026-06-01T09:22:00.000Z');
     });
 
     test('asked again, returns the same receipt', async () => {

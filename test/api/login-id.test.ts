@@ -195,6 +195,16 @@ describe.each(kinds)('login by ID and password on %s', (kind) => {
     expectError(await api.call('POST', '/api/login', { body: { login_type: 0, login_code: pupil.loginCode } }), 403, code);
   });
 
+  test('by ID, a my-page examinee logs in to a finished (scored) exam after the period to see results; others stay refused', async () => {
+    const period = { startsAt: '2026-05-01T00:00:00Z', endsAt: '2026-05-31T00:00:00Z' };
+    const myPage = await addSitting(api.db, { password: PASSWORD, isMyPageLogin: true, status: ScheduleHistoryStatus.SCORING_COMPLETED, schedule: period });
+    const response = await loginAs(myPage);
+    expect(response.status).toBe(200);
+    expect(v.parse(LoginResponseSchema, response.body).examinee).toMatchObject({ schedule_history_id: myPage.scheduleHistoryId, is_my_page_login: true });
+    const other = await addSitting(api.db, { password: PASSWORD, status: ScheduleHistoryStatus.SCORING_COMPLETED, schedule: period });
+    expectError(await loginAs(other), 403, 'ER_SCHEDULE_HISTORY_COMPLETED');
+  });
+
   test('a suspension is a window: before and after it, login works', async () => {
     const schedule = {
       startsAt: '2026-05-01T00:00:00Z',

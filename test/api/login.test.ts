@@ -102,6 +102,36 @@ describe.each(kinds)('login by code on %s', (kind) => {
     expect(errorOf(response).code).toBe('ER_SCHEDULE_HISTORY_COMPLETED');
   });
 
+  test.each([
+    ['a my-page examinee', { isMyPageLogin: true }],
+    ['a pupil of a foreign-payment organisation', { organization: { foreignPaymentMethod: true, category: 'FOREIGN' as const } }],
+  ])('%s comes back after finishing (even after the test period) for results; the exam stays closed', async (_, options) => {
+    const pupil = await addSitting(api.db, {
+      ...options,
+      schedule: { startsAt: '2026-05-01T00:00:00Z', endsAt: '2026-06-02T00:00:00Z' },
+    });
+    const { token, scheduleHistoryId } = await api.startAs(pupil.loginCode);
+    expect((await api.call('POST', '/api/exam/finish', { token, body: { schedule_history_id: scheduleHistoryId } })).status).toBe(200);
+    api.clock.set('2026-06-10T09:00:00Z');
+    const again = await api.loginAs(pupil.loginCode);
+    expect(again.scheduleHistoryId).toBe(scheduleHistoryId);
+    const start = await api.call('POST', '/api/exam/start', { token: again.token, body: { schedule_history_id: scheduleHistoryId } });
+    expect(start.status).toBe(403);
+    expect(errorOf(start).code).toBe('ER_SCHEDULE_HISTORY_COMPLETED');
+    const questions = await api.call('GET', `/api/exam/questions?schedule_history_id=${scheduleHistoryId}`, { token: again.token });
+    expect(errorOf(questions).code).toBe('ER_SCHEDULE_HISTORY_COMPLETED');
+  });
+
+  test.each([
+    ['cancelled', ScheduleHistoryStatus.CANCELED_COMPLETED, 'ER_SCHEDULE_HISTORY_CANCELLED'],
+    ['expired', ScheduleHistoryStatus.EXPIRED, 'EXPIRED'],
+  ] as const)('a my-page examinee is still refused a %s exam', async (_, status, code) => {
+    const pupil = await addSitting(api.db, { isMyPageLogin: true, status });
+    const response = await login(pupil.loginCode);
+    expect(response.status).toBe(403);
+    expect(errorOf(response).code).toBe(code);
+  });
+
   test('logout revokes the token: the next call with it is 401 NOT_LOGGED_IN', async () => {
     const pupil = await addSitting(api.db);
     const { token, scheduleHistoryId } = await api.loginAs(pupil.loginCode);

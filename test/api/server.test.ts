@@ -131,6 +131,7 @@ describe('configFromEnv', () => {
       dataDir: './data',
       uploadWindowHours: 24,
       maintenance: false,
+      clockControl: false,
       clientConfig: { partnerLogoutUrls: {}, embedTargetOrigin: null, oidcEnabled: false },
     });
   });

@@ -3,32 +3,36 @@
  * "the server answers" and "the network fails" explicit steps of a path. Successful answers
  * come from the in-memory fake server (fake-api.ts), so they stay consistent.
  */
+import type { PaymentPort } from '../../machines/payment/payment.types.ts';
 import { ApiFailure, type ApiPort, type FailureCode } from '../../machines/shared/ports.ts';
 import { createFakeApi, type FakeApi } from './fake-api.ts';
 
+/** Every call the app makes: the ApiPort and the payment calls. */
+type Method = keyof ApiPort | keyof PaymentPort;
+
 interface PendingCall {
-  method: keyof ApiPort;
+  method: Method;
   resolve: () => void;
   reject: (failure: ApiFailure) => void;
 }
 
 export interface ControlledApi {
-  api: ApiPort;
+  api: ApiPort & PaymentPort;
   server: FakeApi;
   /** Methods of the calls now waiting, oldest first. */
-  waiting(): Array<keyof ApiPort>;
+  waiting(): Method[];
   /** Lets the oldest waiting call of this method reach the fake server and answer. */
-  answer(method: keyof ApiPort): void;
+  answer(method: Method): void;
   /** Fails the oldest waiting call of this method with this code. */
-  fail(method: keyof ApiPort, code: FailureCode, status?: number): void;
+  fail(method: Method, code: FailureCode, status?: number): void;
   /** Answers every waiting call of these methods, repeatedly, until none waits. */
-  answerAll(...methods: Array<keyof ApiPort>): Promise<void>;
+  answerAll(...methods: Method[]): Promise<void>;
 }
 
 export function createControlledApi(): ControlledApi {
   const server = createFakeApi();
   const pending: PendingCall[] = [];
-  const gate = <K extends keyof ApiPort>(method: K) =>
+  const gate = <K extends Method>(method: K) =>
     ((...args: unknown[]) =>
       new Promise((resolve, reject) => {
         pending.push({
@@ -36,8 +40,8 @@ export function createControlledApi(): ControlledApi {
           resolve: () => (server[method] as (...a: unknown[]) => Promise<unknown>)(...args).then(resolve, reject),
           reject,
         });
-      })) as ApiPort[K];
-  const api: ApiPort = {
+      })) as (ApiPort & PaymentPort)[K];
+  const api: ApiPort & PaymentPort = {
     login: gate('login'),
     examDetails: gate('examDetails'),
     startExam: gate('startExam'),
@@ -56,8 +60,17 @@ export function createControlledApi(): ControlledApi {
     chooseStatus: gate('chooseStatus'),
     exams: gate('exams'),
     clientConfig: gate('clientConfig'),
+    shortResult: gate('shortResult'),
+    scoreReport: gate('scoreReport'),
+    resultDocument: gate('resultDocument'),
+    examPaymentSetting: gate('examPaymentSetting'),
+    resultPaymentSetting: gate('resultPaymentSetting'),
+    createExamFeeSession: gate('createExamFeeSession'),
+    createResultFeeSession: gate('createResultFeeSession'),
+    paymentStatus: gate('paymentStatus'),
+    completeDemoPayment: gate('completeDemoPayment'),
   };
-  const take = (method: keyof ApiPort): PendingCall => {
+  const take = (method: Method): PendingCall => {
     const index = pending.findIndex((call) => call.method === method);
     if (index < 0) throw new Error(`no ${method} call is waiting (waiting: ${pending.map((c) => c.method).join(', ') || 'none'})`);
     return pending.splice(index, 1)[0]!;

@@ -343,6 +343,19 @@ export async function finishExam(page: Page): Promise<void> {
   await seeScreen(page, screens.examEnd);
 }
 
+/**
+ * On "Test complete": the server's receipt as the end screen shows it, the number of answers
+ * received and the first characters of the receipt's digest.
+ */
+export async function seeReceipt(page: Page): Promise<{ answers: number; receipt: string }> {
+  await seeScreen(page, screens.examEnd);
+  const value = (term: string) => page.locator('dl dt').filter({ hasText: new RegExp(`^\\s*${term}\\s*$`) }).locator('xpath=following-sibling::dd[1]');
+  const answers = ((await value('Answers received').textContent()) ?? '').replace(/\D/g, '');
+  const receipt = ((await value('Receipt').textContent()) ?? '').trim();
+  if (answers === '' || receipt === '') throw new Error('the end screen shows no receipt');
+  return { answers: Number(answers), receipt };
+}
+
 /** On the end screen: presses "Log out" and waits for the login page. */
 export async function logOut(page: Page): Promise<void> {
   await button(page, 'Log out').click();

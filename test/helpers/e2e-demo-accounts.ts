@@ -5,13 +5,15 @@
  *
  * Each end-to-end run starts the server on a fresh database, but an exam cannot be started
  * over: a test that starts an exam takes a pupil nobody else in the run has taken
- * (`takeJourneyPupil`). Test files run in separate workers, so the pupils taken are noted in
- * a file of the run (E2E_ARTIFACTS_DIR/taken-pupils.txt, removed by scripts/e2e.ts at start).
+ * (`takeJourneyPupil`, by subject and level; `takeTimeOutPupil` for a one-minute sitting).
+ * Test files run in separate workers, so the pupils taken are noted in a file of the run
+ * (E2E_ARTIFACTS_DIR/taken-pupils.txt, removed by scripts/e2e.ts at start).
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadDemoAccounts, type DemoAccount } from '../../server/seed/demo-accounts.ts';
 import { demoLevels, demoSubjects } from '../../server/seed/demo-content.ts';
+import { loadResultsAccounts, type ResultsAccount } from '../../server/seed/results-demo.ts';
 
 export type DemoPupil = DemoAccount & {
   /** The subject's name as the seed stores it, e.g. "English (vocabulary)". */
@@ -37,19 +39,49 @@ function taken(): Set<string> {
   return new Set([...takenInThisFile, ...inRun]);
 }
 
-/** A demo pupil whose login works and whose exam nobody in this run has started yet. */
-export function takeJourneyPupil(): DemoPupil {
+/** Takes the first pupil of demo-accounts.json that matches and nobody in this run has taken. */
+function take(matches: (account: DemoAccount) => boolean, what: string): DemoPupil {
   const unavailable = taken();
-  const account = loadDemoAccounts().find(
-    (a) => a.scenario === 'journey' && a.login_refused_with === null && !unavailable.has(a.login_code),
-  );
-  if (!account) throw new Error('server/seed/demo-accounts.json has no journey pupil left for this test run');
+  const account = loadDemoAccounts().find((a) => matches(a) && a.login_refused_with === null && !unavailable.has(a.login_code));
+  if (!account) throw new Error(`server/seed/demo-accounts.json has no ${what} left for this test run: add one`);
   takenInThisFile.add(account.login_code);
   if (takenFile) appendFileSync(takenFile, `${account.login_code}\n`);
   return withNames(account);
 }
 
+/**
+ * A demo pupil (scenario "journey") whose login works and whose exam nobody in this run has
+ * started yet; by default one of English level 1, the exam the journey tests sit (its first
+ * questions are a choice and a typed text, server/seed/content/english.ts).
+ */
+export function takeJourneyPupil(exam: { subject: number; level: number } = { subject: 1, level: 1 }): DemoPupil {
+  return take(
+    (a) => a.scenario === 'journey' && a.subject === exam.subject && a.level === exam.level,
+    `journey pupil of subject ${exam.subject} level ${exam.level}`,
+  );
+}
+
+/** A pupil booked into a one-minute sitting (scenario "time-out"), for tests where the clock runs out. */
+export function takeTimeOutPupil(): DemoPupil {
+  return take((a) => a.scenario === 'time-out', 'time-out pupil');
+}
+
 /** The login code the way a hurried pupil types it: lower case, no hyphens. */
 export function typedCarelessly(loginCode: string): string {
   return loginCode.replaceAll('-', '').toLowerCase();
+}
+
+/**
+ * A my-page pupil of the results demo (server/seed/results-accounts.json, scenario "journey":
+ * English level 1 open now, exam fee unpaid, login ID and password on their organisation's login
+ * page) whom nobody in this run has taken. Noted in the same taken-pupils file as the others.
+ */
+export function takeResultsJourneyPupil(): ResultsAccount {
+  const unavailable = taken();
+  const account = loadResultsAccounts().find((a) => a.scenario === 'journey' && !unavailable.has(`results:${a.login_id}`));
+  if (!account) throw new Error('server/seed/results-accounts.json has no results journey pupil left for this test run: add one');
+  const key = `results:${account.login_id}`;
+  takenInThisFile.add(key);
+  if (takenFile) appendFileSync(takenFile, `${key}\n`);
+  return account;
 }

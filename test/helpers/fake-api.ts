@@ -2,10 +2,18 @@
  * An in-memory ApiPort for machine and view tests: it keeps one exam's state the way the
  * server does (deadline fixed at Start, answers by idempotency key), and can be told to fail.
  */
+import type { PaymentPort } from '../../machines/payment/payment.types.ts';
 import type { ApiPort, FailureCode, StoragePort } from '../../machines/shared/ports.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
+import { scoreReportFixture } from '../view/score-report-fixture.ts';
 import type {
   ChoosePageStatus,
+  PaymentLine,
+  PaymentProvider,
+  PaymentSession,
+  PaymentStatusResponse,
+  ResultItemKind,
+  ShortResult,
   ExamDetails,
   ExamineeInfo,
   ExamListItem,
@@ -86,12 +94,50 @@ export const demoChooseStatus: Omit<ChoosePageStatus, 'server_time'> = {
   result: { released: false, payment_status: 0 },
 };
 
-export interface FakeApi extends ApiPort {
+/** The result of the demo schedule history (7): released one week after the exam. */
+export const demoShortResult: Omit<ShortResult, 'server_time'> = {
+  schedule_history_id: 7,
+  subject: { id: 1, name: 'English (vocabulary)' },
+  level: { id: 1, name: 'Level 1', order: 1 },
+  exam_date: '2026-10-14T01:30:00.000Z',
+  score: 78,
+  max_score: 100,
+  passed: true,
+  correct_count: 31,
+  question_count: 40,
+  correct_rate: 77.5,
+  viewable_until: '2028-10-14T01:30:00.000Z',
+};
+
+/** Prices of the payable items, USD minor units. */
+export const demoPrices = { exam_fee: 1500, result_sheet: 500, certificate: 800 } as const;
+
+/** One checkout the fake server opened (its items are paid once the provider authorises). */
+interface FakeCheckout {
+  kinds: PaymentLine['kind'][];
+  status: 0 | 1 | 2;
+  outcome: PaymentStatusResponse['outcome'];
+}
+
+export interface FakeApi extends ApiPort, PaymentPort {
   calls: string[];
   /** Make the next call of this method fail with this code. */
-  failNext(method: keyof ApiPort, code: FailureCode, status?: number): void;
+  failNext(method: keyof ApiPort | keyof PaymentPort, code: FailureCode, status?: number): void;
   status: number;
   saved: Map<number, { value: string; key: string }>;
+  /** What GET /get-status-choose-page answers (the testing menu), without server_time. */
+  menu: Omit<ChoosePageStatus, 'server_time'>;
+  /** The payment provider the server is set up with. */
+  provider: PaymentProvider;
+  /** What of schedule history 7 is paid: the exam fee and the result items (NOT_PAID 0, PENDING 1, PAID 2). */
+  paid: Record<PaymentLine['kind'], 0 | 1 | 2>;
+  /** The checkouts opened, by reference. */
+  checkouts: Map<string, FakeCheckout>;
+  /** The bearer tokens GET /score-report/results was asked with (undefined: the stored one). */
+  reportTokens: Array<string | undefined>;
+  shortResult: NonNullable<ApiPort['shortResult']>;
+  scoreReport: NonNullable<ApiPort['scoreReport']>;
+  resultDocument: NonNullable<ApiPort['resultDocument']>;
 }
 
 export function createFakeApi(options: { now?: () => number } = {}): FakeApi {
@@ -102,6 +148,11 @@ export function createFakeApi(options: { now?: () => number } = {}): FakeApi {
     calls: [],
     status: 0,
     saved: new Map(),
+    menu: structuredClone(demoChooseStatus),
+    provider: 'demo',
+    paid: { exam_fee: 0, result_sheet: 0, certificate: 0 },
+    checkouts: new Map(),
+    reportTokens: [],
     failNext(method, code, status) {
       failures.set(method, new ApiFailure(code, status));
     },
@@ -211,7 +262,7 @@ export function createFakeApi(options: { now?: () => number } = {}): FakeApi {
     },
     async chooseStatus() {
       track('chooseStatus');
-      return { ...demoChooseStatus, server_time: iso(now()) };
+      return { ...structuredClone(api.menu), server_time: iso(now()) };
     },
     async exams() {
       track('exams');
@@ -226,7 +277,98 @@ export function createFakeApi(options: { now?: () => number } = {}): FakeApi {
         server_time: iso(now()),
       };
     },
+    async shortResult(id) {
+      track('shortResult');
+      if (!api.menu.result.released) throw new ApiFailure('RESULT_NOT_RELEASED', 403);
+      return { ...demoShortResult, schedule_history_id: id, server_time: iso(now()) };
+    },
+    async resultPaymentSetting(id) {
+      track('resultPaymentSetting');
+      const items = [resultLine('result_sheet'), resultLine('certificate')];
+      const paidCount = items.filter((l) => l.status === 2).length;
+      return { ...settingCommon(id), items, result_payment_status: paidCount === 2 ? 1 : paidCount === 1 ? 2 : 0 };
+    },
+    async examPaymentSetting(id) {
+      track('examPaymentSetting');
+      const status = api.paid.exam_fee;
+      return { ...settingCommon(id), items: [line('exam_fee', status, status !== 2)], payment_status: status };
+    },
+    async createExamFeeSession() {
+      track('createExamFeeSession');
+      if (api.paid.exam_fee === 2) throw new ApiFailure('ALREADY_PAID', 409);
+      return openCheckout(['exam_fee']);
+    },
+    async createResultFeeSession(body) {
+      track('createResultFeeSession');
+      if (body.items.every((kind) => api.paid[kind] === 2)) throw new ApiFailure('ALREADY_PAID', 409);
+      return openCheckout(body.items);
+    },
+    async paymentStatus(reference) {
+      track('paymentStatus');
+      return statusOf(reference);
+    },
+    async completeDemoPayment(body) {
+      track('completeDemoPayment');
+      const checkout = api.checkouts.get(body.reference);
+      if (!checkout) throw new ApiFailure('NOT_FOUND', 404);
+      if (body.outcome === 'authorised') settle(checkout, 'paid');
+      else checkout.outcome = body.outcome;
+      return statusOf(body.reference);
+    },
+    async scoreReport(id, token) {
+      track('scoreReport');
+      api.reportTokens.push(token);
+      if (token === undefined && api.paid.result_sheet !== 2) throw new ApiFailure('PAYMENT_REQUIRED', 403);
+      return scoreReportFixture({ schedule_history_id: id, certificate_available: api.paid.certificate === 2 });
+    },
+    async resultDocument(id, document) {
+      track('resultDocument');
+      return new Blob([`%PDF-1.7 ${document} ${id}`], { type: 'application/pdf' });
+    },
   };
+  function line(kind: PaymentLine['kind'], status: 0 | 1 | 2, available: boolean): PaymentLine {
+    const price = demoPrices[kind];
+    return { kind, quantity: 1, unit_price_minor: price, total_minor: price, status, available };
+  }
+  function resultLine(kind: ResultItemKind): PaymentLine {
+    const status = api.paid[kind];
+    return line(kind, status, status !== 2 && (kind === 'result_sheet' || demoShortResult.passed));
+  }
+  function settingCommon(id: number) {
+    return {
+      schedule_history_id: id,
+      provider: api.provider,
+      currency: 'USD' as const,
+      adyen: api.provider === 'adyen' ? { client_key: 'test_CLIENTKEY', environment: 'test' as const } : null,
+      server_time: iso(now()),
+    };
+  }
+  function openCheckout(kinds: PaymentLine['kind'][]): PaymentSession {
+    const reference = `GR-${String(api.checkouts.size + 1).padStart(8, '0')}-0000-4000-8000-000000000001`;
+    api.checkouts.set(reference, { kinds, status: 0, outcome: 'open' });
+    const items = kinds.map((kind) => line(kind, 0, true));
+    return {
+      reference,
+      provider: api.provider,
+      currency: 'USD',
+      amount_minor: items.reduce((sum, l) => sum + l.total_minor, 0),
+      items,
+      adyen_session: api.provider === 'adyen' ? { id: `CS${api.checkouts.size}`, session_data: 'Ab02b4c0' } : null,
+      expires_at: iso(now() + 3_600_000),
+      server_time: iso(now()),
+    };
+  }
+  /** The provider authorised the checkout: its items are paid. */
+  function settle(checkout: FakeCheckout, outcome: PaymentStatusResponse['outcome']) {
+    checkout.status = 2;
+    checkout.outcome = outcome;
+    for (const kind of checkout.kinds) api.paid[kind] = 2;
+  }
+  function statusOf(reference: string): PaymentStatusResponse {
+    const checkout = api.checkouts.get(reference);
+    if (!checkout) throw new ApiFailure('NOT_FOUND', 404);
+    return { reference, status: checkout.status, outcome: checkout.outcome, server_time: iso(now()) };
+  }
   function loginAs(examinee: ExamineeInfo): LoginResponse {
     return { access_token: 'token-1', examinee, server_time: iso(now()) };
   }
@@ -240,7 +382,7 @@ export function createFakeApi(options: { now?: () => number } = {}): FakeApi {
       server_time: iso(now()),
     };
   }
-  function track(method: keyof ApiPort) {
+  function track(method: keyof ApiPort | keyof PaymentPort) {
     api.calls.push(method);
     const failure = failures.get(method);
     if (failure) {

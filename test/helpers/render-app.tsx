@@ -7,7 +7,7 @@ import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { expect } from 'vitest';
-import { createActor, type InspectionEvent } from 'xstate';
+import { createActor, type InspectionEvent, type SimulatedClock } from 'xstate';
 import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import type { KioskInput } from '../../machines/kiosk/kiosk.types.ts';
 import { watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
@@ -25,9 +25,15 @@ export async function renderKioskApp(options: {
   input: KioskInput;
   url: string;
   inspect: (event: InspectionEvent) => void;
+  /** The actor system's clock (every machine's delays); a SimulatedClock lets the test move time. */
+  clock?: SimulatedClock;
 }) {
   const { i18n, controller } = await setupLanguage('en');
-  const kiosk = createActor(createKioskMachine(options.deps), { input: options.input, inspect: options.inspect }).start();
+  const kiosk = createActor(createKioskMachine(options.deps), {
+    input: options.input,
+    inspect: options.inspect,
+    ...(options.clock ? { clock: options.clock } : {}),
+  }).start();
   const history = createMemoryHistory({ initialEntries: [options.url] });
   const router = createAppRouter({ history });
   const stopSync = syncRouterWithKiosk(history, kiosk, (listener) => watchKiosk(kiosk, listener));

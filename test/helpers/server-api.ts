@@ -112,10 +112,20 @@ export function useApi(kind: TestDatabaseKind, settings: Partial<AppSettings> = 
 
     async startAs(loginCode) {
       const login = await context.loginAs(loginCode);
-      const response = await context.call('POST', '/api/exam/start', {
-        token: login.token,
-        body: { schedule_history_id: login.scheduleHistoryId },
-      });
+      const start = () =>
+        context.call('POST', '/api/exam/start', { token: login.token, body: { schedule_history_id: login.scheduleHistoryId } });
+      let response = await start();
+      // Pupils who pay online pay the exam fee first, as they would: the demo provider, authorised.
+      if (response.status === 403 && (response.body as { code?: string }).code === 'PAYMENT_REQUIRED') {
+        const checkout = await context.call('POST', '/api/payment/adyen/sessions/exam-fee', {
+          token: login.token,
+          body: { schedule_history_id: login.scheduleHistoryId, terms_accepted: true, return_url: 'http://localhost/pay-exam-fee' },
+        });
+        const reference = (checkout.body as { reference?: string }).reference;
+        const paid = await context.call('POST', '/api/payment/demo/complete', { token: login.token, body: { reference, outcome: 'authorised' } });
+        if (paid.status !== 200) throw new Error(`pay the exam fee of ${loginCode}: ${paid.status} ${JSON.stringify(paid.body)}`);
+        response = await start();
+      }
       if (response.status !== 200) throw new Error(`start ${loginCode}: ${response.status} ${JSON.stringify(response.body)}`);
       return { ...login, deadlineAt: v.parse(StartExamResponseSchema, response.body).deadline_at };
     },

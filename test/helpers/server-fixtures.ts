@@ -204,3 +204,22 @@ async function idWhere(db: Db, table: typeof organizations | typeof schedules | 
   if (!row) throw new Error('fixture: missing demo row (was the database seeded?)');
   return row.id;
 }
+
+/** Items bought for a sitting, as a paid checkout leaves them (payments, payment_items, purchases). */
+export async function buyItems(db: Db, scheduleHistoryId: number, kinds: schema.PaymentKind[], paidAt: Date): Promise<void> {
+  const [payment] = await db
+    .insert(schema.payments)
+    .values({
+      reference: `TEST-${scheduleHistoryId}-${randomUUID().slice(0, 8)}`,
+      scheduleHistoryId,
+      purpose: kinds.includes('exam_fee') ? 'exam_fee' : 'result_fee',
+      status: 2,
+      outcome: 'authorised',
+      amountMinor: 500 * kinds.length,
+      provider: 'demo',
+      expiresAt: paidAt,
+    })
+    .returning({ id: schema.payments.id });
+  await db.insert(schema.paymentItems).values(kinds.map((kind) => ({ paymentId: payment!.id, kind, unitPriceMinor: 500, totalMinor: 500 })));
+  await db.insert(schema.purchases).values(kinds.map((kind) => ({ scheduleHistoryId, kind, paymentId: payment!.id, paidAt })));
+}

@@ -60,6 +60,16 @@ function withStatus(snapshot: AnyMachineSnapshot, ...statuses: AnswerEntry['stat
   });
 }
 
+/** Answering on the first question, with only the answers the load brought (none given here). */
+function untouched(snapshot: AnyMachineSnapshot): boolean {
+  const context = snapshot.context as ExamContext;
+  return (
+    context.questionIndex === 0 &&
+    context.answers[101]?.key === questions.unsent[0]!.key &&
+    snapshot.matches({ answering: { view: 'working', sync: 'saving' } })
+  );
+}
+
 const failed = (type: string, ...codes: FailureCode[]): AnyEventObject[] =>
   codes.map((error) => ({ type, output: { ok: false, error } }));
 
@@ -114,6 +124,9 @@ describeModel({
       { type: 'question.selected', index: 2 },
       { type: 'question.selected', index: 99 },
     ],
+    // The keyboard flags touch no guard: toggled from one answering state only, so the graph stays small.
+    'keyboard.toggled': (snapshot) => (untouched(snapshot) ? [{ type: 'keyboard.toggled' }] : []),
+    'upperCase.toggled': (snapshot) => (untouched(snapshot) ? [{ type: 'upperCase.toggled' }] : []),
     'question.flagged': [
       { type: 'question.flagged', questionId: 102 },
       { type: 'question.flagged', questionId: 999 },

@@ -18,6 +18,7 @@ const machine = kioskMachine.provide({
   actors: {
     session: createMachine({ id: 'standInSession' }) as never,
     exam: createMachine({ id: 'standInExam' }) as never,
+    document: createMachine({ id: 'standInDocument' }) as never,
   },
 });
 
@@ -28,7 +29,7 @@ describeModel({
   samples: {
     'session.signedIn': [{ type: 'session.signedIn', session }],
     'exam.progressed': [{ type: 'exam.progressed', change: { question_index: 1 } }],
-    'location.changed': ['/login-code', '/start', '/exam-tutorial', '/no-such-page'].map((path) => ({ type: 'location.changed', path })),
+    'location.changed': ['/login-code', '/start', '/exam-tutorial', '/no-such-page', '/score-report-embed/4217'].map((path) => ({ type: 'location.changed', path })),
     'loginCode.submitted': [{ type: 'loginCode.submitted', code: 'AC3E-F4GH-J6KM' }],
     'answer.given': [{ type: 'answer.given', questionId: 101, value: 'a' }],
     'question.selected': [{ type: 'question.selected', index: 1 }],

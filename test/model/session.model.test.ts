@@ -5,11 +5,12 @@
  * 401 with and without maintenance).
  */
 import { expect } from 'vitest';
+import { createMachine, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
 import { sessionFromLogin, sessionMachine } from '../../machines/session/session.machine.ts';
 import { validateBasicInfo } from '../../machines/session/session.rules.ts';
-import type { BasicInfoValues, LoginPlace } from '../../machines/session/session.types.ts';
+import type { BasicInfoValues, LoginPlace, ResultsContext } from '../../machines/session/session.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
-import type { LoginResponse } from '../../src/shared/contract.ts';
+import type { ChoosePageStatus, LoginResponse } from '../../src/shared/contract.ts';
 import { demoChooseStatus, demoExamList, demoExaminee } from '../helpers/fake-api.ts';
 import { never } from '../helpers/never.ts';
 import { describeModel } from './suite.ts';
@@ -56,6 +57,11 @@ const machine = sessionMachine.provide({
     loadExamList: never(),
     loadClientConfig: never(),
     endServerSession: never(),
+    // The payment machine has its own model (test/model/payment.model.test.ts): here a child that never ends.
+    payment: createMachine({}),
+    loadShortResult: never(),
+    loadScoreReport: never(),
+    downloadDocument: never(),
   } as never,
   actions: {
     persistSession: () => {},
@@ -64,6 +70,8 @@ const machine = sessionMachine.provide({
     persistEntry: () => {},
     persistSchoolId: () => {},
     leaveApp: () => {},
+    printPage: () => {},
+    forwardToPayment: () => {},
     notifySignedIn: () => {},
     notifySignedOut: () => {},
   },
@@ -94,11 +102,43 @@ const typedUrls = [
   unmatched('/no-such-page', {}, false),
   unmatched('/start'),
 ];
+const menuToPay = { ...demoChooseStatus, exam_fee: { required: true, status: 0 as const }, exam: { ...demoChooseStatus.exam, can_take: false } };
+const menuReleased = {
+  ...demoChooseStatus,
+  exam: { schedule_history_id: 7, status: 5 as const, can_take: false },
+  result: { released: true, payment_status: 0 as const },
+};
+const shortResult = (passed: boolean, owned: { result_sheet: boolean; certificate: boolean }) => ({
+  result: {
+    schedule_history_id: 7,
+    subject: { id: 1 as const, name: 'English' },
+    level: { id: 1, name: 'Level 1', order: 1 },
+    exam_date: serverTime,
+    score: passed ? 17 : 9,
+    max_score: 20,
+    passed,
+    correct_count: passed ? 17 : 9,
+    question_count: 20,
+    correct_rate: passed ? 85 : 45,
+    viewable_until: '2028-11-22T09:00:00.000Z',
+    server_time: serverTime,
+  },
+  owned,
+});
+/** Samples sent only in these signed-in states. */
+const onlyIn =
+  (states: string[], events: AnyEventObject[]) =>
+  (snapshot: AnyMachineSnapshot): AnyEventObject[] =>
+    states.some((state) => snapshot.matches({ signedIn: state })) ? events : [];
+const menuFacts = (menu: ChoosePageStatus | null) =>
+  menu === null ? null : [menu.exam_fee.required, menu.exam_fee.status, menu.result.released, menu.exam.can_take];
+const resultFacts = (results: ResultsContext) => [results.owned?.result_sheet, results.owned?.certificate, results.short?.passed];
 const errorsOf = (id: string, list: ApiFailure[] = failures) => list.map((error) => ({ type: `xstate.error.actor.${id}`, error }));
 
 describeModel({
   name: 'session',
   machine,
+  limit: 200_000,
   inputs: [
     { storedSession: null },
     { storedSession: sessionFromLogin(loginResponse, uuid) },
@@ -152,9 +192,38 @@ describeModel({
       { type: 'xstate.done.actor.saveBasicInfo', output: { examinee: { ...demoExaminee, ...validInfo }, server_time: serverTime } },
     ],
     'xstate.error.actor.saveBasicInfo': errorsOf('saveBasicInfo'),
-    'xstate.done.actor.loadTestingMenu': [
+    'xstate.done.actor.loadTestingMenu': onlyIn(['testingMenu'], [
       { type: 'xstate.done.actor.loadTestingMenu', output: { ...demoChooseStatus, server_time: serverTime } },
-    ],
+      { type: 'xstate.done.actor.loadTestingMenu', output: { ...menuToPay, server_time: serverTime } },
+      { type: 'xstate.done.actor.loadTestingMenu', output: { ...menuReleased, server_time: serverTime } },
+    ]),
+    // The results and payment screens' events, sampled only where they can matter (each
+    // sample sent everywhere would multiply the paths without adding a transition).
+    'xstate.done.actor.loadShortResult': onlyIn(['shortResult', 'purchasedResult'], [
+      { type: 'xstate.done.actor.loadShortResult', output: shortResult(true, { result_sheet: false, certificate: false }) },
+      { type: 'xstate.done.actor.loadShortResult', output: shortResult(true, { result_sheet: true, certificate: true }) },
+      { type: 'xstate.done.actor.loadShortResult', output: shortResult(false, { result_sheet: true, certificate: false }) },
+    ]),
+    'xstate.error.actor.loadShortResult': onlyIn(['shortResult', 'purchasedResult'], errorsOf('loadShortResult')),
+    'xstate.done.actor.loadScoreReport': onlyIn(['scoreReport'], [{ type: 'xstate.done.actor.loadScoreReport', output: { result: { passed: true } } }]),
+    'xstate.error.actor.loadScoreReport': onlyIn(['scoreReport'], errorsOf('loadScoreReport')),
+    'xstate.done.actor.downloadDocument': onlyIn(['purchasedResult', 'scoreReport'], [{ type: 'xstate.done.actor.downloadDocument', output: undefined }]),
+    'xstate.error.actor.downloadDocument': onlyIn(['purchasedResult', 'scoreReport'], errorsOf('downloadDocument')),
+    'fee.payRequested': onlyIn(['testingMenu'], [{ type: 'fee.payRequested' }]),
+    'results.viewRequested': onlyIn(['testingMenu'], [{ type: 'results.viewRequested' }]),
+    'menu.requested': onlyIn(['payExamFee', 'shortResult', 'payExamResult', 'purchasedResult', 'scoreReport'], [{ type: 'menu.requested' }]),
+    'resultItems.buyRequested': onlyIn(['shortResult'], [{ type: 'resultItems.buyRequested' }]),
+    'report.openRequested': onlyIn(['shortResult', 'purchasedResult'], [{ type: 'report.openRequested' }]),
+    'report.printRequested': onlyIn(['scoreReport'], [{ type: 'report.printRequested' }]),
+    'report.pdfRequested': onlyIn(['scoreReport'], [{ type: 'report.pdfRequested' }]),
+    'certificate.downloadRequested': onlyIn(['purchasedResult', 'scoreReport'], [{ type: 'certificate.downloadRequested' }]),
+    'payment.continued': onlyIn(['payExamFee', 'payExamResult'], [{ type: 'payment.continued' }]),
+    'item.toggled': onlyIn(['payExamFee', 'payExamResult'], [{ type: 'item.toggled', kind: 'certificate' }]),
+    'terms.toggled': onlyIn(['payExamFee', 'payExamResult'], [{ type: 'terms.toggled' }]),
+    'checkout.requested': onlyIn(['payExamFee', 'payExamResult'], [{ type: 'checkout.requested' }]),
+    'provider.completed': onlyIn(['payExamFee', 'payExamResult'], [{ type: 'provider.completed', result: 'authorised' }]),
+    'demo.chosen': onlyIn(['payExamFee', 'payExamResult'], [{ type: 'demo.chosen', outcome: 'authorised' }]),
+    'again.requested': onlyIn(['payExamFee', 'payExamResult'], [{ type: 'again.requested' }]),
     'xstate.error.actor.loadTestingMenu': errorsOf('loadTestingMenu'),
     'xstate.done.actor.loadExamList': [{ type: 'xstate.done.actor.loadExamList', output: { exams: demoExamList, server_time: serverTime } }],
     'xstate.error.actor.loadExamList': errorsOf('loadExamList'),
@@ -174,7 +243,8 @@ describeModel({
     'xstate.error.actor.endServerSession': [{ type: 'xstate.error.actor.endServerSession', error: new ApiFailure('NETWORK_ERROR') }],
     // Typed URLs are judged the same from every signed-out screen: sampled on the login-code form.
     'location.unmatched': (snapshot) => (snapshot.matches({ signedOut: { loginCode: 'editing' } }) ? typedUrls : []),
-    'xstate.route': [
+    'xstate.route': (snapshot) => [
+      ...onlyIn(['payExamFee', 'shortResult', 'testingMenu'], [{ type: 'xstate.route', to: '#sessionTestingMenu' }])(snapshot),
       { type: 'xstate.route', to: '#sessionLoginCode' },
       { type: 'xstate.route', to: '#sessionNotFound' },
       { type: 'xstate.route', to: '#sessionForbidden' },
@@ -194,6 +264,9 @@ describeModel({
       Boolean((context.entry as { schoolId?: string } | null)?.schoolId),
       Object.keys(validateBasicInfo(basicInfo.values)).length === 0,
       (context.exit as { loginType?: number } | null)?.loginType ?? null,
+      // The menu's and the results' facts the guards read.
+      menuFacts(context.menu as ChoosePageStatus | null),
+      resultFacts(context.results as ResultsContext),
     ];
   },
   invariants: (snapshot) => {

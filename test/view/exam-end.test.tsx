@@ -1,11 +1,16 @@
 // @vitest-environment jsdom
 /**
- * exam-end: sent with its receipt, cancelled, the header's placeholders, Log out.
+ * exam-end: sent with its receipt, cancelled (and why, when the code says), the header's
+ * placeholders, Log out; and the end screen the whole app keeps after a reload without a login
+ * (seed section 2, rule 5), which says why from the stored error code.
  */
 import { screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ErrorCode } from '../../src/shared/contract.ts';
 import { ExamEndScreen } from '../../src/screens/exam-end/exam-end.tsx';
-import { renderView } from './render.tsx';
+import { createControlledApi } from '../helpers/controlled-api.ts';
+import { renderKioskApp } from '../helpers/render-app.tsx';
+import { memoryStorage, renderView } from './render.tsx';
 
 const digest = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 
@@ -36,10 +41,63 @@ describe('exam-end', () => {
     expect(screen.queryByText('Test complete')).toBeNull();
   });
 
+  it('says the test was started on another terminal', async () => {
+    await renderView(<ExamEndScreen outcome="cancelled" receipt={null} errorCode="INCORRECT_DEVICE" onLogout={vi.fn()} />);
+    expect(screen.getByRole('alert').textContent).toBe('An exam was already started for this account on another terminal.');
+    expect(screen.queryByText('Your answers could not be sent.')).toBeNull();
+  });
+
+  it('says an administrator reset the account', async () => {
+    await renderView(<ExamEndScreen outcome="cancelled" receipt={null} errorCode="ER_SCHEDULE_HISTORY_RETAKE" onLogout={vi.fn()} />);
+    expect(screen.getByRole('alert').textContent).toBe('An administrator has reset this account. Please log in again.');
+  });
+
+  it('keeps the general words for other codes', async () => {
+    await renderView(<ExamEndScreen outcome="cancelled" receipt={null} errorCode="ER_SCHEDULE_HISTORY_CANCELLED" onLogout={vi.fn()} />);
+    expect(screen.getByText('Your answers could not be sent.')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('logs out', async () => {
     const onLogout = vi.fn();
     const { user } = await renderView(<ExamEndScreen outcome="sent" receipt={null} onLogout={onLogout} />);
     await user.click(screen.getByRole('button', { name: 'Log out' }));
     expect(onLogout).toHaveBeenCalledOnce();
   });
+});
+
+describe('exam-end kept after a reload without a login (rule 5)', () => {
+  let stop: (() => void) | undefined;
+  beforeAll(() => {
+    window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+  });
+  afterEach(() => {
+    stop?.();
+    stop = undefined;
+  });
+
+  const cases: Array<[ErrorCode, string]> = [
+    ['INCORRECT_DEVICE', 'An exam was already started for this account on another terminal.'],
+    ['ER_SCHEDULE_HISTORY_RETAKE', 'An administrator has reset this account. Please log in again.'],
+  ];
+  for (const [code, message] of cases) {
+    it(`says why from the stored ${code}`, async () => {
+      const control = createControlledApi();
+      const { kiosk, history, stopSync } = await renderKioskApp({
+        deps: { api: control.api, storage: memoryStorage() },
+        input: { storedSession: null, storedToken: null, storedErrorCode: code },
+        url: '/exam-end',
+        inspect: () => {},
+      });
+      stop = () => {
+        stopSync();
+        kiosk.stop();
+      };
+      expect(await screen.findByRole('heading', { level: 1, name: 'The test was cancelled' })).toBeTruthy();
+      expect(screen.getByRole('alert').textContent).toBe(message);
+      expect(screen.queryByText('Your answers could not be sent.')).toBeNull();
+      expect(history.location.pathname).toBe('/exam-end');
+      expect(control.waiting()).toEqual([]);
+    });
+  }
 });

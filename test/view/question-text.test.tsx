@@ -3,9 +3,12 @@
  * A text question with the on-screen alphabet keyboard: large letter keys, Space, Backspace
  * and the capital-letters toggle, each a named button, reachable with one Tab and the arrow
  * keys; upper-case mode starts in capitals and stays there. The typed text is handed over like
- * any typed answer (on Next here).
+ * any typed answer (on Next here). Whether the keyboard is shown and types capitals is the exam
+ * machine's (alphabets_keyboard_flag, mode_upper_case_flag): the screen shows the props and
+ * sends the toggles; a stand-in owner below keeps them the way the machine does.
  */
 import { fireEvent, screen, within } from '@testing-library/react';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
 import type { Question } from '../../src/shared/contract.ts';
@@ -39,11 +42,34 @@ function props(question: Question, overrides: Partial<ExamScreenProps> = {}): Ex
 
 const box = () => screen.getByRole('textbox', { name: 'Your answer' }) as HTMLInputElement;
 
+/** The exam screen with the two flags kept the way the exam machine keeps them (toggled by the sends). */
+function WithFlags(props: ExamScreenProps & { initialKeyboardOpen?: boolean; initialUpperCase?: boolean }) {
+  const { initialKeyboardOpen = true, initialUpperCase = false, ...rest } = props;
+  const [keyboardOpen, setKeyboardOpen] = useState(initialKeyboardOpen);
+  const [upperCase, setUpperCase] = useState(initialUpperCase);
+  return (
+    <ExamScreen
+      {...rest}
+      keyboardOpen={keyboardOpen}
+      upperCase={upperCase}
+      onToggleKeyboard={() => {
+        rest.onToggleKeyboard?.();
+        setKeyboardOpen((open) => !open);
+      }}
+      onToggleUpperCase={() => {
+        rest.onToggleUpperCase?.();
+        setUpperCase((on) => !on);
+      }}
+    />
+  );
+}
+
 describe('a text question without the on-screen keyboard', () => {
   it('has only the text box', async () => {
     await renderView(<ExamScreen {...props(textQuestion(null))} />);
     expect(box()).toBeTruthy();
     expect(screen.queryByRole('group', { name: 'Alphabet keyboard' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /alphabet keyboard/ })).toBeNull();
   });
 });
 
@@ -61,7 +87,10 @@ describe('the alphabet keyboard', () => {
 
   it('types letters, capitals after the toggle, a space and Backspace, and hands the text over', async () => {
     const onAnswer = vi.fn();
-    const { user } = await renderView(<ExamScreen {...props(textQuestion({ kind: 'alphabet', upper_case: false }), { onAnswer })} />);
+    const onToggleUpperCase = vi.fn();
+    const { user } = await renderView(
+      <WithFlags {...props(textQuestion({ kind: 'alphabet', upper_case: false }), { onAnswer, onToggleUpperCase })} />,
+    );
     await user.click(screen.getByRole('button', { name: 'Capital letters' }));
     expect(screen.getByRole('button', { name: 'Capital letters', pressed: true })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'C' }));
@@ -72,6 +101,41 @@ describe('the alphabet keyboard', () => {
     expect(box().value).toBe('Cat ');
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     expect(onAnswer.mock.calls).toEqual([[301, 'Cat ']]);
+    // The capitals key only asks the machine (mode_upper_case_flag): once on, once off.
+    expect(onToggleUpperCase).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows what the machine says: capitals when upper-case mode is on', async () => {
+    await renderView(<ExamScreen {...props(textQuestion({ kind: 'alphabet', upper_case: false }), { upperCase: true })} />);
+    expect(screen.getByRole('button', { name: 'Capital letters', pressed: true }).getAttribute('aria-disabled')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Q' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'q' })).toBeNull();
+  });
+
+  it('is hidden and shown with one button, giving the text box back to the device keyboard', async () => {
+    const onToggleKeyboard = vi.fn();
+    const { user } = await renderView(
+      <WithFlags {...props(textQuestion({ kind: 'alphabet', upper_case: false }), { onToggleKeyboard })} />,
+    );
+    const hide = screen.getByRole('button', { name: 'Hide alphabet keyboard' });
+    const keyboard = screen.getByRole('group', { name: 'Alphabet keyboard' });
+    expect(hide.getAttribute('aria-expanded')).toBe('true');
+    expect(hide.getAttribute('aria-controls')).toBe(keyboard.id);
+    await user.click(hide);
+    expect(screen.queryByRole('group', { name: 'Alphabet keyboard' })).toBeNull();
+    expect(box().getAttribute('inputmode')).toBeNull();
+    const show = screen.getByRole('button', { name: 'Show alphabet keyboard' });
+    expect(show.getAttribute('aria-expanded')).toBe('false');
+    await user.click(show);
+    expect(screen.getByRole('group', { name: 'Alphabet keyboard' })).toBeTruthy();
+    expect(box().getAttribute('inputmode')).toBe('none');
+    expect(onToggleKeyboard).toHaveBeenCalledTimes(2);
+  });
+
+  it('stays hidden when the machine says so (after a reload)', async () => {
+    await renderView(<ExamScreen {...props(textQuestion({ kind: 'alphabet', upper_case: false }), { keyboardOpen: false })} />);
+    expect(screen.queryByRole('group', { name: 'Alphabet keyboard' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Show alphabet keyboard' })).toBeTruthy();
   });
 
   it('is one Tab stop, moved through with the arrow keys and pressed with Enter', async () => {
@@ -91,7 +155,10 @@ describe('the alphabet keyboard', () => {
   });
 
   it('in upper-case mode, starts in capitals and stays there', async () => {
-    const { user } = await renderView(<ExamScreen {...props(textQuestion({ kind: 'alphabet', upper_case: true }))} />);
+    const onToggleUpperCase = vi.fn();
+    const { user } = await renderView(
+      <WithFlags {...props(textQuestion({ kind: 'alphabet', upper_case: true }), { onToggleUpperCase })} />,
+    );
     const toggle = screen.getByRole('button', { name: 'Capital letters', pressed: true });
     expect(toggle.getAttribute('aria-disabled')).toBe('true');
     expect(screen.getByText('This answer is written in capital letters.')).toBeTruthy();
@@ -101,6 +168,8 @@ describe('the alphabet keyboard', () => {
     // Letters typed on a physical keyboard become capitals too.
     await user.type(box(), 'og');
     expect(box().value).toBe('DOG');
+    // The locked key asks nothing of the machine.
+    expect(onToggleUpperCase).not.toHaveBeenCalled();
   });
 
   it('takes no key while the answers are being sent', async () => {

@@ -37,6 +37,18 @@ const fixtures: ScreenProps = {
   'examinee-info': { info: { examinee_name: 'Aiko Tanaka', grade_id: 4, email: 'aiko@example.com' }, onContinue: noop },
   'testing-menu': { status: 'loading', menu: null, error: null, onTakeTest: noop, onRetry: noop, onLogout: noop },
   'exam-list': { status: 'ready', exams: [], stepMode: false, error: null, onChoose: noop, onRetry: noop, onLogout: noop },
+  'score-report-embed': { status: 'loading', document: 'report', report: null, error: null, onRetry: noop },
+  'short-result': {
+    status: 'loading', result: null, owned: { result_sheet: false, certificate: false }, error: null,
+    onBuy: noop, onOpenReport: noop, onBack: noop, onRetry: noop,
+  },
+  'pay-exam-fee': { view: null, send: noop, onBack: noop, onContinue: noop },
+  'pay-exam-result': { view: null, send: noop, onBack: noop, onContinue: noop },
+  'purchased-result': {
+    status: 'loading', purchases: null, error: null, download: { status: 'idle', error: null },
+    onOpenReport: noop, onDownloadCertificate: noop, onBuy: noop, onBack: noop, onRetry: noop,
+  },
+  'score-report': { status: 'loading', report: null, error: null, variant: 'screen' },
 };
 
 const shell = vi.hoisted(() => ({ busy: false, screen: 'login-code' as string }));
@@ -79,6 +91,11 @@ describe('routes', () => {
     ['/testing-menu', 'Menu'],
     ['/exam', 'Choose an exam'],
     ['/exam-step-mode', 'Choose an exam'],
+    ['/short-result', 'Your result'],
+    ['/pay-exam-fee', 'Pay the exam fee'],
+    ['/pay-exam-result', 'Buy the result sheet and certificate'],
+    ['/purchased-result', 'Purchased result'],
+    ['/score-report/42', 'Score report'],
   ])('%s renders its screen', async (path, heading) => {
     await visit(path);
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeTruthy();

@@ -1,67 +1,76 @@
 // @vitest-environment jsdom
 /**
- * testing-menu: the seed's TestingMenu states on three cards (pay fee, fee paid, payment not
- * completed, take test, exam completed, waiting for the result, view results), no button that
- * leads nowhere, loading, a failed load with Try again, and Log out.
+ * testing-menu: every seed TestingMenu state live on three cards (pay fee, fee paid, payment not
+ * completed, take test, exam completed, waiting for the result with its release date, view
+ * results), one primary action, no button that leads nowhere, loading, a failed load with Try
+ * again, and Log out.
  */
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { ChoosePageStatus } from '../../src/shared/contract.ts';
-import { TestingMenuScreen, type TestingMenuScreenProps } from '../../src/screens/testing-menu/testing-menu.tsx';
+import type { MenuView } from '../../src/screens/testing-menu/menu-view.ts';
+import { TestingMenuScreen, type TestingMenuProps } from '../../src/screens/testing-menu/testing-menu.tsx';
 import { renderView } from './render.tsx';
 
-function menu(overrides: {
-  exam_fee?: Partial<ChoosePageStatus['exam_fee']>;
-  exam?: Partial<ChoosePageStatus['exam']>;
-  result?: Partial<ChoosePageStatus['result']>;
-} = {}): ChoosePageStatus {
-  return {
-    exam_fee: { required: true, status: 2, ...overrides.exam_fee },
-    exam: { schedule_history_id: 42, status: 0, can_take: true, ...overrides.exam },
-    result: { released: false, payment_status: 0, ...overrides.result },
-    server_time: '2026-11-22T09:00:00.000Z',
-  };
+function menu(overrides: Partial<MenuView> = {}): MenuView {
+  return { fee: 'paid', exam: 'can_take', result: 'not_finished', releaseAt: null, next: 'take_test', ...overrides };
 }
 
-function props(overrides: Partial<TestingMenuScreenProps> = {}): TestingMenuScreenProps {
-  return { status: 'ready', menu: menu(), error: null, onTakeTest: vi.fn(), onRetry: vi.fn(), onLogout: vi.fn(), ...overrides };
+function props(overrides: Partial<TestingMenuProps> = {}): TestingMenuProps {
+  return {
+    status: 'ready',
+    menu: menu(),
+    error: null,
+    onPayFee: vi.fn(),
+    onTakeTest: vi.fn(),
+    onViewResults: vi.fn(),
+    onRetry: vi.fn(),
+    onLogout: vi.fn(),
+    ...overrides,
+  };
 }
 
 function card(name: string): HTMLElement {
   return screen.getByRole('heading', { level: 2, name }).closest('li') as HTMLElement;
 }
 
+function primaryButtons(): string[] {
+  return screen
+    .getAllByRole('button')
+    .filter((button) => button.getAttribute('data-variant') === 'primary')
+    .map((button) => button.textContent ?? '');
+}
+
 describe('testing-menu', () => {
-  it('shows the three cards as a list: fee paid, take test, waiting for the result', async () => {
+  it('shows the three cards as a list: fee paid, take test, results after the exam', async () => {
     await renderView(<TestingMenuScreen {...props()} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Menu' })).toBeTruthy();
     expect(screen.getAllByRole('listitem')).toHaveLength(3);
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(['Exam fee', 'Test', 'Results']);
     expect(within(card('Exam fee')).getByText('Fee paid')).toBeTruthy();
-    expect(within(card('Results')).getByText('Waiting for the result to be released')).toBeTruthy();
     expect(within(card('Exam fee')).queryAllByRole('button')).toHaveLength(0);
+    expect(within(card('Results')).getByText('Your result will be shown here one week after the exam.')).toBeTruthy();
     expect(within(card('Results')).queryAllByRole('button')).toHaveLength(0);
   });
 
-  it('takes the test with "Take test" when it can be taken', async () => {
+  it('takes the test with "Take test", the one primary action', async () => {
     const onTakeTest = vi.fn();
     const { user } = await renderView(<TestingMenuScreen {...props({ onTakeTest })} />);
     const take = screen.getByRole('button', { name: 'Take test' }) as HTMLButtonElement;
     expect(take.disabled).toBe(false);
-    expect(take.getAttribute('data-variant')).toBe('primary');
+    expect(primaryButtons()).toEqual(['Take test']);
     await user.click(take);
     expect(onTakeTest).toHaveBeenCalledOnce();
   });
 
-  it('shows "Pay fee" as a state with a note, no payment button, and Take test disabled until paid', async () => {
+  it('pays the fee with "Pay fee" (primary) while Take test waits for the payment', async () => {
+    const onPayFee = vi.fn();
     const onTakeTest = vi.fn();
     const { user } = await renderView(
-      <TestingMenuScreen {...props({ menu: menu({ exam_fee: { status: 0 }, exam: { can_take: false } }), onTakeTest })} />,
+      <TestingMenuScreen {...props({ menu: menu({ fee: 'to_pay', exam: 'needs_fee', next: 'pay_fee' }), onPayFee, onTakeTest })} />,
     );
-    const fee = card('Exam fee');
-    expect(within(fee).getByText('Pay fee')).toBeTruthy();
-    expect(within(fee).getByText(/Online payment will open here/)).toBeTruthy();
-    expect(within(fee).queryAllByRole('button')).toHaveLength(0);
+    expect(primaryButtons()).toEqual(['Pay fee']);
+    await user.click(within(card('Exam fee')).getByRole('button', { name: 'Pay fee' }));
+    expect(onPayFee).toHaveBeenCalledOnce();
     const take = screen.getByRole('button', { name: 'Take test' }) as HTMLButtonElement;
     expect(take.disabled).toBe(true);
     expect(within(card('Test')).getByText('You can take the test once the exam fee is paid.')).toBeTruthy();
@@ -69,34 +78,86 @@ describe('testing-menu', () => {
     expect(onTakeTest).not.toHaveBeenCalled();
   });
 
-  it('shows "Payment not completed" while the payment is pending', async () => {
-    await renderView(<TestingMenuScreen {...props({ menu: menu({ exam_fee: { status: 1 }, exam: { can_take: false } }) })} />);
-    expect(within(card('Exam fee')).getByText('Payment not completed')).toBeTruthy();
+  it('shows "Payment not completed" with a way back to the pending payment', async () => {
+    const onPayFee = vi.fn();
+    const { user } = await renderView(
+      <TestingMenuScreen {...props({ menu: menu({ fee: 'pending', exam: 'needs_fee', next: 'pay_fee' }), onPayFee })} />,
+    );
+    const fee = card('Exam fee');
+    expect(within(fee).getByText('Payment not completed')).toBeTruthy();
+    expect(within(fee).getByText(/nothing is charged twice/)).toBeTruthy();
+    await user.click(within(fee).getByRole('button', { name: 'Go to the payment' }));
+    expect(onPayFee).toHaveBeenCalledOnce();
+  });
+
+  it('shows the fee state in words, with no button, when the host has no payment screen', async () => {
+    const { onPayFee: _omit, ...rest } = props({ menu: menu({ fee: 'to_pay', exam: 'needs_fee', next: 'pay_fee' }) });
+    await renderView(<TestingMenuScreen {...rest} />);
+    expect(within(card('Exam fee')).getByText('Pay fee')).toBeTruthy();
+    expect(within(card('Exam fee')).queryAllByRole('button')).toHaveLength(0);
   });
 
   it('hides the payment card when no fee is paid online', async () => {
-    await renderView(<TestingMenuScreen {...props({ menu: menu({ exam_fee: { required: false, status: 0 } }) })} />);
+    await renderView(<TestingMenuScreen {...props({ menu: menu({ fee: 'not_required' }) })} />);
     expect(screen.queryByRole('heading', { name: 'Exam fee' })).toBeNull();
     expect(screen.getAllByRole('listitem')).toHaveLength(2);
   });
 
   it('says why the test cannot be taken when the fee is settled', async () => {
-    await renderView(<TestingMenuScreen {...props({ menu: menu({ exam: { can_take: false } }) })} />);
+    await renderView(<TestingMenuScreen {...props({ menu: menu({ exam: 'unavailable', next: null }) })} />);
     expect(within(card('Test')).getByText('You cannot take the test right now.')).toBeTruthy();
+    expect(primaryButtons()).toEqual([]);
   });
 
-  it.each([1, 4, 5, 8])('shows "Exam completed" and no Take test button in status %i', async (status) => {
-    await renderView(<TestingMenuScreen {...props({ menu: menu({ exam: { status: status as 1, can_take: false } }) })} />);
+  it('shows "Exam completed" and "Waiting for the result to be released", with the release date in the language\'s format', async () => {
+    const view = menu({ exam: 'completed', result: 'waiting', releaseAt: '2026-11-29T12:00:00.000Z', next: null });
+    await renderView(<TestingMenuScreen {...props({ menu: view })} />);
     expect(within(card('Test')).getByText('Exam completed')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Take test' })).toBeNull();
+    const results = card('Results');
+    expect(within(results).getByText('Waiting for the result to be released')).toBeTruthy();
+    expect(within(results).getByText('The result will be released on 11/29/2026.')).toBeTruthy();
   });
 
-  it('shows "View results" as a state, not a link, once results are released', async () => {
-    await renderView(<TestingMenuScreen {...props({ menu: menu({ exam: { status: 5, can_take: false }, result: { released: true } }) })} />);
-    const results = card('Results');
-    expect(within(results).getByText('View results')).toBeTruthy();
-    expect(within(results).queryAllByRole('button')).toHaveLength(0);
-    expect(within(results).queryAllByRole('link')).toHaveLength(0);
+  it('writes the release date in Japanese long format in Japanese', async () => {
+    const view = menu({ exam: 'completed', result: 'waiting', releaseAt: '2026-11-29T12:00:00.000Z', next: null });
+    await renderView(<TestingMenuScreen {...props({ menu: view })} />, { language: 'ja' });
+    expect(within(screen.getByRole('list')).getByText(/2026年11月29日/)).toBeTruthy();
+  });
+
+  it('says when results come when the release date is not known', async () => {
+    await renderView(<TestingMenuScreen {...props({ menu: menu({ exam: 'completed', result: 'waiting', next: null }) })} />);
+    expect(within(card('Results')).getByText('Results can be viewed from one week after the exam.')).toBeTruthy();
+  });
+
+  it('opens the results with "View results" (primary) once released', async () => {
+    const onViewResults = vi.fn();
+    const view = menu({ exam: 'completed', result: 'viewable', next: 'view_results' });
+    const { user } = await renderView(<TestingMenuScreen {...props({ menu: view, onViewResults })} />);
+    expect(primaryButtons()).toEqual(['View results']);
+    await user.click(within(card('Results')).getByRole('button', { name: 'View results' }));
+    expect(onViewResults).toHaveBeenCalledOnce();
+  });
+
+  it('explains a cancelled or expired exam, which has no result', async () => {
+    const { unmount } = await renderView(<TestingMenuScreen {...props({ menu: menu({ exam: 'cancelled', result: 'none', next: null }) })} />);
+    expect(within(card('Test')).getByText('This exam has been cancelled. Please ask your teacher.')).toBeTruthy();
+    expect(within(card('Results')).getByText('There is no result for this exam.')).toBeTruthy();
+    unmount();
+    await renderView(<TestingMenuScreen {...props({ menu: menu({ exam: 'expired', result: 'none', next: null }) })} />);
+    expect(within(card('Test')).getByText('The test period has ended.')).toBeTruthy();
+  });
+
+  it('is used with the keyboard: Tab reaches the actions in order and Enter presses them', async () => {
+    const onPayFee = vi.fn();
+    const view = menu({ fee: 'to_pay', exam: 'needs_fee', next: 'pay_fee' });
+    const { user } = await renderView(<TestingMenuScreen {...props({ menu: view, onPayFee })} />);
+    await user.tab();
+    expect(document.activeElement?.textContent).toBe('Pay fee');
+    await user.keyboard('{Enter}');
+    expect(onPayFee).toHaveBeenCalledOnce();
+    await user.tab();
+    expect(document.activeElement?.textContent).toBe('Log out');
   });
 
   it('logs out with "Log out"', async () => {
@@ -122,7 +183,7 @@ describe('testing-menu', () => {
   });
 
   it('renders in Japanese from the ja catalog', async () => {
-    await renderView(<TestingMenuScreen {...props()} />, { language: 'ja' });
+    await renderView(<TestingMenuScreen {...props({ menu: menu({ exam: 'can_take', result: 'waiting' }) })} />, { language: 'ja' });
     expect(screen.getByRole('button', { name: 'テストを受ける' })).toBeTruthy();
     expect(screen.getByText('結果の発表をまっています')).toBeTruthy();
   });

@@ -1,8 +1,10 @@
 /**
  * The on-screen alphabet keyboard (seed: alphabets_keyboard_flag) for typed English answers
  * on tablets and for pupils who do not know a physical keyboard yet: the letters A–Z in
- * keyboard rows, Space, Backspace and the "ABC/abc" toggle for capital letters. In upper-case
- * mode (mode_upper_case_flag, `upperCase`) it starts in capitals and stays there.
+ * keyboard rows, Space, Backspace and the "ABC/abc" key for capital letters. Whether it types
+ * capitals (mode_upper_case_flag) is the exam machine's: `capitals` comes in, the key only asks
+ * to switch (`onToggleCapitals`). A question written in capital letters (`upperCaseOnly`) types
+ * capitals only, and the key is locked.
  *
  * One Tab stop: the arrow keys move between the keys (a roving tabindex), Home/End to the
  * row's ends, Enter or Space presses. Each key is a button with an accessible name. Latin
@@ -17,18 +19,23 @@ export type AlphabetKey = { kind: 'letter'; letter: string } | { kind: 'space' }
 const LETTER_ROWS = ['QWERTYUIOP', 'ASDFGHJKL', 'ZXCVBNM'];
 
 export interface AlphabetKeyboardProps {
-  /** Upper-case mode: capitals only, the toggle locked. */
-  upperCase: boolean;
+  /** The question is written in capital letters: capitals only, the "ABC" key locked. */
+  upperCaseOnly: boolean;
+  /** The pupil switched to capital letters (mode_upper_case_flag). */
+  capitals: boolean;
+  /** The "ABC/abc" key: asks to switch between capital and small letters. */
+  onToggleCapitals(): void;
+  /** The element's id (the show/hide button controls it). */
+  id?: string;
   disabled: boolean;
   /** A letter (in the case shown) or a space to add. */
   onInsert(text: string): void;
   onBackspace(): void;
 }
 
-export function AlphabetKeyboard({ upperCase, disabled, onInsert, onBackspace }: AlphabetKeyboardProps) {
+export function AlphabetKeyboard({ upperCaseOnly, capitals, onToggleCapitals, id: elementId, disabled, onInsert, onBackspace }: AlphabetKeyboardProps) {
   const { t } = useLingui();
-  const [capitals, setCapitals] = useState(upperCase);
-  const shown = upperCase || capitals;
+  const shown = upperCaseOnly || capitals;
   const [focused, setFocused] = useState<[number, number]>([0, 0]);
   const keyRefs = useRef(new Map<string, HTMLButtonElement>());
 
@@ -66,12 +73,12 @@ export function AlphabetKeyboard({ upperCase, disabled, onInsert, onBackspace }:
     if (key.kind === 'letter') onInsert(shown ? key.letter : key.letter.toLowerCase());
     else if (key.kind === 'space') onInsert(' ');
     else if (key.kind === 'backspace') onBackspace();
-    else if (!upperCase) setCapitals((on) => !on);
+    else if (!upperCaseOnly) onToggleCapitals();
   };
 
   const [focusRow, focusColumn] = focused;
   return (
-    <div className={styles.keyboard} role="group" aria-label={t`Alphabet keyboard`} dir="ltr">
+    <div id={elementId} className={styles.keyboard} role="group" aria-label={t`Alphabet keyboard`} dir="ltr">
       {rows.map((row, r) => (
         <div key={r} className={styles.row}>
           {row.map((key, c) => {
@@ -119,9 +126,9 @@ export function AlphabetKeyboard({ upperCase, disabled, onInsert, onBackspace }:
                 className={styles.key}
                 data-kind="wide"
                 aria-pressed={shown}
-                aria-disabled={upperCase || undefined}
+                aria-disabled={upperCaseOnly || undefined}
                 aria-label={t`Capital letters`}
-                title={upperCase ? t`This answer is written in capital letters.` : undefined}
+                title={upperCaseOnly ? t`This answer is written in capital letters.` : undefined}
               >
                 <span aria-hidden="true">{shown ? 'ABC' : 'abc'}</span>
               </button>
@@ -129,7 +136,7 @@ export function AlphabetKeyboard({ upperCase, disabled, onInsert, onBackspace }:
           })}
         </div>
       ))}
-      {upperCase && (
+      {upperCaseOnly && (
         <p className={styles.note}>
           <Trans>This answer is written in capital letters.</Trans>
         </p>

@@ -23,7 +23,7 @@ export interface ExamHeaderProps {
   /** Server clock minus local clock, in ms. */
   clockOffsetMs: number;
   /** The exam's time limit (seed section 9: 40 minutes). */
-  timeLimitMinutes?: number;
+  timeLimitSeconds?: number;
 }
 
 const PLACEHOLDER = '--:--';
@@ -42,14 +42,14 @@ function stageOf(seconds: number | null): keyof typeof announcements | null {
   return null;
 }
 
-export function ExamHeader({ questionNumber, questionCount, deadlineAt, clockOffsetMs, timeLimitMinutes = 40 }: ExamHeaderProps) {
+export function ExamHeader({ questionNumber, questionCount, deadlineAt, clockOffsetMs, timeLimitSeconds = 2400 }: ExamHeaderProps) {
   const { i18n } = useLingui();
   const { language } = useLanguage();
-  const seconds = useSecondsLeft(deadlineAt, clockOffsetMs, timeLimitMinutes * 60);
+  const seconds = useSecondsLeft(deadlineAt, clockOffsetMs, timeLimitSeconds);
   const stage = stageOf(seconds);
   const n = questionNumber === null ? COUNT_PLACEHOLDER : formatNumber(questionNumber, language);
   const total = questionCount === null ? COUNT_PLACEHOLDER : formatNumber(questionCount, language);
-  const limit = formatClock(timeLimitMinutes * 60, language);
+  const limit = formatClock(timeLimitSeconds, language);
 
   return (
     <header className={styles.header}>

@@ -19,9 +19,21 @@ export interface ExamEndScreenProps {
   outcome: 'sent' | 'cancelled';
   /** What the server acknowledged at finish; null when it is not known (after a reload). */
   receipt: { answer_count: number; digest: string } | null;
-  /** Why the test was cancelled, when known (INCORRECT_DEVICE: it was started on another terminal). */
+  /**
+   * Why the test was cancelled, when known: INCORRECT_DEVICE (started on another terminal) and
+   * ER_SCHEDULE_HISTORY_RETAKE (an administrator reset the account) say so in their own words,
+   * also on the end screen kept after a reload without a login (seed section 2, rule 5).
+   */
   errorCode?: FailureCode | null;
   onLogout(): void;
+}
+
+/** Cancellations the end screen explains with the code's own message. */
+const explainedCodes = ['INCORRECT_DEVICE', 'ER_SCHEDULE_HISTORY_RETAKE'] as const;
+type ExplainedCode = (typeof explainedCodes)[number];
+
+function isExplained(code: FailureCode | null): code is ExplainedCode {
+  return (explainedCodes as readonly string[]).includes(code ?? '');
 }
 
 export function ExamEndScreen({ outcome, receipt, errorCode = null, onLogout }: ExamEndScreenProps) {
@@ -70,9 +82,9 @@ export function ExamEndScreen({ outcome, receipt, errorCode = null, onLogout }: 
             <PageHeading>
               <Trans>The test was cancelled</Trans>
             </PageHeading>
-            {errorCode === 'INCORRECT_DEVICE' ? (
+            {isExplained(errorCode) ? (
               <p className={styles.lead} role="alert" data-error-code={errorCode}>
-                {i18n._(failureMessages.INCORRECT_DEVICE)}
+                {i18n._(failureMessages[errorCode])}
               </p>
             ) : (
               <p className={styles.lead}>

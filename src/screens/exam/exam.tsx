@@ -10,6 +10,8 @@
  *
  * The question list overview (question_list_flag) lists every question as answered, not
  * answered or flagged, and jumps to any of them; "Flag for review" marks the question on screen.
+ * The on-screen alphabet keyboard's visibility (alphabets_keyboard_flag) and its capital letters
+ * (mode_upper_case_flag) are the machine's too: this view shows them and sends the toggles.
  * Both are plain buttons: the keyboard alone reaches everything, in reading order.
  *
  * Kiosk: text cannot be selected (except in the answer field), there is no context menu, copy
@@ -49,6 +51,8 @@ export interface ExamScreenProps {
   answers: Record<number, ExamAnswer>;
   /** Epoch ms on the server's clock; 0 while not known yet. */
   deadlineAt: number;
+  /** The exam's own time limit (default 40 minutes): the timer never shows more. */
+  timeLimitSeconds?: number;
   /** Server clock minus local clock, in ms. */
   clockOffsetMs: number;
   /** The "Finish the test?" dialog is open. */
@@ -71,6 +75,12 @@ export interface ExamScreenProps {
   onSelect?(index: number): void;
   /** The window lost focus while answering (kiosk audit). */
   onFocusLost?(): void;
+  /** The on-screen alphabet keyboard is shown where a question offers it (alphabets_keyboard_flag); default shown. */
+  keyboardOpen?: boolean;
+  /** The alphabet keyboard types capital letters (mode_upper_case_flag). */
+  upperCase?: boolean;
+  onToggleKeyboard?(): void;
+  onToggleUpperCase?(): void;
 }
 
 const noop = () => {};
@@ -94,7 +104,7 @@ function preventCopy(event: ClipboardEvent) {
 }
 
 export function ExamScreen(props: ExamScreenProps) {
-  const { status, questions, index, answers, deadlineAt, clockOffsetMs, confirmingFinish, error } = props;
+  const { status, questions, index, answers, deadlineAt, clockOffsetMs, confirmingFinish, error, timeLimitSeconds } = props;
   const { onAnswer, onNext, onPrevious, onFinishRequest, onFinishConfirm, onFinishCancel, onRetry } = props;
   const question = status === 'loading' ? undefined : questions[index];
   const isFirst = index <= 0;
@@ -102,6 +112,7 @@ export function ExamScreen(props: ExamScreenProps) {
   const finishing = status === 'finishing';
   const { t } = useLingui();
   const { flagged = [], listOpen = false, onToggleList = noop, onFlag = noop, onSelect = noop, onFocusLost = noop } = props;
+  const { keyboardOpen = true, upperCase = false, onToggleKeyboard = noop, onToggleUpperCase = noop } = props;
   const answering = status === 'answering';
 
   // Kiosk: leaving the page asks first while answering (the browser shows its own message).
@@ -184,6 +195,7 @@ export function ExamScreen(props: ExamScreenProps) {
           // No deadline known yet (0) shows "--:--" rather than a timer at zero.
           deadlineAt={deadlineAt > 0 ? deadlineAt : null}
           clockOffsetMs={clockOffsetMs}
+          timeLimitSeconds={timeLimitSeconds}
         />
         <main className={styles.main}>
           {error && (
@@ -243,6 +255,10 @@ export function ExamScreen(props: ExamScreenProps) {
               onChoose={(value) => onAnswer(question.id, value)}
               onType={(value) => setDraft({ questionId: question.id, value })}
               onCommit={commit}
+              keyboardOpen={keyboardOpen}
+              upperCase={upperCase}
+              onToggleKeyboard={onToggleKeyboard}
+              onToggleUpperCase={onToggleUpperCase}
             />
           ) : (
             <SkeletonRegion>

@@ -5,7 +5,7 @@
  *
  * - single_choice: a radio group of large tiles; the answer is the choice's id, at once.
  * - text: a text box "Your answer", with the on-screen alphabet keyboard when the question
- *   asks for it; the draft is handed over on blur, Enter, navigation and after a pause
+ *   asks for it (shown or hidden, capitals or not: the exam machine's); the draft is handed over on blur, Enter, navigation and after a pause
  *   (exam.tsx).
  * - number: the on-screen keypad; a complete, changed number is handed over at once.
  * - ordering: Visual Programming blocks to arrange; each finished move is handed over.
@@ -32,9 +32,16 @@ export interface QuestionViewProps {
   onChoose(value: string): void;
   onType(value: string): void;
   onCommit(): void;
+  /** The on-screen alphabet keyboard is shown (alphabets_keyboard_flag). */
+  keyboardOpen: boolean;
+  /** The alphabet keyboard types capitals (mode_upper_case_flag). */
+  upperCase: boolean;
+  onToggleKeyboard(): void;
+  onToggleUpperCase(): void;
 }
 
-export function QuestionView({ question, answer, textValue, disabled, onChoose, onType, onCommit }: QuestionViewProps) {
+export function QuestionView(props: QuestionViewProps) {
+  const { question, answer, textValue, disabled, onChoose, onType, onCommit } = props;
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const value = answer?.value ?? '';
@@ -55,7 +62,17 @@ export function QuestionView({ question, answer, textValue, disabled, onChoose, 
         <SingleChoice question={question} value={value} headingId={headingId} disabled={disabled} onChoose={onChoose} />
       )}
       {question.type === 'text' && (
-        <TextAnswer input={question.input} value={textValue} disabled={disabled} onType={onType} onCommit={onCommit} />
+        <TextAnswer
+          input={question.input}
+          value={textValue}
+          disabled={disabled}
+          keyboardOpen={props.keyboardOpen}
+          capitals={props.upperCase}
+          onToggleKeyboard={props.onToggleKeyboard}
+          onToggleCapitals={props.onToggleUpperCase}
+          onType={onType}
+          onCommit={onCommit}
+        />
       )}
       {question.type === 'number' && (
         <NumberAnswer input={question.input} value={value} disabled={disabled} onAnswer={onChoose} />

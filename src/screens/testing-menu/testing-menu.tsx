@@ -1,41 +1,50 @@
 /**
  * The testing menu (seed section 2, `testing-menu`) for my-page and foreign-payment pupils:
- * three cards, Payment, Take test and Results, each with its state in words and an icon
- * (never colour alone), from /get-status-choose-page. The seed's TestingMenu states: pay fee,
- * fee paid, payment not completed, take test, exam completed, waiting for the result to be
- * released, view results. Payment and results screens come with a later issue, so their
- * cards show a state, never a button that leads nowhere. The one primary action is "Take test".
+ * three cards, Exam fee, Test and Results, each with its state in words and an icon (never
+ * colour alone). Every seed TestingMenu state is live: "Pay fee" (button), "Fee paid", "Payment
+ * not completed" (a checkout is pending: the button opens it again), "Take test" (button),
+ * "Exam completed", "Waiting for the result to be released" (with the release date when known)
+ * and "View results" (button). The menu's one primary action is `menu.next` (menu-view.ts).
+ *
+ * Presentational: it renders the MenuView it is given (menuViewOf, from the contract's
+ * ChoosePageStatus) and calls back; it decides nothing.
  */
 import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
-import { ScheduleHistoryStatus, type ChoosePageStatus } from '../../shared/contract.ts';
+import type { ChoosePageStatus } from '../../shared/contract.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, CircleIcon, ClockIcon, InfoIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
+import { formatDate } from '../../i18n/format.ts';
+import { useLanguage } from '../../i18n/language-context.tsx';
+import type { MenuAction, MenuView } from './menu-view.ts';
 import styles from './testing-menu.module.css';
 
-export interface TestingMenuScreenProps {
+export type { MenuView } from './menu-view.ts';
+
+export interface TestingMenuProps {
   status: 'loading' | 'ready' | 'error';
-  menu: ChoosePageStatus | null;
+  menu: MenuView | null;
   error: FailureCode | null;
+  /**
+   * Opens pay-exam-fee. Without it (a host that has no payment screen) the fee card shows its
+   * state in words and no button, so no button leads nowhere; likewise `onViewResults`.
+   */
+  onPayFee?(): void;
   onTakeTest(): void;
+  /** Opens short-result. */
+  onViewResults?(): void;
   onRetry(): void;
   onLogout(): void;
 }
 
-/** Payment status (seed section 4). */
-const PaymentStatus = { NOT_PAID: 0, PENDING: 1, PAID: 2 } as const;
-
-/** Statuses in which the test has been sat (completed, and everything that follows it). */
-const completedStatuses: ReadonlySet<number> = new Set([
-  ScheduleHistoryStatus.COMPLETED,
-  ScheduleHistoryStatus.CANCELED_COMPLETED,
-  ScheduleHistoryStatus.STATISTIC_COMPLETED,
-  ScheduleHistoryStatus.RESULT_PUBLIC,
-  ScheduleHistoryStatus.SCORING_COMPLETED,
-]);
+/**
+ * The kiosk binding's shape (src/app/kiosk-bindings.ts): the contract's status, which
+ * src/app/connect/testing-menu.tsx maps through menuViewOf.
+ */
+export type TestingMenuScreenProps = Omit<TestingMenuProps, 'menu'> & { menu: ChoosePageStatus | null };
 
 type Tone = 'done' | 'todo' | 'waiting';
 
@@ -43,6 +52,15 @@ function State({ tone, children }: { tone: Tone; children: ReactNode }) {
   return (
     <p className={styles.state} data-tone={tone}>
       {tone === 'done' ? <CheckIcon /> : tone === 'waiting' ? <ClockIcon /> : <CircleIcon />}
+      <span>{children}</span>
+    </p>
+  );
+}
+
+function Note({ children }: { children: ReactNode }) {
+  return (
+    <p className={styles.note}>
+      <InfoIcon />
       <span>{children}</span>
     </p>
   );
@@ -57,93 +75,153 @@ function Card({ title, children }: { title: ReactNode; children: ReactNode }) {
   );
 }
 
-function Menu({ menu, onTakeTest }: { menu: ChoosePageStatus; onTakeTest(): void }) {
-  const fee = menu.exam_fee;
-  const feeSettled = !fee.required || fee.status === PaymentStatus.PAID;
-  const completed = menu.exam.status !== null && completedStatuses.has(menu.exam.status);
+function Action({ action, next, disabled, onClick, children }: {
+  action: MenuAction;
+  next: MenuAction | null;
+  disabled?: boolean;
+  onClick(): void;
+  children: ReactNode;
+}) {
   return (
-    <ul className={styles.cards}>
-      {fee.required && (
-        <Card title={<Trans>Exam fee</Trans>}>
-          {fee.status === PaymentStatus.PAID && (
-            <State tone="done">
-              <Trans>Fee paid</Trans>
-            </State>
-          )}
-          {fee.status === PaymentStatus.PENDING && (
-            <>
-              <State tone="waiting">
-                <Trans>Payment not completed</Trans>
-              </State>
-              <p className={styles.note}>
-                <Trans>The payment has not gone through yet. Please ask your teacher or a parent.</Trans>
-              </p>
-            </>
-          )}
-          {fee.status === PaymentStatus.NOT_PAID && (
-            <>
-              <State tone="todo">
-                <Trans>Pay fee</Trans>
-              </State>
-              <p className={styles.note}>
-                <Trans>The exam fee is paid online by card. Online payment will open here.</Trans>
-              </p>
-            </>
-          )}
-        </Card>
-      )}
-      <Card title={<Trans>Test</Trans>}>
-        {completed ? (
-          <State tone="done">
-            <Trans>Exam completed</Trans>
-          </State>
-        ) : (
-          <>
-            <button
-              type="button"
-              className={`button ${styles.take}`}
-              data-variant="primary"
-              disabled={!menu.exam.can_take}
-              onClick={onTakeTest}
-            >
-              <Trans>Take test</Trans>
-            </button>
-            {!menu.exam.can_take && (
-              <p className={styles.note}>
-                <InfoIcon />
-                <span>
-                  {feeSettled ? (
-                    <Trans>You cannot take the test right now.</Trans>
-                  ) : (
-                    <Trans>You can take the test once the exam fee is paid.</Trans>
-                  )}
-                </span>
-              </p>
-            )}
-          </>
-        )}
-      </Card>
-      <Card title={<Trans>Results</Trans>}>
-        {menu.result.released ? (
-          <>
-            <State tone="done">
-              <Trans>View results</Trans>
-            </State>
-            <p className={styles.note}>
-              <Trans>Your results have been released. They will open here.</Trans>
-            </p>
-          </>
-        ) : (
-          <State tone="waiting">
-            <Trans>Waiting for the result to be released</Trans>
-          </State>
-        )}
-      </Card>
-    </ul>
+    <button
+      type="button"
+      className={`button ${styles.action}`}
+      data-variant={next === action ? 'primary' : undefined}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {children}
+    </button>
   );
 }
 
-export function TestingMenuScreen({ status, menu, error, onTakeTest, onRetry, onLogout }: TestingMenuScreenProps) {
+function FeeCard({ menu, onPayFee }: { menu: MenuView; onPayFee?: () => void }) {
+  return (
+    <Card title={<Trans>Exam fee</Trans>}>
+      {menu.fee === 'paid' && (
+        <State tone="done">
+          <Trans>Fee paid</Trans>
+        </State>
+      )}
+      {menu.fee === 'pending' && (
+        <>
+          <State tone="waiting">
+            <Trans>Payment not completed</Trans>
+          </State>
+          <Note>
+            <Trans>The payment has not gone through yet. You can finish it now; nothing is charged twice.</Trans>
+          </Note>
+          {onPayFee && (
+            <Action action="pay_fee" next={menu.next} onClick={onPayFee}>
+              <Trans>Go to the payment</Trans>
+            </Action>
+          )}
+        </>
+      )}
+      {menu.fee === 'to_pay' && (
+        <>
+          {onPayFee ? (
+            <Action action="pay_fee" next={menu.next} onClick={onPayFee}>
+              <Trans>Pay fee</Trans>
+            </Action>
+          ) : (
+            <State tone="todo">
+              <Trans>Pay fee</Trans>
+            </State>
+          )}
+          <Note>
+            <Trans>The exam fee is paid online by card, before the test.</Trans>
+          </Note>
+        </>
+      )}
+    </Card>
+  );
+}
+
+function TestCard({ menu, onTakeTest }: { menu: MenuView; onTakeTest(): void }) {
+  const { exam } = menu;
+  return (
+    <Card title={<Trans>Test</Trans>}>
+      {exam === 'completed' && (
+        <State tone="done">
+          <Trans>Exam completed</Trans>
+        </State>
+      )}
+      {exam === 'cancelled' && (
+        <Note>
+          <Trans>This exam has been cancelled. Please ask your teacher.</Trans>
+        </Note>
+      )}
+      {exam === 'expired' && (
+        <Note>
+          <Trans>The test period has ended.</Trans>
+        </Note>
+      )}
+      {(exam === 'can_take' || exam === 'needs_fee' || exam === 'unavailable') && (
+        <>
+          <Action action="take_test" next={menu.next} disabled={exam !== 'can_take'} onClick={onTakeTest}>
+            <Trans>Take test</Trans>
+          </Action>
+          {exam === 'needs_fee' && (
+            <Note>
+              <Trans>You can take the test once the exam fee is paid.</Trans>
+            </Note>
+          )}
+          {exam === 'unavailable' && (
+            <Note>
+              <Trans>You cannot take the test right now.</Trans>
+            </Note>
+          )}
+        </>
+      )}
+    </Card>
+  );
+}
+
+function ResultsCard({ menu, onViewResults }: { menu: MenuView; onViewResults?: () => void }) {
+  const { language } = useLanguage();
+  const releaseDate = menu.releaseAt ? formatDate(menu.releaseAt, language) : null;
+  return (
+    <Card title={<Trans>Results</Trans>}>
+      {menu.result === 'viewable' &&
+        (onViewResults ? (
+          <Action action="view_results" next={menu.next} onClick={onViewResults}>
+            <Trans>View results</Trans>
+          </Action>
+        ) : (
+          <State tone="done">
+            <Trans>Results released</Trans>
+          </State>
+        ))}
+      {menu.result === 'waiting' && (
+        <>
+          <State tone="waiting">
+            <Trans>Waiting for the result to be released</Trans>
+          </State>
+          <Note>
+            {releaseDate ? (
+              <Trans>The result will be released on {releaseDate}.</Trans>
+            ) : (
+              <Trans>Results can be viewed from one week after the exam.</Trans>
+            )}
+          </Note>
+        </>
+      )}
+      {menu.result === 'not_finished' && (
+        <Note>
+          <Trans>Your result will be shown here one week after the exam.</Trans>
+        </Note>
+      )}
+      {menu.result === 'none' && (
+        <Note>
+          <Trans>There is no result for this exam.</Trans>
+        </Note>
+      )}
+    </Card>
+  );
+}
+
+export function TestingMenuScreen({ status, menu, error, onPayFee, onTakeTest, onViewResults, onRetry, onLogout }: TestingMenuProps) {
   return (
     <Page align="center" width="wide">
       <PageHeading>
@@ -166,7 +244,13 @@ export function TestingMenuScreen({ status, menu, error, onTakeTest, onRetry, on
           </button>
         </>
       )}
-      {status === 'ready' && menu && <Menu menu={menu} onTakeTest={onTakeTest} />}
+      {status === 'ready' && menu && (
+        <ul className={styles.cards}>
+          {menu.fee !== 'not_required' && <FeeCard menu={menu} onPayFee={onPayFee} />}
+          <TestCard menu={menu} onTakeTest={onTakeTest} />
+          <ResultsCard menu={menu} onViewResults={onViewResults} />
+        </ul>
+      )}
       <div className={styles.foot}>
         <button type="button" className="button" onClick={onLogout}>
           <Trans>Log out</Trans>

@@ -1,0 +1,22 @@
+/**
+ * The document machine's real calls: the score report over the API port with the URL's token,
+ * and the interface language of the page.
+ */
+import { fromPromise } from 'xstate';
+import type { ScoreReport } from '../../src/shared/contract.ts';
+import { ApiFailure } from '../shared/ports.ts';
+import type { DocumentDeps } from './document.types.ts';
+
+export function documentImplementations(deps: DocumentDeps) {
+  return {
+    actors: {
+      applyLocale: fromPromise<void, { locale: string | null }>(async ({ input }) => {
+        if (input.locale && deps.language) await deps.language.change(input.locale);
+      }),
+      loadScoreReport: fromPromise<ScoreReport, { scheduleHistoryId: number; token: string | null }>(async ({ input }) => {
+        if (!deps.api.scoreReport) throw new ApiFailure('GENERIC_ERROR', undefined, 'This client cannot load score reports.');
+        return deps.api.scoreReport(input.scheduleHistoryId, input.token ?? undefined);
+      }),
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * Snapshot of the payment machine to what the payment screen shows (src/screens/payment/):
+ * `viewOf(snapshot): PaymentView`. Pure; the screen decides nothing else.
+ */
+import type { SnapshotFrom } from 'xstate';
+import { canCheckout, chosenLines, type paymentMachine } from './payment.machine.ts';
+import type { PaymentPhase, PaymentView } from './payment.types.ts';
+
+export type PaymentSnapshot = SnapshotFrom<typeof paymentMachine>;
+
+function phaseOf(snapshot: PaymentSnapshot): PaymentPhase {
+  if (snapshot.matches('loading')) return 'loading';
+  if (snapshot.matches('loadFailed')) return 'loadFailed';
+  if (snapshot.matches('startingCheckout')) return 'startingCheckout';
+  if (snapshot.matches('checkout')) return 'checkout';
+  if (snapshot.matches('confirming')) return 'confirming';
+  if (snapshot.matches('declined')) return 'declined';
+  if (snapshot.matches('paid')) return 'paid';
+  return 'choosing';
+}
+
+export function viewOf(snapshot: PaymentSnapshot): PaymentView {
+  const { context } = snapshot;
+  const phase = phaseOf(snapshot);
+  const open = phase === 'checkout' || phase === 'confirming';
+  return {
+    phase,
+    purpose: context.purpose,
+    provider: context.setting?.provider ?? null,
+    adyen: context.setting?.adyen ?? null,
+    items: context.items,
+    selected: context.selected,
+    totalMinor: chosenLines(context).reduce((sum, line) => sum + line.total_minor, 0),
+    termsAccepted: context.termsAccepted,
+    canCheckout: phase === 'choosing' && canCheckout(context),
+    session: open ? context.session : null,
+    paymentStatus: context.paymentStatus,
+    failure: phase === 'declined' || phase === 'loadFailed' ? context.failure : null,
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The schedule history machine: the lifecycle of one sitting through the nine statuses of seed
+ * section 4. The seed lists the statuses but not the transitions; these are ours:
+ *
+ *   PENDING 0      --exam.started [within the test period]--------------> DOING 6
+ *   PENDING 0      --schedule.ended [the schedule is over]---------------> EXPIRED 7 (never taken)
+ *   PENDING 0      --exam.cancelled-------------------------------------> CANCELED_PENDING 2
+ *   DOING 6        --exam.finished (the pupil)---------------------------> COMPLETED 1
+ *   DOING 6        --exam.autoFinished [deadline + upload window passed]-> COMPLETED 1 (the auto-finish job)
+ *   DOING 6        --exam.cancelled-------------------------------------> CANCELED_PENDING 2
+ *   DOING 6        --retake.reset---------------------------------------> PENDING 0
+ *   COMPLETED 1    --scoring.completed----------------------------------> SCORING_COMPLETED 8
+ *   COMPLETED 1    --exam.cancelled-------------------------------------> CANCELED_COMPLETED 3
+ *   COMPLETED 1    --retake.reset---------------------------------------> PENDING 0
+ *   SCORING_COMPLETED 8   --statistics.completed [cohort closed]---------> STATISTIC_COMPLETED 4
+ *   SCORING_COMPLETED 8   --result.released [a week after the exam]------> RESULT_PUBLIC 5
+ *   SCORING_COMPLETED 8   --exam.cancelled------------------------------> CANCELED_COMPLETED 3
+ *   SCORING_COMPLETED 8   --retake.reset--------------------------------> PENDING 0
+ *   STATISTIC_COMPLETED 4 --result.released [a week after the exam]------> RESULT_PUBLIC 5
+ *   STATISTIC_COMPLETED 4 --statistics.completed [cohort closed]---------> (stays; ranks recomputed)
+ *   STATISTIC_COMPLETED 4 --exam.cancelled------------------------------> CANCELED_COMPLETED 3
+ *   STATISTIC_COMPLETED 4 --retake.reset--------------------------------> PENDING 0
+ *   RESULT_PUBLIC 5       --statistics.completed [cohort closed]---------> (stays; the rank appears)
+ *   RESULT_PUBLIC 5       --exam.cancelled------------------------------> CANCELED_COMPLETED 3
+ *   CANCELED_PENDING 2, CANCELED_COMPLETED 3, EXPIRED 7: final.
+ *
+ * Why so:
+ * - Release does not wait for statistics: a schedule open for months must not hold back a
+ *   pupil's result beyond the week the seed promises. Until the cohort (same schedule, same
+ *   level) is closed the rank reads "in progress"; statistics then run on a released result
+ *   without changing its status.
+ * - "Cohort closed" = the schedule has ended and none of its sittings at the level is still
+ *   PENDING, DOING or unscored COMPLETED (the expiry, auto-finish and scoring jobs close them).
+ * - A retake reset (server/admin.ts) is possible until the result is public; after that the
+ *   pupil has seen a result, which a reset would silently take away.
+ * - Cancellation before completion (PENDING, DOING) is CANCELED_PENDING; after (COMPLETED and
+ *   later) CANCELED_COMPLETED.
+ *
+ * Pure: no actors, no delays, no clock. Events carry the facts (instants in epoch ms) and the
+ * guards check them, so the server (the authority: every status write goes through
+ * `nextStatus`) and the client (display) decide alike.
+ */
+import { setup, transition } from 'xstate';
+import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { statusName, type ScheduleHistoryEvent, type Status, type StatusName } from './schedule-history.types.ts';
+
+/** One week in ms (seed section 9): results are viewable from then. */
+export const RESULT_RELEASE_MS = 604_800_000;
+
+export const scheduleHistoryMachine = setup({
+  types: {
+    events: {} as ScheduleHistoryEvent,
+  },
+  guards: {
+    isWithinTestPeriod: ({ event }) =>
+      event.type === 'exam.started' && event.startsAt <= event.now && event.now <= event.endsAt,
+    isPastUploadWindow: ({ event }) =>
+      event.type === 'exam.autoFinished' && event.now > event.deadlineAt + event.uploadWindowMs,
+    isCohortClosed: ({ event }) =>
+      event.type === 'statistics.completed' && event.now > event.scheduleEndsAt && event.openSittings === 0,
+    isReleaseDue: ({ event }) => event.type === 'result.released' && event.now >= event.finishedAt + RESULT_RELEASE_MS,
+    hasScheduleEnded: ({ event }) => event.type === 'schedule.ended' && event.now > event.scheduleEndsAt,
+  },
+}).createMachine({
+  id: 'scheduleHistory',
+  initial: 'PENDING',
+  states: {
+    PENDING: {
+      on: {
+        'exam.started': { guard: 'isWithinTestPeriod', target: 'DOING' },
+        'schedule.ended': { guard: 'hasScheduleEnded', target: 'EXPIRED' },
+        'exam.cancelled': { target: 'CANCELED_PENDING' },
+      },
+    },
+    DOING: {
+      on: {
+        'exam.finished': { target: 'COMPLETED' },
+        'exam.autoFinished': { guard: 'isPastUploadWindow', target: 'COMPLETED' },
+        'exam.cancelled': { target: 'CANCELED_PENDING' },
+        'retake.reset': { target: 'PENDING' },
+      },
+    },
+    COMPLETED: {
+      on: {
+        'scoring.completed': { target: 'SCORING_COMPLETED' },
+        'exam.cancelled': { target: 'CANCELED_COMPLETED' },
+        'retake.reset': { target: 'PENDING' },
+      },
+    },
+    SCORING_COMPLETED: {
+      on: {
+        'statistics.completed': { guard: 'isCohortClosed', target: 'STATISTIC_COMPLETED' },
+        'result.released': { guard: 'isReleaseDue', target: 'RESULT_PUBLIC' },
+        'exam.cancelled': { target: 'CANCELED_COMPLETED' },
+        'retake.reset': { target: 'PENDING' },
+      },
+    },
+    STATISTIC_COMPLETED: {
+      on: {
+        'result.released': { guard: 'isReleaseDue', target: 'RESULT_PUBLIC' },
+        'statistics.completed': { guard: 'isCohortClosed' },
+        'exam.cancelled': { target: 'CANCELED_COMPLETED' },
+        'retake.reset': { target: 'PENDING' },
+      },
+    },
+    RESULT_PUBLIC: {
+      on: {
+        'statistics.completed': { guard: 'isCohortClosed' },
+        'exam.cancelled': { target: 'CANCELED_COMPLETED' },
+      },
+    },
+    CANCELED_PENDING: { type: 'final' },
+    CANCELED_COMPLETED: { type: 'final' },
+    EXPIRED: { type: 'final' },
+  },
+});
+
+/** The machine's snapshot in a given status (a sitting as read from the database). */
+export function snapshotOf(status: number) {
+  const name = statusName(status);
+  if (name === undefined) throw new RangeError(`Not a schedule history status: ${status}`);
+  return scheduleHistoryMachine.resolveState({ value: name, context: {} });
+}
+
+/**
+ * The status a sitting moves to when `event` happens in `status`, or undefined when the
+ * machine refuses it (no such transition, or its guard says no). A targetless transition
+ * (statistics recomputed on a ranked or released result) answers the same status.
+ */
+export function nextStatus(status: number, event: ScheduleHistoryEvent): Status | undefined {
+  const before = snapshotOf(status);
+  // Enabled transitions after their guards (a targetless one counts, unlike `snapshot.can`).
+  if (before.status !== 'active' || scheduleHistoryMachine.getTransitionData(before, event).length === 0) return undefined;
+  const [after] = transition(scheduleHistoryMachine, before, event);
+  return ScheduleHistoryStatus[after.value as StatusName];
+}

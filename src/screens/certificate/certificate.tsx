@@ -1,0 +1,72 @@
+/**
+ * The certificate (issue "Results, payments, score report and certificate"): a printable A4
+ * landscape document for a passed, paid result: the pupil's name, the subject and level, the
+ * exam date, "has passed", the organisation and the certificate number, in the current language.
+ * Presentational; the PDF renderer prints it from the embed route (`document=certificate`).
+ */
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { ScoreReport } from '../../shared/contract.ts';
+import { formatDate, formatNumber } from '../../i18n/format.ts';
+import { useLanguage } from '../../i18n/language-context.tsx';
+import { subjectName } from '../../i18n/subjects.ts';
+import { PRODUCT_NAME } from '../../app/product.ts';
+import { certificateNumber } from './certificate-number.ts';
+import styles from './certificate.module.css';
+
+export interface CertificateScreenProps {
+  report: ScoreReport;
+}
+
+export function CertificateDocument({ report }: CertificateScreenProps) {
+  const { i18n } = useLingui();
+  const { language } = useLanguage();
+  const subject = subjectName(i18n, report.exam.subject);
+  const level = formatNumber(report.exam.level.order, language);
+  const date = formatDate(report.exam.exam_date, language);
+  const number = certificateNumber(report.schedule_history_id, report.exam.exam_date);
+  return (
+    <main className={styles.certificate} data-document="certificate">
+      <div className={styles.frame}>
+        <p className={styles.brand}>{PRODUCT_NAME}</p>
+        <h1 className={styles.title}>
+          <Trans>Certificate of achievement</Trans>
+        </h1>
+        <p className={styles.lead}>
+          <Trans>This is to certify that</Trans>
+        </p>
+        <p className={styles.name} data-item="name">
+          {report.examinee.name}
+        </p>
+        <p className={styles.statement} data-item="passed">
+          <Trans>
+            has passed {subject}, Level {level}
+          </Trans>
+        </p>
+        <dl className={styles.facts}>
+          <div>
+            <dt>
+              <Trans>Exam date</Trans>
+            </dt>
+            <dd data-item="exam-date">
+              <time dateTime={report.exam.exam_date}>{date}</time>
+            </dd>
+          </div>
+          <div>
+            <dt>
+              <Trans>Organisation</Trans>
+            </dt>
+            <dd data-item="organization">{report.examinee.organization_name}</dd>
+          </div>
+          <div>
+            <dt>
+              <Trans>Certificate number</Trans>
+            </dt>
+            <dd data-item="certificate-number" dir="ltr">
+              {number}
+            </dd>
+          </div>
+        </dl>
+      </div>
+    </main>
+  );
+}

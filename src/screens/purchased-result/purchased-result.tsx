@@ -1,0 +1,189 @@
+/**
+ * Purchased result (seed section 2, `purchased-result`): what the pupil owns of this result, the
+ * result sheet (which opens the score report) and the certificate (a PDF, issued only for a
+ * passed exam), each with its state in words and an icon. "Open the score report" when the sheet
+ * is owned; "Download the certificate" when the certificate is owned and the exam passed, with
+ * its downloading and failed states. With nothing bought yet the screen says so and offers the
+ * purchase.
+ *
+ * Presentational: it renders what it is given and calls back.
+ */
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
+import type { ReactNode } from 'react';
+import type { FailureCode } from '../../../machines/shared/ports.ts';
+import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
+import { CheckIcon, CircleIcon, InfoIcon } from '../../components/icon/icons.tsx';
+import { Page, PageHeading } from '../../components/page/page.tsx';
+import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
+import { failureMessage } from '../../i18n/failure-messages.ts';
+import styles from './purchased-result.module.css';
+
+export interface Purchases {
+  result_sheet: boolean;
+  certificate: boolean;
+  /** The exam was passed: a certificate exists only then. */
+  passed: boolean;
+}
+
+export interface PurchasedResultScreenProps {
+  status: 'loading' | 'ready' | 'error';
+  purchases: Purchases | null;
+  error: FailureCode | null;
+  /** The certificate download: idle, in progress, or failed (with why). */
+  download: { status: 'idle' | 'downloading' | 'failed'; error: FailureCode | null };
+  onOpenReport(): void;
+  onDownloadCertificate(): void;
+  /** Opens pay-exam-result, when something can still be bought. */
+  onBuy(): void;
+  onBack(): void;
+  onRetry(): void;
+}
+
+function Owned({ owned, children, note }: { owned: boolean; children: ReactNode; note?: ReactNode }) {
+  return (
+    <li className={styles.item} data-owned={owned}>
+      <div className={styles.itemHead}>
+        <span className={styles.itemName}>{children}</span>
+        <span className={styles.state} data-owned={owned}>
+          {owned ? <CheckIcon /> : <CircleIcon />}
+          {owned ? <Trans>Purchased</Trans> : <Trans>Not purchased</Trans>}
+        </span>
+      </div>
+      {note && (
+        <p className={styles.note}>
+          <InfoIcon />
+          <span>{note}</span>
+        </p>
+      )}
+    </li>
+  );
+}
+
+function Ready({ purchases, download, onOpenReport, onDownloadCertificate, onBuy }: {
+  purchases: Purchases;
+  download: PurchasedResultScreenProps['download'];
+  onOpenReport(): void;
+  onDownloadCertificate(): void;
+  onBuy(): void;
+}) {
+  const { i18n } = useLingui();
+  const canDownload = purchases.certificate && purchases.passed;
+  const canBuy = !purchases.result_sheet || (purchases.passed && !purchases.certificate);
+  const downloading = download.status === 'downloading';
+  if (!purchases.result_sheet && !purchases.certificate) {
+    return (
+      <>
+        <div className="alert" data-tone="info" role="status">
+          <InfoIcon />
+          <p>
+            <Trans>You have not bought the result sheet or the certificate yet.</Trans>
+          </p>
+        </div>
+        <button type="button" className="button" data-variant="primary" onClick={onBuy}>
+          <Trans>Buy the result sheet / certificate</Trans>
+        </button>
+      </>
+    );
+  }
+  return (
+    <>
+      <ul className={styles.items}>
+        <Owned owned={purchases.result_sheet}>
+          <Trans>Result sheet</Trans>
+        </Owned>
+        <Owned
+          owned={purchases.certificate}
+          note={purchases.passed ? undefined : i18n._(failureMessage('NOT_PASSED'))}
+        >
+          <Trans>Certificate</Trans>
+        </Owned>
+      </ul>
+      {download.status === 'failed' && <FailureAlert code={download.error ?? 'GENERIC_ERROR'} />}
+      {downloading && (
+        <p className="visually-hidden" role="status">
+          <Trans>Downloading the certificate…</Trans>
+        </p>
+      )}
+      <div className="button-row">
+        {purchases.result_sheet && (
+          <button type="button" className="button" data-variant="primary" onClick={onOpenReport}>
+            <Trans>Open the score report</Trans>
+          </button>
+        )}
+        {canDownload && (
+          <button
+            type="button"
+            className="button"
+            data-variant={purchases.result_sheet ? undefined : 'primary'}
+            disabled={downloading}
+            aria-busy={downloading || undefined}
+            onClick={onDownloadCertificate}
+          >
+            {downloading ? <Trans>Downloading the certificate…</Trans> : <Trans>Download the certificate</Trans>}
+          </button>
+        )}
+        {canBuy && (
+          <button type="button" className="button" onClick={onBuy}>
+            <Trans>Buy the result sheet / certificate</Trans>
+          </button>
+        )}
+      </div>
+    </>
+  );
+}
+
+export function PurchasedResultScreen({
+  status,
+  purchases,
+  error,
+  download,
+  onOpenReport,
+  onDownloadCertificate,
+  onBuy,
+  onBack,
+  onRetry,
+}: PurchasedResultScreenProps) {
+  return (
+    <Page align="center">
+      <div className="card">
+        <PageHeading>
+          <Trans>Purchased result</Trans>
+        </PageHeading>
+        {status === 'loading' && (
+          <SkeletonRegion>
+            <SkeletonBlock shape="box" blockSize="4.5rem" />
+            <SkeletonBlock shape="box" blockSize="4.5rem" />
+            <div className="button-row">
+              <SkeletonBlock shape="button" inlineSize="14rem" />
+            </div>
+          </SkeletonRegion>
+        )}
+        {status === 'error' && (
+          <>
+            <FailureAlert code={error ?? 'GENERIC_ERROR'} />
+            <button type="button" className="button" data-variant="primary" onClick={onRetry}>
+              <Trans>Try again</Trans>
+            </button>
+          </>
+        )}
+        {status === 'ready' && purchases && (
+          <Ready
+            purchases={purchases}
+            download={download}
+            onOpenReport={onOpenReport}
+            onDownloadCertificate={onDownloadCertificate}
+            onBuy={onBuy}
+          />
+        )}
+        {status !== 'loading' && (
+          <div className={styles.back}>
+            <button type="button" className="button" data-variant="link" onClick={onBack}>
+              <Trans>Back to menu</Trans>
+            </button>
+          </div>
+        )}
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,201 @@
+/**
+ * The short result (seed section 2, `short-result`; GET /get-short-result): score out of the
+ * maximum, passed or not (words and an icon, never colour alone), the correct rate as a
+ * percentage with one decimal (seed section 3) in the language's numbers, the subject with its
+ * level and the exam date in the language's date format (seed section 9). From here the pupil
+ * buys the result sheet or certificate, or opens the score report once the sheet is owned.
+ *
+ * A result that is not released yet, or no longer viewable (two years, seed section 9), is not a
+ * failure to retry: the screen says why and offers the way back to the menu.
+ *
+ * Presentational: it renders what it is given and calls back.
+ */
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
+import type { FailureCode } from '../../../machines/shared/ports.ts';
+import type { ShortResult } from '../../shared/contract.ts';
+import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
+import { CheckIcon, ClockIcon, InfoIcon } from '../../components/icon/icons.tsx';
+import { Page, PageHeading } from '../../components/page/page.tsx';
+import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
+import { failureMessages } from '../../i18n/failure-messages.ts';
+import { formatDate, formatNumber, formatPercent } from '../../i18n/format.ts';
+import { useLanguage } from '../../i18n/language-context.tsx';
+import { subjectName } from '../../i18n/subjects.ts';
+import { NotPassedIcon } from './not-passed-icon.tsx';
+import styles from './short-result.module.css';
+
+/** What the pupil already owns of this result (seed section 3, payment items). */
+export interface OwnedItems {
+  result_sheet: boolean;
+  certificate: boolean;
+}
+
+export interface ShortResultScreenProps {
+  status: 'loading' | 'ready' | 'error';
+  result: ShortResult | null;
+  owned: OwnedItems;
+  error: FailureCode | null;
+  /** Opens pay-exam-result. */
+  onBuy(): void;
+  /** Opens the score report (only offered when the result sheet is owned). */
+  onOpenReport(): void;
+  /** Back to the testing menu. */
+  onBack(): void;
+  onRetry(): void;
+}
+
+/** Refusals that say when a result can be seen: retrying now cannot change them. */
+const unavailableCodes = ['RESULT_NOT_RELEASED', 'RESULT_VIEW_EXPIRED'] as const;
+type UnavailableCode = (typeof unavailableCodes)[number];
+
+function isUnavailable(code: FailureCode | null): code is UnavailableCode {
+  return (unavailableCodes as readonly string[]).includes(code ?? '');
+}
+
+function Unavailable({ code }: { code: UnavailableCode }) {
+  const { i18n } = useLingui();
+  return (
+    <div className="alert" data-tone="info" role="status" data-code={code}>
+      {code === 'RESULT_NOT_RELEASED' ? <ClockIcon /> : <InfoIcon />}
+      <p>{i18n._(failureMessages[code])}</p>
+    </div>
+  );
+}
+
+function Result({ result }: { result: ShortResult }) {
+  const { i18n } = useLingui();
+  const { language } = useLanguage();
+  const score = formatNumber(result.score, language);
+  const maxScore = formatNumber(result.max_score, language);
+  const correct = formatNumber(result.correct_count, language);
+  const questions = formatNumber(result.question_count, language);
+  const subject = subjectName(i18n, result.subject);
+  const level = result.level.name;
+  const viewableUntil = formatDate(result.viewable_until, language);
+  return (
+    <>
+      <div className={styles.summary}>
+        <p className={styles.outcome} data-passed={result.passed}>
+          {result.passed ? <CheckIcon /> : <NotPassedIcon />}
+          <span>{result.passed ? <Trans>Passed</Trans> : <Trans>Did not pass</Trans>}</span>
+        </p>
+        <p className={styles.score}>
+          <span className="visually-hidden">
+            <Trans>Score</Trans>
+          </span>
+          <span className={styles.scoreValue}>
+            <Trans>
+              {score} <span className={styles.scoreMax}>/ {maxScore}</span>
+            </Trans>
+          </span>
+        </p>
+      </div>
+      <dl className={styles.details}>
+        <div className={styles.row}>
+          <dt>
+            <Trans>Subject</Trans>
+          </dt>
+          <dd>
+            <Trans>
+              {subject}, <bdi>{level}</bdi>
+            </Trans>
+          </dd>
+        </div>
+        <div className={styles.row}>
+          <dt>
+            <Trans>Exam date</Trans>
+          </dt>
+          <dd>{formatDate(result.exam_date, language)}</dd>
+        </div>
+        <div className={styles.row}>
+          <dt>
+            <Trans>Correct answer rate</Trans>
+          </dt>
+          <dd>
+            {formatPercent(result.correct_rate / 100, language)}{' '}
+            <span className={styles.aside}>
+              <Trans>
+                ({correct} of {questions} questions correct)
+              </Trans>
+            </span>
+          </dd>
+        </div>
+      </dl>
+      <p className={styles.note}>
+        <Trans>You can view this result until {viewableUntil}.</Trans>
+      </p>
+    </>
+  );
+}
+
+export function ShortResultScreen({ status, result, owned, error, onBuy, onOpenReport, onBack, onRetry }: ShortResultScreenProps) {
+  // Buyable: the result sheet always; the certificate only for a passed result.
+  const canBuy = result !== null && (!owned.result_sheet || (result.passed && !owned.certificate));
+  return (
+    <Page align="center">
+      <div className="card">
+        <PageHeading>
+          <Trans>Your result</Trans>
+        </PageHeading>
+
+        {status === 'loading' && (
+          <SkeletonRegion>
+            <SkeletonBlock inlineSize="10rem" blockSize="3rem" />
+            {[0, 1, 2, 3].map((row) => (
+              <SkeletonBlock key={row} blockSize="1.75rem" />
+            ))}
+            <div className="button-row">
+              <SkeletonBlock shape="button" inlineSize="16rem" />
+            </div>
+          </SkeletonRegion>
+        )}
+
+        {status === 'error' &&
+          (isUnavailable(error) ? (
+            <Unavailable code={error} />
+          ) : (
+            <>
+              <FailureAlert code={error ?? 'GENERIC_ERROR'} />
+              <div className="button-row">
+                <button type="button" className="button" data-variant="primary" onClick={onRetry}>
+                  <Trans>Try again</Trans>
+                </button>
+              </div>
+            </>
+          ))}
+
+        {status === 'ready' && result && (
+          <>
+            <Result result={result} />
+            <div className="button-row">
+              {owned.result_sheet && (
+                <button type="button" className="button" data-variant="primary" onClick={onOpenReport}>
+                  <Trans>Open the score report</Trans>
+                </button>
+              )}
+              {canBuy && (
+                <button
+                  type="button"
+                  className="button"
+                  data-variant={owned.result_sheet ? undefined : 'primary'}
+                  onClick={onBuy}
+                >
+                  <Trans>Buy the result sheet / certificate</Trans>
+                </button>
+              )}
+            </div>
+          </>
+        )}
+
+        {status !== 'loading' && (
+          <div className={styles.back}>
+            <button type="button" className="button" data-variant="link" onClick={onBack}>
+              <Trans>Back to menu</Trans>
+            </button>
+          </div>
+        )}
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,225 @@
+/**
+ * The score report and certificate PDFs, end to end: the real server (scripts/e2e.ts) prints
+ * them with real Chromium (`page.pdf()`), and the tests read them back the way a parent would
+ * read the paper: `pdftotext` must find the pupil's name, the score and the language (English,
+ * Japanese, Arabic with its numerals, Thai with the Buddhist year, Hindi), and `pdftoppm`
+ * pictures the first page of each into E2E_ARTIFACTS_DIR/documents/ for a person to look at.
+ *
+ * The pupils are the seed's results demo accounts (server/seed/results-accounts.json): one who
+ * passed and bought both documents, one who passed and bought nothing, one who did not pass.
+ * The print route itself is checked in Chromium too: right to left for Arabic, and ready.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { ErrorBodySchema, LoginResponseSchema, ScoreReportSchema, type ScoreReport } from '../../src/shared/contract.ts';
+import { baseUrl, launchChromium } from '../helpers/e2e-browser.ts';
+
+type ResultsAccount = { login_id: string; password: string; name: string; org_code: string; scenario: string };
+const accounts = JSON.parse(
+  readFileSync(new URL('../../server/seed/results-accounts.json', import.meta.url), 'utf8'),
+) as ResultsAccount[];
+
+function account(scenario: string): ResultsAccount {
+  const found = accounts.find((a) => a.scenario === scenario);
+  if (!found) throw new Error(`server/seed/results-accounts.json has no ${scenario} pupil`);
+  return found;
+}
+
+const artifacts = path.join(process.env.E2E_ARTIFACTS_DIR ?? path.resolve('.e2e'), 'documents');
+
+async function api(pathname: string, init: { token?: string; body?: unknown } = {}): Promise<Response> {
+  return fetch(`${baseUrl()}/api${pathname}`, {
+    method: init.body ? 'POST' : 'GET',
+    headers: {
+      ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
+      ...(init.body ? { 'Content-Type': 'application/json' } : {}),
+      'X-Device-Token': 'e2e-documents-terminal',
+    },
+    body: init.body ? JSON.stringify(init.body) : undefined,
+  });
+}
+
+/** Logs in as the pupil (login ID and password) and finds their sitting. */
+async function logIn(pupil: ResultsAccount): Promise<{ token: string; scheduleHistoryId: number }> {
+  const response = await api('/login', {
+    body: { login_type: 1, login_id: pupil.login_id, password: pupil.password, org_code: pupil.org_code },
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+  const login = v.parse(LoginResponseSchema, await response.json());
+  let id = login.examinee.schedule_history_id;
+  if (id === null) {
+    const menu = (await (await api('/get-status-choose-page', { token: login.access_token })).json()) as {
+      exam: { schedule_history_id: number | null };
+    };
+    id = menu.exam.schedule_history_id;
+  }
+  if (id === null) throw new Error(`${pupil.login_id} has no sitting`);
+  return { token: login.access_token, scheduleHistoryId: id };
+}
+
+async function scoreReport(token: string, id: number): Promise<ScoreReport> {
+  const response = await api(`/score-report/results?schedule_history_id=${id}`, { token });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return v.parse(ScoreReportSchema, await response.json());
+}
+
+/** Downloads a PDF, keeps it under the artifacts and returns its file and its text. */
+async function downloadPdf(route: string, token: string, id: number, locale: string, name: string) {
+  const response = await api(`${route}?schedule_history_id=${id}&locale=${locale}`, { token });
+  expect(response.status, response.status === 200 ? '' : await response.clone().text()).toBe(200);
+  expect(response.headers.get('content-type')).toBe('application/pdf');
+  expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="[a-z-]+-\d+\.pdf"$/);
+  const bytes = Buffer.from(await response.arrayBuffer());
+  expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  const file = path.join(artifacts, `${name}.pdf`);
+  writeFileSync(file, bytes);
+  const text = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+  return { file, text };
+}
+
+/** The first page as a PNG for a person to look at; returns its path. */
+function pictureFirstPage(file: string): string {
+  const prefix = file.replace(/\.pdf$/, '');
+  execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', '-singlefile', file, prefix]);
+  const png = `${prefix}.png`;
+  expect(readFileSync(png).subarray(1, 4).toString('latin1')).toBe('PNG');
+  return png;
+}
+
+function pageCount(file: string): number {
+  const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
+  return Number(/Pages:\s+(\d+)/.exec(info)?.[1]);
+}
+
+/** Intl as the page uses it: what the PDF must contain for this language. */
+function digits(value: number, tag: string): string {
+  return new Intl.NumberFormat(tag, { useGrouping: false }).format(value);
+}
+function monthName(date: string, tag: string, calendar?: string): string {
+  return new Intl.DateTimeFormat(tag, { month: 'long', ...(calendar ? { calendar } : {}) }).format(new Date(date));
+}
+/** Text without the spaces and line breaks the layout put between glyph runs. */
+function squeeze(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
+describe('score report and certificate PDFs', () => {
+  const bought = account('passed_bought');
+  let pupil: { token: string; scheduleHistoryId: number };
+  let report: ScoreReport;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    pupil = await logIn(bought);
+    report = await scoreReport(pupil.token, pupil.scheduleHistoryId);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test('prints the score report in English with the name, the score and the rank', async () => {
+    const { file, text } = await downloadPdf('/score-report/pdf-report', pupil.token, pupil.scheduleHistoryId, 'en', 'score-report-en');
+    expect(text).toContain(bought.name);
+    expect(text).toContain('Score report');
+    expect(text).toContain(`${report.result.score} out of ${report.result.max_score}`);
+    expect(text).toContain(`${report.result.correct_rate.toFixed(1)}%`);
+    expect(text).toContain(report.result.passed ? 'Passed' : 'Did not pass');
+    if (report.rank.status === 'complete') expect(text).toContain(`${report.rank.position} out of ${report.rank.total} at this level`);
+    else expect(text).toContain('Rank aggregation is in progress');
+    expect(text).toContain('Correct answers per unit');
+    // A4 portrait, more than one page: the analysis starts a page of its own.
+    expect(execFileSync('pdfinfo', [file], { encoding: 'utf8' })).toMatch(/Page size:\s+59[45](\.\d+)? x 841(\.\d+)? pts \(A4\)/);
+    expect(pageCount(file)).toBeGreaterThanOrEqual(2);
+    pictureFirstPage(file);
+  });
+
+  test('prints it in Japanese, with the long Japanese date', async () => {
+    const { file, text } = await downloadPdf('/score-report/pdf-report', pupil.token, pupil.scheduleHistoryId, 'ja', 'score-report-ja');
+    const flat = squeeze(text);
+    expect(flat).toContain(squeeze(bought.name));
+    expect(flat).toContain('成績表');
+    expect(flat).toContain(`${report.result.max_score}点中${report.result.score}点`);
+    // Digits and kanji are separate font runs: read in content order (-raw) for the date.
+    const raw = squeeze(execFileSync('pdftotext', ['-raw', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }));
+    expect(raw).toContain(squeeze(new Intl.DateTimeFormat('ja', { dateStyle: 'long' }).format(new Date(report.exam.exam_date))));
+    pictureFirstPage(file);
+  });
+
+  test('prints it in Arabic with Arabic-Indic digits', async () => {
+    const { file, text } = await downloadPdf('/score-report/pdf-report', pupil.token, pupil.scheduleHistoryId, 'ar-nu-arab', 'score-report-ar');
+    expect(squeeze(text)).toContain(squeeze(bought.name));
+    expect(text).toMatch(/[\u0600-\u06FF]/);
+    expect(text).toContain(digits(report.result.score, 'ar-u-nu-arab'));
+    expect(text).toContain(monthName(report.exam.exam_date, 'ar'));
+    pictureFirstPage(file);
+  });
+
+  test('prints it in Thai with the Buddhist year, and in Hindi', async () => {
+    const thai = await downloadPdf('/score-report/pdf-report', pupil.token, pupil.scheduleHistoryId, 'th', 'score-report-th');
+    const buddhistYear = new Intl.DateTimeFormat('th', { year: 'numeric', calendar: 'buddhist' }).formatToParts(new Date(report.exam.exam_date))
+      .find((p) => p.type === 'year')!.value;
+    expect(squeeze(thai.text)).toContain(squeeze(monthName(report.exam.exam_date, 'th', 'buddhist')));
+    expect(thai.text).toContain(buddhistYear);
+    expect(thai.text).toMatch(/[\u0E00-\u0E7F]/);
+    expect(thai.text).toContain(bought.name);
+    const hindi = await downloadPdf('/score-report/pdf-report', pupil.token, pupil.scheduleHistoryId, 'hi', 'score-report-hi');
+    expect(hindi.text).toMatch(/[\u0900-\u097F]/);
+    expect(squeeze(hindi.text)).toContain(squeeze(monthName(report.exam.exam_date, 'hi')));
+    expect(hindi.text).toContain(bought.name);
+    pictureFirstPage(thai.file);
+    pictureFirstPage(hindi.file);
+  });
+
+  test('prints the certificate, A4 landscape, with its number', async () => {
+    const { file, text } = await downloadPdf('/get-certificate', pupil.token, pupil.scheduleHistoryId, 'en', 'certificate-en');
+    expect(text).toContain('Certificate of achievement');
+    expect(text).toContain(bought.name);
+    expect(text).toMatch(/has passed .+, Level \d+/);
+    expect(text).toContain(`GR-${new Date(report.exam.exam_date).getUTCFullYear()}-${String(pupil.scheduleHistoryId).padStart(8, '0')}-`);
+    expect(text).toContain(report.examinee.organization_name);
+    expect(execFileSync('pdfinfo', [file], { encoding: 'utf8' })).toMatch(/Page size:\s+841(\.\d+)? x 59[45](\.\d+)? pts \(A4\)/);
+    expect(pageCount(file)).toBe(1);
+    pictureFirstPage(file);
+    const ja = await downloadPdf('/get-certificate', pupil.token, pupil.scheduleHistoryId, 'ja', 'certificate-ja');
+    expect(squeeze(ja.text)).toContain('合格証書');
+    pictureFirstPage(ja.file);
+  });
+
+  test('refuses what was not bought, and a certificate for a result that did not pass', async () => {
+    const unpaid = await logIn(account('passed_unpaid'));
+    const report = await api(`/score-report/pdf-report?schedule_history_id=${unpaid.scheduleHistoryId}`, { token: unpaid.token });
+    expect(report.status).toBe(403);
+    expect(v.parse(ErrorBodySchema, await report.json()).code).toBe('PAYMENT_REQUIRED');
+    const failed = await logIn(account('not_passed'));
+    const certificate = await api(`/get-certificate?schedule_history_id=${failed.scheduleHistoryId}`, { token: failed.token });
+    expect(certificate.status).toBe(403);
+    expect(v.parse(ErrorBodySchema, await certificate.json()).code).toBe('NOT_PASSED');
+    // Someone else's sitting does not exist for this pupil.
+    const other = await api(`/score-report/pdf-report?schedule_history_id=${pupil.scheduleHistoryId}`, { token: unpaid.token });
+    expect(other.status).toBe(404);
+    const anonymous = await api(`/score-report/pdf-report?schedule_history_id=${pupil.scheduleHistoryId}`);
+    expect(anonymous.status).toBe(401);
+  });
+
+  test('the print route reads right to left in Arabic and says when it is ready', async () => {
+    browser = await launchChromium();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${baseUrl()}/score-report-embed/${pupil.scheduleHistoryId}?token=${pupil.token}&locale=ar&document=report`);
+    await page.waitForFunction(() => document.documentElement.dataset.documentReady === 'true', undefined, { timeout: 30_000 });
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ar');
+    expect(await page.locator('[data-item="name"] dd').textContent()).toBe(bought.name);
+    expect(await page.locator('svg[data-chart="distribution"]').count()).toBe(1);
+    // The URL stays as typed: the machine shows the document, not the login page.
+    expect(new URL(page.url()).pathname).toBe(`/score-report-embed/${pupil.scheduleHistoryId}`);
+    // The token was never stored on the terminal.
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(pupil.token);
+    await context.close();
+  });
+});

@@ -1,0 +1,805 @@
+// @vitest-environment jsdom
+/**
+ * The UI level of the exam's and the retry dialog's model-based tests (DESIGN.md), the same
+ * approach as app-session.model.test.tsx: an abstract model of what a pupil sees and does from
+ * the moment the exam flow starts (the session is already stored on this terminal) to the end
+ * screen or the login page, where the server's answers, the network, the clock and a reload of
+ * the terminal are explicit events. Its shortest paths (every transition, self-transitions
+ * included) drive the real app: the real kiosk, session, exam and retry machines, the router and
+ * the screens, over an API whose calls wait for the path, an outbox that can refuse, and a
+ * SimulatedClock for every machine's delays (the 40-minute deadline, the background save's
+ * backoff, the retry machine's backoff), so time moves only when the path says so.
+ *
+ * Every state checks what is on screen, the URL, the calls waiting and what is stored. The exam
+ * and retry machines' transitions taken are reported as `model coverage exam (through the app)`
+ * and `model coverage retry (through the app)`, and must be all of them.
+ */
+import type { createMemoryHistory } from '@tanstack/react-router';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SimulatedClock, createMachine, type Actor } from 'xstate';
+import { createTestModel } from 'xstate/graph';
+import { examMachine } from '../../machines/exam/exam.machine.ts';
+import type { ExamContext } from '../../machines/exam/exam.types.ts';
+import type { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
+import { retryMachine } from '../../machines/retry/retry.machine.ts';
+import { sessionFromLogin } from '../../machines/session/session.machine.ts';
+import { createMemoryOutbox } from '../../machines/shared/memory-outbox.ts';
+import type { FailureCode, OutboxEntry, OutboxPort } from '../../machines/shared/ports.ts';
+import { examineeKeys, readSession, readStoredErrorCode, readToken, writeSession } from '../../machines/shared/storage.ts';
+import type { Question } from '../../src/shared/contract.ts';
+import { createControlledApi, type ControlledApi } from '../helpers/controlled-api.ts';
+import { demoExaminee } from '../helpers/fake-api.ts';
+import { renderKioskApp, serverAnswers } from '../helpers/render-app.tsx';
+import { memoryStorage } from '../view/render.tsx';
+import { CoverageRecorder, allTransitions, recordByMachine } from './harness.ts';
+
+/** What the pupil sees and does during the exam; the server, the network, the clock and a reload are events too. */
+const pupilExamModel = createMachine({
+  id: 'pupilExam',
+  initial: 'loadingDetails',
+  states: {
+    loadingDetails: {
+      on: {
+        'server.sendsDetails': 'confirming',
+        'server.fails': 'detailsFailed',
+        'server.refusesToken': 'signingOut',
+        // Down for good: the backoff's one wait, a second failure, then the dialog.
+        'network.fails': 'detailsOffline',
+        // Down for a moment: back online during the backoff, the call runs again.
+        'network.blips': 'loadingDetails',
+      },
+    },
+    detailsOffline: {
+      on: {
+        'pupil.pressesOk': 'detailsFailed',
+        'browser.goesOnline': 'loadingDetails',
+      },
+    },
+    detailsFailed: {
+      on: {
+        'pupil.triesAgain': 'loadingDetails',
+        'pupil.saysNotMe': 'signingOut',
+      },
+    },
+    confirming: {
+      on: {
+        'pupil.confirms': 'tutorial',
+        'pupil.saysNotMe': 'signingOut',
+      },
+    },
+    tutorial: {
+      on: {
+        'pupil.continues': 'ready',
+        'pupil.pressesBack': 'confirming',
+      },
+    },
+    ready: {
+      on: {
+        'pupil.pressesStart': 'starting',
+        'pupil.pressesBack': 'tutorial',
+      },
+    },
+    starting: {
+      on: {
+        'server.startsExam': 'loadingQuestions',
+        'network.fails': 'startFailed',
+        'server.isInMaintenance': 'signingOutMaintenance',
+      },
+    },
+    startFailed: { on: { 'pupil.pressesStart': 'starting' } },
+    loadingQuestions: {
+      on: {
+        'server.sendsQuestions': 'answering',
+        'network.fails': 'questionsOffline',
+        'network.blips': 'loadingQuestions',
+        'server.saysRetake': 'signingOutRetake',
+        'server.saysAlreadyFinished': 'endedAlready',
+      },
+    },
+    questionsOffline: {
+      on: {
+        'pupil.pressesOk': 'questionsFailed',
+        'browser.goesOnline': 'loadingQuestions',
+      },
+    },
+    questionsFailed: { on: { 'pupil.triesAgain': 'loadingQuestions' } },
+    // On question 1, every answer saved on the server, no call waiting.
+    answering: {
+      on: {
+        'pupil.choosesAnswer': 'answerSaving',
+        'pupil.answersWhileOffline': 'answerOnTerminal',
+        'pupil.answersButTerminalCannotStore': 'answerOnlyInMemory',
+        'pupil.goesToNextQuestion': 'onTextQuestion',
+        'pupil.opensQuestionList': 'questionListOpen',
+        'pupil.flagsQuestion': 'questionFlagged',
+        'window.losesFocus': 'answering',
+        'pupil.asksToFinish': 'confirmingFinish',
+        'clock.reachesDeadline': 'finishing',
+        'terminal.restarts': 'resuming',
+      },
+    },
+    answerSaving: {
+      on: {
+        'server.savesAnswer': 'answering',
+        'server.saysOtherTerminal': 'endedOnOtherTerminal',
+      },
+    },
+    // The network is down: the answer is kept on this terminal and sent again later.
+    answerOnTerminal: {
+      on: {
+        'clock.passesBackoff': 'answerResending',
+        'browser.goesOnline': 'answerResending',
+        'pupil.asksToFinish': 'confirmingFinishWithUnsent',
+      },
+    },
+    answerResending: {
+      on: {
+        'server.savesAnswer': 'answering',
+        'server.saysTimeIsUp': 'answerRefused',
+      },
+    },
+    answerRefused: { on: { 'pupil.asksToFinish': 'confirmingFinish' } },
+    // This terminal could not store the answer (no IndexedDB): it is still sent.
+    answerOnlyInMemory: { on: { 'server.savesAnswer': 'answering' } },
+    questionListOpen: {
+      on: {
+        'pupil.jumpsToLastQuestion': 'lastQuestionFromList',
+        'pupil.closesQuestionList': 'answering',
+      },
+    },
+    lastQuestionFromList: { on: { 'pupil.jumpsToFirstQuestion': 'questionListOpen' } },
+    questionFlagged: { on: { 'pupil.removesFlag': 'answering' } },
+    // Question 2 is typed, with the on-screen alphabet keyboard.
+    onTextQuestion: {
+      on: {
+        'pupil.goesToPreviousQuestion': 'answering',
+        'pupil.hidesKeyboard': 'keyboardHidden',
+        'pupil.switchesToCapitals': 'capitalsOn',
+      },
+    },
+    keyboardHidden: {
+      on: {
+        'pupil.showsKeyboard': 'onTextQuestion',
+        'terminal.restarts': 'resumingKeyboardHidden',
+      },
+    },
+    capitalsOn: {
+      on: {
+        'pupil.switchesToSmallLetters': 'onTextQuestion',
+        'terminal.restarts': 'resumingCapitalsOn',
+      },
+    },
+    resuming: { on: { 'server.sendsDetails': 'loadingQuestions' } },
+    resumingKeyboardHidden: { on: { 'server.sendsDetails': 'reloadingKeyboardHidden' } },
+    reloadingKeyboardHidden: { on: { 'server.sendsQuestions': 'keyboardHidden' } },
+    resumingCapitalsOn: { on: { 'server.sendsDetails': 'reloadingCapitalsOn' } },
+    reloadingCapitalsOn: { on: { 'server.sendsQuestions': 'capitalsOn' } },
+    confirmingFinish: {
+      on: {
+        'pupil.keepsWorking': 'answering',
+        'pupil.finishes': 'finishing',
+      },
+    },
+    confirmingFinishWithUnsent: {
+      on: {
+        'pupil.keepsWorking': 'answerOnTerminal',
+        'pupil.finishes': 'flushing',
+      },
+    },
+    // Finishing first sends what the server does not hold yet.
+    flushing: {
+      on: {
+        'server.savesAnswer': 'finishing',
+        'server.fails': 'flushFailed',
+        'server.refusesToken': 'signingOut',
+        'network.fails': 'flushOffline',
+        'network.blips': 'flushing',
+      },
+    },
+    flushOffline: {
+      on: {
+        'pupil.retries': 'flushing',
+        'browser.goesOnline': 'flushing',
+      },
+    },
+    flushFailed: { on: { 'pupil.triesAgain': 'flushing' } },
+    finishing: {
+      on: {
+        'server.finishesExam': 'ended',
+        'server.fails': 'finishFailed',
+        'server.saysCancelled': 'endedCancelled',
+        'server.saysRetake': 'signingOutRetake',
+        'network.fails': 'finishOffline',
+        'network.blips': 'finishing',
+      },
+    },
+    finishOffline: {
+      on: {
+        'pupil.retries': 'finishing',
+        'browser.goesOnline': 'finishing',
+      },
+    },
+    finishFailed: { on: { 'pupil.triesAgain': 'finishing' } },
+    ended: {
+      on: {
+        'pupil.logsOut': 'signingOut',
+        'terminal.restarts': 'resumingEnded',
+      },
+    },
+    resumingEnded: { on: { 'server.sendsDetails': 'endedAfterReload' } },
+    endedAfterReload: {},
+    endedAlready: {},
+    endedCancelled: { on: { 'pupil.logsOut': 'signingOut' } },
+    endedOnOtherTerminal: { on: { 'pupil.logsOut': 'signingOut' } },
+    signingOut: { on: { 'server.endsSession': 'loggedOut' } },
+    signingOutRetake: { on: { 'server.endsSession': 'loggedOutRetake' } },
+    signingOutMaintenance: { on: { 'server.endsSession': 'loggedOutMaintenance' } },
+    loggedOut: {},
+    loggedOutRetake: {},
+    loggedOutMaintenance: {},
+  },
+});
+
+/** An outbox that can be told to refuse the next write, as a browser without IndexedDB space does. */
+function createTestOutbox(): OutboxPort & { refuseNext(): void; entries: Map<string, OutboxEntry> } {
+  const inner = createMemoryOutbox();
+  let refuse = false;
+  return {
+    ...inner,
+    refuseNext: () => {
+      refuse = true;
+    },
+    put: async (entry) => {
+      if (refuse) {
+        refuse = false;
+        throw new Error('QuotaExceededError');
+      }
+      await inner.put(entry);
+    },
+  };
+}
+
+/** Question 2 offers the on-screen alphabet keyboard. */
+function withAlphabetKeyboard(control: ControlledApi) {
+  const load = control.server.examQuestions.bind(control.server);
+  control.server.examQuestions = async (id) => {
+    const loaded = await load(id);
+    return {
+      ...loaded,
+      questions: loaded.questions.map((q): Question => (q.id === 102 ? { ...q, input: { kind: 'alphabet', upper_case: false } } : q)),
+    };
+  };
+}
+
+/** A retried call waits this long after its first network failure (the retry machine's backoff). */
+const RETRY_WINDOW_MS = 1_000;
+
+interface AppUnderTest {
+  control: ControlledApi;
+  storage: ReturnType<typeof memoryStorage>;
+  outbox: ReturnType<typeof createTestOutbox>;
+  clock: SimulatedClock;
+  kiosk: Actor<ReturnType<typeof createKioskMachine>>;
+  history: ReturnType<typeof createMemoryHistory>;
+  user: ReturnType<typeof userEvent.setup>;
+  stop: () => void;
+}
+
+const recorders = new Map([
+  ['exam', new CoverageRecorder('exam', allTransitions(examMachine))],
+  ['retry', new CoverageRecorder('retry', allTransitions(retryMachine))],
+]);
+const record = recordByMachine(recorders);
+
+let current: AppUnderTest | undefined;
+
+/**
+ * Boots the app the way src/main.tsx does, from what this terminal stored: the first time with
+ * the session a code login stored, after a restart with whatever the last run left.
+ */
+async function boot(options: { url: string; storage?: AppUnderTest['storage']; control?: ControlledApi; outbox?: AppUnderTest['outbox'] }) {
+  const storage = options.storage ?? memoryStorage();
+  const control = options.control ?? createControlledApi();
+  const outbox = options.outbox ?? createTestOutbox();
+  if (!options.storage) {
+    withAlphabetKeyboard(control);
+    writeSession(
+      storage,
+      sessionFromLogin({ access_token: 'token-1', examinee: demoExaminee, server_time: new Date().toISOString() }, '0f0e0d0c-0b0a-4908-8706-050403020100'),
+    );
+  }
+  const clock = new SimulatedClock();
+  const { kiosk, history, stopSync } = await renderKioskApp({
+    deps: { api: control.api, storage, outbox, retryWindowMs: RETRY_WINDOW_MS },
+    input: { storedSession: readSession(storage), storedToken: readToken(storage), storedErrorCode: readStoredErrorCode(storage) },
+    url: options.url,
+    inspect: record,
+    clock,
+  });
+  const app: AppUnderTest = {
+    control,
+    storage,
+    outbox,
+    clock,
+    kiosk,
+    history,
+    user: userEvent.setup(),
+    stop: () => {
+      stopSync();
+      kiosk.stop();
+    },
+  };
+  current = app;
+  return app;
+}
+
+const heading = (name: string | RegExp) => screen.findByRole('heading', { level: 1, name });
+const stored = (app: AppUnderTest) => readSession(app.storage);
+const examContext = (app: AppUnderTest) => (app.kiosk.getSnapshot().children.exam?.getSnapshot() as { context: ExamContext } | undefined)?.context;
+const saved = () => screen.getByRole('status').textContent;
+
+/** The one call now waiting: calls run one after another (seed section 7). */
+async function theCall(app: AppUnderTest): Promise<keyof ControlledApi['api']> {
+  await waitFor(() => expect(app.control.waiting()).toHaveLength(1));
+  return app.control.waiting()[0]!;
+}
+
+async function callWaits(app: AppUnderTest, method: keyof ControlledApi['api']) {
+  await waitFor(() => expect(app.control.waiting()).toEqual([method]));
+}
+
+async function serverFails(app: AppUnderTest, code: FailureCode, status?: number) {
+  const method = await theCall(app);
+  await act(async () => app.control.fail(method, code, status));
+}
+
+/** The network fails the call once: a retried call waits for the backoff ("Connecting again…"). */
+async function networkFailsOnce(app: AppUnderTest) {
+  const method = await theCall(app);
+  await act(async () => app.control.fail(method, 'NETWORK_ERROR'));
+  return method;
+}
+
+async function seeConnectingAgain() {
+  const dialog = await screen.findByRole('alertdialog', { name: 'Connecting again…' });
+  expect(within(dialog).queryByRole('button')).toBeNull();
+}
+
+async function passTime(app: AppUnderTest, ms: number) {
+  await act(async () => app.clock.increment(ms));
+}
+
+async function browserGoesOnline(app: AppUnderTest) {
+  await act(async () => app.kiosk.send({ type: 'connection.restored' }));
+}
+
+/** Clicks a choice of the question on screen that is not chosen yet. */
+async function chooseAnotherChoice(app: AppUnderTest) {
+  const radios = (await screen.findAllByRole('radio')) as HTMLInputElement[];
+  const other = radios.find((radio) => !radio.checked)!;
+  await app.user.click(other);
+}
+
+async function seeQuestion(n: number) {
+  expect(await screen.findByText(`Question ${n} of 3`)).toBeTruthy();
+}
+
+const keyboard = () => screen.queryByRole('group', { name: 'Alphabet keyboard' });
+const nothingOfThePupil = (app: AppUnderTest) => expect(examineeKeys.filter((key) => app.storage.items.has(key))).toEqual([]);
+
+async function seeFinishFailure() {
+  expect((await screen.findByRole('alert')).textContent).toContain('An error has occurred.');
+  expect(screen.queryByRole('alertdialog')).toBeNull();
+  expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+}
+
+/** Every transition of the abstract model, as `state via event`. */
+const modelTransitions = new Set(
+  Object.entries(pupilExamModel.config.states ?? {}).flatMap(([state, node]) =>
+    Object.keys((node as { on?: Record<string, unknown> }).on ?? {}).map((event) => `${state} via ${event}`),
+  ),
+);
+/** The model's transitions the paths walked (recorded while they run). */
+const walked = new Set<string>();
+/** The model's states the paths checked. */
+const checked = new Set<string>();
+
+type Steps = Record<string, () => Promise<unknown> | unknown>;
+
+/** Wraps a path's state checks and event steps so the walk records which model transitions it took. */
+function recording(states: Steps, events: Steps): { states: Record<string, () => Promise<void>>; events: Record<string, () => Promise<void>> } {
+  let at = '';
+  return {
+    states: Object.fromEntries(
+      Object.entries(states).map(([name, check]) => [
+        name,
+        async () => {
+          at = name;
+          checked.add(name);
+          await check();
+        },
+      ]),
+    ),
+    events: Object.fromEntries(
+      Object.entries(events).map(([type, step]) => [
+        type,
+        async () => {
+          walked.add(`${at} via ${type}`);
+          await step();
+        },
+      ]),
+    ),
+  };
+}
+
+const model = createTestModel(pupilExamModel, {
+  // Always record the event, so self-transitions get paths of their own.
+  serializeTransition: (_state, event, previous) => (event ? ` via ${event.type} from ${JSON.stringify(previous?.value ?? null)}` : ''),
+});
+
+const paths = model.getShortestPaths();
+
+beforeAll(() => {
+  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+});
+
+afterEach(() => {
+  current?.stop();
+  current = undefined;
+});
+
+describe('a pupil through the exam in the app, every transition of the exam model', () => {
+  for (const path of paths) {
+    it(
+      path.description,
+      async () => {
+        let app = await boot({ url: '/login-code' });
+        /** The terminal reloads: a new app over the same storage, outbox and server. */
+        const restart = async () => {
+          // Only where nothing is on its way: the model restarts in settled states.
+          expect(app.control.waiting()).toEqual([]);
+          const { storage, control, outbox } = app;
+          const url = app.history.location.pathname;
+          app.stop();
+          cleanup();
+          app = await boot({ url, storage, control, outbox });
+        };
+        await path.test(
+          recording(
+            {
+              loadingDetails: async () => {
+                await callWaits(app, 'examDetails');
+                // At most "Connecting again…" while the call runs again after a network failure.
+                expect(screen.queryByRole('alertdialog', { name: 'Check your internet connection' })).toBeNull();
+              },
+              detailsOffline: async () => {
+                const dialog = await screen.findByRole('alertdialog', { name: 'Check your internet connection' });
+                expect(within(dialog).getByRole('button', { name: 'OK' })).toBeTruthy();
+                expect(within(dialog).queryByRole('button', { name: 'Retry' })).toBeNull();
+              },
+              detailsFailed: async () => {
+                await heading('Is this you?');
+                expect((await screen.findByRole('alert')).textContent).toMatch(/Network error|An error has occurred/);
+                expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+              },
+              confirming: async () => {
+                await heading('Is this you?');
+                expect(screen.getByText('Aiko Tanaka')).toBeTruthy();
+                expect(app.history.location.pathname).toBe('/login-confirm');
+              },
+              tutorial: async () => {
+                await heading('How the test works');
+                expect(app.history.location.pathname).toBe('/exam-tutorial');
+              },
+              ready: async () => {
+                await heading('Ready to start');
+                expect(app.history.location.pathname).toBe('/exam-start');
+              },
+              starting: async () => {
+                await callWaits(app, 'startExam');
+              },
+              startFailed: async () => {
+                await heading('Ready to start');
+                expect((await screen.findByRole('alert')).textContent).toContain('Network error');
+              },
+              loadingQuestions: async () => {
+                await callWaits(app, 'examQuestions');
+                await waitFor(() => expect(app.history.location.pathname).toBe('/start'));
+                expect(screen.queryByRole('alertdialog', { name: 'Check your internet connection' })).toBeNull();
+              },
+              questionsOffline: async () => {
+                const dialog = await screen.findByRole('alertdialog', { name: 'Check your internet connection' });
+                expect(within(dialog).getByRole('button', { name: 'OK' })).toBeTruthy();
+                expect(app.history.location.pathname).toBe('/start');
+              },
+              questionsFailed: async () => {
+                expect((await screen.findByRole('alert')).textContent).toContain('Network error');
+                expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+              },
+              answering: async () => {
+                await seeQuestion(1);
+                expect(screen.getByRole('timer')).toBeTruthy();
+                expect(app.history.location.pathname).toBe('/start');
+                expect(app.control.waiting()).toEqual([]);
+                expect(stored(app)?.question_index).toBe(0);
+              },
+              answerSaving: async () => {
+                await callWaits(app, 'saveAnswer');
+                expect(saved()).toBe('Saved on this terminal');
+              },
+              answerOnTerminal: async () => {
+                await waitFor(() => expect(saved()).toBe('Saved on this terminal'));
+                expect(app.control.waiting()).toEqual([]);
+                expect(screen.queryByRole('alertdialog')).toBeNull();
+                expect(app.outbox.entries.size).toBe(1);
+              },
+              answerResending: async () => {
+                await callWaits(app, 'saveAnswer');
+                expect(saved()).toBe('Saved on this terminal');
+              },
+              answerRefused: async () => {
+                // Given after the deadline: refused for good, and forgotten by the outbox.
+                await waitFor(() => expect(saved()).toBe('Not saved'));
+                await waitFor(() => expect(app.outbox.entries.size).toBe(0));
+                expect(app.control.waiting()).toEqual([]);
+              },
+              answerOnlyInMemory: async () => {
+                await callWaits(app, 'saveAnswer');
+                expect(saved()).toBe('Not saved');
+                expect(app.outbox.entries.size).toBe(0);
+              },
+              questionListOpen: async () => {
+                const list = await screen.findByRole('navigation', { name: 'Question list' });
+                expect(within(list).getAllByRole('button')).toHaveLength(3);
+                await seeQuestion(1);
+                expect(screen.getByRole('button', { name: 'Hide question list' }).getAttribute('aria-expanded')).toBe('true');
+                expect(stored(app)?.question_list_flag).toBe(true);
+              },
+              lastQuestionFromList: async () => {
+                await seeQuestion(3);
+                const list = screen.getByRole('navigation', { name: 'Question list' });
+                expect(within(list).getAllByRole('button')[2]!.getAttribute('aria-current')).toBe('step');
+                expect(stored(app)?.question_index).toBe(2);
+              },
+              questionFlagged: async () => {
+                expect((await screen.findByRole('button', { name: 'Remove flag' })).getAttribute('aria-pressed')).toBe('true');
+                expect(stored(app)?.flagged_question_ids).toEqual([101]);
+              },
+              onTextQuestion: async () => {
+                await seeQuestion(2);
+                expect(keyboard()).toBeTruthy();
+                expect(screen.getByRole('button', { name: 'Capital letters', pressed: false })).toBeTruthy();
+                expect(screen.getByRole('textbox', { name: 'Your answer' }).getAttribute('inputmode')).toBe('none');
+                expect(stored(app)).toMatchObject({ question_index: 1, alphabets_keyboard_flag: true, mode_upper_case_flag: false });
+              },
+              keyboardHidden: async () => {
+                await seeQuestion(2);
+                await screen.findByRole('button', { name: 'Show alphabet keyboard' });
+                expect(keyboard()).toBeNull();
+                // The device's own keyboard is back.
+                expect(screen.getByRole('textbox', { name: 'Your answer' }).getAttribute('inputmode')).toBeNull();
+                expect(stored(app)).toMatchObject({ question_index: 1, alphabets_keyboard_flag: false, mode_upper_case_flag: false });
+              },
+              capitalsOn: async () => {
+                await seeQuestion(2);
+                expect(await screen.findByRole('button', { name: 'Capital letters', pressed: true })).toBeTruthy();
+                expect(within(keyboard()!).getByRole('button', { name: 'Q' })).toBeTruthy();
+                expect(within(keyboard()!).queryByRole('button', { name: 'q' })).toBeNull();
+                expect(stored(app)).toMatchObject({ question_index: 1, alphabets_keyboard_flag: true, mode_upper_case_flag: true });
+              },
+              resuming: async () => {
+                // The reloaded terminal resumes the stored session: no login, the exam asks for its details.
+                await callWaits(app, 'examDetails');
+                expect(stored(app)?.token).toBe('token-1');
+              },
+              resumingKeyboardHidden: async () => {
+                await callWaits(app, 'examDetails');
+                expect(stored(app)?.alphabets_keyboard_flag).toBe(false);
+              },
+              reloadingKeyboardHidden: async () => {
+                await callWaits(app, 'examQuestions');
+              },
+              resumingCapitalsOn: async () => {
+                await callWaits(app, 'examDetails');
+                expect(stored(app)?.mode_upper_case_flag).toBe(true);
+              },
+              reloadingCapitalsOn: async () => {
+                await callWaits(app, 'examQuestions');
+              },
+              confirmingFinish: async () => {
+                const dialog = await screen.findByRole('dialog', { name: 'Finish the test?' });
+                expect(within(dialog).getByRole('button', { name: 'Finish' })).toBeTruthy();
+              },
+              confirmingFinishWithUnsent: async () => {
+                await screen.findByRole('dialog', { name: 'Finish the test?' });
+                expect(app.outbox.entries.size).toBe(1);
+              },
+              flushing: async () => {
+                await callWaits(app, 'saveAnswer');
+                expect(screen.getByRole('button', { name: 'Sending your answers…' })).toBeTruthy();
+                expect(screen.queryByRole('alertdialog', { name: 'Check your internet connection' })).toBeNull();
+              },
+              flushOffline: async () => {
+                const dialog = await screen.findByRole('alertdialog', { name: 'Check your internet connection' });
+                expect(within(dialog).getByRole('button', { name: 'Retry' })).toBeTruthy();
+                expect(within(dialog).queryByRole('button', { name: 'OK' })).toBeNull();
+                expect(app.outbox.entries.size).toBe(1);
+              },
+              flushFailed: async () => {
+                await seeFinishFailure();
+                expect(app.outbox.entries.size).toBe(1);
+              },
+              finishing: async () => {
+                await callWaits(app, 'finishExam');
+                expect(screen.queryByRole('alertdialog', { name: 'Check your internet connection' })).toBeNull();
+                expect(app.history.location.pathname).toBe('/start');
+              },
+              finishOffline: async () => {
+                const dialog = await screen.findByRole('alertdialog', { name: 'Check your internet connection' });
+                expect(within(dialog).getByRole('button', { name: 'Retry' })).toBeTruthy();
+                expect(app.history.location.pathname).toBe('/start');
+              },
+              finishFailed: async () => {
+                await seeFinishFailure();
+              },
+              ended: async () => {
+                await heading('Test complete');
+                expect(screen.getByText('Your answer data has been sent.')).toBeTruthy();
+                expect(screen.getAllByRole('term').map((term) => term.textContent)).toEqual(['Answers received', 'Receipt']);
+                expect(app.history.location.pathname).toBe('/exam-end');
+                expect(stored(app)).toMatchObject({ is_completed: true, error_code: null });
+              },
+              resumingEnded: async () => {
+                // The reloaded terminal asks the server where the exam stands before it shows anything.
+                await callWaits(app, 'examDetails');
+                expect(stored(app)?.is_completed).toBe(true);
+              },
+              endedAfterReload: async () => {
+                // Seed section 2, rule 6: a completed exam shows the end screen again (no receipt to show).
+                await heading('Test complete');
+                expect(screen.queryByRole('term')).toBeNull();
+                expect(app.history.location.pathname).toBe('/exam-end');
+              },
+              endedAlready: async () => {
+                await heading('Test complete');
+                expect(app.history.location.pathname).toBe('/exam-end');
+              },
+              endedCancelled: async () => {
+                await heading('The test was cancelled');
+                expect(screen.getByText('Your answers could not be sent.')).toBeTruthy();
+                expect(stored(app)).toMatchObject({ is_completed: true, error_code: 'ER_SCHEDULE_HISTORY_CANCELLED' });
+              },
+              endedOnOtherTerminal: async () => {
+                await heading('The test was cancelled');
+                expect(screen.getByRole('alert').textContent).toBe('An exam was already started for this account on another terminal.');
+                expect(app.history.location.pathname).toBe('/exam-end');
+                expect(stored(app)).toMatchObject({ is_completed: true, error_code: 'INCORRECT_DEVICE' });
+              },
+              signingOut: async () => {
+                await callWaits(app, 'logout');
+                nothingOfThePupil(app);
+              },
+              signingOutRetake: async () => {
+                await callWaits(app, 'logout');
+                nothingOfThePupil(app);
+              },
+              signingOutMaintenance: async () => {
+                await callWaits(app, 'logout');
+                nothingOfThePupil(app);
+              },
+              loggedOut: async () => {
+                await heading('Log in with your login code');
+                expect(app.history.location.pathname).toBe('/login-code');
+              },
+              loggedOutRetake: async () => {
+                await heading('Log in with your login code');
+                expect(`${app.history.location.pathname}${app.history.location.search}`).toBe('/login-code?error_code=ER_SCHEDULE_HISTORY_RETAKE');
+                expect((await screen.findByRole('alert')).textContent).toContain('An administrator has reset this account. Please log in again.');
+              },
+              loggedOutMaintenance: async () => {
+                await heading('Log in with your login code');
+                expect(`${app.history.location.pathname}${app.history.location.search}`).toBe('/login-code?error_code=DURING_MAINTENANCE');
+                expect((await screen.findByRole('alert')).textContent).toContain('This is outside test hours.');
+              },
+            },
+            {
+              'server.sendsDetails': () => serverAnswers(app.control, 'examDetails'),
+              'server.startsExam': () => serverAnswers(app.control, 'startExam'),
+              'server.sendsQuestions': () => serverAnswers(app.control, 'examQuestions'),
+              'server.savesAnswer': () => serverAnswers(app.control, 'saveAnswer'),
+              'server.finishesExam': () => serverAnswers(app.control, 'finishExam'),
+              'server.endsSession': () => serverAnswers(app.control, 'logout'),
+              'server.fails': () => serverFails(app, 'GENERIC_ERROR', 500),
+              'server.refusesToken': () => serverFails(app, 'NOT_LOGGED_IN', 401),
+              'server.isInMaintenance': () => serverFails(app, 'DURING_MAINTENANCE', 401),
+              'server.saysRetake': () => serverFails(app, 'ER_SCHEDULE_HISTORY_RETAKE', 401),
+              'server.saysAlreadyFinished': () => serverFails(app, 'ER_SCHEDULE_HISTORY_COMPLETED', 403),
+              'server.saysCancelled': () => serverFails(app, 'ER_SCHEDULE_HISTORY_CANCELLED', 403),
+              'server.saysOtherTerminal': () => serverFails(app, 'INCORRECT_DEVICE', 403),
+              'server.saysTimeIsUp': () => serverFails(app, 'TIME_END', 403),
+              'network.fails': async () => {
+                const method = await networkFailsOnce(app);
+                // Start is not retried: its failure shows at once.
+                if (method === 'startExam') return;
+                await seeConnectingAgain();
+                await passTime(app, RETRY_WINDOW_MS);
+                await callWaits(app, method);
+                await act(async () => app.control.fail(method, 'NETWORK_ERROR'));
+              },
+              'network.blips': async () => {
+                const method = await networkFailsOnce(app);
+                await seeConnectingAgain();
+                await browserGoesOnline(app);
+                await callWaits(app, method);
+              },
+              'browser.goesOnline': () => browserGoesOnline(app),
+              'clock.passesBackoff': () => passTime(app, 1_000),
+              'clock.reachesDeadline': () => passTime(app, 40 * 60_000 + 1_000),
+              'terminal.restarts': () => restart(),
+              'window.losesFocus': async () => {
+                const before = examContext(app)?.focusLosses ?? 0;
+                await act(async () => void window.dispatchEvent(new Event('blur')));
+                // Counted (and reported to the server), never blocking: the question stays.
+                expect(examContext(app)?.focusLosses).toBe(before + 1);
+              },
+              'pupil.pressesOk': () => app.user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'OK' })),
+              'pupil.retries': () => app.user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Retry' })),
+              'pupil.triesAgain': () => app.user.click(screen.getByRole('button', { name: 'Try again' })),
+              'pupil.saysNotMe': () => app.user.click(screen.getByRole('button', { name: 'No, log out' })),
+              'pupil.confirms': () => app.user.click(screen.getByRole('button', { name: 'Yes, continue' })),
+              'pupil.continues': () => app.user.click(screen.getByRole('button', { name: 'Continue' })),
+              'pupil.pressesBack': async () => {
+                await act(async () => app.history.back());
+              },
+              'pupil.pressesStart': () => app.user.click(screen.getByRole('button', { name: 'Start the test' })),
+              'pupil.choosesAnswer': () => chooseAnotherChoice(app),
+              'pupil.answersWhileOffline': async () => {
+                await chooseAnotherChoice(app);
+                await callWaits(app, 'saveAnswer');
+                await act(async () => app.control.fail('saveAnswer', 'NETWORK_ERROR'));
+              },
+              'pupil.answersButTerminalCannotStore': async () => {
+                app.outbox.refuseNext();
+                await chooseAnotherChoice(app);
+              },
+              'pupil.goesToNextQuestion': () => app.user.click(screen.getByRole('button', { name: /Next/ })),
+              'pupil.goesToPreviousQuestion': () => app.user.click(screen.getByRole('button', { name: /Previous/ })),
+              'pupil.opensQuestionList': () => app.user.click(screen.getByRole('button', { name: 'Question list' })),
+              'pupil.closesQuestionList': () => app.user.click(screen.getByRole('button', { name: 'Hide question list' })),
+              'pupil.jumpsToLastQuestion': () =>
+                app.user.click(within(screen.getByRole('navigation', { name: 'Question list' })).getAllByRole('button')[2]!),
+              'pupil.jumpsToFirstQuestion': () =>
+                app.user.click(within(screen.getByRole('navigation', { name: 'Question list' })).getAllByRole('button')[0]!),
+              'pupil.flagsQuestion': () => app.user.click(screen.getByRole('button', { name: 'Flag for review' })),
+              'pupil.removesFlag': () => app.user.click(screen.getByRole('button', { name: 'Remove flag' })),
+              'pupil.hidesKeyboard': () => app.user.click(screen.getByRole('button', { name: 'Hide alphabet keyboard' })),
+              'pupil.showsKeyboard': () => app.user.click(screen.getByRole('button', { name: 'Show alphabet keyboard' })),
+              'pupil.switchesToCapitals': () => app.user.click(screen.getByRole('button', { name: 'Capital letters', pressed: false })),
+              'pupil.switchesToSmallLetters': () => app.user.click(screen.getByRole('button', { name: 'Capital letters', pressed: true })),
+              'pupil.asksToFinish': () => app.user.click(screen.getByRole('button', { name: 'Finish the test' })),
+              'pupil.keepsWorking': () => app.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Keep working' })),
+              'pupil.finishes': () => app.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Finish' })),
+              'pupil.logsOut': () => app.user.click(screen.getByRole('button', { name: 'Log out' })),
+            },
+          ),
+        );
+      },
+      30_000,
+    );
+  }
+
+  it('walks every transition of the abstract model and checks every state', () => {
+    expect([...modelTransitions].filter((t) => !walked.has(t))).toEqual([]);
+    expect(Object.keys(pupilExamModel.config.states ?? {}).filter((state) => !checked.has(state))).toEqual([]);
+  });
+
+  it('takes every transition of the exam and retry machines through the app', () => {
+    for (const recorder of recorders.values()) recorder.report('ui');
+    for (const recorder of recorders.values()) {
+      expect(recorder.missing(), `${recorder.name}: transitions not taken through the app`).toEqual([]);
+      expect(recorder.taken.size).toBe(recorder.all.size);
+    }
+  });
+});

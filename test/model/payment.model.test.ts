@@ -1,0 +1,195 @@
+/**
+ * The payment machine walked transition by transition, for the exam fee and for result items:
+ * every call's outcome and every backoff timer are explicit events of the path. Invariants:
+ * nothing is paid on the browser's word, a checkout needs the terms and an unpaid item, and the
+ * view always matches the machine.
+ */
+import { expect } from 'vitest';
+import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
+import type {
+  ExamPaymentSetting,
+  PaymentLine,
+  PaymentSession,
+  PaymentStatusResponse,
+  ResultPaymentSetting,
+} from '../../src/shared/contract.ts';
+import { MAX_STATUS_CHECKS, paymentMachine, type PaymentContext } from '../../machines/payment/payment.machine.ts';
+import { viewOf, type PaymentSnapshot } from '../../machines/payment/payment.selectors.ts';
+import type { PaymentInput } from '../../machines/payment/payment.types.ts';
+import { ApiFailure } from '../../machines/shared/ports.ts';
+import { never } from '../helpers/never.ts';
+import { describeModel } from './suite.ts';
+
+const machine = paymentMachine.provide({
+  actors: { loadSetting: never(), startCheckout: never(), completeDemo: never(), checkStatus: never() },
+});
+
+const inputs: PaymentInput[] = [
+  { scheduleHistoryId: 7, purpose: 'exam_fee', returnUrl: 'https://gradus.test/pay-exam-fee' },
+  { scheduleHistoryId: 7, purpose: 'result_fee', returnUrl: 'https://gradus.test/pay-exam-result' },
+];
+
+const at = '2026-06-01T09:00:00.000Z';
+const line = (kind: PaymentLine['kind'], unit: number, status: 0 | 1 | 2, available: boolean): PaymentLine => ({
+  kind,
+  quantity: 1,
+  unit_price_minor: unit,
+  total_minor: unit,
+  status,
+  available,
+});
+const common = (provider: 'adyen' | 'demo') => ({
+  schedule_history_id: 7,
+  provider,
+  currency: 'USD' as const,
+  adyen: provider === 'adyen' ? { client_key: 'test_CLIENTKEY', environment: 'test' as const } : null,
+  server_time: at,
+});
+
+const examSetting = (provider: 'adyen' | 'demo', status: 0 | 1 | 2): ExamPaymentSetting => ({
+  ...common(provider),
+  items: [line('exam_fee', 1500, status, status === 0)],
+  payment_status: status,
+});
+const resultSetting = (
+  provider: 'adyen' | 'demo',
+  sheet: 0 | 2,
+  certificate: 0 | 2,
+  passed: boolean,
+): ResultPaymentSetting => ({
+  ...common(provider),
+  items: [line('result_sheet', 500, sheet, sheet === 0), line('certificate', 800, certificate, passed && certificate === 0)],
+  result_payment_status: sheet === 2 && certificate === 2 ? 1 : sheet === 2 || certificate === 2 ? 2 : 0,
+});
+
+function sessionFor(context: PaymentContext): PaymentSession {
+  const provider = context.setting?.provider ?? 'demo';
+  const items = context.items.filter((l) => context.selected.includes(l.kind));
+  return {
+    reference: 'GR-00000000-0000-4000-8000-000000000001',
+    provider,
+    currency: 'USD',
+    amount_minor: items.reduce((sum, l) => sum + l.total_minor, 0),
+    items,
+    adyen_session: provider === 'adyen' ? { id: 'CS1234', session_data: 'Ab02b4c0' } : null,
+    expires_at: '2026-06-01T10:00:00.000Z',
+    server_time: at,
+  };
+}
+
+const status = (s: 0 | 1 | 2, outcome: PaymentStatusResponse['outcome']): PaymentStatusResponse => ({
+  reference: 'GR-00000000-0000-4000-8000-000000000001',
+  status: s,
+  outcome,
+  server_time: at,
+});
+
+const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as PaymentContext;
+
+describeModel({
+  name: 'payment',
+  machine,
+  inputs,
+  samples: {
+    'xstate.done.actor.loadSetting': (snapshot) => {
+      const { purpose } = contextOf(snapshot);
+      const outputs =
+        purpose === 'exam_fee'
+          ? [examSetting('demo', 0), examSetting('adyen', 0), examSetting('demo', 2)]
+          : [resultSetting('demo', 0, 0, true), resultSetting('adyen', 2, 0, true), resultSetting('demo', 2, 2, true)];
+      return outputs.map((output) => ({ type: 'xstate.done.actor.loadSetting', output }));
+    },
+    'xstate.error.actor.loadSetting': [{ type: 'xstate.error.actor.loadSetting', error: new ApiFailure('NETWORK_ERROR') }],
+    'item.toggled': (snapshot) =>
+      contextOf(snapshot).purpose === 'result_fee'
+        ? [
+            { type: 'item.toggled', kind: 'result_sheet' },
+            { type: 'item.toggled', kind: 'certificate' },
+          ]
+        : [{ type: 'item.toggled', kind: 'certificate' }],
+    'xstate.done.actor.startCheckout': (snapshot) => [
+      { type: 'xstate.done.actor.startCheckout', output: sessionFor(contextOf(snapshot)) },
+    ],
+    'xstate.error.actor.startCheckout': [
+      { type: 'xstate.error.actor.startCheckout', error: new ApiFailure('ALREADY_PAID', 422) },
+      { type: 'xstate.error.actor.startCheckout', error: new ApiFailure('PAYMENT_ERROR', 422) },
+    ],
+    'provider.completed': [
+      { type: 'provider.completed', result: 'authorised' },
+      { type: 'provider.completed', result: 'refused' },
+      { type: 'provider.completed', result: 'cancelled' },
+    ],
+    'demo.chosen': [
+      { type: 'demo.chosen', outcome: 'authorised' },
+      { type: 'demo.chosen', outcome: 'refused' },
+    ],
+    'xstate.done.actor.completeDemo': (snapshot) => {
+      const { providerResult } = contextOf(snapshot);
+      const output = providerResult === 'authorised' ? status(2, 'paid') : status(0, providerResult === 'cancelled' ? 'cancelled' : 'refused');
+      return [{ type: 'xstate.done.actor.completeDemo', output }];
+    },
+    'xstate.error.actor.completeDemo': [{ type: 'xstate.error.actor.completeDemo', error: new ApiFailure('GENERIC_ERROR', 500) }],
+    'xstate.done.actor.checkStatus': (snapshot) => {
+      const outputs: PaymentStatusResponse[] = [status(0, 'open')];
+      // The final outcomes once, right after the provider finished: enough to walk each branch.
+      if (contextOf(snapshot).checks === 1) {
+        outputs.push(status(2, 'paid'), status(0, 'refused'), status(0, 'cancelled'), status(0, 'expired'));
+      }
+      return outputs.map((output) => ({ type: 'xstate.done.actor.checkStatus', output }) as AnyEventObject);
+    },
+    'xstate.error.actor.checkStatus': [
+      { type: 'xstate.error.actor.checkStatus', error: new ApiFailure('NETWORK_ERROR') },
+      { type: 'xstate.error.actor.checkStatus', error: new ApiFailure('NOT_FOUND', 404) },
+    ],
+  },
+  contextKey: (context) => {
+    const c = context as unknown as PaymentContext;
+    return {
+      provider: c.setting?.provider ?? null,
+      status: c.paymentStatus,
+      items: c.items.map((l) => [l.kind, l.status, l.available]),
+      selected: [...c.selected].sort(),
+      terms: c.termsAccepted,
+      providerResult: c.providerResult,
+      checks: c.checks,
+      outcome: c.checkoutStatus?.outcome ?? null,
+      failure: c.failure,
+    };
+  },
+  invariants: (snapshot) => {
+    const context = contextOf(snapshot);
+    const view = viewOf(snapshot as unknown as PaymentSnapshot);
+    // A checkout is only ever open with the terms agreed.
+    if (snapshot.matches('startingCheckout') || snapshot.matches('checkout') || snapshot.matches('confirming')) {
+      expect(context.termsAccepted).toBe(true);
+    }
+    // Paid only on the server's word: its settings, or its PAID answer about the checkout.
+    if (snapshot.matches('paid')) {
+      expect(snapshot.status).toBe('done');
+      expect(context.checkoutStatus === null ? context.setting !== null : context.checkoutStatus.status === 2).toBe(true);
+      // Exam fee PAID; results PAID_ALL, or PAID_PART when only one item was chosen.
+      if (context.purpose === 'exam_fee') expect(view.paymentStatus).toBe(2);
+      else expect([1, 2]).toContain(view.paymentStatus);
+      expect(view.selected).toEqual([]);
+    }
+    // The exam fee shows PENDING exactly while the server confirms.
+    const setting = context.setting;
+    if (setting && 'payment_status' in setting && setting.payment_status === 0 && !snapshot.matches('paid')) {
+      expect(view.paymentStatus).toBe(snapshot.matches('confirming') ? 1 : 0);
+    }
+    // Nothing paid or unavailable is ever chosen, and the total is the chosen items' sum.
+    for (const kind of context.selected) {
+      const chosen = context.items.find((l) => l.kind === kind);
+      expect(chosen?.status).toBe(0);
+      expect(chosen?.available).toBe(true);
+    }
+    expect(view.totalMinor).toBe(context.items.filter((l) => context.selected.includes(l.kind)).reduce((s, l) => s + l.total_minor, 0));
+    // Pay is offered only while choosing, with the terms agreed and something to buy.
+    if (view.canCheckout) expect(view.phase === 'choosing' && view.termsAccepted && view.selected.length > 0).toBe(true);
+    // The status is asked a bounded number of times.
+    expect(context.checks).toBeLessThanOrEqual(MAX_STATUS_CHECKS);
+    // A declined payment says why, with one of the seed's payment messages when the provider was reached.
+    if (view.phase === 'declined') expect(view.failure).not.toBeNull();
+    if (view.phase === 'checkout') expect(view.session?.provider).toBe(view.provider);
+  },
+});
