@@ -139,7 +139,8 @@ export function createApiClient(options: ApiClientOptions): ApiPort & PaymentPor
   async function download(path: string, query: Record<string, string | number>): Promise<Blob> {
     let response;
     try {
-      response = await client.raw<Blob, 'blob'>(path, { method: 'GET', query, responseType: 'blob' });
+      // The client's strict JSON parser would read the PDF as text: documents are read as a Blob.
+      response = await client.raw<Blob, 'blob'>(path, { method: 'GET', query, responseType: 'blob', parseResponse: undefined });
     } catch (error) {
       throw failureOf(error);
     }

@@ -181,3 +181,25 @@ describe('the network', () => {
     expect(failure.code).toBe('TIMEOUT');
   });
 });
+
+describe('documents', () => {
+  it('reads a PDF as the bytes the server sent, not as JSON', async () => {
+    const pdf = Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n%%EOF\n', 'latin1');
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end(pdf);
+    };
+    const file = await client().resultDocument!(42, 'report');
+    expect(file).toBeInstanceOf(Blob);
+    expect(Buffer.from(await file.arrayBuffer()).equals(pdf)).toBe(true);
+    expect(seen[0]?.url).toBe('/api/score-report/pdf-report?schedule_history_id=42');
+  });
+
+  it('asks for the certificate at /get-certificate and reports a refusal by its code', async () => {
+    handler = json(403, { code: 'NOT_PASSED', message: 'Not passed.', server_time: now });
+    const failure = await failureOf(client().resultDocument!(42, 'certificate'));
+    expect(failure.code).toBe('NOT_PASSED');
+    expect(failure.status).toBe(403);
+    expect(seen[0]?.url).toBe('/api/get-certificate?schedule_history_id=42');
+  });
+});
