@@ -16,7 +16,7 @@ import type { Db } from '../db/client.ts';
 import { examinees } from '../db/schema.ts';
 import { ownedBy } from './purchases.ts';
 import { DomainError } from './errors.ts';
-import { resultAvailability } from '../../machines/schedule-history/schedule-history.selectors.ts';
+import { releaseAt, resultAvailability } from '../../machines/schedule-history/schedule-history.selectors.ts';
 import { loginRefusal, toStatus } from './schedule-history.ts';
 import { isStepLocked, isSuspended, loadSittingsOfExaminee, paysOnline, type Sitting } from './sitting.ts';
 import type { Principal } from './tokens.ts';
@@ -124,6 +124,11 @@ export async function choosePageStatus(
       can_take: canTake,
     },
     // Result payment status (seed section 4): NOT_PAID 0, PAID_ALL 1, PAID_PART 2.
-    result: { released, payment_status: owned?.result ?? 0 },
+    result: {
+      released,
+      payment_status: owned?.result ?? 0,
+      // When the result is (or was) released: a week after the exam (machines/schedule-history releaseAt).
+      release_at: sitting?.history.finishedAt ? releaseAt(sitting.history.finishedAt).toISOString() : null,
+    },
   };
 }

@@ -114,7 +114,7 @@ describe.each(kinds)('basic information and the testing menu on %s', (kind) => {
       expect(await menu(token)).toEqual({
         exam_fee: { required: false, status: 0 },
         exam: { schedule_history_id: pupil.scheduleHistoryId, status: 0, can_take: true },
-        result: { released: false, payment_status: 0 },
+        result: { released: false, payment_status: 0, release_at: null },
         server_time: TEST_START,
       });
     });
@@ -142,7 +142,8 @@ describe.each(kinds)('basic information and the testing menu on %s', (kind) => {
 
       expect(await menu(token)).toMatchObject({
         exam: { status: ScheduleHistoryStatus.COMPLETED, can_take: false },
-        result: { released: false, payment_status: 0 },
+        // The menu says when: one week after the exam.
+        result: { released: false, payment_status: 0, release_at: new Date(finishedAt + WEEK).toISOString() },
       });
       api.clock.set(new Date(finishedAt + WEEK - 1));
       expect((await menu(token)).result.released).toBe(false);

@@ -65,17 +65,17 @@ export function DistributionChart({ report, language }: { report: ScoreReport; l
           );
         })}
         <Line from={{ x: markerX, y: -8 }} to={{ x: markerX, y: innerHeight }} stroke="var(--chart-mark, #a3262b)" strokeWidth={2} strokeDasharray="4 3" />
-        <Text x={markerX} y={-12} textAnchor="middle" fontSize={13} fontWeight={700} fill="var(--chart-mark, #a3262b)">
+        <Text x={markerX} y={-12} textAnchor="middle" fontSize={15} fontWeight={700} fill="var(--chart-mark, #a3262b)">
           {t`You: ${yourScore}`}
         </Text>
-        <AxisLeft scale={y} numTicks={4} tickFormat={(v) => n(Number(v))} tickLabelProps={{ fontSize: 12, fill: '#4c5852' }} />
+        <AxisLeft scale={y} numTicks={4} tickFormat={(v) => n(Number(v))} tickLabelProps={{ fontSize: 14, fill: '#4c5852' }} />
         <AxisBottom
           top={innerHeight}
           scale={x}
           tickFormat={(v) => n(Number(v))}
-          tickLabelProps={{ fontSize: 12, fill: '#4c5852', textAnchor: 'middle' }}
+          tickLabelProps={{ fontSize: 14, fill: '#4c5852', textAnchor: 'middle' }}
           label={t`Score`}
-          labelProps={{ fontSize: 13, fill: '#1c2420', textAnchor: 'middle' }}
+          labelProps={{ fontSize: 15, fill: '#1c2420', textAnchor: 'middle' }}
         />
       </Group>
     </svg>
@@ -141,8 +141,8 @@ export function UnitsChart({ report, language }: { report: ScoreReport; language
               })}
             </Group>
           ))}
-          <AxisLeft scale={y} numTicks={5} tickFormat={(v) => `${n(Number(v), language)}%`} tickLabelProps={{ fontSize: 12, fill: '#4c5852' }} />
-          <AxisBottom top={inner} scale={x0} tickLabelProps={{ fontSize: 12, fill: '#1c2420', textAnchor: 'middle' }} />
+          <AxisLeft scale={y} numTicks={5} tickFormat={(v) => `${n(Number(v), language)}%`} tickLabelProps={{ fontSize: 14, fill: '#4c5852' }} />
+          <AxisBottom top={inner} scale={x0} tickLabelProps={{ fontSize: 14, fill: '#1c2420', textAnchor: 'middle' }} />
         </Group>
       </svg>
       <figcaption className={styles.legend}>
