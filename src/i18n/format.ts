@@ -6,35 +6,62 @@
  * otherwise. British English reads DD/MM/YYYY: that is why it is a language of its own.
  * Thai dates use the Buddhist calendar, the one Thai schools and pupils read every day
  * (a deliberate choice, DESIGN.md); the year is labelled by Intl (พ.ศ.).
+ * Khmer, Burmese, Kazakh and Punjabi dates use the formatjs polyfill once it is loaded
+ * (intl-polyfills.ts): the browser has no date data for them.
  */
+import { polyfilledDateTimeFormat } from './intl-polyfills.ts';
 import { intlLocale, type LanguageKey } from './languages.ts';
 
 const longFormat = new Set<LanguageKey>(['ja', 'zh_yue_Hant']);
 const dayMonthNameYear = new Set<LanguageKey>(['th', 'hi', 'pa', 'km', 'kk', 'ar', 'ar-nu-arab']);
 
-function parts(date: Date, locale: string, options: Intl.DateTimeFormatOptions): Record<string, string> {
+/**
+ * A formatter for the language: the browser's Intl, or the polyfill where the browser has no
+ * date data. The polyfill has no time-zone database, so the wall-clock time in the wanted zone
+ * (or the terminal's own) is read with the browser's Intl and handed to the polyfill as UTC.
+ */
+function dateTimeFormat(language: LanguageKey, options: Intl.DateTimeFormatOptions) {
+  const locale = intlLocale(language);
+  const Polyfill = polyfilledDateTimeFormat(language);
+  if (!Polyfill) return new Intl.DateTimeFormat(locale, options);
+  const { timeZone, ...rest } = options;
+  const formatter = new Polyfill(locale, { ...rest, timeZone: 'UTC' });
+  const asUtc = (date: Date) => {
+    const wall: Record<string, number> = {};
+    const clock = new Intl.DateTimeFormat('en-US', {
+      timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23',
+    });
+    for (const part of clock.formatToParts(date)) wall[part.type] = Number(part.value);
+    return new Date(Date.UTC(wall.year!, wall.month! - 1, wall.day!, wall.hour!, wall.minute!, wall.second!));
+  };
+  return {
+    format: (date: Date) => formatter.format(asUtc(date)),
+    formatToParts: (date: Date) => formatter.formatToParts(asUtc(date)),
+  };
+}
+
+function parts(date: Date, language: LanguageKey, options: Intl.DateTimeFormatOptions): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const part of new Intl.DateTimeFormat(locale, options).formatToParts(date)) out[part.type] = part.value;
+  for (const part of dateTimeFormat(language, options).formatToParts(date)) out[part.type] = part.value ?? '';
   return out;
 }
 
 /** A calendar date (no time), in the language's convention. */
 export function formatDate(date: Date | number | string, language: LanguageKey, timeZone?: string): string {
   const value = new Date(date);
-  const locale = intlLocale(language);
   const zone = timeZone ? { timeZone } : {};
-  if (longFormat.has(language)) return new Intl.DateTimeFormat(locale, { dateStyle: 'long', ...zone }).format(value);
+  if (longFormat.has(language)) return dateTimeFormat(language, { dateStyle: 'long', ...zone }).format(value);
   if (dayMonthNameYear.has(language)) {
     const calendar = language === 'th' ? { calendar: 'buddhist' } : {};
-    return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', ...calendar, ...zone }).format(value);
+    return dateTimeFormat(language, { day: 'numeric', month: 'long', year: 'numeric', ...calendar, ...zone }).format(value);
   }
-  const p = parts(value, locale, { day: '2-digit', month: '2-digit', year: 'numeric', ...zone });
+  const p = parts(value, language, { day: '2-digit', month: '2-digit', year: 'numeric', ...zone });
   return language === 'en' ? `${p.month}/${p.day}/${p.year}` : `${p.day}/${p.month}/${p.year}`;
 }
 
 /** A time of day (hours and minutes). */
 export function formatTime(date: Date | number | string, language: LanguageKey, timeZone?: string): string {
-  return new Intl.DateTimeFormat(intlLocale(language), { timeStyle: 'short', ...(timeZone ? { timeZone } : {}) }).format(new Date(date));
+  return dateTimeFormat(language, { timeStyle: 'short', ...(timeZone ? { timeZone } : {}) }).format(new Date(date));
 }
 
 export function formatNumber(value: number, language: LanguageKey, options?: Intl.NumberFormatOptions): string {

@@ -11,6 +11,7 @@ import type { StoragePort } from '../../machines/shared/ports.ts';
 import { readLanguage, writeLanguage } from '../../machines/shared/storage.ts';
 import { loadCatalog } from './catalog.ts';
 import { detectLanguage } from './detect.ts';
+import { loadIntlPolyfills } from './intl-polyfills.ts';
 import { catalogOf, defaultLanguage, intlLocale, languages, type LanguageKey } from './languages.ts';
 
 export interface LanguageControllerOptions {
@@ -44,7 +45,8 @@ export function createLanguageController(options: LanguageControllerOptions): La
 
   async function activate(language: LanguageKey): Promise<void> {
     const ticket = ++request;
-    const messages = await load(catalogOf(language));
+    // Date data the browser lacks (intl-polyfills.ts) loads with the catalog, before anything renders.
+    const [messages] = await Promise.all([load(catalogOf(language)), loadIntlPolyfills(language)]);
     // A later choice wins if two catalogs load out of order.
     if (ticket !== request) return;
     const locale = intlLocale(language);

@@ -2,7 +2,8 @@
  * The score report and certificate PDFs, end to end: the real server (scripts/e2e.ts) prints
  * them with real Chromium (`page.pdf()`), and the tests read them back the way a parent would
  * read the paper: `pdftotext` must find the pupil's name, the score and the language (English,
- * Japanese, Arabic with its numerals, Thai with the Buddhist year, Hindi), and `pdftoppm`
+ * Japanese, Arabic with its numerals, Thai with the Buddhist year, Hindi; the date in Khmer,
+ * Burmese, Cantonese, Kazakh and Punjabi script), and `pdftoppm`
  * pictures the first page of each into E2E_ARTIFACTS_DIR/documents/ for a person to look at.
  *
  * The pupils are the seed's results demo accounts (server/seed/results-accounts.json): one who
@@ -189,6 +190,38 @@ describe('score report and certificate PDFs', () => {
     expect(squeeze(ja.text)).toContain('合格証書');
     pictureFirstPage(ja.file);
   });
+
+  /**
+   * The languages whose dates Chromium cannot format on its own (src/i18n/intl-polyfills.ts)
+   * and Cantonese, which Chromium reads as zh-Hant-HK: each document must carry the date in the
+   * language's own script (their labels are not translated yet and read in English). The
+   * expected date comes from Node's full ICU, which holds the same CLDR data as the polyfill.
+   */
+  const nativeDates = [
+    { locale: 'km', script: /[\u1780-\u17FF]/, date: (d: Date) => new Intl.DateTimeFormat('km', { day: 'numeric', month: 'long', year: 'numeric' }).format(d) },
+    { locale: 'my', script: /[\u1000-\u109F]/, date: (d: Date) => new Intl.DateTimeFormat('my', { day: '2-digit', month: '2-digit', year: 'numeric' }).format(d) },
+    { locale: 'zh_yue_Hant', script: /[\u4E00-\u9FFF]/, date: (d: Date) => new Intl.DateTimeFormat('zh-Hant-HK', { dateStyle: 'long' }).format(d) },
+    { locale: 'kk', script: /[\u0400-\u04FF]/, date: (d: Date) => new Intl.DateTimeFormat('kk', { day: 'numeric', month: 'long', year: 'numeric' }).format(d) },
+    { locale: 'pa', script: /[\u0A00-\u0A7F]/, date: (d: Date) => new Intl.DateTimeFormat('pa', { day: 'numeric', month: 'long', year: 'numeric' }).format(d) },
+  ];
+  for (const { locale, script, date } of nativeDates) {
+    test(`prints the score report and the certificate in ${locale}, the date in its own script`, async () => {
+      const examDate = new Date(report.exam.exam_date);
+      const expected = squeeze(date(examDate));
+      expect(expected).toMatch(script);
+      for (const [route, kind] of [['/score-report/pdf-report', 'score-report'], ['/get-certificate', 'certificate']] as const) {
+        const { file, text } = await downloadPdf(route, pupil.token, pupil.scheduleHistoryId, locale, `${kind}-${locale}`);
+        const flat = squeeze(text);
+        expect(text, `${kind} in ${locale}`).toMatch(script);
+        expect(flat).toContain(squeeze(bought.name));
+        // Digits and letters are separate font runs: read in content order (-raw) for the date.
+        const raw = squeeze(execFileSync('pdftotext', ['-raw', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }));
+        expect(raw, `${kind} in ${locale} shows ${expected}`).toContain(expected);
+        if (kind === 'score-report') expect(flat).toMatch(new RegExp(`(^|\\D)${report.result.score}(\\D|$)`));
+        pictureFirstPage(file);
+      }
+    });
+  }
 
   test('refuses what was not bought, and a certificate for a result that did not pass', async () => {
     const unpaid = await logIn(account('passed_unpaid'));
