@@ -33,7 +33,8 @@ export function viewOf(snapshot: PaymentSnapshot): PaymentView {
     totalMinor: chosenLines(context).reduce((sum, line) => sum + line.total_minor, 0),
     termsAccepted: context.termsAccepted,
     canCheckout: phase === 'choosing' && canCheckout(context),
-    session: open ? context.session : null,
+    // Kept once paid: a paid view with no checkout of this visit was paid before (already paid).
+    session: open || phase === 'paid' ? context.session : null,
     paymentStatus: context.paymentStatus,
     failure: phase === 'declined' || phase === 'loadFailed' ? context.failure : null,
   };

@@ -855,8 +855,8 @@ describe('a visitor through the app, every transition of the session model', () 
             expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
           },
           feeNothingToPay: async () => {
-            // Paid already when the screen opened: the payment machine starts in `paid`.
-            await screen.findByText('Payment complete. Thank you.');
+            // Paid already when the screen opened: the payment machine starts in `paid`, and says so.
+            await screen.findByText('This has already been paid for. You will not be charged again.');
             expect(within(screen.getByRole('list', { name: 'Paid items' })).getByText('Exam fee')).toBeTruthy();
             expect(screen.queryByRole('button', { name: /^Pay / })).toBeNull();
           },

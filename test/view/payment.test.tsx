@@ -302,7 +302,7 @@ describe('payment: checkout', () => {
 
   it('shows the paid items and continues', async () => {
     const { ui, onContinue } = setup(
-      resultView({ phase: 'paid', items: [{ ...sheet, status: 2 }, { ...certificate, status: 2 }], paymentStatus: 1 }),
+      resultView({ phase: 'paid', items: [{ ...sheet, status: 2 }, { ...certificate, status: 2 }], paymentStatus: 1, session: session() }),
     );
     const { user } = await renderView(ui);
     expect(screen.getByRole('status').textContent).toBe('Payment complete. Thank you.');
@@ -310,6 +310,14 @@ describe('payment: checkout', () => {
     expect(within(paid).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Result sheet', 'Certificate']);
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(onContinue).toHaveBeenCalledOnce();
+  });
+});
+
+describe('payment: paid before this visit', () => {
+  it('says it was paid already: nothing is charged again', async () => {
+    const { ui } = setup(resultView({ phase: 'paid', items: [{ ...sheet, status: 2 }, { ...certificate, status: 2 }], paymentStatus: 1 }));
+    await renderView(ui);
+    expect(screen.getByRole('status').textContent).toBe('This has already been paid for. You will not be charged again.');
   });
 });
 

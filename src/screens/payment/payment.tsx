@@ -370,7 +370,8 @@ function Paid({ view, onContinue }: { view: PaymentView; onContinue(): void }) {
       <div className={styles.success} role="status">
         <CheckIcon />
         <p>
-          <Trans>Payment complete. Thank you.</Trans>
+          {/* No checkout in this visit: it was paid before (another tab, an earlier visit). */}
+          {view.session === null ? i18n._(failureMessage('ALREADY_PAID')) : <Trans>Payment complete. Thank you.</Trans>}
         </p>
       </div>
       {paid.length > 0 && (

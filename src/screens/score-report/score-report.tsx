@@ -54,7 +54,9 @@ export function formatRate(percent: number, language: LanguageKey): string {
 /** A country or region's name in the interface language (Intl), or its code where Intl has none. */
 export function regionName(region: string, language: LanguageKey): string {
   try {
-    return new Intl.DisplayNames([intlLocale(language), 'en'], { type: 'region' }).of(region) ?? region;
+    const name = new Intl.DisplayNames([intlLocale(language), 'en'], { type: 'region' }).of(region);
+    // A browser without the language's region names answers the code itself ("JP"): English then.
+    return name && name !== region ? name : (new Intl.DisplayNames(['en'], { type: 'region' }).of(region) ?? region);
   } catch {
     return region;
   }
