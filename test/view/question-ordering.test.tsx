@@ -46,7 +46,8 @@ function props(overrides: Partial<ExamScreenProps> = {}): ExamScreenProps {
   };
 }
 
-const program = () => screen.getByRole('list', { name: 'Your program' });
+/** The program list, by its name in English or (the RTL test) in Arabic. */
+const program = () => screen.getByRole('list', { name: /^(Your program|برنامجك)$/ });
 const labels = () => within(program()).getAllByRole('listitem').map((item) => item.querySelector('[data-part="block"]')?.textContent);
 const block = (label: string) => within(program()).getByRole('button', { name: new RegExp(`^${label}`) });
 const announcement = (container: HTMLElement) => container.querySelector('[aria-live="assertive"]')?.textContent;
