@@ -110,6 +110,15 @@ function failureFromSearch(search: Record<string, string>) {
 const emptyBasicInfo = { values: { examinee_name: '', grade_id: null, email: '' }, errors: {}, failure: null };
 const emptyResults: ResultsContext = { id: null, short: null, owned: null, report: null, failure: null, downloading: null };
 
+/**
+ * Every call's first two error branches (seed section 8): a 401 in maintenance ends the session
+ * with the outside-test-hours message, any other 401 with the generic error.
+ */
+const endSessionOnRefusal = [
+  { guard: 'isMaintenance', target: '#session.signingOut', actions: 'endForMaintenance' },
+  { guard: 'isUnauthorized', target: '#session.signingOut', actions: 'endForRefusedToken' },
+] as const;
+
 /** The payment screens' events, handled by the payment machine (machines/payment). */
 const toFeePayment = {
   'terms.toggled': { actions: 'forwardToPayment' },
@@ -177,6 +186,17 @@ export const sessionMachine = setup({
     /** Opens the browser's print dialog (the score report's print stylesheet); provided by the edge. */
     printPage: () => provided('printPage')(),
     forwardToPayment: forwardTo('payment'),
+    /** Why the session ends: maintenance (the outside-test-hours message) or a token no longer good (seed section 8). */
+    endForMaintenance: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }),
+    endForRefusedToken: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }),
+    /** A results call or download failed: the results screens show why. */
+    keepResultsFailure: assign({
+      results: ({ context, event }) => ({ ...context.results, failure: visibleFailure((event as { error?: unknown }).error) }),
+    }),
+    markDownloading: assign({
+      results: ({ context }, params: { document: 'report' | 'certificate' }) => ({ ...context.results, downloading: params.document, failure: null }),
+    }),
+    clearDownloading: assign({ results: ({ context }) => ({ ...context.results, downloading: null }) }),
     notifySignedIn: sendParent(({ context }): SessionParentEvent => ({
       type: 'session.signedIn',
       session: context.session as ExamineeSession,
@@ -690,12 +710,7 @@ export const sessionMachine = setup({
                   ],
                 },
                 onError: [
-                  { guard: 'isMaintenance', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }) },
-                  {
-                    guard: 'isUnauthorized',
-                    target: '#session.signingOut',
-                    actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }),
-                  },
+                  ...endSessionOnRefusal,
                   {
                     target: 'confirming',
                     actions: assign({ basicInfo: ({ context, event }) => ({ ...context.basicInfo, failure: visibleFailure(event.error) }) }),
@@ -733,12 +748,7 @@ export const sessionMachine = setup({
                 src: 'loadTestingMenu',
                 onDone: { target: 'ready', actions: assign({ menu: ({ event }) => event.output, failure: null }) },
                 onError: [
-                  { guard: 'isMaintenance', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }) },
-                  {
-                    guard: 'isUnauthorized',
-                    target: '#session.signingOut',
-                    actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }),
-                  },
+                  ...endSessionOnRefusal,
                   { target: 'failed', actions: assign({ failure: ({ event }) => visibleFailure(event.error) }) },
                 ],
               },
@@ -805,9 +815,8 @@ export const sessionMachine = setup({
                   }),
                 },
                 onError: [
-                  { guard: 'isMaintenance', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }) },
-                  { guard: 'isUnauthorized', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }) },
-                  { target: 'failed', actions: assign({ results: ({ context, event }) => ({ ...context.results, failure: visibleFailure(event.error) }) }) },
+                  ...endSessionOnRefusal,
+                  { target: 'failed', actions: 'keepResultsFailure' },
                 ],
               },
             },
@@ -851,9 +860,8 @@ export const sessionMachine = setup({
                   }),
                 },
                 onError: [
-                  { guard: 'isMaintenance', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }) },
-                  { guard: 'isUnauthorized', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }) },
-                  { target: 'failed', actions: assign({ results: ({ context, event }) => ({ ...context.results, failure: visibleFailure(event.error) }) }) },
+                  ...endSessionOnRefusal,
+                  { target: 'failed', actions: 'keepResultsFailure' },
                 ],
               },
             },
@@ -865,17 +873,16 @@ export const sessionMachine = setup({
                 idle: { on: { 'certificate.downloadRequested': { guard: 'canDownloadCertificate', target: 'downloading' } } },
                 downloading: {
                   tags: ['busy'],
-                  entry: assign({ results: ({ context }) => ({ ...context.results, downloading: 'certificate' as const, failure: null }) }),
-                  exit: assign({ results: ({ context }) => ({ ...context.results, downloading: null }) }),
+                  entry: { type: 'markDownloading', params: { document: 'certificate' } },
+                  exit: 'clearDownloading',
                   invoke: {
                     id: 'downloadDocument',
                     src: 'downloadDocument',
                     input: ({ context }) => ({ id: context.results.id ?? 0, document: 'certificate' as const }),
                     onDone: 'idle',
                     onError: [
-                      { guard: 'isMaintenance', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }) },
-                      { guard: 'isUnauthorized', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }) },
-                      { target: 'idle', actions: assign({ results: ({ context, event }) => ({ ...context.results, failure: visibleFailure(event.error) }) }) },
+                      ...endSessionOnRefusal,
+                      { target: 'idle', actions: 'keepResultsFailure' },
                     ],
                   },
                 },
@@ -896,9 +903,8 @@ export const sessionMachine = setup({
                 input: ({ context }) => ({ id: context.results.id ?? 0 }),
                 onDone: { target: 'ready', actions: assign({ results: ({ context, event }) => ({ ...context.results, report: event.output, failure: null }) }) },
                 onError: [
-                  { guard: 'isMaintenance', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }) },
-                  { guard: 'isUnauthorized', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }) },
-                  { target: 'failed', actions: assign({ results: ({ context, event }) => ({ ...context.results, failure: visibleFailure(event.error) }) }) },
+                  ...endSessionOnRefusal,
+                  { target: 'failed', actions: 'keepResultsFailure' },
                 ],
               },
             },
@@ -915,33 +921,31 @@ export const sessionMachine = setup({
                 },
                 downloadingReport: {
                   tags: ['busy'],
-                  entry: assign({ results: ({ context }) => ({ ...context.results, downloading: 'report' as const, failure: null }) }),
-                  exit: assign({ results: ({ context }) => ({ ...context.results, downloading: null }) }),
+                  entry: { type: 'markDownloading', params: { document: 'report' } },
+                  exit: 'clearDownloading',
                   invoke: {
                     id: 'downloadDocument',
                     src: 'downloadDocument',
                     input: ({ context }) => ({ id: context.results.id ?? 0, document: 'report' as const }),
                     onDone: 'idle',
                     onError: [
-                      { guard: 'isMaintenance', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }) },
-                      { guard: 'isUnauthorized', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }) },
-                      { target: 'idle', actions: assign({ results: ({ context, event }) => ({ ...context.results, failure: visibleFailure(event.error) }) }) },
+                      ...endSessionOnRefusal,
+                      { target: 'idle', actions: 'keepResultsFailure' },
                     ],
                   },
                 },
                 downloadingCertificate: {
                   tags: ['busy'],
-                  entry: assign({ results: ({ context }) => ({ ...context.results, downloading: 'certificate' as const, failure: null }) }),
-                  exit: assign({ results: ({ context }) => ({ ...context.results, downloading: null }) }),
+                  entry: { type: 'markDownloading', params: { document: 'certificate' } },
+                  exit: 'clearDownloading',
                   invoke: {
                     id: 'downloadDocument',
                     src: 'downloadDocument',
                     input: ({ context }) => ({ id: context.results.id ?? 0, document: 'certificate' as const }),
                     onDone: 'idle',
                     onError: [
-                      { guard: 'isMaintenance', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }) },
-                      { guard: 'isUnauthorized', target: '#session.signingOut', actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }) },
-                      { target: 'idle', actions: assign({ results: ({ context, event }) => ({ ...context.results, failure: visibleFailure(event.error) }) }) },
+                      ...endSessionOnRefusal,
+                      { target: 'idle', actions: 'keepResultsFailure' },
                     ],
                   },
                 },
@@ -971,16 +975,7 @@ export const sessionMachine = setup({
                     src: 'loadExamList',
                     onDone: { target: 'ready', actions: assign({ exams: ({ event }) => event.output.exams, failure: null }) },
                     onError: [
-                      {
-                        guard: 'isMaintenance',
-                        target: '#session.signingOut',
-                        actions: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }),
-                      },
-                      {
-                        guard: 'isUnauthorized',
-                        target: '#session.signingOut',
-                        actions: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }),
-                      },
+                      ...endSessionOnRefusal,
                       { target: 'failed', actions: assign({ failure: ({ event }) => visibleFailure(event.error) }) },
                     ],
                   },
