@@ -41,27 +41,11 @@ import { DEMO_PASSWORD, createFakeApi, demoLogins, type FakeApi } from '../helpe
 import { memoryStorage } from '../view/render.tsx';
 import { CoverageRecorder, allTransitions, recordByMachine } from './harness.ts';
 import { renderKioskApp, sendCode, serverAnswers } from '../helpers/render-app.tsx';
+import { adyenWeb, resetAdyenWeb } from '../helpers/adyen-web-stand-in.ts';
 
-/** A stand-in for Adyen Web (the real library loads Adyen's scripts): the path fires its callbacks. */
-const adyen = vi.hoisted(() => ({ configs: [] as Array<{ onPaymentCompleted(data: unknown): void }>, mounted: 0 }));
+// Adyen Web's stand-in (test/helpers/adyen-web-stand-in.ts): the path fires its callbacks.
+vi.mock('@adyen/adyen-web', () => import('../helpers/adyen-web-stand-in.ts'));
 vi.mock('@adyen/adyen-web/styles/adyen.css', () => ({}));
-vi.mock('@adyen/adyen-web', () => ({
-  Card: class Card {},
-  AdyenCheckout: async (config: { onPaymentCompleted(data: unknown): void }) => {
-    adyen.configs.push(config);
-    return { config };
-  },
-  Dropin: class Dropin {
-    mount(node: HTMLElement) {
-      adyen.mounted += 1;
-      node.setAttribute('data-adyen', 'dropin');
-      return this;
-    }
-    unmount() {
-      return this;
-    }
-  },
-}));
 
 /** What a visitor sees and does; the server's answers are events too. */
 const visitorModel = createMachine({
@@ -592,8 +576,7 @@ beforeAll(() => {
 });
 
 beforeEach(() => {
-  adyen.configs.length = 0;
-  adyen.mounted = 0;
+  resetAdyenWeb();
 });
 
 afterEach(() => {
@@ -918,7 +901,7 @@ describe('a visitor through the app, every transition of the session model', () 
             await waitFor(() => expect(app.control.waiting()).toContain('createExamFeeSession'));
           },
           adyenFeeCheckout: async () => {
-            await waitFor(() => expect(adyen.mounted).toBe(1));
+            await waitFor(() => expect(adyenWeb.mounted).toBe(1));
             expect(screen.queryByRole('heading', { name: /Demo payment/ })).toBeNull();
           },
           menuWithResults: async () => {
@@ -991,7 +974,7 @@ describe('a visitor through the app, every transition of the session model', () 
             await waitFor(() => expect(app.control.waiting()).toContain('createResultFeeSession'));
           },
           adyenResultCheckout: async () => {
-            await waitFor(() => expect(adyen.mounted).toBe(1));
+            await waitFor(() => expect(adyenWeb.mounted).toBe(1));
           },
           resultChecking: async () => {
             await waitFor(() => expect(app.control.waiting()).toContain('paymentStatus'));
@@ -1184,8 +1167,8 @@ describe('a visitor through the app, every transition of the session model', () 
           'pupil.refusesDemo': () => app.user.click(screen.getByRole('button', { name: 'Refuse' })),
           'pupil.cancelsDemo': () => app.user.click(screen.getByRole('button', { name: 'Cancel' })),
           'adyen.completes': async () => {
-            await waitFor(() => expect(adyen.configs.length).toBe(1));
-            await act(async () => adyen.configs[0]!.onPaymentCompleted({ resultCode: 'Authorised' }));
+            await waitFor(() => expect(adyenWeb.configs.length).toBe(1));
+            await act(async () => adyenWeb.configs[0]!.onPaymentCompleted({ resultCode: 'Authorised' }));
           },
           'server.confirmsPayment': async () => {
             // The provider's notification reaches the server before the status call (Adyen's webhook).

@@ -31,27 +31,11 @@ import { DEMO_PASSWORD, demoLogins, demoOrganizations, demoQuestions, type FakeA
 import { memoryStorage } from '../view/render.tsx';
 import { CoverageRecorder, allTransitions, recordByMachine } from './harness.ts';
 import { renderKioskApp, sendCode, serverAnswers } from '../helpers/render-app.tsx';
+import { adyenWeb, resetAdyenWeb } from '../helpers/adyen-web-stand-in.ts';
 
-/** A stand-in for Adyen Web (the real library loads Adyen's scripts): the path fires its callbacks. */
-const adyen = vi.hoisted(() => ({ configs: [] as Array<{ onPaymentCompleted(data: unknown): void }>, mounted: 0 }));
+// Adyen Web's stand-in (test/helpers/adyen-web-stand-in.ts): the path fires its callbacks.
+vi.mock('@adyen/adyen-web', () => import('../helpers/adyen-web-stand-in.ts'));
 vi.mock('@adyen/adyen-web/styles/adyen.css', () => ({}));
-vi.mock('@adyen/adyen-web', () => ({
-  Card: class Card {},
-  AdyenCheckout: async (config: { onPaymentCompleted(data: unknown): void }) => {
-    adyen.configs.push(config);
-    return { config };
-  },
-  Dropin: class Dropin {
-    mount(node: HTMLElement) {
-      adyen.mounted += 1;
-      node.setAttribute('data-adyen', 'dropin');
-      return this;
-    }
-    unmount() {
-      return this;
-    }
-  },
-}));
 
 /** What the pupil sees and does; the server's answers are events too. */
 const pupilModel = createMachine({
@@ -638,8 +622,7 @@ const visitorPaths = createTestModel(visitorModel, {
 
 describe('a visitor through the app, every event the kiosk forwards', () => {
   beforeEach(() => {
-    adyen.configs.length = 0;
-    adyen.mounted = 0;
+    resetAdyenWeb();
   });
 
   for (const path of visitorPaths) {
@@ -743,7 +726,7 @@ describe('a visitor through the app, every event the kiosk forwards', () => {
             expect(app.history.location.pathname).toBe('/pay-exam-result');
           },
           adyenCheckout: async () => {
-            await waitFor(() => expect(adyen.mounted).toBe(1));
+            await waitFor(() => expect(adyenWeb.mounted).toBe(1));
           },
           resultPaid: async () => {
             await screen.findByText('Payment complete. Thank you.');
@@ -871,8 +854,8 @@ describe('a visitor through the app, every event the kiosk forwards', () => {
             await serverAnswers(app.control, 'createResultFeeSession');
           },
           'adyen.completes': async () => {
-            await waitFor(() => expect(adyen.configs.length).toBe(1));
-            await act(async () => adyen.configs[0]!.onPaymentCompleted({ resultCode: 'Authorised' }));
+            await waitFor(() => expect(adyenWeb.configs.length).toBe(1));
+            await act(async () => adyenWeb.configs[0]!.onPaymentCompleted({ resultCode: 'Authorised' }));
             // Adyen's notification reaches the server before the status call.
             providerNotifiesServer(app.control.server);
             await serverAnswers(app.control, 'paymentStatus');
