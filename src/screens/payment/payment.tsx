@@ -91,7 +91,7 @@ function Item({ line, view, send, locked }: { line: PaymentLine; view: PaymentVi
         )}
       </div>
       {!paid && !line.available && (
-        <p className={styles.itemNote} id={noteId}>
+        <p className="note" id={noteId}>
           <InfoIcon />
           <span>
             {line.kind === 'certificate' ? (
@@ -103,7 +103,7 @@ function Item({ line, view, send, locked }: { line: PaymentLine; view: PaymentVi
         </p>
       )}
       {!paid && line.available && line.status === PENDING && (
-        <p className={styles.itemNote} id={noteId}>
+        <p className="note" id={noteId}>
           <ClockIcon />
           <span>
             <Trans>Payment not completed. You can pay again; nothing is charged twice.</Trans>

@@ -51,7 +51,7 @@ function Owned({ owned, children, note }: { owned: boolean; children: ReactNode;
         </span>
       </div>
       {note && (
-        <p className={styles.note}>
+        <p className="note">
           <InfoIcon />
           <span>{note}</span>
         </p>
