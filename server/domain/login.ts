@@ -176,18 +176,15 @@ function pickSitting(sittings: Sitting[], now: Date): Sitting | undefined {
   const toTake = sittings.filter((s) => loginRefusal(s.history.status) === undefined);
   const inWindow = toTake.filter((s) => s.schedule.startsAt <= now && now <= s.schedule.endsAt);
   const doing = inWindow.find((s) => s.history.status === ScheduleHistoryStatus.DOING);
-  const forResults = sittings.find((s) => isFinished(s.history.status) && comesBackForResults(s));
+  const forResults = sittings.find((s) => isFinished(s.history.status) && paysOnline(s));
   return doing ?? inWindow[0] ?? forResults ?? toTake[0] ?? sittings[0];
 }
-
-/** My-page and foreign-payment pupils come back after the exam for their results (module comment). */
-export const comesBackForResults = paysOnline;
 
 /** Why a schedule history login (code or ID) to this sitting is refused now, if it is. */
 function refusalAt(sitting: Sitting, now: Date): ErrorCode | undefined {
   if (sitting.organization.disabled) return 'DISABLED_ORGANIZATION';
   if (sitting.organization.loginMethod !== OrgLoginMethod.SCHEDULE_HISTORY) return 'INCORRECT_LOGIN_METHOD';
-  const forResults = comesBackForResults(sitting);
+  const forResults = paysOnline(sitting);
   const statusRefusal = loginRefusal(sitting.history.status, { forResults });
   if (statusRefusal) return statusRefusal;
   if (sitting.venueDisabled) return 'DISABLED_CLASS';

@@ -41,9 +41,6 @@ export type PaymentDeps = { db: Db; settings: PaymentSettings; provider: Payment
 
 type Purpose = 'exam_fee' | 'result_fee';
 
-/** The testing menu's rule (server/domain/sitting.ts paysOnline): foreign payment users and My Page logins pay online. */
-export const examFeeRequired = paysOnline;
-
 async function hasPassed(tx: Tx, scheduleHistoryId: number): Promise<boolean> {
   const [row] = await tx.select({ passed: results.passed }).from(results).where(eq(results.scheduleHistoryId, scheduleHistoryId));
   return row?.passed === true;
@@ -56,7 +53,7 @@ function line(kind: PaymentKind, settings: PaymentSettings, status: 0 | 1 | 2, a
 
 /** Why the exam fee cannot be bought for this sitting now, if it cannot. */
 function examFeeRefusal(sitting: Sitting, owned: Owned): DomainError | undefined {
-  if (!examFeeRequired(sitting)) return new DomainError('NOT_FOUND', 'This exam has no fee to pay online.');
+  if (!paysOnline(sitting)) return new DomainError('NOT_FOUND', 'This exam has no fee to pay online.');
   if (owned.items.exam_fee === PaymentStatus.PAID) return new DomainError('ALREADY_PAID', 'The exam fee is paid.');
   const status = sitting.history.status;
   if (status === ScheduleHistoryStatus.PENDING) return undefined;
