@@ -1,7 +1,9 @@
 /**
  * Administration from the command line, on the same database as the server (DATABASE_URL, else
- * PGlite under DATA_DIR, default ./data; PGlite admits one process at a time, so stop the server
- * first when it runs on PGlite).
+ * PGlite under DATA_DIR, default ./data). On PostgreSQL it acts beside running servers, which
+ * see the change at once. A PGlite directory belongs to the one process that holds it: while a
+ * server runs on it this command refuses (exit code 1, nothing changed) and points to the
+ * proctor console (/proctor), which acts through the running server.
  *
  *   npm run admin -- reset <login code | login id>
  *
@@ -17,7 +19,7 @@
 import { eq, or } from 'drizzle-orm';
 import { ScheduleHistoryStatus } from '../src/shared/contract.ts';
 import { configFromEnv } from './config.ts';
-import { openDatabase, type Db } from './db/client.ts';
+import { DataDirectoryInUseError, openDatabase, type Database, type Db } from './db/client.ts';
 import { answerArchive, answers, examinees, resultUnits, results, scheduleHistories } from './db/schema.ts';
 import { nextStatus } from './domain/schedule-history.ts';
 import { revokeAllOfExaminee } from './domain/tokens.ts';
@@ -111,7 +113,15 @@ export async function runAdmin(
     return 2;
   }
   const config = configFromEnv(io.env ?? process.env);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let database: Database;
+  try {
+    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  } catch (error) {
+    // PGlite held by the running server: nothing was done, and the exit code says so.
+    if (!(error instanceof DataDirectoryInUseError)) throw error;
+    io.err(`Nothing was reset. ${error.message}`);
+    return 1;
+  }
   try {
     const result = await resetAccount(database.db, account, new Date());
     if (!result.ok) {

@@ -22,7 +22,7 @@ import { createApp } from './app.ts';
 import { createOffsetClock, systemClock, type Clock } from './clock.ts';
 import { configFromEnv, defaultSettings, hoursToMs, paymentSettingsFromEnv, type AppSettings } from './config.ts';
 import { closeSharedRenderer } from './documents/renderer.ts';
-import { openDatabase, type Database } from './db/client.ts';
+import { DataDirectoryInUseError, openDatabase, type Database } from './db/client.ts';
 import { serveClient } from './http/client-files.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import { partnerGatewaysFromEnv } from './partners/gateway.ts';
@@ -189,7 +189,8 @@ async function main(): Promise<void> {
 
 if (import.meta.main) {
   main().catch((error: unknown) => {
-    console.error(error);
+    // A data directory held by another process is an operator's mistake, not a crash: say only what to do.
+    console.error(error instanceof DataDirectoryInUseError ? `gradus: ${error.message}` : error);
     process.exit(1);
   });
 }

@@ -7,9 +7,14 @@
  *
  * On PostgreSQL, migrations and the `prepare` step (the seed) run under a session advisory
  * lock, so several API processes can start at once against one database.
+ * A PGlite directory belongs to ONE process at a time (PGlite is in-process: a second process
+ * would keep its own diverging copy of the data). Opening it takes an exclusive lock
+ * (proper-lockfile: `<dir>.lock`, refreshed while held, with the holder's pid inside); a second
+ * opener gets `DataDirectoryInUseError` with a message saying who holds it. A lock left by a
+ * process that died is taken over at once when its pid is gone, else once it is stale.
  * `close()` must be awaited on shutdown: PGlite only persists cleanly when closed.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -19,6 +24,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import lockfile from 'proper-lockfile';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -55,6 +61,28 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
 /** An arbitrary constant that names the migration lock among the database's advisory locks. */
 const MIGRATION_LOCK_ID = 7_230_411;
 
+/** Refresh the PGlite lock this often; another process treats it as abandoned after LOCK_STALE_MS. */
+const LOCK_UPDATE_MS = 10_000;
+const LOCK_STALE_MS = 60_000;
+
+/** A second process tried to open a PGlite directory that a running process holds. */
+export class DataDirectoryInUseError extends Error {
+  readonly directory: string;
+  readonly holderPid: number | undefined;
+
+  constructor(directory: string, holderPid: number | undefined) {
+    super(
+      `The data directory ${directory} is in use by another Gradus process` +
+        `${holderPid ? ` (pid ${holderPid})` : ''}. An embedded PGlite database belongs to one process at a time. ` +
+        'Stop that server first, or act through it: the proctor console at /proctor and the admin API work while it runs. ' +
+        'To run several processes on one database, use PostgreSQL (DATABASE_URL).',
+    );
+    this.name = 'DataDirectoryInUseError';
+    this.directory = directory;
+    this.holderPid = holderPid;
+  }
+}
+
 export function pgliteDirectory(dataDir = './data'): string {
   return path.resolve(dataDir, 'pglite');
 }
@@ -67,12 +95,19 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
 async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
   let location = 'memory';
   let client: PGlite;
+  let releaseLock: () => Promise<void> = async () => {};
   if (options.memory) {
     client = await PGlite.create();
   } else {
     location = pgliteDirectory(options.dataDir);
     mkdirSync(location, { recursive: true });
-    client = await PGlite.create(location);
+    releaseLock = await holdDirectory(location);
+    try {
+      client = await PGlite.create(location);
+    } catch (error) {
+      await releaseLock();
+      throw error;
+    }
   }
   const pgliteDb = drizzlePglite({ client, schema });
   try {
@@ -80,6 +115,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
     await options.prepare?.(pgliteDb);
   } catch (error) {
     await client.close();
+    await releaseLock();
     throw error;
   }
   let closed = false;
@@ -90,9 +126,74 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
     async close() {
       if (closed) return;
       closed = true;
-      await client.close();
+      try {
+        await client.close();
+      } finally {
+        await releaseLock();
+      }
     },
   };
+}
+
+/**
+ * Takes the directory's exclusive lock for this process; resolves to its release.
+ * Refuses (DataDirectoryInUseError) while another live process holds it.
+ */
+async function holdDirectory(directory: string): Promise<() => Promise<void>> {
+  const lockDirectory = `${directory}.lock`;
+  const pidFile = path.join(lockDirectory, 'pid');
+  const attempt = () =>
+    lockfile.lock(directory, {
+      lockfilePath: lockDirectory,
+      realpath: false,
+      retries: 0,
+      stale: LOCK_STALE_MS,
+      update: LOCK_UPDATE_MS,
+      // The holder lost its lock (its refresh stalled past LOCK_STALE_MS and someone took it):
+      // nothing safe is left to do but say so loudly; the other process refuses nothing now.
+      onCompromised: (error) => console.error(`PGlite lock on ${directory} was compromised: ${error.message}`),
+    });
+  let release: () => Promise<void>;
+  try {
+    release = await attempt();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    const holder = readHolderPid(pidFile);
+    if (holder === undefined || isAlive(holder)) throw new DataDirectoryInUseError(directory, holder);
+    // The holder died without releasing (a crash, SIGKILL): its lock is ours to take.
+    rmSync(lockDirectory, { recursive: true, force: true });
+    try {
+      release = await attempt();
+    } catch (again) {
+      if ((again as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirectoryInUseError(directory, readHolderPid(pidFile));
+      throw again;
+    }
+  }
+  writeFileSync(pidFile, String(process.pid));
+  return async () => {
+    // proper-lockfile removes its directory with rmdir: empty it first.
+    rmSync(pidFile, { force: true });
+    await release();
+  };
+}
+
+function readHolderPid(pidFile: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): Promise<Database> {

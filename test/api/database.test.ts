@@ -3,13 +3,14 @@
  * start (also by several processes at once on PostgreSQL), PGlite keeps its data on disk
  * across restarts, and the demo content is what the README and the journey rely on.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LOGIN_CODE_ALPHABET, normalizeLoginCode } from '../../src/shared/contract.ts';
-import { openDatabase } from '../../server/db/client.ts';
+import { DataDirectoryInUseError, openDatabase, pgliteDirectory } from '../../server/db/client.ts';
+import { projectEnv, root, spawnNode, waitForExit } from '../../scripts/lib/process.ts';
 import * as schema from '../../server/db/schema.ts';
 import { demoSittingsOf, loadDemoAccounts } from '../../server/seed/demo-accounts.ts';
 import { resultsDemoLoginCodes } from '../../server/seed/results-demo.ts';
@@ -118,6 +119,61 @@ describe('PGlite on disk', () => {
       expect(await snapshotTables(second.db)).toEqual(before);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('a PGlite directory belongs to one process', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'gradus-pglite-lock-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a second opener is refused while the first holds it, and gets it once the first closed', async () => {
+    const first = await openDatabase({ dataDir: dir, prepare: async (db) => void (await seedDemoData(db)) });
+    try {
+      const second = openDatabase({ dataDir: dir });
+      await expect(second).rejects.toBeInstanceOf(DataDirectoryInUseError);
+      await expect(second).rejects.toThrow(`in use by another Gradus process (pid ${process.pid})`);
+    } finally {
+      await first.close();
+    }
+    const again = await openDatabase({ dataDir: dir });
+    await again.close();
+  });
+
+  test('`npm run admin` beside a server holding the directory refuses, says why, and changes nothing', async () => {
+    const server = await openDatabase({ dataDir: dir });
+    try {
+      const before = await snapshotTables(server.db);
+      const child = spawnNode(path.join(root, 'server/admin.ts'), ['reset', 'CAT7-TEAM-3463'], {
+        env: projectEnv({ DATA_DIR: dir, DATABASE_URL: undefined }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exit = await waitForExit(child);
+      expect(exit.code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr).toContain('Nothing was reset.');
+      expect(stderr).toContain('/proctor');
+      expect(await snapshotTables(server.db)).toEqual(before);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a lock left by a process that died is taken over at once', async () => {
+    const dead = spawnNode(path.join(root, 'scripts/lib/process.ts'), []);
+    await waitForExit(dead);
+    const lockDirectory = `${pgliteDirectory(dir)}.lock`;
+    mkdirSync(lockDirectory, { recursive: true });
+    writeFileSync(path.join(lockDirectory, 'pid'), String(dead.pid));
+    const database = await openDatabase({ dataDir: dir });
+    try {
+      expect(readFileSync(path.join(lockDirectory, 'pid'), 'utf8')).toBe(String(process.pid));
+    } finally {
+      await database.close();
     }
   });
 });
