@@ -52,6 +52,8 @@ export type OpenDatabaseOptions = {
   memory?: boolean;
   /** Runs after the migrations, under the migration lock (the seed goes here). */
   prepare?: (db: Db) => Promise<void>;
+  /** How often the PGlite directory lock is refreshed and when it counts as abandoned (tests shorten them). */
+  lockTiming?: LockTiming;
   /** Receives errors of idle PostgreSQL connections (they must not crash the process). */
   onPoolError?: (error: Error) => void;
 };
@@ -64,6 +66,8 @@ const MIGRATION_LOCK_ID = 7_230_411;
 /** Refresh the PGlite lock this often; another process treats it as abandoned after LOCK_STALE_MS. */
 const LOCK_UPDATE_MS = 10_000;
 const LOCK_STALE_MS = 60_000;
+
+export type LockTiming = { updateMs?: number; staleMs?: number };
 
 /** A second process tried to open a PGlite directory that a running process holds. */
 export class DataDirectoryInUseError extends Error {
@@ -101,7 +105,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
   } else {
     location = pgliteDirectory(options.dataDir);
     mkdirSync(location, { recursive: true });
-    releaseLock = await holdDirectory(location);
+    releaseLock = await holdDirectory(location, options.lockTiming);
     try {
       client = await PGlite.create(location);
     } catch (error) {
@@ -139,16 +143,19 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
  * Takes the directory's exclusive lock for this process; resolves to its release.
  * Refuses (DataDirectoryInUseError) while another live process holds it.
  */
-async function holdDirectory(directory: string): Promise<() => Promise<void>> {
+async function holdDirectory(directory: string, timing: LockTiming = {}): Promise<() => Promise<void>> {
+  const { updateMs = LOCK_UPDATE_MS, staleMs = LOCK_STALE_MS } = timing;
   const lockDirectory = `${directory}.lock`;
-  const pidFile = path.join(lockDirectory, 'pid');
+  // Beside the lock directory, not in it: proper-lockfile refreshes the directory's mtime and
+  // treats any other change of it as a lost lock.
+  const pidFile = `${lockDirectory}.pid`;
   const attempt = () =>
     lockfile.lock(directory, {
       lockfilePath: lockDirectory,
       realpath: false,
       retries: 0,
-      stale: LOCK_STALE_MS,
-      update: LOCK_UPDATE_MS,
+      stale: staleMs,
+      update: updateMs,
       // The holder lost its lock (its refresh stalled past LOCK_STALE_MS and someone took it):
       // nothing safe is left to do but say so loudly; the other process refuses nothing now.
       onCompromised: (error) => console.error(`PGlite lock on ${directory} was compromised: ${error.message}`),
@@ -162,6 +169,7 @@ async function holdDirectory(directory: string): Promise<() => Promise<void>> {
     if (holder === undefined || isAlive(holder)) throw new DataDirectoryInUseError(directory, holder);
     // The holder died without releasing (a crash, SIGKILL): its lock is ours to take.
     rmSync(lockDirectory, { recursive: true, force: true });
+    rmSync(pidFile, { force: true });
     try {
       release = await attempt();
     } catch (again) {
@@ -171,7 +179,6 @@ async function holdDirectory(directory: string): Promise<() => Promise<void>> {
   }
   writeFileSync(pidFile, String(process.pid));
   return async () => {
-    // proper-lockfile removes its directory with rmdir: empty it first.
     rmSync(pidFile, { force: true });
     await release();
   };

@@ -3,11 +3,11 @@
  * start (also by several processes at once on PostgreSQL), PGlite keeps its data on disk
  * across restarts, and the demo content is what the README and the journey rely on.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { LOGIN_CODE_ALPHABET, normalizeLoginCode } from '../../src/shared/contract.ts';
 import { DataDirectoryInUseError, openDatabase, pgliteDirectory } from '../../server/db/client.ts';
 import { projectEnv, root, spawnNode, waitForExit } from '../../scripts/lib/process.ts';
@@ -163,15 +163,33 @@ describe('a PGlite directory belongs to one process', () => {
     }
   });
 
+  test('a holder keeps its lock across refreshes and releases it cleanly on close', async () => {
+    const onCompromised = vi.spyOn(console, 'error');
+    const database = await openDatabase({ dataDir: dir, lockTiming: { updateMs: 1_000, staleMs: 2_000 } });
+    try {
+      // Past two refreshes and the stale time: still held, nobody else gets in.
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+      await expect(openDatabase({ dataDir: dir })).rejects.toBeInstanceOf(DataDirectoryInUseError);
+    } finally {
+      await database.close();
+    }
+    expect(onCompromised).not.toHaveBeenCalled();
+    onCompromised.mockRestore();
+    expect(existsSync(`${pgliteDirectory(dir)}.lock`)).toBe(false);
+    expect(existsSync(`${pgliteDirectory(dir)}.lock.pid`)).toBe(false);
+    const again = await openDatabase({ dataDir: dir });
+    await again.close();
+  });
+
   test('a lock left by a process that died is taken over at once', async () => {
     const dead = spawnNode(path.join(root, 'scripts/lib/process.ts'), []);
     await waitForExit(dead);
     const lockDirectory = `${pgliteDirectory(dir)}.lock`;
     mkdirSync(lockDirectory, { recursive: true });
-    writeFileSync(path.join(lockDirectory, 'pid'), String(dead.pid));
+    writeFileSync(`${lockDirectory}.pid`, String(dead.pid));
     const database = await openDatabase({ dataDir: dir });
     try {
-      expect(readFileSync(path.join(lockDirectory, 'pid'), 'utf8')).toBe(String(process.pid));
+      expect(readFileSync(`${lockDirectory}.pid`, 'utf8')).toBe(String(process.pid));
     } finally {
       await database.close();
     }
