@@ -61,6 +61,20 @@ export function takeJourneyPupil(exam: { subject: number; level: number } = { su
   );
 }
 
+/**
+ * A journey pupil for a test that needs a sitting but no particular paper (the fault-matrix
+ * tests, test/e2e/fault-*.e2e.ts): one the seed marks as a spare ("spare journey pupil", one per
+ * exam nobody else sits), else one of English level 1. So the fault cases leave the English
+ * level 1 pupils to the tests that need that paper. Any subject: answer with
+ * test/helpers/e2e-sitting.ts, which gives each question type its own input.
+ */
+export function takeSparePupil(): DemoPupil {
+  const isSpare = (a: DemoAccount) => a.scenario === 'journey' && a.purpose.includes('spare journey pupil');
+  const unavailable = taken();
+  const spareLeft = loadDemoAccounts().some((a) => isSpare(a) && a.login_refused_with === null && !unavailable.has(a.login_code));
+  return spareLeft ? take(isSpare, 'spare journey pupil') : takeJourneyPupil();
+}
+
 /** A pupil booked into a one-minute sitting (scenario "time-out"), for tests where the clock runs out. */
 export function takeTimeOutPupil(): DemoPupil {
   return take((a) => a.scenario === 'time-out', 'time-out pupil');
