@@ -2,13 +2,70 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import babel from '@rolldown/plugin-babel';
 import { lingui, linguiTransformerBabelPreset } from '@lingui/vite-plugin';
+import { VitePWA } from 'vite-plugin-pwa';
+import { mathAssetsPlugin } from './scripts/lib/math-assets-plugin.ts';
 
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3001';
 
+/**
+ * The offline app shell (issue 10, B; DESIGN.md, exam day): Workbox's generated service worker,
+ * through vite-plugin-pwa, precaches the built app so a reload with no network still shows it.
+ *
+ * - Precached: index.html, the app's JS and CSS, every lazily loaded chunk the exam may need
+ *   (all 23 compiled catalogs, so any language the terminal or the pupil picks works offline,
+ *   about 0.5 MB in all; the Intl date data of km, my, kk and pa; KaTeX's script, stylesheet
+ *   and its woff2 fonts, the only format Chromium asks for; the score report) and the favicon.
+ *   Question types are in the main chunk. The app ships no font of its own (Noto comes with
+ *   the terminal's system fonts).
+ * - Not precached: source maps; KaTeX's woff and ttf copies (never requested by a browser that
+ *   reads woff2); Adyen's Drop-in (a payment needs the network anyway; its chunk is named
+ *   `adyen-*` below so it can be left out).
+ * - Never cached: /api. No runtime caching at all, and the navigation fallback (index.html for
+ *   app routes such as /start or /login-code) denies /api, so every API call goes to the network.
+ * - Updates: registerType 'prompt' (the worker waits; no skipWaiting), registered by the app
+ *   itself (src/platform/service-worker.ts), which activates a waiting version only when no
+ *   exam is under way. clientsClaim: the first install controls the open page at once, so the
+ *   chunks it loads later come from the precache too.
+ * No worker in `npm run dev` (devOptions off) and none in Vitest (nothing registers it).
+ */
+const pwa = VitePWA({
+  registerType: 'prompt',
+  injectRegister: false,
+  strategies: 'generateSW',
+  filename: 'sw.js',
+  manifest: false,
+  devOptions: { enabled: false },
+  workbox: {
+    globPatterns: ['**/*.{html,js,css,svg,woff2}'],
+    globIgnores: ['**/adyen-*', '**/*.map'],
+    navigateFallback: '/index.html',
+    navigateFallbackDenylist: [/^\/api(?:\/|$)/],
+    runtimeCaching: [],
+    cleanupOutdatedCaches: true,
+    clientsClaim: true,
+    skipWaiting: false,
+    sourcemap: false,
+    // The largest precached file is the main chunk (about 0.55 MB): room to grow, not unbounded.
+    maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
+  },
+});
+
 export default defineConfig({
   // The Lingui macro runs through Babel before React's transform (DESIGN.md, toolchain).
-  plugins: [babel({ presets: [linguiTransformerBabelPreset()] }), react(), lingui()],
-  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 900 },
+  // mathAssetsPlugin: index.html names KaTeX's built files for the terminal check (issue 11).
+  plugins: [babel({ presets: [linguiTransformerBabelPreset()] }), react(), lingui(), pwa, mathAssetsPlugin()],
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    chunkSizeWarningLimit: 900,
+    rolldownOptions: {
+      output: {
+        // Adyen's Drop-in by name, so the service worker's precache can leave it out.
+        chunkFileNames: (chunk) =>
+          chunk.moduleIds.some((id) => id.includes('/node_modules/@adyen/adyen-web/')) ? 'assets/adyen-[hash].js' : 'assets/[name]-[hash].js',
+      },
+    },
+  },
   server: { port: 5173, proxy: { '/api': apiTarget } },
   test: {
     include: ['test/**/*.test.{ts,tsx}'],

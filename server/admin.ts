@@ -16,89 +16,12 @@
  * revoked with the reason 'retake', so the pupil's next call answers 401
  * ER_SCHEDULE_HISTORY_RETAKE and the pupil must log in again. Unknown accounts exit with code 1.
  */
-import { eq, or } from 'drizzle-orm';
-import { ScheduleHistoryStatus } from '../src/shared/contract.ts';
 import { configFromEnv } from './config.ts';
-import { DataDirectoryInUseError, openDatabase, type Database, type Db } from './db/client.ts';
-import { answerArchive, answers, examinees, resultUnits, results, scheduleHistories } from './db/schema.ts';
-import { nextStatus } from './domain/schedule-history.ts';
-import { revokeAllOfExaminee } from './domain/tokens.ts';
+import { DataDirectoryInUseError, openDatabase, type Database } from './db/client.ts';
+import { resetAccount } from './domain/retake.ts';
 
-export type ResetResult =
-  | { ok: true; examineeId: number; scheduleHistoryId: number; previousStatus: number; archivedAnswers: number; revokedTokens: number }
-  | { ok: false; reason: 'unknown-account' | 'nothing-to-reset'; message: string };
-
-/** Resets (retake) the account with this login code or login id; see the module comment. */
-export async function resetAccount(db: Db, account: string, now: Date): Promise<ResetResult> {
-  const key = account.trim();
-  if (key === '') return { ok: false, reason: 'unknown-account', message: 'No account given.' };
-  return db.transaction(async (tx) => {
-    const [examinee] = await tx
-      .select({ id: examinees.id })
-      .from(examinees)
-      .where(or(eq(examinees.loginCode, key), eq(examinees.loginId, key)))
-      .limit(1);
-    if (!examinee) return { ok: false, reason: 'unknown-account', message: `No account with login code or login id "${key}".` };
-
-    const candidates = (
-      await tx
-        .select({ id: scheduleHistories.id, status: scheduleHistories.status })
-        .from(scheduleHistories)
-        .where(eq(scheduleHistories.examineeId, examinee.id))
-        .for('update')
-    ).flatMap((c) => {
-      const resetTo = nextStatus(c.status, { type: 'retake.reset' });
-      return resetTo === undefined ? [] : [{ ...c, resetTo }];
-    });
-    const pick =
-      candidates.filter((c) => c.status === ScheduleHistoryStatus.DOING).sort((a, b) => b.id - a.id)[0] ??
-      candidates.sort((a, b) => b.id - a.id)[0];
-    if (!pick) {
-      return { ok: false, reason: 'nothing-to-reset', message: `Account "${key}" has no started or finished exam to reset.` };
-    }
-
-    const old = await tx.select().from(answers).where(eq(answers.scheduleHistoryId, pick.id));
-    if (old.length > 0) {
-      await tx.insert(answerArchive).values(
-        old.map((a) => ({
-          scheduleHistoryId: a.scheduleHistoryId,
-          questionId: a.questionId,
-          value: a.value,
-          answeredAt: a.answeredAt,
-          receivedAt: a.receivedAt,
-          idempotencyKey: a.idempotencyKey,
-          late: a.late,
-          supersededAt: now,
-        })),
-      );
-      await tx.delete(answers).where(eq(answers.scheduleHistoryId, pick.id));
-    }
-    await tx.delete(resultUnits).where(eq(resultUnits.scheduleHistoryId, pick.id));
-    await tx.delete(results).where(eq(results.scheduleHistoryId, pick.id));
-    await tx
-      .update(scheduleHistories)
-      .set({
-        status: pick.resetTo,
-        flagRetake: true,
-        startedAt: null,
-        deadlineAt: null,
-        finishedAt: null,
-        deviceToken: null,
-        answerCount: null,
-        answersDigest: null,
-      })
-      .where(eq(scheduleHistories.id, pick.id));
-    const revokedTokens = await revokeAllOfExaminee(tx, examinee.id, now, 'retake');
-    return {
-      ok: true,
-      examineeId: examinee.id,
-      scheduleHistoryId: pick.id,
-      previousStatus: pick.status,
-      archivedAnswers: old.length,
-      revokedTokens,
-    };
-  });
-}
+/** The reset itself lives in server/domain/retake.ts, shared with the proctor console's retake. */
+export { resetAccount, type ResetResult } from './domain/retake.ts';
 
 const usage = 'Usage: npm run admin -- reset <login code | login id>';
 

@@ -14,24 +14,36 @@ import { documentRoutes } from './documents/routes.ts';
 import { DomainError } from './domain/errors.ts';
 import type { AppDeps, AppEnv } from './http/env.ts';
 import { domainErrorResponse, errorResponse, RequestError } from './http/errors.ts';
+import { apiProduces, negotiate } from './http/negotiation.ts';
 import { maintenanceCheck } from './domain/maintenance.ts';
-import { refuseDuringMaintenance, requestContext, requestLog } from './http/middleware.ts';
+import { recordExamContact, refuseDuringMaintenance, requestContext } from './http/middleware.ts';
 import { consoleLogger, type Logger } from './logger.ts';
+import { observeRequests } from './observability/http.ts';
+import { createMetrics, poolOf, type Metrics } from './observability/metrics.ts';
+import { metricsRoutes } from './observability/metrics-routes.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { authRoutes } from './routes/auth.ts';
 import { examRoutes } from './routes/exam.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pageRoutes } from './routes/pages.ts';
+import { presenceRoutes } from './routes/presence.ts';
 import { ADYEN_WEBHOOK_PATH, paymentRoutes } from './routes/payments.ts';
 import { resultRoutes } from './routes/results.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { ssoRoutes } from './routes/sso.ts';
 import { testClockRoutes } from './routes/test-clock.ts';
+import { cspReportRoutes } from './security/csp-report.ts';
+import { securityHeaders } from './security/headers.ts';
+import { guardLogin, loginPaths } from './security/login-guard.ts';
+import { createLoginThrottle } from './security/throttle.ts';
 
 export type CreateAppOptions = {
   db: Db;
   clock?: Clock;
   logger?: Logger;
   settings?: Partial<AppSettings>;
+  /** Where the app counts (default: its own); main.ts shares it with the METRICS_PORT listener. */
+  metrics?: Metrics;
 };
 
 export function createApp(options: CreateAppOptions): Hono<AppEnv> {
@@ -41,6 +53,10 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
     logger: options.logger ?? consoleLogger,
     settings: { ...defaultSettings, ...options.settings },
   };
+  // Issue 13: metrics, login throttling (shared by every app on this database), security headers.
+  const security = deps.settings.security;
+  const metrics = options.metrics ?? createMetrics(deps);
+  const throttle = createLoginThrottle({ db: deps.db, pool: poolOf(deps.db), logger: deps.logger });
 
   const api = new Hono<AppEnv>();
   api.use(
@@ -52,33 +68,40 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
     }),
   );
   api.use(requestContext(deps));
+  // Seed section 8's 406: an Accept the call cannot answer is refused before any work (issue 11).
+  api.use(negotiate(apiProduces([ADYEN_WEBHOOK_PATH, '/metrics', '/csp-report', '/test/csp-reports', '/sso'])));
   const isDuringMaintenance = maintenanceCheck(deps.db, deps.clock, {
     always: deps.settings.maintenance,
     refreshMs: deps.settings.maintenanceRefreshMs,
   });
   // Adyen's webhook too: a payment made before the window must still be recorded during it.
-  api.use(refuseDuringMaintenance(isDuringMaintenance, ['/health', '/client-config', ADYEN_WEBHOOK_PATH]));
+  // Operators read /metrics (staff token) and browsers send CSP reports during maintenance too.
+  api.use(refuseDuringMaintenance(isDuringMaintenance, ['/health', '/client-config', '/csp-report', '/metrics', ADYEN_WEBHOOK_PATH]));
+  // Every way in is throttled by client address and by address + identifier (server/security/throttle.ts).
+  for (const [path, loginPath] of Object.entries(loginPaths)) api.use(path, guardLogin(loginPath, { throttle, metrics, security }));
+  // Any successful exam call is contact for the proctor roster (the heartbeat records its own).
+  api.use('/exam/*', recordExamContact(deps));
   api.route('/', healthRoutes(deps));
   api.route('/', pageRoutes(deps));
   api.route('/', authRoutes(deps));
   api.route('/', sessionRoutes(deps));
   api.route('/', examRoutes(deps));
+  api.route('/', presenceRoutes(deps));
+  api.route('/', adminRoutes(deps));
   api.route('/', ssoRoutes(deps));
   api.route('/', documentRoutes(deps));
   api.route('/', resultRoutes(deps));
   api.route('/', testClockRoutes(deps));
   api.route('/', paymentRoutes(deps));
+  api.route('/', cspReportRoutes(deps, { metrics, throttle, security }));
+  api.route('/', metricsRoutes(deps, metrics));
   api.all('*', () => {
     throw new DomainError('NOT_FOUND', 'No such API route.');
   });
 
   const app = new Hono<AppEnv>();
-  app.use(requestLog(deps.logger));
-  app.use(async (c, next) => {
-    await next();
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer');
-  });
+  app.use(observeRequests({ logger: deps.logger, metrics, security }));
+  app.use(securityHeaders({ security, embedTargetOrigin: deps.settings.clientConfig.embedTargetOrigin }));
   app.route('/api', api);
 
   app.onError((error, c) => {

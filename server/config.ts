@@ -10,6 +10,7 @@
 import * as v from 'valibot';
 import { defaultPaymentSettings, type PaymentSettings } from './domain/payments/settings.ts';
 import type { PartnerGateways } from './partners/gateway.ts';
+import { defaultSecuritySettings, type SecuritySettings } from './security/settings.ts';
 import type { OidcSettings } from './sso/settings.ts';
 
 const HOUR_MS = 3_600_000;
@@ -36,6 +37,8 @@ export type AppSettings = {
   payments: PaymentSettings;
   /** POST /test/clock moves the server's clock and runs due jobs (env GRADUS_CLOCK_CONTROL=1; never by default). */
   clockControl: boolean;
+  /** Proxies trusted, HSTS, our public origin, extra CSP frame sources (server/security/settings.ts; env TRUST_PROXY...). */
+  security: SecuritySettings;
 };
 
 /** Partner login types whose logout leads to the partner's site: 3 Mumbai, 4 Philippine, 6 Kenya, 7 Egypt. */
@@ -60,6 +63,7 @@ export const defaultSettings: AppSettings = {
   clientConfig: { partnerLogoutUrls: {}, embedTargetOrigin: null, oidcEnabled: false },
   payments: defaultPaymentSettings,
   clockControl: false,
+  security: defaultSecuritySettings,
 };
 
 export type ServerConfig = {

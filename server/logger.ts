@@ -1,16 +1,79 @@
 /**
  * The injectable logger: one line per request from the request log, and unexpected errors.
- * `consoleLogger` writes to stdout/stderr; `silentLogger` is for tests.
+ * `consoleLogger` is pino writing one JSON object per line to stdout (level from LOG_LEVEL:
+ * fatal, error, warn, info (default), debug, trace or silent); `createLogger` makes one on any
+ * stream; `silentLogger` is for tests.
+ *
+ * Never a secret in a log line: messages name routes and ids, not bodies or headers, and the
+ * fields below are replaced by "[redacted]" wherever a caller passes them (pino's redaction,
+ * at the top level and one level down: `password`, `body.password`, ...).
  */
+import pino from 'pino';
+
+/** Structured fields of one line (snake_case keys: `req_id`, `route`, `sitting_id`...). */
+export type LogFields = Record<string, unknown>;
 
 export type Logger = {
-  info(line: string): void;
-  error(line: string, error?: unknown): void;
+  info(line: string, fields?: LogFields): void;
+  error(line: string, error?: unknown, fields?: LogFields): void;
 };
 
+/** Keys that may hold a credential: never written, whoever logs them. */
+const secretKeys = [
+  'password',
+  'login_code',
+  'loginCode',
+  'token',
+  'access_token',
+  'accessToken',
+  'authorization',
+  'cookie',
+  'apiKey',
+  'hmacKey',
+];
+export const redactedPaths = [
+  ...secretKeys,
+  ...secretKeys.map((key) => `*.${key}`),
+  ...secretKeys.map((key) => `*.headers.${key}`),
+  '*.headers["x-api-key"]',
+  'err.config.headers',
+];
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/** LOG_LEVEL, checked: a typo stops the start with a message rather than logging nothing. */
+export function logLevelFromEnv(env: Record<string, string | undefined> = process.env): LogLevel {
+  const level = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
+  if (!(logLevels as readonly string[]).includes(level)) {
+    throw new Error(`Invalid environment: LOG_LEVEL must be one of ${logLevels.join(', ')}`);
+  }
+  return level as LogLevel;
+}
+
+/** A pino logger behind the Logger interface, writing JSON lines to `destination` (default stdout). */
+export function createLogger(options: { level?: LogLevel; destination?: pino.DestinationStream } = {}): Logger {
+  const base = pino(
+    {
+      level: options.level ?? 'info',
+      base: { pid: process.pid, service: 'gradus' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: redactedPaths, censor: '[redacted]' },
+    },
+    options.destination ?? pino.destination({ dest: 1, sync: true }),
+  );
+  return {
+    info: (line, fields) => base.info(fields ?? {}, line),
+    error: (line, error, fields) => base.error(error === undefined ? (fields ?? {}) : { ...fields, err: error }, line),
+  };
+}
+
+let processLogger: Logger | undefined;
+/** The process's logger: JSON lines on stdout at LOG_LEVEL (made on first use, so a bad LOG_LEVEL fails the start, not an import). */
 export const consoleLogger: Logger = {
-  info: (line) => console.log(line),
-  error: (line, error) => (error === undefined ? console.error(line) : console.error(line, error)),
+  info: (line, fields) => (processLogger ??= createLogger({ level: logLevelFromEnv() })).info(line, fields),
+  error: (line, error, fields) => (processLogger ??= createLogger({ level: logLevelFromEnv() })).error(line, error, fields),
 };
 
 export const silentLogger: Logger = {

@@ -10,6 +10,9 @@
  *   (default 24), GRADUS_CLOCK_CONTROL=1 (tests only: POST /api/test/clock moves the server's
  *   clock). Prints the URL and the demo logins.
  * - The results jobs (server/jobs/) run in the process every 15 000 ms; `close()` stops them.
+ * - Logs are JSON lines on stdout (pino, LOG_LEVEL); TRUST_PROXY, HSTS_MAX_AGE, PUBLIC_ORIGIN and
+ *   CSP_FRAME_SRC shape the security headers and throttling (server/security/settings.ts);
+ *   METRICS_PORT serves GET /metrics on 127.0.0.1 (server/observability/metrics-routes.ts).
  * - `startServer(options)` in-process, for the end-to-end harness: `port: 0` picks a free
  *   port, `memory: true` keeps PGlite in memory, and a `clock` from `createFakeClock()`
  *   (server/clock.ts) lets the harness move the server's time. Returns the URL and `close()`.
@@ -25,11 +28,15 @@ import { closeSharedRenderer } from './documents/renderer.ts';
 import { DataDirectoryInUseError, openDatabase, type Database } from './db/client.ts';
 import { serveClient } from './http/client-files.ts';
 import { consoleLogger, type Logger } from './logger.ts';
+import { createMetrics } from './observability/metrics.ts';
+import { startMetricsServer, type MetricsServer } from './observability/metrics-routes.ts';
 import { partnerGatewaysFromEnv } from './partners/gateway.ts';
 import { startJobRunner } from './jobs/runner.ts';
 import { loadDemoAccounts } from './seed/demo-accounts.ts';
 import { loadResultsAccounts } from './seed/results-demo.ts';
+import { loadStaffAccounts } from './seed/staff-accounts.ts';
 import { seedDemoData } from './seed/seed.ts';
+import { securitySettingsFromEnv } from './security/settings.ts';
 import { oidcSettingsFromEnv } from './sso/settings.ts';
 
 export type StartServerOptions = {
@@ -67,12 +74,18 @@ export type StartServerOptions = {
   runJobs?: boolean;
   /** Payment provider and prices (env ADYEN_*, *_USD_CENTS; default: the demo provider at the default prices). */
   payments?: AppSettings['payments'];
+  /** Trusted proxies, HSTS, public origin, CSP frame sources (env TRUST_PROXY, HSTS_MAX_AGE, PUBLIC_ORIGIN, CSP_FRAME_SRC). */
+  security?: AppSettings['security'];
+  /** Serve GET /metrics on 127.0.0.1:<port> without a token (env METRICS_PORT; 0 picks a free port; default: none). */
+  metricsPort?: number;
 };
 
 export type RunningServer = {
   /** e.g. http://localhost:3000 */
   url: string;
   port: number;
+  /** The METRICS_PORT listener's port, when there is one. */
+  metricsPort?: number;
   database: Database;
   clock: Clock;
   close(): Promise<void>;
@@ -91,10 +104,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     onPoolError: (error) => logger.error('PostgreSQL connection error', error),
   });
 
+  const metrics = createMetrics({ db: database.db, clock, logger });
   const app = createApp({
     db: database.db,
     clock,
     logger,
+    metrics,
     settings: {
       uploadWindowMs:
         options.uploadWindowHours === undefined ? defaultSettings.uploadWindowMs : hoursToMs(options.uploadWindowHours),
@@ -104,6 +119,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       clientConfig: options.clientConfig ?? defaultSettings.clientConfig,
       clockControl: options.clockControl ?? false,
       payments: options.payments ?? defaultSettings.payments,
+      security: options.security ?? defaultSettings.security,
     },
   });
   const uploadWindowMs =
@@ -123,11 +139,23 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
+  let metricsServer: MetricsServer | undefined;
+  if (options.metricsPort !== undefined) {
+    try {
+      metricsServer = await startMetricsServer(metrics, options.metricsPort);
+    } catch (error) {
+      server.close();
+      await jobRunner?.stop();
+      await database.close();
+      throw error;
+    }
+  }
 
   let closing: Promise<void> | undefined;
   return {
     url: `http://localhost:${port}`,
     port,
+    ...(metricsServer ? { metricsPort: metricsServer.port } : {}),
     database,
     clock,
     close() {
@@ -137,6 +165,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           // Keep-alive connections of browsers would hold close() open.
           if ('closeAllConnections' in server) server.closeAllConnections();
         });
+        await metricsServer?.close();
         await jobRunner?.stop();
         await closeSharedRenderer();
         await database.close();
@@ -148,6 +177,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
 async function main(): Promise<void> {
   const config = configFromEnv();
+  const { security, metricsPort } = securitySettingsFromEnv(process.env);
   const running = await startServer({
     port: config.port,
     databaseUrl: config.databaseUrl,
@@ -159,8 +189,16 @@ async function main(): Promise<void> {
     clientConfig: config.clientConfig,
     clockControl: config.clockControl,
     payments: paymentSettingsFromEnv(process.env),
+    security,
+    metricsPort,
   });
 
+  consoleLogger.info('started', {
+    url: running.url,
+    database: running.database.driver,
+    ...(running.metricsPort === undefined ? {} : { metrics: `http://127.0.0.1:${running.metricsPort}/metrics` }),
+  });
+  // For the person who typed `npm start`: where to go and the demo logins (public demo data, README).
   console.log(`Gradus is running at ${running.url}  (database: ${running.database.driver}, ${running.database.location})`);
   console.log('Demo logins (login code, or login ID / password @ organisation; pupil; what for):');
   for (const account of loadDemoAccounts()) {
@@ -172,13 +210,17 @@ async function main(): Promise<void> {
   for (const account of loadResultsAccounts()) {
     console.log(`  ${`${account.login_id} / ${account.password}`.padEnd(40)}  ${account.name.padEnd(18)}  ${account.shows}`);
   }
+  console.log(`Proctor console at ${running.url}/proctor (organisation code, login ID / password; server/seed/staff-accounts.json):`);
+  for (const account of loadStaffAccounts()) {
+    console.log(`  ${`${account.org_code}  ${account.login_id} / ${account.password}`.padEnd(40)}  ${account.name.padEnd(18)}  ${account.purpose}`);
+  }
 
   const shutdown = (signal: string) => {
-    console.log(`${signal}: closing the database and stopping.`);
+    consoleLogger.info(`${signal}: closing the database and stopping.`);
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error('Shutdown failed', error);
+        consoleLogger.error('Shutdown failed', error);
         process.exit(1);
       },
     );

@@ -1,6 +1,9 @@
 /**
  * The browser entry: makes the environment (storage, language, API client), loads the pupil's
  * language before the first paint so no screen flashes in another language, then renders.
+ * It also starts the offline app shell's service worker (src/platform/service-worker.ts), and
+ * sends the revocations of tokens whose logout found no network (machines/session/
+ * session.revocation.ts) at boot, when the network returns, and now and then while any wait.
  */
 import { createBrowserHistory } from '@tanstack/react-router';
 import { StrictMode } from 'react';
@@ -8,14 +11,20 @@ import { createRoot } from 'react-dom/client';
 import { createActor } from 'xstate';
 import { createKioskMachine } from '../machines/kiosk/kiosk.actors.ts';
 import { watchKiosk } from '../machines/kiosk/kiosk.watch.ts';
+import { createRevocationSender } from '../machines/session/session.revocation.ts';
 import { readSession, readStoredErrorCode, readToken } from '../machines/shared/storage.ts';
 import { startEmbedBridge } from './app/embed.ts';
 import { App } from './app/app.tsx';
 import { createBrowserEnvironment } from './app/environment.ts';
 import { createAppRouter } from './app/router.ts';
 import { syncRouterWithKiosk } from './app/router-sync.ts';
+import { startServiceWorker } from './platform/service-worker.ts';
+import { createBrowserTerminal } from './platform/terminal.ts';
 import './styles/tokens.css';
 import './styles/base.css';
+
+/** While a revocation waits and no online event comes (the server, not the network, was down): tried again this often. */
+const REVOCATION_RETRY_MS = 60_000;
 
 async function boot() {
   const environment = createBrowserEnvironment();
@@ -24,8 +33,16 @@ async function boot() {
   const kiosk = createActor(
     createKioskMachine({
       api: environment.api,
+      // The proctor page's staff calls (/proctor).
+      admin: environment.admin,
+      // The terminal check's browser work (/checking-domain-connection).
+      connectivity: environment.connectivity,
       storage: environment.storage,
       outbox: environment.outbox,
+      // The running exam, kept to resume after a reload without the network (issue 10, B).
+      examCache: environment.examCache,
+      // The exam's clock and wake-up signals: ticks, visibilitychange, focus, online (issue 10, C).
+      terminal: createBrowserTerminal(),
       // Partner login types leave for their own sites at logout (seed section 4).
       leaveApp: (url) => window.location.assign(url),
       ssoStartUrl: environment.ssoStartUrl,
@@ -56,12 +73,23 @@ async function boot() {
       },
     },
   ).start();
+  // Tokens whose logout found no network: revoked as soon as the server can be reached.
+  const revocations = createRevocationSender({ api: environment.api, storage: environment.storage });
+  void revocations.flush();
+  setInterval(() => {
+    if (revocations.pending() > 0) void revocations.flush();
+  }, REVOCATION_RETRY_MS);
   // Back online: calls waiting to be tried again go now (the retry machine decides).
-  window.addEventListener('online', () => kiosk.send({ type: 'connection.restored' }));
+  window.addEventListener('online', () => {
+    kiosk.send({ type: 'connection.restored' });
+    void revocations.flush();
+  });
   const history = createBrowserHistory();
   const router = createAppRouter({ history });
   syncRouterWithKiosk(history, kiosk, (listener) => watchKiosk(kiosk, listener));
   startEmbedBridge({ history, host: window, loadConfig: () => environment.api.clientConfig() });
+  // After the first location is judged: the print route gets no worker.
+  startServiceWorker({ getSnapshot: () => kiosk.getSnapshot(), watch: (listener) => watchKiosk(kiosk, listener) });
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
   createRoot(root).render(

@@ -1,16 +1,36 @@
 /**
  * The real side effects of the exam machine, built from the edge's ports: the ApiPort (each
- * call's response validated against the contract by src/api/client.ts) and the OutboxPort.
- * Loading and finishing's calls run inside the retry machine, which tries them again on
- * network failures and shows the retry dialog when that takes too long.
+ * call's response validated against the contract by src/api/client.ts), the OutboxPort, the
+ * ExamCachePort and the TerminalPort. Loading and finishing's calls run inside the retry
+ * machine, which tries them again on network failures and shows the retry dialog when that
+ * takes too long.
+ *
+ * Offline resume (issue 10, B): when loading the details or the questions fails on the network
+ * and this login cached the running exam, the cache stands in for the server: the same
+ * questions, the deadline and the clock offset last known, the answers the server was known to
+ * hold (the outbox adds the rest). Any other failure, or no cache, is the server's answer as before.
  */
-import { fromPromise, type AnyActorLogic, type PromiseActorLogic } from 'xstate';
-import { retryMachine, withinWindow } from '../retry/retry.machine.ts';
+import { fromCallback, fromPromise, type AnyActorLogic, type PromiseActorLogic } from 'xstate';
+import type { HeartbeatRequest } from '../../contract/presence.ts';
+import { ScheduleHistoryStatus, type ExamDetails, type ExamQuestions } from '../../src/shared/contract.ts';
+import { isNetworkFailure, retryMachine, withinWindow } from '../retry/retry.machine.ts';
 import type { RetryInput, RetryOutput } from '../retry/retry.types.ts';
+import { createMemoryExamCache } from './memory-exam-cache.ts';
 import { createMemoryOutbox } from '../shared/memory-outbox.ts';
 import { failureCodeOf, type ApiPort, type OutboxEntry, type OutboxPort } from '../shared/ports.ts';
-import { finalSaveRefusals } from './exam.machine.ts';
-import type { AnswerToSave, FlushResult, LoadedExam } from './exam.types.ts';
+import { cachedExamOf, finalSaveRefusals } from './exam.machine.ts';
+import type {
+  AnswerToSave,
+  CachedExam,
+  ExamCachePort,
+  ExamContext,
+  FlushResult,
+  LoadedExam,
+  LoadInput,
+  SaveAcknowledgement,
+  TerminalPort,
+  TerminalSignal,
+} from './exam.types.ts';
 
 function toRequest(answer: AnswerToSave) {
   return {
@@ -30,6 +50,42 @@ export interface ExamDeps {
   retryWindowMs?: number;
   /** Kiosk: the browser's fullscreen request (called inside the Start press); absent in tests. */
   requestFullscreen?: () => void;
+  /** What the running exam keeps to resume offline; in memory when not given (tests). */
+  examCache?: ExamCachePort;
+  /** The page's ticks and wake-up signals; none when not given (tests send the events). */
+  terminal?: TerminalPort;
+  /** This terminal's clock (epoch ms); Date.now when not given. */
+  now?: () => number;
+}
+
+/**
+ * Runs `call`; on a network failure, `fallback` (the cached exam) answers instead when it has
+ * something, otherwise the network failure stands (and the retry machine decides).
+ */
+async function orFromCache<T>(call: () => Promise<T>, fallback: () => Promise<T | null>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!isNetworkFailure(failureCodeOf(error))) throw error;
+    const cached = await fallback().catch(() => null);
+    if (cached === null) throw error;
+    return cached;
+  }
+}
+
+/** The server's time as this terminal last knew it, as the server would write it. */
+function serverTimeOf(cached: CachedExam, now: number): string {
+  return new Date(now + cached.clockOffsetMs).toISOString();
+}
+
+/** The exam details a cached exam stands for: still running, with the deadline last known. */
+export function detailsFromCache(cached: CachedExam, now: number): ExamDetails {
+  return { ...cached.details, status: ScheduleHistoryStatus.DOING, deadline_at: cached.deadlineAt, server_time: serverTimeOf(cached, now) };
+}
+
+/** The questions and answers a cached exam stands for. */
+export function questionsFromCache(cached: CachedExam, now: number): ExamQuestions {
+  return { questions: cached.questions, answers: cached.answers, deadline_at: cached.deadlineAt, server_time: serverTimeOf(cached, now) };
 }
 
 /**
@@ -45,11 +101,21 @@ function withRetry(call: AnyActorLogic, windowMs: number | undefined): PromiseAc
 }
 
 export function examImplementations(deps: ExamDeps) {
-  const { api, outbox = createMemoryOutbox() } = deps;
+  const { api, outbox = createMemoryOutbox(), examCache = createMemoryExamCache(), now = () => Date.now() } = deps;
+  const cachedFor = (input: LoadInput) => examCache.get(input.scheduleHistoryId, input.owner);
   return {
     actors: {
       loadExamDetails: withRetry(
-        fromPromise(({ input }: { input: unknown }) => api.examDetails((input as { scheduleHistoryId: number }).scheduleHistoryId)),
+        fromPromise(({ input }: { input: unknown }) => {
+          const load = input as LoadInput;
+          return orFromCache(
+            () => api.examDetails(load.scheduleHistoryId),
+            async () => {
+              const cached = await cachedFor(load);
+              return cached && detailsFromCache(cached, now());
+            },
+          );
+        }),
         deps.retryWindowMs,
       ),
       startExam: fromPromise(({ input }: { input: { scheduleHistoryId: number } }) =>
@@ -57,11 +123,17 @@ export function examImplementations(deps: ExamDeps) {
       ),
       loadQuestions: withRetry(
         fromPromise(async ({ input }: { input: unknown }): Promise<LoadedExam> => {
-          const { scheduleHistoryId } = input as { scheduleHistoryId: number };
+          const load = input as LoadInput;
           const [loaded, unsent] = await Promise.all([
-            api.examQuestions(scheduleHistoryId),
+            orFromCache<ExamQuestions & { keptClockOffsetMs?: number }>(
+              () => api.examQuestions(load.scheduleHistoryId),
+              async () => {
+                const cached = await cachedFor(load);
+                return cached && { ...questionsFromCache(cached, now()), keptClockOffsetMs: cached.clockOffsetMs };
+              },
+            ),
             // An outbox that cannot be read holds nothing this page can send.
-            outbox.list(scheduleHistoryId).catch((): OutboxEntry[] => []),
+            outbox.list(load.scheduleHistoryId).catch((): OutboxEntry[] => []),
           ]);
           return { ...loaded, unsent };
         }),
@@ -71,10 +143,19 @@ export function examImplementations(deps: ExamDeps) {
         await outbox.put(input);
         return input.key;
       }),
-      saveAnswer: fromPromise(async ({ input }: { input: AnswerToSave }) => {
+      saveAnswer: fromPromise(async ({ input }: { input: AnswerToSave }): Promise<SaveAcknowledgement> => {
         const response = await api.saveAnswer(toRequest(input));
-        return { key: response.idempotency_key, serverTime: response.server_time };
+        return {
+          key: response.idempotency_key,
+          serverTime: response.server_time,
+          outcome: response.outcome,
+          deadlineAt: response.deadline_at,
+          ...(response.current_value === undefined ? {} : { currentValue: response.current_value }),
+        };
       }),
+      sendHeartbeat: fromPromise(({ input }: { input: HeartbeatRequest }) => api.heartbeat(input)),
+      loadServerAnswers: fromPromise(({ input }: { input: { scheduleHistoryId: number } }) => api.examQuestions(input.scheduleHistoryId)),
+      watchTerminal: fromCallback<TerminalSignal>(({ sendBack }) => deps.terminal?.watch((signal) => sendBack(signal))),
       flushAnswers: withRetry(
         fromPromise(async ({ input }: { input: unknown }): Promise<FlushResult> => {
           const result: FlushResult = { saved: [], refused: [] };
@@ -100,6 +181,14 @@ export function examImplementations(deps: ExamDeps) {
       ),
     },
     actions: {
+      // Fire and forget: a write that fails leaves the last one (resuming offline is best effort).
+      cacheExam: ({ context }: { context: ExamContext }) => {
+        const exam = cachedExamOf(context);
+        if (exam) void examCache.put(exam).catch(() => undefined);
+      },
+      clearExamCache: () => {
+        void examCache.clear().catch(() => undefined);
+      },
       // Fire and forget: an entry left behind is only sent again, and the server knows its key.
       removeFromOutbox: (_: unknown, params: { keys: readonly string[] }) => {
         for (const key of params.keys) void outbox.remove(key).catch(() => undefined);

@@ -4,9 +4,14 @@
  * Top states: idle -> loadingDetails -> confirming (login-confirm) -> tutorial -> ready
  * (exam-start) -> starting -> loadingQuestions -> answering (/start) -> finishing -> finished
  * (exam-end); detailsFailed, questionsFailed and finishFailed offer a retry; unauthorized and
- * leaving hand control back to the kiosk. While answering, three regions run side by side:
- * view (the finish dialog), outbox (writes each answer to this terminal's outbox) and sync
- * (sends what the outbox holds, quietly trying again with backoff while the network fails).
+ * leaving hand control back to the kiosk. While answering, four regions run side by side:
+ * view (the finish dialog), outbox (writes each answer to this terminal's outbox), sync
+ * (sends what the outbox holds, quietly trying again with backoff while the network fails) and
+ * presence (the heartbeat every PRESENCE_INTERVAL_MS and at once when the page changes, and the
+ * server's answers read again when the page comes back: another window may have replaced one).
+ * The page's edge (`watchTerminal`) ticks every second and reports visibilitychange, focus and
+ * online; each re-derives the time left from the server's deadline, and past it the exam
+ * finishes the normal way (never one long timer: a sleeping laptop pauses timers).
  * What the pupil arranged on screen is context reported to the kiosk (which persists it in the
  * stored session, seed section 3) and read back after a reload: the question index
  * (question_index), the question list (question_list_flag), the flags for review, the on-screen
@@ -26,8 +31,17 @@
  *
  * Invariants:
  * - answers are accepted only while answering;
- * - the deadline is the server's (fixed at Start, seed section 4); the machine only tracks the
- *   offset between the server's clock and this terminal's;
+ * - the deadline is the server's (fixed at Start, seed section 4; moved only by the server: an
+ *   extension or a time credit, learnt from the heartbeat and every save); the machine tracks the
+ *   offset between the server's clock and this terminal's, and time left is always deadline −
+ *   (terminal now + offset), re-derived on every tick and page change;
+ * - past the deadline (a tick, a page change, or the server's TIME_END on any call of the
+ *   running exam) the exam finishes through `finishing`, as Finish does;
+ * - an answer the server holds differently (a later one from another window) is `replaced` and
+ *   shows the server's value, never as saved;
+ * - what the exam needs to resume (questions, deadline, offset, index, answers the server holds)
+ *   is cached on this terminal for this login only (`cacheExam`), and forgotten when the exam
+ *   flow ends (`clearExamCache`); a reload whose loading fails on the network resumes from it;
  * - an answer is "saved on this terminal" only once the outbox wrote it (`storeAnswer`), and
  *   "saved" only after the server acknowledged its idempotency key; only then is it removed
  *   from the outbox (`removeFromOutbox`);
@@ -39,11 +53,14 @@
  * - once started, nothing leads back to the start screen (the exam cannot be restarted);
  *   Back and typed URLs are honoured only before Start (tutorial <-> login-confirm/start).
  */
-import { assign, enqueueActions, fromPromise, raise, sendParent, sendTo, setup, stateIn } from 'xstate';
+import { assign, enqueueActions, fromCallback, fromPromise, raise, sendParent, sendTo, setup, stateIn } from 'xstate';
+import { PRESENCE_INTERVAL_MS, type HeartbeatRequest, type HeartbeatResponse } from '../../contract/presence.ts';
 import {
   ScheduleHistoryStatus,
   type ExamDetails,
+  type ExamQuestions,
   type FinishExamResponse,
+  type SavedAnswer,
   type StartExamResponse,
 } from '../../src/shared/contract.ts';
 import { backoffMs } from '../retry/retry.machine.ts';
@@ -52,21 +69,29 @@ import { failureCodeOf, type FailureCode, type OutboxEntry } from '../shared/por
 import type {
   AnswerEntry,
   AnswerToSave,
+  CachedExam,
   ExamContext,
   ExamEvent,
   ExamInput,
   ExamParentEvent,
   FlushResult,
   LoadedExam,
+  LoadInput,
+  SaveAcknowledgement,
+  TerminalSignal,
 } from './exam.types.ts';
 
 /** Codes after which a save will never succeed; retrying them would loop forever. */
 export const finalSaveRefusals: ReadonlySet<FailureCode> = new Set([
   'TIME_END',
+  // An answer of an attempt an administrator reset: the server keeps it archived, never takes it.
+  'ARCHIVE_KEY',
   'ER_SCHEDULE_HISTORY_COMPLETED',
   'ER_SCHEDULE_HISTORY_CANCELLED',
   'VALIDATION_ERROR',
   'NOT_FOUND',
+  // An answer of an attempt an administrator reset, resent from the outbox after the new login.
+  'ARCHIVE_KEY',
 ]);
 
 /** Failures of any exam call that end the exam flow: each raises its exam-level event. */
@@ -79,6 +104,12 @@ export const endingCodes: ReadonlySet<FailureCode> = new Set([
 
 /** Background saves try again from 1 s, doubling, at most this far apart (seed section 7). */
 export const SAVE_RETRY_MAX_MS = 8_000;
+
+/**
+ * Refusals that say the exam is over on the server (time is up, or it was finished from another
+ * window): the running exam finishes (the finish call answers the receipt either way).
+ */
+export const examOverCodes: ReadonlySet<FailureCode> = new Set(['TIME_END', 'ER_SCHEDULE_HISTORY_COMPLETED']);
 
 /** Ids of the calls that run in the retry machine (the retry dialog reads them). */
 export const retriedCalls = ['loadExamDetails', 'loadQuestions', 'flushAnswers', 'finishExam'] as const;
@@ -112,8 +143,81 @@ const writingStatus: ReadonlySet<AnswerEntry['status']> = new Set(['writing']);
 /** Everything the server does not hold yet: finishing sends it all. */
 const notSavedStatuses: ReadonlySet<AnswerEntry['status']> = new Set(['writing', 'local', 'unsaved']);
 
+/** Whether the server's deadline has passed at this terminal time (epoch ms), on the server's clock. */
+export function isPastDeadlineAt(context: Pick<ExamContext, 'deadlineAt' | 'clockOffsetMs'>, now: number): boolean {
+  return context.deadlineAt !== null && now + context.clockOffsetMs >= context.deadlineAt;
+}
+
+/** Answers the server is known to hold (saved, or replaced by the server's own). */
+const serverKnownStatuses: ReadonlySet<AnswerEntry['status']> = new Set(['saved', 'replaced']);
+/** Answers still on their way to the server: this window's newest word on the question. */
+const pendingStatuses: ReadonlySet<AnswerEntry['status']> = new Set(['writing', 'local', 'unsaved']);
+
+/** What the cache keeps of this exam, or null before the exam is loaded. */
+export function cachedExamOf(context: ExamContext): CachedExam | null {
+  if (!context.details || context.deadlineAt === null || context.questions.length === 0) return null;
+  const answers: SavedAnswer[] = context.questions.flatMap((question) => {
+    const entry = context.answers[question.id];
+    return entry && serverKnownStatuses.has(entry.status)
+      ? [{ question_id: question.id, value: entry.value, answered_at: entry.answeredAt }]
+      : [];
+  });
+  return {
+    scheduleHistoryId: context.scheduleHistoryId,
+    owner: context.answerSeed,
+    details: context.details,
+    questions: context.questions,
+    answers,
+    deadlineAt: new Date(context.deadlineAt).toISOString(),
+    clockOffsetMs: context.clockOffsetMs,
+    questionIndex: context.questionIndex,
+  };
+}
+
+/**
+ * The answers once the server's are known again (a tab switch): where the server holds a value
+ * other than this window's acknowledged (or refused) one, the server's replaces it, marked
+ * `replaced`; a question only the server has an answer to shows it as saved; answers still on
+ * their way are left alone (they are this window's newest word and go out next).
+ */
+function withServerAnswers(context: ExamContext, held: readonly SavedAnswer[]): Pick<ExamContext, 'answers' | 'revision'> {
+  const answers = { ...context.answers };
+  let revision = context.revision;
+  const known = new Set(context.questions.map((q) => q.id));
+  for (const saved of held) {
+    if (!known.has(saved.question_id)) continue;
+    const local = answers[saved.question_id];
+    if (!local) {
+      revision += 1;
+      answers[saved.question_id] = { value: saved.value, answeredAt: saved.answered_at, key: answerKey(context.answerSeed, revision), status: 'saved' };
+    } else if (pendingStatuses.has(local.status)) {
+      continue;
+    } else if (local.value !== saved.value) {
+      answers[saved.question_id] = { ...local, value: saved.value, answeredAt: saved.answered_at, status: 'replaced' };
+    } else if (local.status === 'rejected') {
+      answers[saved.question_id] = { ...local, status: 'saved' };
+    }
+  }
+  return { answers, revision };
+}
+
+/** Marks the answer with this key replaced by the server's value (a later answer from another window). */
+function replacedBy(answers: Record<number, AnswerEntry>, key: string, value: string | undefined): Record<number, AnswerEntry> {
+  const next: Record<number, AnswerEntry> = {};
+  for (const [id, entry] of Object.entries(answers)) {
+    next[Number(id)] = entry.key === key ? { ...entry, value: value ?? entry.value, status: 'replaced' } : entry;
+  }
+  return next;
+}
+
 function firstUnsent(context: ExamContext): AnswerToSave | undefined {
   return answersIn(context, unsentStatuses)[0];
+}
+
+/** The key of the answer being sent, if any (a list, as removeFromOutbox takes). */
+function firstUnsentKeys(context: ExamContext): string[] {
+  const first = firstUnsent(context);
+  return first ? [first.key] : [];
 }
 
 function firstUnwritten(context: ExamContext): AnswerToSave | undefined {
@@ -199,6 +303,11 @@ export function answerKey(seed: string, revision: number): string {
 
 const errorCodeOf = ({ event }: { event: unknown }) => failureOfEvent(event);
 
+/** The loading calls' input: the sitting, and whose cached exam may stand in offline. */
+function loadInputOf(context: ExamContext): LoadInput {
+  return { scheduleHistoryId: context.scheduleHistoryId, owner: context.answerSeed };
+}
+
 export const examMachine = setup({
   types: {
     context: {} as ExamContext,
@@ -225,10 +334,20 @@ export const examMachine = setup({
     storeAnswer: fromPromise<string, OutboxEntry>(async () => {
       throw new Error('storeAnswer is provided by the edge');
     }),
-    /** POST /exam/answers for one answer; resolves with the acknowledged key and server time. */
-    saveAnswer: fromPromise<{ key: string; serverTime: string }, AnswerToSave>(async () => {
+    /** POST /exam/answers for one answer; resolves with how the server took it. */
+    saveAnswer: fromPromise<SaveAcknowledgement, AnswerToSave>(async () => {
       throw new Error('saveAnswer is provided by the edge');
     }),
+    /** POST /exam/heartbeat: this terminal is present; answers the current deadline and server time. */
+    sendHeartbeat: fromPromise<HeartbeatResponse, HeartbeatRequest>(async () => {
+      throw new Error('sendHeartbeat is provided by the edge');
+    }),
+    /** GET /exam/questions once more, for the answers the server holds now (a tab switch). */
+    loadServerAnswers: fromPromise<ExamQuestions, { scheduleHistoryId: number }>(async () => {
+      throw new Error('loadServerAnswers is provided by the edge');
+    }),
+    /** The page's ticks and wake-up signals (TerminalPort); none unless the edge provides them. */
+    watchTerminal: fromCallback<TerminalSignal>(() => undefined),
     /**
      * Sends every answer not saved yet, in order, inside the retry machine (autoConnect, see
      * exam.actors.ts); its output's value is a FlushResult: the keys acknowledged, and those
@@ -276,7 +395,13 @@ export const examMachine = setup({
     clearError: assign({ error: null }),
     assignDetails: assign(({ event }) => {
       const details = detailsOf(event);
-      return details ? { details, clockOffsetMs: offsetFrom(details.server_time) } : {};
+      return details
+        ? {
+            details,
+            clockOffsetMs: offsetFrom(details.server_time),
+            startedAt: details.started_at ? Date.parse(details.started_at) : null,
+          }
+        : {};
     }),
     /**
      * Kiosk: asks the browser for fullscreen as Start is pressed (inside the pupil's gesture);
@@ -287,6 +412,23 @@ export const examMachine = setup({
     reportFocusLoss: (_, _params: { scheduleHistoryId: number; count: number; at: string }) => {},
     /** Forgets acknowledged (or stale) answers in the outbox; the edge provides it. */
     removeFromOutbox: (_, _params: { keys: readonly string[] }) => {},
+    /**
+     * Keeps what the exam needs to resume offline (`cachedExamOf(context)`: after the assignments
+     * before it); fire and forget, the edge provides it.
+     */
+    cacheExam: () => {},
+    /** Forgets the cached exam (the exam flow ended); fire and forget, the edge provides it. */
+    clearExamCache: () => {},
+    assignVisibility: assign({
+      visible: ({ context, event }) => (event.type === 'page.changed' ? event.visible : context.visible),
+    }),
+    /**
+     * The answer being sent (the first not sent) is refused for good: marked (the outbox is told
+     * to forget it just before, while it is still the first not sent).
+     */
+    rejectFirstUnsent: assign({
+      answers: ({ context }) => withStatus(context.answers, firstUnsent(context)?.key ?? '', 'rejected'),
+    }),
   },
   guards: {
     isDoing: ({ event }) => detailsOf(event)?.status === ScheduleHistoryStatus.DOING,
@@ -300,6 +442,13 @@ export const examMachine = setup({
     isCancelled: (args) => errorCodeOf(args as never) === 'ER_SCHEDULE_HISTORY_CANCELLED',
     isFinalRefusal: (args) => finalSaveRefusals.has(errorCodeOf(args as never) ?? 'GENERIC_ERROR'),
     hasFailed: (args) => errorCodeOf(args as never) !== null,
+    /** TIME_END (or finished from another window): the running exam finishes. */
+    isExamOver: (args) => examOverCodes.has(errorCodeOf(args as never) ?? 'GENERIC_ERROR'),
+    /** The terminal's time in the event is at or past the server's deadline. */
+    isPastDeadline: ({ context, event }) =>
+      (event.type === 'clock.ticked' || event.type === 'page.changed') && isPastDeadlineAt(context, event.now),
+    isPageVisible: ({ event }) => event.type === 'page.changed' && event.visible,
+    wasSuperseded: ({ event }) => (event as { output?: SaveAcknowledgement }).output?.outcome === 'superseded',
     isKnownQuestion: ({ context, event }) =>
       event.type === 'answer.given' && context.questions.some((q) => q.id === event.questionId),
     isFlaggableQuestion: ({ context, event }) =>
@@ -314,9 +463,8 @@ export const examMachine = setup({
     hasAnswerNotSaved: ({ context }) => allNotSaved(context).length > 0,
   },
   delays: {
-    /** Time left until the server's deadline, on the server's clock. */
-    untilDeadline: ({ context }) =>
-      Math.max(0, (context.deadlineAt ?? 0) - (Date.now() + context.clockOffsetMs)),
+    /** Between heartbeats while answering (contract/presence.ts). */
+    heartbeatInterval: PRESENCE_INTERVAL_MS,
     /** 1 s, doubling, at most SAVE_RETRY_MAX_MS (seed section 7). */
     saveBackoff: ({ context }) => backoffMs(context.saveAttempts, SAVE_RETRY_MAX_MS),
   },
@@ -332,6 +480,8 @@ export const examMachine = setup({
     questions: [],
     answers: {},
     deadlineAt: null,
+    startedAt: null,
+    visible: true,
     saveAttempts: 0,
     clockOffsetMs: 0,
     error: null,
@@ -364,7 +514,7 @@ export const examMachine = setup({
       invoke: {
         id: 'loadExamDetails',
         src: 'loadExamDetails',
-        input: ({ context }) => ({ variant: 'checkConnection' as const, input: { scheduleHistoryId: context.scheduleHistoryId } }),
+        input: ({ context }) => ({ variant: 'checkConnection' as const, input: loadInputOf(context) }),
         onDone: [
           { guard: 'isUnauthorized', actions: 'raiseEnding' },
           { guard: 'hasFailed', target: 'detailsFailed', actions: 'assignFailure' },
@@ -427,6 +577,7 @@ export const examMachine = setup({
           actions: [
             assign({
               deadlineAt: ({ event }) => Date.parse(event.output.deadline_at),
+              startedAt: ({ event }) => Date.parse(event.output.started_at),
               clockOffsetMs: ({ event }) => offsetFrom(event.output.server_time),
               questionIndex: 0,
               // A new exam starts with the alphabet keyboard shown, in small letters.
@@ -449,7 +600,7 @@ export const examMachine = setup({
       invoke: {
         id: 'loadQuestions',
         src: 'loadQuestions',
-        input: ({ context }) => ({ variant: 'checkConnection' as const, input: { scheduleHistoryId: context.scheduleHistoryId } }),
+        input: ({ context }) => ({ variant: 'checkConnection' as const, input: loadInputOf(context) }),
         onDone: [
           { guard: 'isUnauthorized', actions: 'raiseEnding' },
           { guard: 'isAlreadyFinished', target: 'finished', actions: assign({ outcome: 'sent' }) },
@@ -466,7 +617,7 @@ export const examMachine = setup({
                 answers,
                 revision: base + loaded.answers.length,
                 deadlineAt: Date.parse(loaded.deadline_at),
-                clockOffsetMs: offsetFrom(loaded.server_time),
+                clockOffsetMs: loaded.keptClockOffsetMs ?? offsetFrom(loaded.server_time),
                 questionIndex: Math.min(Math.max(0, context.questionIndex), Math.max(0, loaded.questions.length - 1)),
               });
               if (stale.length) enqueue({ type: 'removeFromOutbox', params: { keys: stale } });
@@ -486,9 +637,14 @@ export const examMachine = setup({
     answering: {
       meta: { path: '/start', screen: 'exam' },
       type: 'parallel',
-      // At 00:00 the exam finishes by itself with every answer given (issue: time and answers).
-      after: { untilDeadline: '#exam.finishing' },
+      // What is on screen is what a reload without the network resumes from.
+      entry: 'cacheExam',
+      // The page's ticks and wake-up signals (clock.ticked, page.changed), for as long as the pupil answers.
+      invoke: { id: 'watchTerminal', src: 'watchTerminal' },
       on: {
+        // At 00:00 the exam finishes by itself with every answer given, re-derived on every tick
+        // (a laptop that slept past the deadline finishes on its first tick awake).
+        'clock.ticked': { guard: 'isPastDeadline', target: '#exam.finishing' },
         'answer.given': {
           guard: 'isKnownQuestion',
           actions: assign({
@@ -504,11 +660,17 @@ export const examMachine = setup({
             revision: ({ context }) => context.revision + 1,
           }),
         },
-        'question.next': { guard: 'hasNext', actions: [assign({ questionIndex: ({ context }) => context.questionIndex + 1 }), 'reportProgress'] },
-        'question.previous': { guard: 'hasPrevious', actions: [assign({ questionIndex: ({ context }) => context.questionIndex - 1 }), 'reportProgress'] },
+        'question.next': {
+          guard: 'hasNext',
+          actions: [assign({ questionIndex: ({ context }) => context.questionIndex + 1 }), 'reportProgress', 'cacheExam'],
+        },
+        'question.previous': {
+          guard: 'hasPrevious',
+          actions: [assign({ questionIndex: ({ context }) => context.questionIndex - 1 }), 'reportProgress', 'cacheExam'],
+        },
         'question.selected': {
           guard: 'isValidIndex',
-          actions: [assign({ questionIndex: ({ event }) => event.index }), 'reportProgress'],
+          actions: [assign({ questionIndex: ({ event }) => event.index }), 'reportProgress', 'cacheExam'],
         },
         'questionList.toggled': {
           actions: [assign({ questionListOpen: ({ context }) => !context.questionListOpen }), 'reportProgress'],
@@ -592,29 +754,49 @@ export const examMachine = setup({
                 id: 'saveAnswer',
                 src: 'saveAnswer',
                 input: ({ context }) => firstUnsent(context) as AnswerToSave,
-                onDone: {
-                  target: 'idle',
-                  actions: [
-                    assign({
-                      answers: ({ context, event }) => markSaved(context.answers, [event.output.key]),
-                      clockOffsetMs: ({ event }) => offsetFrom(event.output.serverTime),
-                      saveAttempts: 0,
-                    }),
-                    { type: 'removeFromOutbox', params: ({ event }) => ({ keys: [event.output.key] }) },
-                  ],
-                },
+                onDone: [
+                  {
+                    // Acknowledged, but another window's later answer is held: shown as replaced, with its value.
+                    guard: 'wasSuperseded',
+                    target: 'idle',
+                    actions: [
+                      assign({
+                        answers: ({ context, event }) => replacedBy(context.answers, event.output.key, event.output.currentValue),
+                        clockOffsetMs: ({ event }) => offsetFrom(event.output.serverTime),
+                        deadlineAt: ({ event }) => Date.parse(event.output.deadlineAt),
+                        saveAttempts: 0,
+                      }),
+                      { type: 'removeFromOutbox', params: ({ event }) => ({ keys: [event.output.key] }) },
+                      'cacheExam',
+                    ],
+                  },
+                  {
+                    target: 'idle',
+                    actions: [
+                      assign({
+                        answers: ({ context, event }) => markSaved(context.answers, [event.output.key]),
+                        clockOffsetMs: ({ event }) => offsetFrom(event.output.serverTime),
+                        deadlineAt: ({ event }) => Date.parse(event.output.deadlineAt),
+                        saveAttempts: 0,
+                      }),
+                      { type: 'removeFromOutbox', params: ({ event }) => ({ keys: [event.output.key] }) },
+                      'cacheExam',
+                    ],
+                  },
+                ],
                 onError: [
                   { guard: 'isUnauthorized', actions: 'raiseEnding' },
+                  // TIME_END (given after the deadline, or too late to upload): time is up, the exam finishes.
+                  {
+                    guard: 'isExamOver',
+                    target: '#exam.finishing',
+                    actions: [{ type: 'removeFromOutbox', params: ({ context }) => ({ keys: firstUnsentKeys(context) }) }, 'rejectFirstUnsent'],
+                  },
+                  // Refused for good (invalid...): it will never be accepted, so the outbox forgets it.
                   {
                     guard: 'isFinalRefusal',
                     target: 'idle',
-                    // Refused for good (TIME_END...): it will never be accepted, so the outbox forgets it.
-                    actions: enqueueActions(({ context, enqueue }) => {
-                      const refused = firstUnsent(context);
-                      if (!refused) return;
-                      enqueue.assign({ answers: withStatus(context.answers, refused.key, 'rejected') });
-                      enqueue({ type: 'removeFromOutbox', params: { keys: [refused.key] } });
-                    }),
+                    actions: [{ type: 'removeFromOutbox', params: ({ context }) => ({ keys: firstUnsentKeys(context) }) }, 'rejectFirstUnsent'],
                   },
                   // The network (or a passing server fault): the pupil keeps answering; try again quietly.
                   { target: 'waiting' },
@@ -624,6 +806,72 @@ export const examMachine = setup({
             waiting: {
               after: { saveBackoff: { target: 'idle', actions: assign({ saveAttempts: ({ context }) => context.saveAttempts + 1 }) } },
               on: { 'connection.restored': { target: 'idle', actions: assign({ saveAttempts: 0 }) } },
+            },
+          },
+        },
+        // Best effort: its failures are silent, except the refusals that end the exam flow or the time.
+        presence: {
+          initial: 'waiting',
+          on: {
+            // visibilitychange, focus, online: the deadline at once, then the server's answers
+            // (a tab switch: another window may have replaced one) and a heartbeat.
+            'page.changed': [
+              { guard: 'isPastDeadline', target: '#exam.finishing' },
+              { guard: 'isPageVisible', target: '.rereading', actions: 'assignVisibility' },
+              { target: '.beating', actions: 'assignVisibility' },
+            ],
+          },
+          states: {
+            waiting: { after: { heartbeatInterval: 'beating' } },
+            rereading: {
+              invoke: {
+                id: 'loadServerAnswers',
+                src: 'loadServerAnswers',
+                input: ({ context }) => ({ scheduleHistoryId: context.scheduleHistoryId }),
+                onDone: {
+                  target: 'beating',
+                  actions: [
+                    assign(({ context, event }) => ({
+                      ...withServerAnswers(context, event.output.answers),
+                      deadlineAt: Date.parse(event.output.deadline_at),
+                      clockOffsetMs: offsetFrom(event.output.server_time),
+                    })),
+                    'cacheExam',
+                  ],
+                },
+                onError: [
+                  { guard: 'isUnauthorized', actions: 'raiseEnding' },
+                  { guard: 'isExamOver', target: '#exam.finishing' },
+                  { target: 'beating' },
+                ],
+              },
+            },
+            beating: {
+              invoke: {
+                id: 'sendHeartbeat',
+                src: 'sendHeartbeat',
+                input: ({ context }) => ({
+                  schedule_history_id: context.scheduleHistoryId,
+                  question_index: context.questionIndex,
+                  visible: context.visible,
+                }),
+                onDone: {
+                  target: 'waiting',
+                  // The current deadline (a proctor's extension, a time credit) and a fresh offset.
+                  actions: [
+                    assign({
+                      deadlineAt: ({ event }) => Date.parse(event.output.deadline_at),
+                      clockOffsetMs: ({ event }) => offsetFrom(event.output.server_time),
+                    }),
+                    'cacheExam',
+                  ],
+                },
+                onError: [
+                  { guard: 'isUnauthorized', actions: 'raiseEnding' },
+                  { guard: 'isExamOver', target: '#exam.finishing' },
+                  { target: 'waiting' },
+                ],
+              },
             },
           },
         },
@@ -700,22 +948,22 @@ export const examMachine = setup({
     },
     finished: {
       meta: { path: '/exam-end', screen: 'exam-end' },
-      entry: 'reportCompleted',
+      entry: ['reportCompleted', 'clearExamCache'],
       on: { 'logout.requested': 'leaving' },
     },
     unauthorized: {
-      entry: 'reportUnauthorized',
+      entry: ['clearExamCache', 'reportUnauthorized'],
     },
     /** UPDATE_FLAG_RETAKE: an administrator reset the account; logout with the retake message. */
     retake: {
-      entry: 'requestLogoutWithError',
+      entry: ['clearExamCache', 'requestLogoutWithError'],
     },
     /** DURING_MAINTENANCE: outside test hours; logout with the message (answers stay in the outbox). */
     maintenance: {
-      entry: 'requestLogoutWithError',
+      entry: ['clearExamCache', 'requestLogoutWithError'],
     },
     leaving: {
-      entry: 'requestLogout',
+      entry: ['clearExamCache', 'requestLogout'],
     },
   },
 });

@@ -5,12 +5,15 @@
 import type { SnapshotFrom } from 'xstate';
 import { selectRetryDialog, type RetryDialogView, type RetrySnapshot } from '../retry/retry.selectors.ts';
 import { retriedCalls, type examMachine } from './exam.machine.ts';
-import type { AnswerEntry } from './exam.types.ts';
+import type { AnswerEntry, ExamContext } from './exam.types.ts';
 
 export type ExamSnapshot = SnapshotFrom<typeof examMachine>;
 
-/** The three places an answer can be (plus the moment it is being written). */
-export type SaveState = 'server' | 'terminal' | 'saving' | 'none';
+/**
+ * The three places an answer can be (plus the moment it is being written), and `replaced`: the
+ * server holds another window's later answer, which is the value shown (never as saved here).
+ */
+export type SaveState = 'server' | 'terminal' | 'saving' | 'none' | 'replaced';
 
 export function selectSaveState(entry: AnswerEntry): SaveState {
   switch (entry.status) {
@@ -20,10 +23,22 @@ export function selectSaveState(entry: AnswerEntry): SaveState {
       return 'terminal';
     case 'writing':
       return 'saving';
+    case 'replaced':
+      return 'replaced';
     default:
       // unsaved (no outbox) and rejected (refused for good): not kept anywhere that counts.
       return 'none';
   }
+}
+
+/**
+ * The time limit the timer counts down from, in seconds: the exam's own, or longer when the
+ * server moved the deadline (a proctor's extension, a time credit).
+ */
+export function selectTimeLimitSeconds(context: Pick<ExamContext, 'details' | 'deadlineAt' | 'startedAt'>): number {
+  const own = context.details?.exam.time_limit_seconds ?? 2400;
+  if (context.deadlineAt === null || context.startedAt === null) return own;
+  return Math.max(own, Math.ceil((context.deadlineAt - context.startedAt) / 1000));
 }
 
 /** The retry dialog of the call now running in the retry machine, if any. */

@@ -8,6 +8,8 @@ import type {
   ExamQuestions,
   FinishExamResponse,
   Question,
+  SaveAnswerOutcome,
+  SavedAnswer,
 } from '../../src/shared/contract.ts';
 import type { FailureCode, OutboxEntry } from '../shared/ports.ts';
 
@@ -21,9 +23,11 @@ export interface AnswerEntry {
   /**
    * writing: being written to the outbox (not saved yet); local: in the outbox, saved on this
    * terminal only; unsaved: the outbox refused it, held in memory only (still sent); saved:
-   * the server acknowledged its key; rejected: the server refused it for good.
+   * the server acknowledged its key; rejected: the server refused it for good; replaced: the
+   * server holds a later answer from another window (or terminal) of this pupil, and `value`
+   * is that answer (never shown as this window's saved answer).
    */
-  status: 'writing' | 'local' | 'unsaved' | 'saved' | 'rejected';
+  status: 'writing' | 'local' | 'unsaved' | 'saved' | 'rejected' | 'replaced';
 }
 
 export interface ExamContext {
@@ -41,8 +45,15 @@ export interface ExamContext {
   questions: Question[];
   /** Answers by question id. */
   answers: Record<number, AnswerEntry>;
-  /** The deadline the server fixed at Start, as epoch ms on the server's clock. */
+  /**
+   * The server's deadline, as epoch ms on the server's clock: fixed at Start, moved by the server
+   * only (a proctor's extension, a time credit), learnt from the heartbeat and every save.
+   */
   deadlineAt: number | null;
+  /** When Start was pressed, as epoch ms on the server's clock (the time limit shown grows with an extension). */
+  startedAt: number | null;
+  /** The page was visible when last heard of (the heartbeat reports it). */
+  visible: boolean;
   /** Failed background saves in a row; numbers the backoff before the next try. */
   saveAttempts: number;
   /** Server clock minus this terminal's clock, in ms, from the last response. */
@@ -109,6 +120,17 @@ export type ExamEvent =
   | { type: 'dialog.closed' }
   /** The browser reports it is online again. */
   | { type: 'connection.restored' }
+  /**
+   * The terminal's clock, every second while answering (`now`: this terminal's epoch ms): time
+   * left is re-derived from the server's deadline and the offset, and past it the exam finishes.
+   */
+  | { type: 'clock.ticked'; now: number }
+  /**
+   * The page came back or changed (visibilitychange, focus, online): the same check, at once,
+   * a heartbeat at once, and when visible, the server's answers read again (another window may
+   * have replaced one).
+   */
+  | { type: 'page.changed'; now: number; visible: boolean; cause: PageChangeCause }
   | { type: 'location.unmatched'; path: string; known: boolean };
 
 /** Events the exam machine sends to its parent (the kiosk). */
@@ -121,6 +143,74 @@ export type ExamParentEvent =
 /** What one save call carries: the same record the outbox keeps. */
 export type AnswerToSave = OutboxEntry;
 
+/** What a save's acknowledgement tells the machine (from SaveAnswerResponse). */
+export interface SaveAcknowledgement {
+  key: string;
+  serverTime: string;
+  outcome: SaveAnswerOutcome;
+  /** The value the server holds instead (superseded only). */
+  currentValue?: string;
+  /** The sitting's deadline as it stands. */
+  deadlineAt: string;
+}
+
+/** The browser event behind a page.changed. */
+export type PageChangeCause = 'visibilitychange' | 'focus' | 'online';
+
+/** What the page's edge tells the exam while answering (src/platform/terminal.ts). */
+export type TerminalSignal =
+  | { type: 'clock.ticked'; now: number }
+  | { type: 'page.changed'; now: number; visible: boolean; cause: PageChangeCause };
+
+/**
+ * The page's clock and wake-up signals: a tick every second, and visibilitychange, focus and
+ * online as they happen. Laptop lids and background tabs pause timers; the next tick (or the
+ * wake-up event) reads the wall clock again, so nothing relies on one long timer.
+ */
+export interface TerminalPort {
+  /** Starts the signals; returns the function that stops them. */
+  watch(emit: (signal: TerminalSignal) => void): () => void;
+}
+
+/**
+ * What this terminal keeps of a running exam to resume it after a reload without the network
+ * (src/platform/exam-cache.ts, IndexedDB next to the outbox): never the correct answers (the
+ * server never sends them), only what the pupil already sees.
+ */
+export interface CachedExam {
+  scheduleHistoryId: number;
+  /** The session's uuid: a record is read back only by the login that wrote it. */
+  owner: string;
+  details: ExamDetails;
+  questions: Question[];
+  /** The answers the server is known to hold (the outbox holds the rest). */
+  answers: SavedAnswer[];
+  /** The server's deadline (ISO 8601). */
+  deadlineAt: string;
+  /** Server clock minus this terminal's, in ms, when last measured. */
+  clockOffsetMs: number;
+  /** 0-based index of the question on screen. */
+  questionIndex: number;
+}
+
+/**
+ * The exam cache's promises: `put` replaces the sitting's record and forgets every other
+ * owner's (one pupil at a time on a terminal); `get` answers null for another owner, another
+ * sitting or a record that does not validate; `clear` forgets everything (logout, exam over).
+ */
+export interface ExamCachePort {
+  put(exam: CachedExam): Promise<void>;
+  get(scheduleHistoryId: number, owner: string): Promise<CachedExam | null>;
+  clear(): Promise<void>;
+}
+
+/** What loading calls are given: the sitting, and whose cache may stand in for the server offline. */
+export interface LoadInput {
+  scheduleHistoryId: number;
+  /** The session's uuid (CachedExam.owner). */
+  owner: string;
+}
+
 /** What finishing's flush ends with: keys the server acknowledged, and keys it refused for good. */
 export interface FlushResult {
   saved: string[];
@@ -131,4 +221,9 @@ export interface FlushResult {
 export interface LoadedExam extends ExamQuestions {
   /** Outbox entries of this schedule history not yet acknowledged (from before a reload). */
   unsent: OutboxEntry[];
+  /**
+   * Resumed from this terminal's cache (no network): the clock offset it kept, used as is
+   * (server_time is only its estimate). Absent: the server answered; the offset is measured.
+   */
+  keptClockOffsetMs?: number;
 }

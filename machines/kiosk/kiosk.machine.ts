@@ -5,17 +5,28 @@
  *
  * Top states: visitor (the session machine's screens: the login pages and entry routes, and
  * after sign-in the basic information, testing menu and exam list) -> examinee (the exam
- * machine's screens, from login-confirm on).
+ * machine's screens, from login-confirm on); visitor <-> proctor (the staff page /proctor, its
+ * own machine, invoked as the child `proctor` while the location is /proctor and left for the
+ * session's screens at any other location; a pupil in the exam never reaches it); visitor <->
+ * connectivity (the terminal check /checking-domain-connection, public: its own machine, invoked
+ * as the child `connectivity` when a login screen's "Check this terminal" asks for it or the URL
+ * is typed, and left when it is done, at any other location, or for the exam when a login sent
+ * before it was opened goes through).
  * Invariants:
- * - exactly one child decides the current screen: session while visitor, exam while examinee;
+ * - exactly one child decides the current screen: session while visitor, exam while examinee,
+ *   proctor while proctor, connectivity while connectivity (the session keeps running under
+ *   those two, untouched: a pupil's stored session survives a terminal check);
  * - a URL becomes `xstate.route` only for a routable state of the active child; any other URL
  *   is reported as unmatched with its query, and the child decides (stay, log in, /403, /404);
- * - storage is written only by the session machine (the exam reports progress through here).
+ * - the pupil's storage is written only by the session machine (the exam reports progress
+ *   through here); the proctor machine writes only its own staff token key.
  */
-import { enqueueActions, forwardTo, sendTo, setup, assign, type AnyStateMachine } from 'xstate';
+import { enqueueActions, forwardTo, not, sendTo, setup, assign, type AnyStateMachine } from 'xstate';
 import { documentMachine } from '../document/document.machine.ts';
 import { documentRequestOf } from '../document/document.rules.ts';
+import { connectivityMachine } from '../connectivity/connectivity.machine.ts';
 import { examMachine } from '../exam/exam.machine.ts';
+import { proctorMachine } from '../proctor/proctor.machine.ts';
 import { sessionMachine } from '../session/session.machine.ts';
 import { allEntryPaths } from '../session/session.rules.ts';
 import type { KioskContext, KioskEvent, KioskInput } from './kiosk.types.ts';
@@ -23,8 +34,19 @@ import { matchesPath, routeTableOf } from './routes.ts';
 
 const sessionRoutes = routeTableOf(sessionMachine as AnyStateMachine);
 const examRoutes = routeTableOf(examMachine as AnyStateMachine);
+/** The proctor page's path (the proctor machine's `meta.path`: /proctor). */
+const proctorPaths = routeTableOf(proctorMachine as AnyStateMachine).paths;
+/** The terminal check's path (the connectivity machine's `meta.path`: /checking-domain-connection). */
+const connectivityPaths = routeTableOf(connectivityMachine as AnyStateMachine).paths;
 /** Paths that belong to the app; anything else is unknown (-> /404 for visitors). */
-export const knownPaths: ReadonlySet<string> = new Set(['/', ...sessionRoutes.paths, ...examRoutes.paths, ...allEntryPaths]);
+export const knownPaths: ReadonlySet<string> = new Set([
+  '/',
+  ...sessionRoutes.paths,
+  ...examRoutes.paths,
+  ...allEntryPaths,
+  ...proctorPaths,
+  ...connectivityPaths,
+]);
 
 /** Known: a path of the app, or one of its patterns (`/score-report/$id`). */
 function isKnownPath(path: string): boolean {
@@ -45,12 +67,14 @@ export const kioskMachine = setup({
     context: {} as KioskContext,
     events: {} as KioskEvent,
     input: {} as KioskInput,
-    children: {} as { session: 'session'; exam: 'exam'; document: 'document' },
+    children: {} as { session: 'session'; exam: 'exam'; document: 'document'; proctor: 'proctor'; connectivity: 'connectivity' },
   },
   actors: {
     session: sessionMachine,
     exam: examMachine,
     document: documentMachine,
+    proctor: proctorMachine,
+    connectivity: connectivityMachine,
   },
   actions: {
     routeToSession: enqueueActions(({ enqueue, event }) => {
@@ -66,6 +90,8 @@ export const kioskMachine = setup({
     // The print route of seed section 2 (score-report-embed/{id}): its token is in the URL.
     isDocumentLocation: ({ event }) => event.type === 'location.changed' && documentRequestOf(event.path, event.search) !== null,
     hasScheduleHistory: ({ event }) => event.type === 'session.signedIn' && event.session.schedule_history_id !== null,
+    isProctorLocation: ({ event }) => event.type === 'location.changed' && proctorPaths.has(event.path),
+    isConnectivityLocation: ({ event }) => event.type === 'location.changed' && connectivityPaths.has(event.path),
   },
 }).createMachine({
   id: 'kiosk',
@@ -125,7 +151,14 @@ export const kioskMachine = setup({
           target: 'examinee',
           actions: assign({ session: ({ event }) => event.session }),
         },
-        'location.changed': [{ guard: 'isDocumentLocation', target: 'document' }, { actions: 'routeToSession' }],
+        'location.changed': [
+          { guard: 'isDocumentLocation', target: 'document' },
+          { guard: 'isProctorLocation', target: 'proctor' },
+          { guard: 'isConnectivityLocation', target: 'connectivity' },
+          { actions: 'routeToSession' },
+        ],
+        // "Check this terminal" on a login screen: the check, whatever the session is doing.
+        'connectivity.requested': { target: 'connectivity' },
         'logout.requested': { actions: forwardTo('session') },
         'retry.requested': { actions: forwardTo('session') },
       },
@@ -179,6 +212,28 @@ export const kioskMachine = setup({
           documentRequestOf(event.type === 'location.changed' ? event.path : '', event.type === 'location.changed' ? event.search : {})!,
       },
       on: { 'retry.requested': { actions: forwardTo('document') } },
+    },
+    // The staff page: its screens talk to the proctor actor itself (the kiosk's child `proctor`).
+    proctor: {
+      invoke: { id: 'proctor', src: 'proctor' },
+      on: {
+        // Any other path is the pupil's kiosk again: the session judges it (its own path changes nothing).
+        'location.changed': { guard: not('isProctorLocation'), target: 'visitor', actions: 'routeToSession' },
+      },
+    },
+    // The terminal check: its screen talks to the connectivity actor itself (the kiosk's child
+    // `connectivity`); when the teacher is done ("Back") the session's screen shows again.
+    connectivity: {
+      invoke: { id: 'connectivity', src: 'connectivity', onDone: 'visitor' },
+      on: {
+        'location.changed': { guard: not('isConnectivityLocation'), target: 'visitor', actions: 'routeToSession' },
+        // A login sent before the check was opened has gone through: the pupil's exam comes first.
+        'session.signedIn': {
+          guard: 'hasScheduleHistory',
+          target: 'examinee',
+          actions: assign({ session: ({ event }) => event.session }),
+        },
+      },
     },
   },
 });

@@ -28,11 +28,15 @@ export type ScreenName =
   | 'examinee-info'
   | 'testing-menu'
   | 'exam-list'
-  | 'score-report-embed';
+  | 'score-report-embed'
+  | 'proctor'
+  | 'connectivity';
 
 /** The child machine that decides the current screen. */
 export function selectActiveChild(snapshot: KioskSnapshot) {
   if (snapshot.matches('document')) return snapshot.children.document;
+  if (snapshot.matches('proctor')) return snapshot.children.proctor;
+  if (snapshot.matches('connectivity')) return snapshot.children.connectivity;
   return snapshot.matches('examinee') ? snapshot.children.exam : snapshot.children.session;
 }
 

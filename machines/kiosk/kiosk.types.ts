@@ -94,6 +94,8 @@ export type ExamUiEvent = Extract<
 export type KioskEvent =
   /** The browser's location changed (typed URL, link, Back): the machine decides. */
   | { type: 'location.changed'; path: string; search?: Record<string, string> }
+  /** "Check this terminal" on a login screen: the terminal check (/checking-domain-connection). */
+  | { type: 'connectivity.requested' }
   | SessionUiEvent
   | ExamUiEvent
   | SessionParentEvent

@@ -4,21 +4,28 @@
  * (seed section 5), the checkout with the provider (Adyen Drop-in or the demo panel) and the
  * confirmation by the server.
  *
- * Top states: loading -> loadFailed | choosing | paid; choosing -> startingCheckout ->
- * checkout -> confirming -> paid | declined; declined -> choosing (try again); loadFailed ->
- * loading (retry). Confirming reports the demo outcome first (demo only), then asks
- * GET /payment/status one call after another, with a short backoff between them, until the
- * checkout is PAID or has a final outcome, at most MAX_STATUS_CHECKS times.
+ * Top states: loading -> loadFailed | choosing | paid | returning | confirming; choosing ->
+ * startingCheckout -> checkout -> confirming -> paid | declined; declined -> choosing (try
+ * again); loadFailed -> loading (retry). Confirming reports the demo outcome first (demo only),
+ * then asks GET /payment/status one call after another, with a short backoff between them,
+ * until the checkout is PAID or has a final outcome, at most MAX_STATUS_CHECKS times.
  *
- * Payment status (seed section 4): the exam fee goes NOT_PAID -> PENDING (while the server
- * confirms) -> PAID; result items are NOT_PAID, PAID_PART or PAID_ALL.
+ * Back from the provider's redirect (input `returning`: the returnUrl with our reference, and
+ * Adyen's sessionId and redirectResult), the screen confirms that checkout instead of offering
+ * a new one: loading -> returning (Adyen: the redirect result is handed to Drop-in's
+ * submitDetails, which reports the outcome) -> confirming; without a redirect result (the demo
+ * provider) straight to confirming.
+ *
+ * Payment status (seed section 4): the exam fee goes NOT_PAID -> PENDING (a checkout is open,
+ * and while the server confirms) -> PAID; result items are NOT_PAID, PAID_PART or PAID_ALL.
  *
  * Invariants:
  * - a checkout starts only with the terms agreed and at least one unpaid, available item chosen;
  * - nothing is marked paid on the browser's word: only the server's PAID (its status answer,
  *   or the settings) leads to `paid`; the provider's result only decides which message a
  *   checkout the server never confirmed ends with;
- * - a paid or unavailable item can never be chosen; the exam fee is chosen by itself;
+ * - a paid or unavailable item can never be chosen; the exam fee is chosen by itself; a pending
+ *   item (an unfinished checkout) can be chosen again, and the server resumes that checkout;
  * - ALREADY_PAID at checkout reloads the settings (two tabs: the other one paid).
  */
 import { assign, fromPromise, setup } from 'xstate';
@@ -37,6 +44,7 @@ import type {
   PaymentInput,
   PaymentOutput,
   PaymentPurpose,
+  PaymentReturn,
   ProviderResult,
 } from './payment.types.ts';
 
@@ -54,6 +62,8 @@ const PAID_PART = 2;
 
 /** What the machine knows; the view reads it through payment.selectors.ts. */
 export interface PaymentContext extends PaymentInput {
+  /** The provider's redirect back this screen confirms; null once the pupil starts over. */
+  returning: PaymentReturn | null;
   /** The settings as loaded; null before. */
   setting: ExamPaymentSetting | ResultPaymentSetting | null;
   /** Every item of the screen with its status (updated when the server confirms a payment). */
@@ -73,9 +83,17 @@ export interface PaymentContext extends PaymentInput {
   failure: FailureCode | null;
 }
 
-/** The unit of a line is bought once: it can be chosen while unpaid and available. */
+/**
+ * The unit of a line is bought once: it can be chosen while available and not paid (a pending
+ * item's open checkout is resumed by the server, never charged twice).
+ */
 export function isChoosable(line: PaymentLine): boolean {
-  return line.available && line.status === NOT_PAID;
+  return line.available && line.status !== PAID;
+}
+
+/** The checkout this screen confirms: the one it opened, else the one the provider's redirect named. */
+export function referenceOf(context: Pick<PaymentContext, 'session' | 'returning'>): string {
+  return context.session?.reference ?? context.returning?.reference ?? '';
 }
 
 /** Result status from the items (seed section 4): PAID_ALL 1 when both are paid, PAID_PART 2 when one. */
@@ -194,13 +212,17 @@ export const paymentMachine = setup({
       // The exam fee is PENDING while the server confirms (seed section 4).
       paymentStatus: ({ context }) => (context.purpose === 'exam_fee' ? PENDING : context.paymentStatus),
     }),
+    /** Back from the provider: the exam fee is PENDING while the server confirms (seed section 4). */
+    awaitConfirmation: assign({
+      paymentStatus: ({ context }) => (context.purpose === 'exam_fee' ? PENDING : context.paymentStatus),
+    }),
     assignCheckoutStatus: assign({
       checkoutStatus: ({ event }) => (event as unknown as { output: PaymentStatusResponse }).output,
     }),
     countCheck: assign({ checks: ({ context }) => context.checks + 1 }),
     /** The server said PAID: the checkout's items are owned now. */
     markPaid: assign(({ context }) => {
-      const paidKinds = context.session?.items.map((l) => l.kind) ?? context.selected;
+      const paidKinds = context.checkoutStatus?.kinds ?? context.session?.items.map((l) => l.kind) ?? context.selected;
       const items = context.items.map((l) => (paidKinds.includes(l.kind) ? { ...l, status: PAID as 0 | 1 | 2, available: false } : l));
       return {
         items,
@@ -222,9 +244,15 @@ export const paymentMachine = setup({
       failure: unconfirmedFailure(context.providerResult),
       paymentStatus: context.purpose === 'exam_fee' ? (context.setting ? statusFromSetting(context.setting) : NOT_PAID) : context.paymentStatus,
     })),
-    forgetCheckout: assign({ session: null, providerResult: null, checkoutStatus: null, checks: 0, failure: null }),
+    forgetCheckout: assign({ session: null, returning: null, providerResult: null, checkoutStatus: null, checks: 0, failure: null }),
   },
   guards: {
+    // Adyen's redirect back with its result: Drop-in hands it to Adyen first.
+    isRedirectReturn: ({ context, event }) => {
+      const setting = (event as unknown as { output: ExamPaymentSetting | ResultPaymentSetting }).output;
+      return setting.provider === 'adyen' && Boolean(context.returning?.sessionId && context.returning.redirectResult);
+    },
+    isReturn: ({ context }) => context.returning !== null,
     isAllPaidOnLoad: ({ context, event }) => {
       const setting = (event as unknown as { output: ExamPaymentSetting | ResultPaymentSetting }).output;
       return isAllPaid(context.purpose, statusFromSetting(setting));
@@ -256,6 +284,7 @@ export const paymentMachine = setup({
   id: 'payment',
   context: ({ input }) => ({
     ...input,
+    returning: input.returning ?? null,
     setting: null,
     items: [],
     selected: [],
@@ -276,6 +305,9 @@ export const paymentMachine = setup({
         src: 'loadSetting',
         input: ({ context }) => ({ scheduleHistoryId: context.scheduleHistoryId, purpose: context.purpose }),
         onDone: [
+          { guard: 'isRedirectReturn', target: 'returning', actions: 'assignSetting' },
+          // Back without a result to hand over (the demo provider): the server's word decides.
+          { guard: 'isReturn', target: 'confirming', actions: ['assignSetting', 'awaitConfirmation'] },
           { guard: 'isAllPaidOnLoad', target: 'paid', actions: 'assignSetting' },
           { target: 'choosing', actions: 'assignSetting' },
         ],
@@ -314,6 +346,10 @@ export const paymentMachine = setup({
         ],
       },
     },
+    returning: {
+      tags: ['busy'],
+      on: { 'provider.completed': { target: 'confirming', actions: 'assignProviderResult' } },
+    },
     checkout: {
       on: {
         'provider.completed': { guard: 'isAdyenCheckout', target: 'confirming', actions: 'assignProviderResult' },
@@ -329,7 +365,7 @@ export const paymentMachine = setup({
             id: 'completeDemo',
             src: 'completeDemo',
             input: ({ context }) => ({
-              reference: context.session?.reference ?? '',
+              reference: referenceOf(context),
               outcome: context.providerResult === 'refused' || context.providerResult === 'cancelled' ? context.providerResult : 'authorised',
             }),
             onDone: { target: 'judging', actions: 'assignCheckoutStatus' },
@@ -342,7 +378,7 @@ export const paymentMachine = setup({
           invoke: {
             id: 'checkStatus',
             src: 'checkStatus',
-            input: ({ context }) => ({ reference: context.session?.reference ?? '' }),
+            input: ({ context }) => ({ reference: referenceOf(context) }),
             onDone: { target: 'judging', actions: 'assignCheckoutStatus' },
             onError: [
               { guard: 'isNetworkFailureWithChecksLeft', target: 'waiting' },

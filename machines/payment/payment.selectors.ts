@@ -13,6 +13,7 @@ function phaseOf(snapshot: PaymentSnapshot): PaymentPhase {
   if (snapshot.matches('loadFailed')) return 'loadFailed';
   if (snapshot.matches('startingCheckout')) return 'startingCheckout';
   if (snapshot.matches('checkout')) return 'checkout';
+  if (snapshot.matches('returning')) return 'returning';
   if (snapshot.matches('confirming')) return 'confirming';
   if (snapshot.matches('declined')) return 'declined';
   if (snapshot.matches('paid')) return 'paid';
@@ -35,6 +36,12 @@ export function viewOf(snapshot: PaymentSnapshot): PaymentView {
     canCheckout: phase === 'choosing' && canCheckout(context),
     // Kept once paid: a paid view with no checkout of this visit was paid before (already paid).
     session: open || phase === 'paid' ? context.session : null,
+    redirect:
+      phase === 'returning' && context.returning?.sessionId && context.returning.redirectResult
+        ? { sessionId: context.returning.sessionId, redirectResult: context.returning.redirectResult }
+        : null,
+    // The server confirmed a checkout here (this visit, or the one the redirect came back for).
+    justPaid: phase === 'paid' && context.checkoutStatus?.status === 2,
     paymentStatus: context.paymentStatus,
     failure: phase === 'declined' || phase === 'loadFailed' ? context.failure : null,
   };

@@ -28,6 +28,22 @@ export interface PaymentInput {
   purpose: PaymentPurpose;
   /** Where the provider sends the shopper back after a redirect payment method (our own page). */
   returnUrl: string;
+  /** The screen was opened by that return: the checkout to confirm (absent or null otherwise). */
+  returning?: PaymentReturn | null;
+}
+
+/**
+ * The provider's redirect back to a payment screen (the returnUrl the server gave Adyen, with
+ * our `reference` in it and Adyen's `sessionId` and `redirectResult` added): which checkout to
+ * confirm, and what Adyen needs to finish it (Drop-in's submitDetails).
+ */
+export interface PaymentReturn {
+  /** Our merchant reference of the checkout (added to the returnUrl by the server). */
+  reference: string;
+  /** Adyen's session id; null when the provider added none (the demo provider). */
+  sessionId: string | null;
+  /** Adyen's redirect result, handed back to Adyen to complete the payment; null when none. */
+  redirectResult: string | null;
 }
 
 /** How the provider's checkout ended in the browser (Adyen Drop-in's onPaymentCompleted / onError). */
@@ -40,7 +56,7 @@ export type PaymentEvent =
   | { type: 'terms.toggled' }
   /** Pay pressed: allowed only with terms agreed and at least one unpaid item chosen. */
   | { type: 'checkout.requested' }
-  /** Adyen Drop-in reported the end of its checkout. */
+  /** Adyen Drop-in reported the end of its checkout (also after a redirect, once the redirect result is submitted). */
   | { type: 'provider.completed'; result: ProviderResult }
   /** The demo provider's panel: the tester chose an outcome. */
   | { type: 'demo.chosen'; outcome: 'authorised' | 'refused' | 'cancelled' }
@@ -56,6 +72,7 @@ export type PaymentPhase =
   | 'choosing' // items, prices, terms, Pay
   | 'startingCheckout' // creating the provider session
   | 'checkout' // the provider's form (Adyen Drop-in or the demo panel) is shown
+  | 'returning' // back from the provider's redirect: its result is handed to Adyen, which reports the outcome
   | 'confirming' // the shopper finished; waiting for the server to confirm (PENDING)
   | 'paid' // everything chosen is paid
   | 'declined'; // refused, cancelled or failed: message and "try again"
@@ -76,6 +93,10 @@ export interface PaymentView {
   canCheckout: boolean;
   /** The open checkout (its reference and Adyen session) while phase is checkout/confirming. */
   session: PaymentSession | null;
+  /** Back from Adyen's redirect (phase returning): what Drop-in's submitDetails needs. */
+  redirect: { sessionId: string; redirectResult: string } | null;
+  /** Paid: by a checkout the server confirmed on this screen (true), or before it opened (false: already paid). */
+  justPaid: boolean;
   /** Exam fee: NOT_PAID 0, PENDING 1, PAID 2. Result: NOT_PAID 0, PAID_ALL 1, PAID_PART 2. */
   paymentStatus: 0 | 1 | 2;
   /** Why the last attempt failed, for the seed's messages (PAYMENT_CANCELED, PAYMENT_REFUSED, PAYMENT_ERROR, ...). */

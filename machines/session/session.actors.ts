@@ -6,7 +6,15 @@
 import { fromPromise } from 'xstate';
 import { LoginType, type LoginResponse } from '../../src/shared/contract.ts';
 import { ApiFailure, type ApiPort, type StoragePort } from '../shared/ports.ts';
-import { clearExaminee, updateSession, writeEntry, writeSchoolId, writeSession } from '../shared/storage.ts';
+import {
+  clearExaminee,
+  dropRevocation,
+  holdRevocation,
+  updateSession,
+  writeEntry,
+  writeSchoolId,
+  writeSession,
+} from '../shared/storage.ts';
 import { LoginPageQuerySchema, queryOf } from './session.rules.ts';
 import type { Credentials, EntryFacts, LoginPlace, ShortResultWithOwned } from './session.types.ts';
 import { paymentActors } from '../payment/payment.actors.ts';
@@ -19,6 +27,7 @@ function required<F extends (...args: never[]) => unknown>(call: F | undefined):
   return call;
 }
 import type { ExamineeSession, ScoreReport } from '../../src/shared/contract.ts';
+import type { ExamCachePort } from '../exam/exam.types.ts';
 
 const positiveInt = (value: string | undefined) => (value && /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : undefined);
 
@@ -116,6 +125,8 @@ export function sessionImplementations(deps: {
   saveFile?: (file: Blob, name: string) => void;
   /** Opens the print dialog (the browser: window.print). */
   print?: () => void;
+  /** The running exam kept for an offline reload (machines/exam): wiped with the rest of the pupil's data. */
+  examCache?: Pick<ExamCachePort, 'clear'>;
 }) {
   const paymentPort: PaymentPort = {
     examPaymentSetting: (id) => required(deps.api.examPaymentSetting)(id),
@@ -140,7 +151,7 @@ export function sessionImplementations(deps: {
       loadTestingMenu: fromPromise<Awaited<ReturnType<ApiPort['chooseStatus']>>, void>(() => deps.api.chooseStatus()),
       loadExamList: fromPromise<Awaited<ReturnType<ApiPort['exams']>>, void>(() => deps.api.exams()),
       loadClientConfig: fromPromise<Awaited<ReturnType<ApiPort['clientConfig']>>, void>(() => deps.api.clientConfig()),
-      endServerSession: fromPromise<void, void>(() => deps.api.logout()),
+      endServerSession: fromPromise<void, { token: string }>(({ input }) => deps.api.logout(input.token)),
       payment: paymentMachine.provide({ actors: paymentActors(paymentPort) }),
       loadShortResult: fromPromise<ShortResultWithOwned, { id: number }>(({ input }) => loadShortResult(deps.api, input.id)),
       loadScoreReport: fromPromise<ScoreReport, { id: number }>(({ input }) => required(deps.api.scoreReport)(input.id)),
@@ -151,7 +162,14 @@ export function sessionImplementations(deps: {
     },
     actions: {
       persistSession: (_: unknown, params: { session: ExamineeSession }) => writeSession(deps.storage, params.session),
-      wipeSession: () => clearExaminee(deps.storage),
+      wipeSession: () => {
+        clearExaminee(deps.storage);
+        void deps.examCache?.clear().catch(() => undefined);
+      },
+      holdRevocation: (_: unknown, params: { token: string }) => {
+        if (params.token) holdRevocation(deps.storage, params.token);
+      },
+      dropRevocation: (_: unknown, params: { token: string }) => dropRevocation(deps.storage, params.token),
       persistChange: (_: unknown, params: { change: Partial<ExamineeSession> }) => updateSession(deps.storage, params.change),
       persistEntry: (_: unknown, params: { entry: EntryFacts }) => writeEntry(deps.storage, params.entry),
       persistSchoolId: (_: unknown, params: { schoolId: string | null }) => {

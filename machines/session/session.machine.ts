@@ -21,6 +21,11 @@
  * Invariants:
  * - a session is in context exactly while signedIn or signingOut;
  * - storage is written on sign-in and wiped on sign-out by this machine only;
+ * - logout ends the token on the server before anything is wiped: POST /logout is sent with
+ *   the session's token, and storage is wiped when it answers; with no answer (offline, a
+ *   time-out), maintenance or a server failure, storage is wiped all the same and the token
+ *   waits in the pending-revocation store (only the token string) until the network returns;
+ *   a 401 means the token is gone already: nothing waits;
  * - the exam flow (the kiosk's exam machine) starts only once a schedule history is known:
  *   `session.signedIn` is sent on entering examFlow, never before;
  * - leaving the app for a partner's site is a named action the edge provides.
@@ -42,6 +47,7 @@ import {
   type ScoreReport,
 } from '../../src/shared/contract.ts';
 import { paymentMachine } from '../payment/payment.machine.ts';
+import { paymentPaths, paymentReturnOf, returnUrlOf } from '../payment/payment.return.ts';
 import { failureCodeOf } from '../shared/ports.ts';
 import { uuidV4 } from '../shared/uuid.ts';
 import {
@@ -159,8 +165,8 @@ export const sessionMachine = setup({
     loadExamList: fromPromise<ExamList, void>(provided('loadExamList')),
     /** GET /client-config: where partner login types go at logout. */
     loadClientConfig: fromPromise<ClientConfig, void>(provided('loadClientConfig')),
-    /** POST /logout: ends the token on the server; failures do not keep anyone logged in. */
-    endServerSession: fromPromise<void, void>(provided('endServerSession')),
+    /** POST /logout with the session's token: ends it on the server; failures do not keep anyone logged in. */
+    endServerSession: fromPromise<void, { token: string }>(provided('endServerSession')),
     /** A checkout of the exam fee or of result items (the payment machine, provided with its port by the edge). */
     payment: paymentMachine,
     /** GET /get-short-result and what of the result is owned (GET /get-setting-payment-for-result). */
@@ -175,6 +181,10 @@ export const sessionMachine = setup({
     persistSession: (_, _params: { session: ExamineeSession }) => provided('persistSession')(),
     /** Removes everything of the examinee from storage; provided by the edge. */
     wipeSession: () => provided('wipeSession')(),
+    /** Notes the token as waiting for revocation (its own key, only the token); provided by the edge. */
+    holdRevocation: (_, _params: { token: string }) => provided('holdRevocation')(),
+    /** The server ended the token (or it was gone already): nothing left to revoke; provided by the edge. */
+    dropRevocation: (_, _params: { token: string }) => provided('dropRevocation')(),
     /** Applies a stored-field change (question index, schedule history...); provided by the edge. */
     persistChange: (_, _params: { change: Partial<ExamineeSession> }) => provided('persistChange')(),
     /** Rule 1: stores token, school id, login type and step mode; provided by the edge. */
@@ -203,6 +213,11 @@ export const sessionMachine = setup({
     })),
     notifySignedOut: sendParent((): SessionParentEvent => ({ type: 'session.signedOut' })),
     clearLoginError: assign({ loginError: null }),
+    /** The provider's redirect back: the sitting it names is the one the payment and results screens show. */
+    keepPaymentReturn: assign(({ context, event }) => {
+      const paymentReturn = paymentReturnOf(event.type === 'location.unmatched' ? event.search : undefined);
+      return { paymentReturn, results: { ...emptyResults, id: paymentReturn?.scheduleHistoryId ?? context.results.id } };
+    }),
   },
   guards: {
     hasStoredSession: ({ context }) => context.session !== null,
@@ -231,6 +246,10 @@ export const sessionMachine = setup({
       context.storedErrorCode !== null &&
       keptExamEndCodes.has(context.storedErrorCode),
     isProtectedPath: ({ event }) => event.type === 'location.unmatched' && protectedPaths.includes(event.path),
+    isFeePaymentReturn: ({ event }) =>
+      event.type === 'location.unmatched' && event.path === paymentPaths.exam_fee && paymentReturnOf(event.search) !== null,
+    isResultPaymentReturn: ({ event }) =>
+      event.type === 'location.unmatched' && event.path === paymentPaths.result_fee && paymentReturnOf(event.search) !== null,
     hasEntrySchool: ({ context }) => Boolean(context.entry?.schoolId),
     isInvalidPlace: ({ event }) => {
       const code = failureCodeOf((event as { error?: unknown }).error);
@@ -286,6 +305,7 @@ export const sessionMachine = setup({
     exit: null,
     results: emptyResults,
     appOrigin: input.appOrigin ?? 'http://localhost',
+    paymentReturn: null,
   }),
   initial: 'checking',
   states: {
@@ -620,6 +640,11 @@ export const sessionMachine = setup({
           target: 'signingOut',
           actions: assign({ exit: ({ context, event }) => (event.errorCode ? exitOf(context, event.errorCode) : context.exit) }),
         },
+        // The payment provider's redirect back (the returnUrl): the payment screen it names confirms that checkout.
+        'location.unmatched': [
+          { guard: 'isFeePaymentReturn', target: '.payExamFee', actions: 'keepPaymentReturn' },
+          { guard: 'isResultPaymentReturn', target: '.payExamResult', actions: 'keepPaymentReturn' },
+        ],
         'session.updated': {
           actions: [
             assign({ session: ({ context, event }) => ({ ...(context.session as ExamineeSession), ...event.change }) }),
@@ -788,12 +813,17 @@ export const sessionMachine = setup({
           invoke: {
             id: 'payment',
             src: 'payment',
-            input: ({ context }) => ({
-              scheduleHistoryId: context.menu?.exam.schedule_history_id ?? 0,
-              purpose: 'exam_fee' as const,
-              returnUrl: `${context.appOrigin}/pay-exam-fee`,
-            }),
+            input: ({ context }) => {
+              const id = context.paymentReturn?.scheduleHistoryId ?? context.menu?.exam.schedule_history_id ?? 0;
+              return {
+                scheduleHistoryId: id,
+                purpose: 'exam_fee' as const,
+                returnUrl: returnUrlOf(context.appOrigin, 'exam_fee', id),
+                returning: context.paymentReturn,
+              };
+            },
           },
+          exit: assign({ paymentReturn: null }),
           on: { ...toFeePayment, 'payment.continued': 'testingMenu', 'menu.requested': 'testingMenu' },
         },
         // Seed section 2: short-result, then the result sheet and certificate.
@@ -834,12 +864,17 @@ export const sessionMachine = setup({
           invoke: {
             id: 'payment',
             src: 'payment',
-            input: ({ context }) => ({
-              scheduleHistoryId: context.results.id ?? 0,
-              purpose: 'result_fee' as const,
-              returnUrl: `${context.appOrigin}/pay-exam-result`,
-            }),
+            input: ({ context }) => {
+              const id = context.results.id ?? 0;
+              return {
+                scheduleHistoryId: id,
+                purpose: 'result_fee' as const,
+                returnUrl: returnUrlOf(context.appOrigin, 'result_fee', id),
+                returning: context.paymentReturn,
+              };
+            },
           },
+          exit: assign({ paymentReturn: null }),
           on: { ...toPayment, 'payment.continued': 'purchasedResult', 'menu.requested': 'shortResult' },
         },
         purchasedResult: {
@@ -1010,13 +1045,32 @@ export const sessionMachine = setup({
     },
     signingOut: {
       tags: ['busy'],
-      // Storage is wiped first: whatever the server says, the next pupil finds nothing.
-      entry: [assign({ exit: ({ context }) => context.exit ?? exitOf(context, null) }), 'wipeSession'],
+      // The server ends the token first, so POST /logout carries it (issue 10, D). The token is
+      // noted for revocation before the call: a page closed mid-call still gets it revoked at
+      // the next boot (machines/session/session.revocation.ts).
+      entry: [
+        assign({ exit: ({ context }) => context.exit ?? exitOf(context, null) }),
+        { type: 'holdRevocation', params: ({ context }) => ({ token: tokenOf(context) }) },
+      ],
       invoke: {
         id: 'endServerSession',
         src: 'endServerSession',
-        onDone: 'leaving',
-        onError: 'leaving',
+        input: ({ context }) => ({ token: tokenOf(context) }),
+        // Whatever the server says, storage is wiped now: the next pupil finds nothing.
+        onDone: {
+          target: 'leaving',
+          actions: ['wipeSession', { type: 'dropRevocation', params: ({ context }) => ({ token: tokenOf(context) }) }],
+        },
+        onError: [
+          // 401: the token was revoked or had expired already; nothing is left to revoke.
+          {
+            guard: 'isUnauthorized',
+            target: 'leaving',
+            actions: ['wipeSession', { type: 'dropRevocation', params: ({ context }) => ({ token: tokenOf(context) }) }],
+          },
+          // No answer, maintenance or a server failure: the token waits, sent when the network returns.
+          { target: 'leaving', actions: 'wipeSession' },
+        ],
       },
       exit: [
         assign({
@@ -1043,8 +1097,21 @@ export const sessionMachine = setup({
   },
 });
 
+/**
+ * The token being signed out: the exit's, which outlives the session's removal (signingOut's
+ * exit actions run before the actions of the transition that leaves it).
+ */
+function tokenOf(context: SessionContext): string {
+  return context.exit?.token ?? context.session?.token ?? '';
+}
+
 function exitOf(context: SessionContext, errorCode: SessionContext['failure']) {
-  return { loginType: context.session?.login_type ?? 0, orgCode: context.session?.org_code ?? '', errorCode };
+  return {
+    loginType: context.session?.login_type ?? 0,
+    orgCode: context.session?.org_code ?? '',
+    errorCode,
+    token: context.session?.token ?? '',
+  };
 }
 
 /** logout=1, or school and error_code when the session ended with an error. */

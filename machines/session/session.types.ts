@@ -2,6 +2,7 @@
  * Types of the session machine: who is logged in on this terminal, how they got in, where
  * they land, and how they leave.
  */
+import type { PaymentReturnFacts } from '../payment/payment.return.ts';
 import type { PaymentEvent } from '../payment/payment.types.ts';
 import type {
   ChoosePageStatus,
@@ -72,6 +73,8 @@ export interface ExitFacts {
   orgCode: string;
   /** Set when the session ended with an error (DURING_MAINTENANCE, or GENERIC_ERROR for any other 401). */
   errorCode: FailureCode | null;
+  /** The token POST /logout ends, kept across the wipe until the server answered (issue 10, D). */
+  token: string;
 }
 
 export interface SessionContext {
@@ -113,6 +116,8 @@ export interface SessionContext {
   results: ResultsContext;
   /** The app's own origin, for the payment provider's return URL. */
   appOrigin: string;
+  /** The payment provider's redirect back to a payment screen, until that screen has taken it (machines/payment). */
+  paymentReturn: PaymentReturnFacts | null;
 }
 
 /** What the results screens (short-result, purchased-result, score-report) hold. */

@@ -24,8 +24,10 @@ import type {
   LoginCodeRequest,
   LoginResponse,
   SaveAnswerRequest,
+  SaveAnswerResponse,
   StartExamResponse,
 } from '../../src/shared/contract.ts';
+import type { HeartbeatRequest, HeartbeatResponse } from '../../contract/presence.ts';
 
 /** Why a call failed: a code from the server's envelope, or what the network did. */
 export type FailureCode = ErrorCode | 'NETWORK_ERROR' | 'TIMEOUT';
@@ -58,11 +60,17 @@ export interface ApiPort {
   examDetails(scheduleHistoryId: number): Promise<ExamDetails>;
   startExam(scheduleHistoryId: number): Promise<StartExamResponse>;
   examQuestions(scheduleHistoryId: number): Promise<ExamQuestions>;
-  saveAnswer(body: SaveAnswerRequest): Promise<{ question_id: number; idempotency_key: string; server_time: string }>;
+  saveAnswer(body: SaveAnswerRequest): Promise<SaveAnswerResponse>;
+  /** POST /exam/heartbeat: this terminal is present (contract/presence.ts); answers the current deadline. */
+  heartbeat(body: HeartbeatRequest): Promise<HeartbeatResponse>;
   finishExam(scheduleHistoryId: number): Promise<FinishExamResponse>;
   /** POST /exam/focus-loss (kiosk audit); optional: fakes may leave it out. */
   focusLoss?(body: { schedule_history_id: number; count: number; at: string }): Promise<unknown>;
-  logout(): Promise<void>;
+  /**
+   * POST /logout: ends a token on the server. With `token`, that token is sent (a revocation
+   * kept from an earlier offline logout); without, the stored one.
+   */
+  logout(token?: string): Promise<void>;
   /** GET /organization?code= : the school a login page belongs to. */
   organization(code: string): Promise<Organization>;
   /** GET /schedule: the schedule a login page belongs to (unknown: INVALID_SCHEDULE). */

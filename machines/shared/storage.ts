@@ -5,7 +5,9 @@
  * Keys follow the seed (section 3): the auth token as `Examinee-Token`, the examinee session
  * info encoded, the school id, login type, org step mode, the terminal's device token and the
  * language preference. Logout clears everything of the examinee; the device token (the
- * terminal's identity) and the language preference (the terminal's setting) stay.
+ * terminal's identity) and the language preference (the terminal's setting) stay, and so does
+ * a token whose logout could not reach the server (offline), under its own key, only until the
+ * revocation is sent (machines/session/session.revocation.ts).
  */
 import * as v from 'valibot';
 import { ErrorCodeSchema, ExamineeSessionSchema, type ErrorCode, type ExamineeSession } from '../../src/shared/contract.ts';
@@ -19,6 +21,9 @@ export const storageKeys = {
   orgStepMode: 'org_step_mode',
   deviceToken: 'device_token',
   language: 'language',
+  pendingRevocations: 'pending_revocations',
+  /** The proctor page's staff token (issue 10): its own key, never the pupil's, untouched by a pupil's logout. */
+  staffToken: 'Staff-Token',
 } as const;
 
 /** Keys that belong to the examinee and are removed at logout. */
@@ -32,6 +37,13 @@ export const examineeKeys = [
 
 /** Keys that may remain on a shared terminal after logout: nothing of the pupil. */
 export const terminalKeys = [storageKeys.deviceToken, storageKeys.language] as const;
+
+/**
+ * The one key of a pupil's that may outlive their logout: tokens whose logout has not reached
+ * the server yet (offline), kept only until it does. Bare token strings, never a session: a
+ * token here is never read back as anyone's login (readSession/readToken do not look at it).
+ */
+export const revocationKeys = [storageKeys.pendingRevocations] as const;
 
 /** Encodes the session info as base64 of its UTF-8 JSON ("held encoded", seed section 3). */
 function encode(value: unknown): string {
@@ -137,4 +149,50 @@ export function readLanguage(storage: StoragePort): string | null {
 
 export function writeLanguage(storage: StoragePort, language: string): void {
   storage.setItem(storageKeys.language, language);
+}
+
+/** At most this many tokens wait for revocation (a terminal offline for a whole day of pupils). */
+const MAX_PENDING_REVOCATIONS = 50;
+const PendingRevocationsSchema = v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(512)));
+
+/** Tokens waiting for their logout to reach the server, oldest first; unreadable: none. */
+export function readPendingRevocations(storage: StoragePort): string[] {
+  const raw = storage.getItem(storageKeys.pendingRevocations);
+  if (!raw) return [];
+  try {
+    const parsed = v.safeParse(PendingRevocationsSchema, JSON.parse(raw));
+    return parsed.success ? parsed.output : [];
+  } catch {
+    return [];
+  }
+}
+
+function writePendingRevocations(storage: StoragePort, tokens: string[]): void {
+  if (tokens.length === 0) storage.removeItem(storageKeys.pendingRevocations);
+  else storage.setItem(storageKeys.pendingRevocations, JSON.stringify(tokens.slice(-MAX_PENDING_REVOCATIONS)));
+}
+
+/** Notes a token to revoke on the server (before its logout is sent, so a closed page still revokes it). */
+export function holdRevocation(storage: StoragePort, token: string): void {
+  const tokens = readPendingRevocations(storage).filter((held) => held !== token);
+  writePendingRevocations(storage, [...tokens, token]);
+}
+
+/** Forgets a token once the server ended it (or answered that it was already gone). */
+export function dropRevocation(storage: StoragePort, token: string): void {
+  writePendingRevocations(storage, readPendingRevocations(storage).filter((held) => held !== token));
+}
+
+/** The proctor page's staff token, or null (machines/proctor). */
+export function readStaffToken(storage: StoragePort): string | null {
+  return storage.getItem(storageKeys.staffToken);
+}
+
+export function writeStaffToken(storage: StoragePort, token: string): void {
+  storage.setItem(storageKeys.staffToken, token);
+}
+
+/** Forgets the staff token only: the pupil's keys are not the proctor page's to touch. */
+export function clearStaffToken(storage: StoragePort): void {
+  storage.removeItem(storageKeys.staffToken);
 }

@@ -280,12 +280,24 @@ export const scheduleHistories = pgTable(
     /** The finish receipt, kept so that a repeated Finish answers the same. */
     answerCount: integer('answer_count'),
     answersDigest: text('answers_digest'),
+    /** The last call the pupil's terminal made for this sitting (heartbeat or any exam call): the proctor roster's "last contact". */
+    lastContactAt: timestampTz('last_contact_at'),
+    /** The 0-based question on screen at the last heartbeat. */
+    questionIndex: smallint('question_index'),
+    /** Seconds added to the deadline so far: proctors' extensions and automatic outage/maintenance credits. */
+    extraSeconds: integer('extra_seconds').notNull().default(0),
+    /**
+     * A proctor moved the pupil to another terminal: device_token was released then, and the next
+     * Start (or heartbeat) with a device token binds that terminal and clears this.
+     */
+    deviceReleasedAt: timestampTz('device_released_at'),
     createdAt: createdAt(),
   },
   (t) => [
     index('schedule_histories_examinee_idx').on(t.examineeId),
     index('schedule_histories_schedule_idx').on(t.scheduleId),
     check('schedule_histories_status_check', sql`${t.status} between 0 and 8`),
+    check('schedule_histories_extra_seconds_check', sql`${t.extraSeconds} >= 0`),
   ],
 );
 
@@ -314,12 +326,13 @@ export const answers = pgTable(
 
 /**
  * Answers detached from a schedule history by an administrator's reset (retake): kept for audit,
- * never read by the exam again.
+ * never read by the exam again. Keyed by (sitting, reset, question), with no sequence behind it:
+ * the n-th reset of a sitting archives at most one answer per question, so a pupil can be reset
+ * any number of times (the old serial key collided once its sequence fell behind the rows).
  */
 export const answerArchive = pgTable(
   'answer_archive',
   {
-    id: serial('id').primaryKey(),
     scheduleHistoryId: integer('schedule_history_id')
       .notNull()
       .references(() => scheduleHistories.id),
@@ -333,8 +346,17 @@ export const answerArchive = pgTable(
     late: boolean('late').notNull(),
     /** When the reset detached it. */
     supersededAt: timestampTz('superseded_at').notNull(),
+    /**
+     * Which reset of the sitting archived it (1, 2, ...: one more than the sitting's highest so far,
+     * taken under the sitting's row lock). Rows archived before migration 0006 are numbered per question.
+     */
+    resetNumber: integer('reset_number').notNull(),
   },
-  (t) => [index('answer_archive_schedule_history_idx').on(t.scheduleHistoryId)],
+  (t) => [
+    primaryKey({ name: 'answer_archive_pkey', columns: [t.scheduleHistoryId, t.resetNumber, t.questionId] }),
+    index('answer_archive_schedule_history_idx').on(t.scheduleHistoryId),
+    check('answer_archive_reset_number_check', sql`${t.resetNumber} >= 1`),
+  ],
 );
 
 /** Focus losses (window blur, hidden tab) a terminal reported during an exam: audit only, never blocking. */
@@ -566,7 +588,11 @@ export const authTokens = pgTable(
     createdAt: timestampTz('created_at').notNull(),
     expiresAt: timestampTz('expires_at').notNull(),
     revokedAt: timestampTz('revoked_at'),
-    /** Why it was revoked: 'logout', or 'retake' when an administrator reset the examinee (answered ER_SCHEDULE_HISTORY_RETAKE). */
+    /**
+     * Why it was revoked: 'logout'; 'retake' when an administrator reset the examinee (answered
+     * 401 ER_SCHEDULE_HISTORY_RETAKE); 'moved' when a proctor moved the pupil to another terminal
+     * (answered 403 INCORRECT_DEVICE).
+     */
     revokedReason: text('revoked_reason'),
   },
   (t) => [
@@ -613,4 +639,102 @@ export const ssoLoginAttempts = pgTable(
     expiresAt: timestampTz('expires_at').notNull(),
   },
   (t) => [index('sso_login_attempts_expires_idx').on(t.expiresAt)],
+);
+
+/** Staff roles; a proctor watches and acts on the exams of their own organisation. */
+export const staffRoles = ['proctor'] as const;
+export type StaffRole = (typeof staffRoles)[number];
+
+/**
+ * A staff member (proctor) of one organisation. Login ids are unique per organisation; the
+ * password is a salted scrypt hash (server/domain/passwords.ts). Wrong passwords are counted and
+ * locked by the login throttle (server/security/throttle.ts), like a pupil's.
+ */
+export const staff = pgTable(
+  'staff',
+  {
+    id: serial('id').primaryKey(),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    loginId: text('login_id').notNull(),
+    name: text('name').notNull(),
+    role: text('role', { enum: staffRoles }).notNull().default('proctor'),
+    passwordHash: text('password_hash').notNull(),
+    disabled: boolean('disabled').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('staff_organization_login_idx').on(t.organizationId, t.loginId),
+    check('staff_role_check', sql`${t.role} in ('proctor')`),
+  ],
+);
+
+/**
+ * A staff bearer token: a table of its own, so a pupil token never authorises /api/admin and a
+ * staff token never authorises a pupil call. Only its SHA-256 is stored.
+ */
+export const staffTokens = pgTable(
+  'staff_tokens',
+  {
+    id: serial('id').primaryKey(),
+    tokenHash: text('token_hash').notNull().unique(),
+    staffId: integer('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    createdAt: timestampTz('created_at').notNull(),
+    expiresAt: timestampTz('expires_at').notNull(),
+    revokedAt: timestampTz('revoked_at'),
+  },
+  (t) => [index('staff_tokens_staff_idx').on(t.staffId)],
+);
+
+/** What the audit trail records (contract/admin.ts, auditActions). */
+export const auditActions = ['move_terminal', 'retake', 'extend', 'extend_room', 'outage_credit', 'maintenance_credit'] as const;
+export type AuditActionName = (typeof auditActions)[number];
+
+/**
+ * The exam-day audit trail: who (a staff member, or null for the server itself), when, what,
+ * on which sitting of which schedule, and why. Written in the same transaction as the action.
+ * `credit_key` makes an automatic credit happen once ("outage:<from>:<sitting>",
+ * "maintenance:<window>:<sitting>"): a second process or tick inserts nothing.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    at: timestampTz('at').notNull(),
+    staffId: integer('staff_id').references(() => staff.id),
+    action: text('action', { enum: auditActions }).notNull(),
+    scheduleId: integer('schedule_id')
+      .notNull()
+      .references(() => schedules.id),
+    scheduleHistoryId: integer('schedule_history_id').references(() => scheduleHistories.id),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    reason: text('reason').notNull(),
+    creditKey: text('credit_key'),
+  },
+  (t) => [
+    index('audit_log_schedule_idx').on(t.scheduleId, t.at),
+    uniqueIndex('audit_log_credit_key_idx').on(t.creditKey).where(sql`${t.creditKey} is not null`),
+    check(
+      'audit_log_action_check',
+      sql`${t.action} in ('move_terminal', 'retake', 'extend', 'extend_room', 'outage_credit', 'maintenance_credit')`,
+    ),
+  ],
+);
+
+/**
+ * The service's heartbeat: one row (id 1) whose instant every running server process moves
+ * forward on each job-runner beat. A beat that finds it older than the outage threshold knows
+ * that no process ran in between (an outage) and credits the gap to the sittings it blocked,
+ * under this row's lock, so one process credits each gap once.
+ */
+export const serverHeartbeat = pgTable(
+  'server_heartbeat',
+  {
+    id: smallint('id').primaryKey(),
+    beatAt: timestampTz('beat_at').notNull(),
+  },
+  (t) => [check('server_heartbeat_single_row_check', sql`${t.id} = 1`)],
 );

@@ -14,10 +14,14 @@
  *   answer lists every block id of its question once. An empty value clears the answer.
  *   Otherwise VALIDATION_ERROR (422) on `value`, rule `invalid`.
  * - Nothing is written unless every check passes.
+ * - An answer whose key belongs to an attempt an administrator reset (answer_archive) is refused
+ *   with ARCHIVE_KEY (seed section 8): it is kept in the archive, never taken into the new attempt.
+ * - The outcome says how it was taken (saved, duplicate, superseded with the value held instead)
+ *   and carries the deadline as it stands, so a terminal learns of extensions with every save.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { answers, questions } from '../db/schema.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { answerArchive, answers, questions } from '../db/schema.ts';
 import { DomainError, invalidField, isUniqueViolation } from './errors.ts';
 import { isPermutationOf, isWellFormedNumber } from './scoring.ts';
 import { answeringRefusal } from './schedule-history.ts';
@@ -37,9 +41,26 @@ export type SaveAnswerInput = {
 
 /**
  * saved: stored as the question's current answer; duplicate: this key was already stored;
- * superseded: acknowledged, but a later answer to the same question is already held.
+ * superseded: acknowledged, but a later answer to the same question is already held, whose value
+ * is `currentValue` (another window or terminal of the pupil answered it later). `deadlineAt`: the
+ * sitting's deadline as it stands now (extensions and time credits move it).
  */
-export type SaveAnswerOutcome = { outcome: 'saved' | 'duplicate' | 'superseded'; late: boolean };
+export type SaveAnswerOutcome = {
+  outcome: 'saved' | 'duplicate' | 'superseded';
+  late: boolean;
+  deadlineAt: Date;
+  currentValue?: string;
+};
+
+/** Whether this key is an archived answer of the sitting (one reset attempt's). */
+async function isArchivedKey(tx: Tx, scheduleHistoryId: number, key: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ key: answerArchive.idempotencyKey })
+    .from(answerArchive)
+    .where(and(eq(answerArchive.scheduleHistoryId, scheduleHistoryId), eq(answerArchive.idempotencyKey, key)))
+    .limit(1);
+  return row !== undefined;
+}
 
 export async function saveAnswer(
   db: Db,
@@ -66,7 +87,14 @@ export async function saveAnswer(
           previous.value === input.value &&
           previous.answeredAt.getTime() === input.answeredAt.getTime();
         if (!same) throw duplicateKey();
-        return { outcome: 'duplicate', late: previous.late };
+        if (!history.deadlineAt) throw new Error(`Sitting ${history.id} holds answers without a deadline`);
+        return { outcome: 'duplicate', late: previous.late, deadlineAt: history.deadlineAt };
+      }
+      // An answer of an attempt an administrator reset (its key was archived with it): resent
+      // from a terminal's outbox after the new login, it must not enter the new attempt. Only a
+      // sitting that was reset has archived keys, so other saves pay nothing for this.
+      if (history.flagRetake && (await isArchivedKey(tx, history.id, input.idempotencyKey))) {
+        throw new DomainError('ARCHIVE_KEY', 'This answer belongs to an attempt an administrator reset.');
       }
 
       const refusal = answeringRefusal(history.status);
@@ -120,7 +148,14 @@ export async function saveAnswer(
           setWhere: sql`excluded.answered_at > ${answers.answeredAt}`,
         })
         .returning({ id: answers.id });
-      return { outcome: stored.length > 0 ? 'saved' : 'superseded', late };
+      if (stored.length > 0) return { outcome: 'saved', late, deadlineAt };
+      // Superseded: the answer held instead, so the window that sent this one can show it (rare: one more read).
+      const [held] = await tx
+        .select({ value: answers.value })
+        .from(answers)
+        .where(and(eq(answers.scheduleHistoryId, history.id), eq(answers.questionId, input.questionId)))
+        .limit(1);
+      return { outcome: 'superseded', late, deadlineAt, ...(held ? { currentValue: held.value } : {}) };
     });
   } catch (error) {
     // Two requests racing with one key for different questions: the database's unique key decides.

@@ -1,13 +1,12 @@
 /**
- * Password checks with the account lock (seed sections 8 and 9: "Account locked, retry in 1
- * minute"). The count of wrong passwords and the lock live on the examinee's row and change in
- * single UPDATE statements, so any number of API processes agree on them:
- * - while locked, every password login of the account is ACCOUNT_LOCKED, the right password too;
- * - the 5th wrong password in a row locks the account for 1 minute (and says so);
- * - a right password (outside a lock) resets the count.
+ * Password checks. The seed's lock (sections 8 and 9: "Account locked, retry in 1 minute": the
+ * 5th wrong password in a row locks for 1 minute, even against the right password; a right one
+ * resets the count) is kept by the login throttle (server/security/throttle.ts), per client
+ * address AND login ID: it used to live on the examinee's row, which let anyone who knew a login
+ * ID lock that pupil out again and again from anywhere. The row's failed_login_count and
+ * locked_until columns are no longer written for pupils. MAX_FAILED_LOGINS and LOCK_MS are the
+ * lock's numbers, for the throttle and for staff accounts (server/domain/staff.ts).
  */
-import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
 import { examinees } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
 import { verifyPassword } from './passwords.ts';
@@ -19,46 +18,19 @@ export const LOCK_MS = 60_000;
 export type PasswordAccount = {
   id: number;
   passwordHash: string | null;
-  failedLoginCount: number;
-  lockedUntil: Date | null;
 };
 
 export const passwordAccountColumns = {
   id: examinees.id,
   passwordHash: examinees.passwordHash,
-  failedLoginCount: examinees.failedLoginCount,
-  lockedUntil: examinees.lockedUntil,
 };
 
 export function wrongCredentials(): DomainError {
   return new DomainError('INCORRECT_ID_PASSWORD', 'Incorrect test ID or password.');
 }
 
-function locked(): DomainError {
-  return new DomainError('ACCOUNT_LOCKED', 'Account locked, retry in 1 minute.');
-}
-
-/** Resolves when the password is right; otherwise records the failure and throws. */
-export async function checkPassword(db: Db, account: PasswordAccount, password: string, now: Date): Promise<void> {
-  if (account.lockedUntil !== null && account.lockedUntil > now) throw locked();
-  if (await verifyPassword(password, account.passwordHash)) {
-    if (account.failedLoginCount > 0 || account.lockedUntil !== null) {
-      await db.update(examinees).set({ failedLoginCount: 0, lockedUntil: null }).where(eq(examinees.id, account.id));
-    }
-    return;
-  }
-
-  const lockUntil = new Date(now.getTime() + LOCK_MS).toISOString();
-  const reaches = sql`${examinees.failedLoginCount} + 1 >= ${MAX_FAILED_LOGINS}`;
-  const [row] = await db
-    .update(examinees)
-    .set({
-      failedLoginCount: sql`case when ${reaches} then 0 else ${examinees.failedLoginCount} + 1 end`,
-      lockedUntil: sql`case when ${reaches} then ${lockUntil}::timestamptz else null end`,
-    })
-    // Another process may have locked the account meanwhile: then this failure changes nothing.
-    .where(and(eq(examinees.id, account.id), or(isNull(examinees.lockedUntil), lte(examinees.lockedUntil, now))))
-    .returning({ lockedUntil: examinees.lockedUntil });
-  if (!row || (row.lockedUntil !== null && row.lockedUntil > now)) throw locked();
+/** Resolves when the password is right; otherwise throws INCORRECT_ID_PASSWORD (the throttle counts it). */
+export async function checkPassword(account: PasswordAccount, password: string): Promise<void> {
+  if (await verifyPassword(password, account.passwordHash)) return;
   throw wrongCredentials();
 }

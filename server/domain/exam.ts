@@ -3,6 +3,8 @@
  * - details: what the pupil is about to sit (any status);
  * - start: PENDING -> DOING, fixing started_at and deadline_at = now + time limit on the
  *   server's clock; a repeated Start while DOING returns the same deadline (never restarts);
+ *   after a proctor's move to another terminal, Start on the new terminal binds it and
+ *   resumes the same sitting (same deadline, same answers);
  * - questions: only while DOING, never with correct answers, with the answers saved so far so a
  *   reload resumes;
  * - finish: DOING -> COMPLETED with a receipt (answer count and digest) that a repeated Finish
@@ -25,6 +27,7 @@ import { DomainError } from './errors.ts';
 import { enqueueScoring } from './results-lifecycle.ts';
 import { answeringRefusal, finishRefusal, nextStatus, startRefusal, toStatus } from './schedule-history.ts';
 import { assertDevice, isSuspended, loadOwnSitting, paysOnline } from './sitting.ts';
+import { bindReleasedSitting, isReleased } from './presence.ts';
 import { ownedBy, PaymentStatus } from './purchases.ts';
 import type { Principal } from './tokens.ts';
 import { examDetails, questionView, questionViewColumns } from './views.ts';
@@ -59,6 +62,11 @@ export async function startExam(
 
     if (history.status === ScheduleHistoryStatus.DOING && history.startedAt && history.deadlineAt) {
       assertDevice(sitting, input.deviceToken);
+      // Moved by a proctor (server/domain/proctor.ts): this terminal takes the sitting over and
+      // resumes it with the same deadline and answers; nothing restarts.
+      if (isReleased(history) && input.deviceToken !== undefined) {
+        await bindReleasedSitting(tx, history.id, input.deviceToken, now);
+      }
       return {
         status: ScheduleHistoryStatus.DOING,
         started_at: history.startedAt.toISOString(),
@@ -103,12 +111,20 @@ export async function getQuestions(
   principal: Principal,
   scheduleHistoryId: number,
   deviceToken?: string,
+  now: Date = new Date(),
 ): Promise<WithoutServerTime<ExamQuestions>> {
   const sitting = await loadOwnSitting(db, principal, scheduleHistoryId);
   assertDevice(sitting, deviceToken);
   const refusal = answeringRefusal(sitting.history.status);
   if (refusal) throw new DomainError(refusal);
   if (!sitting.history.deadlineAt) throw new Error(`Sitting ${sitting.history.id} is DOING without a deadline`);
+  // After a proctor's move the pupil's new terminal resumes straight into the questions (it never
+  // presses Start again): loading them binds the sitting to it, so no third terminal can join in.
+  if (isReleased(sitting.history) && deviceToken !== undefined) {
+    if (!(await bindReleasedSitting(db, sitting.history.id, deviceToken, now))) {
+      throw new DomainError('INCORRECT_DEVICE', 'This exam was started on another terminal.');
+    }
+  }
 
   // Selected column by column (views.ts): the correct answer is never read for the browser.
   const rows = await db

@@ -4,7 +4,7 @@
  *   (organisation login method 1); the token is bound to one sitting;
  * - examinee login (login type 5): an examinee account of an organisation with login method 3;
  *   the token covers all the examinee's sittings, and the pupil picks one from GET /exams.
- * Refusals follow seed section 8: wrong credentials, ACCOUNT_LOCKED (server/domain/credentials.ts),
+ * Refusals follow seed section 8: wrong credentials, ACCOUNT_LOCKED (the login throttle, server/security/throttle.ts),
  * DISABLED_ORGANIZATION, INCORRECT_LOGIN_METHOD, the sitting's status (COMPLETED, CANCELLED,
  * EXPIRED), DISABLED_CLASS, SCHEDULE_SUSPENSION_TIME, TIME_START and TIME_END.
  *
@@ -106,7 +106,7 @@ export async function loginWithId(db: Db, input: LoginWithIdInput): Promise<Logi
     await verifyPassword(input.password, null);
     throw wrongCredentials();
   }
-  await checkPassword(db, account, input.password, now);
+  await checkPassword(account, input.password);
 
   const all = await loadSittingsOfExaminee(db, account.id);
   const sitting = pickSitting(scheduleId === undefined ? all : all.filter((s) => s.schedule.id === scheduleId), now);
@@ -141,7 +141,7 @@ export async function loginExaminee(
     await verifyPassword(input.password, null);
     throw wrongCredentials();
   }
-  await checkPassword(db, account, input.password, now);
+  await checkPassword(account, input.password);
 
   if (organization.disabled) throw new DomainError('DISABLED_ORGANIZATION');
   if (organization.loginMethod !== OrgLoginMethod.EXAMINEE) throw new DomainError('INCORRECT_LOGIN_METHOD');

@@ -3,12 +3,13 @@
  * (server/domain/payments/ writes it). One function so that every reader agrees:
  *
  * - an item is paid when it has a row in `purchases` (granted once, whatever the checkouts);
- * - the exam fee is PENDING while a checkout containing it is authorised by the shopper but not
- *   yet confirmed by the provider (outcome `authorised`, status 1), else NOT_PAID;
+ * - an item is PENDING (seed section 4, PENDING 1) while a checkout containing it is open: opened
+ *   and neither paid nor ended (refused, cancelled, failed, superseded or past its expiry); the
+ *   testing menu shows it as "payment not completed". Else NOT_PAID;
  * - result payment status (seed section 4): NOT_PAID 0, PAID_ALL 1 (result sheet and
  *   certificate), PAID_PART 2 (one of them).
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { paymentItems, payments, purchases, type PaymentKind } from '../db/schema.ts';
 
@@ -23,7 +24,12 @@ export type Owned = {
   result: 0 | 1 | 2;
 };
 
-export async function ownedBy(db: Db, scheduleHistoryId: number): Promise<Owned> {
+/**
+ * What the sitting owns. With `now`, an open checkout past its expiry no longer counts as PENDING
+ * (it is written back to NOT_PAID the next time a checkout of the sitting is opened); without it,
+ * only PAID matters to the caller.
+ */
+export async function ownedBy(db: Db, scheduleHistoryId: number, now?: Date): Promise<Owned> {
   const paid = await db
     .select({ kind: purchases.kind })
     .from(purchases)
@@ -32,7 +38,13 @@ export async function ownedBy(db: Db, scheduleHistoryId: number): Promise<Owned>
     .select({ kind: paymentItems.kind })
     .from(paymentItems)
     .innerJoin(payments, eq(payments.id, paymentItems.paymentId))
-    .where(and(eq(payments.scheduleHistoryId, scheduleHistoryId), eq(payments.status, PaymentStatus.PENDING)));
+    .where(
+      and(
+        eq(payments.scheduleHistoryId, scheduleHistoryId),
+        eq(payments.status, PaymentStatus.PENDING),
+        now === undefined ? undefined : gt(payments.expiresAt, now),
+      ),
+    );
   const statusOf = (kind: PaymentKind): 0 | 1 | 2 =>
     paid.some((p) => p.kind === kind) ? 2 : pending.some((p) => p.kind === kind) ? 1 : 0;
   const items = { exam_fee: statusOf('exam_fee'), result_sheet: statusOf('result_sheet'), certificate: statusOf('certificate') };

@@ -97,7 +97,7 @@ export async function choosePageStatus(
   }
 
   const feeRequired = sitting ? paysOnline(sitting) : false;
-  const owned = sitting ? await ownedBy(db, sitting.history.id) : undefined;
+  const owned = sitting ? await ownedBy(db, sitting.history.id, now) : undefined;
   const examFeeStatus = owned?.examFee ?? 0;
 
   let canTake = false;

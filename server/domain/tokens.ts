@@ -1,7 +1,7 @@
 /**
  * Bearer tokens: 256 random bits, base64url, handed to the client once at login. Only their
  * SHA-256 is stored, so a copy of the database does not log anyone in. A token is valid until
- * it expires or is revoked (logout).
+ * it expires or is revoked (logout, or an administrator's reset or move to another terminal).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
@@ -72,8 +72,15 @@ export async function revokeToken(tx: Tx, tokenId: number, now: Date): Promise<v
     .where(and(eq(authTokens.id, tokenId), isNull(authTokens.revokedAt)));
 }
 
-/** Revokes every live token of an examinee (an administrator's reset); returns how many. */
-export async function revokeAllOfExaminee(tx: Tx, examineeId: number, now: Date, reason: 'retake'): Promise<number> {
+/**
+ * Why an administrator revoked a pupil's tokens: 'retake' (a reset: the pupil must log in again,
+ * told with ER_SCHEDULE_HISTORY_RETAKE) or 'moved' (a proctor moved the pupil to another
+ * terminal: the old terminal is told INCORRECT_DEVICE).
+ */
+export type RevocationReason = 'retake' | 'moved';
+
+/** Revokes every live token of an examinee (an administrator's reset or move); returns how many. */
+export async function revokeAllOfExaminee(tx: Tx, examineeId: number, now: Date, reason: RevocationReason): Promise<number> {
   const rows = await tx
     .update(authTokens)
     .set({ revokedAt: now, revokedReason: reason })
@@ -83,15 +90,16 @@ export async function revokeAllOfExaminee(tx: Tx, examineeId: number, now: Date,
 }
 
 /**
- * Whether a token was revoked by an administrator's reset (the caller must log in again and is
- * told so with ER_SCHEDULE_HISTORY_RETAKE rather than NOT_LOGGED_IN).
+ * Why an administrator revoked this token ('retake' or 'moved'), or undefined (unknown, live,
+ * expired or logged out): the caller is then told why rather than just NOT_LOGGED_IN.
  */
-export async function isRevokedForRetake(tx: Tx, token: string): Promise<boolean> {
-  if (!TOKEN_PATTERN.test(token)) return false;
+export async function administrativeRevocation(tx: Tx, token: string): Promise<RevocationReason | undefined> {
+  if (!TOKEN_PATTERN.test(token)) return undefined;
   const [row] = await tx
     .select({ reason: authTokens.revokedReason })
     .from(authTokens)
     .where(eq(authTokens.tokenHash, hashToken(token)))
     .limit(1);
-  return row?.reason === 'retake';
+  return row?.reason === 'retake' || row?.reason === 'moved' ? row.reason : undefined;
 }
+

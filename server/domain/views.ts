@@ -83,7 +83,7 @@ export function examDetails(sitting: Sitting, questionCount: number, now: Date):
     schedule_history_id: history.id,
     examinee_name: sitting.examinee.name,
     subject: { id: toSubjectId(sitting.subject.id), name: sitting.subject.name },
-    level: { id: sitting.level.id, name: sitting.level.name },
+    level: { id: sitting.level.id, name: sitting.level.name, order: sitting.level.position },
     exam: {
       id: sitting.exam.id,
       title: sitting.exam.title,

@@ -6,6 +6,7 @@
 import type { Clock } from '../clock.ts';
 import type { AppSettings } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import type { StaffPrincipal } from '../domain/staff.ts';
 import type { Principal } from '../domain/tokens.ts';
 import type { Logger } from '../logger.ts';
 
@@ -30,5 +31,7 @@ export type AppEnv = {
     now: Date;
     headers: ClientHeaders;
     principal: Principal;
+    /** The staff member of an /admin call (requireStaff). */
+    staff: StaffPrincipal;
   };
 };

@@ -1,7 +1,7 @@
 /**
  * From error codes to HTTP answers. Every non-2xx response is the contract's ErrorBody:
  * `{ code, message, issues?, server_time }`, with statuses from the seed's list (section 8:
- * 400, 401, 403, 404, 406, 422, 500). Unexpected errors become 500 GENERIC_ERROR; their
+ * 400, 401, 403, 404, 406, 422, 500; and 429 for the login throttle, issue 13). Unexpected errors become 500 GENERIC_ERROR; their
  * details go to the log, never to the client.
  */
 import type { Context } from 'hono';
@@ -46,10 +46,17 @@ export const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   PAYMENT_ERROR: 422,
   INVALID_SIGNATURE: 401,
   DOCUMENT_UNAVAILABLE: 500,
+  // Seed section 8's 406: an Accept header the call cannot answer (server/http/negotiation.ts).
+  NOT_ACCEPTABLE: 406,
+  // Issue 13: the login throttle (server/security/throttle.ts), always with Retry-After.
+  TOO_MANY_REQUESTS: 429,
 };
 
-/** English defaults after the seed's user messages (section 8); the client shows its own translations. */
-const defaultMessages: Partial<Record<ErrorCode, string>> = {
+/**
+ * English defaults after the seed's user messages (section 8), one for every code, so no answer
+ * carries the bare code as its message; the client shows its own translations.
+ */
+const defaultMessages: Record<ErrorCode, string> = {
   VALIDATION_ERROR: 'Some fields are missing or invalid.',
   LOGIN_CODE_INCORRECT: 'Login code incorrect.',
   NOT_LOGGED_IN: 'Not logged in.',
@@ -71,6 +78,22 @@ const defaultMessages: Partial<Record<ErrorCode, string>> = {
   ER_SCHEDULE_HISTORY_STEP_MODE: 'Finish the previous level first.',
   ER_DUP_ENTRY: 'Already registered.',
   GENERIC_ERROR: 'An error has occurred.',
+  ARCHIVE_KEY: 'This answer belongs to an attempt an administrator reset; it is kept for the record and not taken into this exam.',
+  INCORRECT_DEVICE: 'This exam was started on another terminal.',
+  ER_SCHEDULE_HISTORY_RETAKE: 'An administrator has reset this account. Please log in again.',
+  INVALID_EMAIL: 'Please enter a valid Email address.',
+  RESULT_NOT_RELEASED: 'The result has not been released yet. Results can be viewed from one week after the exam.',
+  RESULT_VIEW_EXPIRED: 'Results can be viewed for two years after the exam. This result can no longer be viewed.',
+  PAYMENT_REQUIRED: 'This has not been paid for yet.',
+  NOT_PASSED: 'A certificate is issued only for a passed exam.',
+  ALREADY_PAID: 'This has already been paid for. You will not be charged again.',
+  PAYMENT_CANCELED: 'The payment was canceled.',
+  PAYMENT_REFUSED: 'The card was refused. Please check the card information and try again.',
+  PAYMENT_ERROR: 'An unknown error occurred during payment. Please try again.',
+  INVALID_SIGNATURE: 'The notification is not signed with our key.',
+  DOCUMENT_UNAVAILABLE: 'The document cannot be created right now. Please try again later.',
+  NOT_ACCEPTABLE: 'This call answers only with application/json (the documents: application/pdf); the Accept header admits neither.',
+  TOO_MANY_REQUESTS: 'Too many attempts. Please wait a little and try again.',
 };
 
 /** An error only the HTTP layer can see (malformed JSON, an oversized body): its own status. */
@@ -85,7 +108,7 @@ export class RequestError extends DomainError {
 }
 
 export function errorBody(code: ErrorCode, message: string | undefined, now: Date, issues?: FieldIssue[]): ErrorBody {
-  const body: ErrorBody = { code, message: message ?? defaultMessages[code] ?? code };
+  const body: ErrorBody = { code, message: message ?? defaultMessages[code] };
   if (issues && issues.length > 0) body.issues = issues;
   body.server_time = now.toISOString();
   return body;

@@ -1,25 +1,18 @@
 /**
- * The API's middleware: the request log (one line per request: method, path, status, ms),
- * the request context (one instant from the clock, the client headers of seed section 7
- * parsed with the contract's RequestHeadersSchema), and bearer authentication.
+ * The API's middleware: the request context (one instant from the clock, the client headers of
+ * seed section 7 parsed with the contract's RequestHeadersSchema), bearer authentication of pupils and of
+ * staff (separate tokens), and the pupil's contact for the proctor roster. (The request log,
+ * request ids and request metrics: server/observability/http.ts.)
  */
 import type { MiddlewareHandler } from 'hono';
 import { headerNames, RequestHeadersSchema } from '../../src/shared/contract.ts';
 import { DomainError } from '../domain/errors.ts';
-import { authenticate, isRevokedForRetake } from '../domain/tokens.ts';
+import { recordContact } from '../domain/presence.ts';
+import { authenticateStaff } from '../domain/staff.ts';
+import { administrativeRevocation, authenticate } from '../domain/tokens.ts';
 import { RequestError } from './errors.ts';
-import type { Logger } from '../logger.ts';
 import type { AppDeps, AppEnv } from './env.ts';
 import { parseWith } from './validate.ts';
-
-export function requestLog(logger: Logger): MiddlewareHandler {
-  return async (c, next) => {
-    const started = performance.now();
-    await next();
-    const ms = Math.round(performance.now() - started);
-    logger.info(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`);
-  };
-}
 
 const wireNames: Record<string, string> = {
   authorization: headerNames.authorization,
@@ -80,20 +73,57 @@ export function refuseDuringMaintenance(
 }
 
 /**
- * Requires a valid bearer token; sets the caller as `principal`, else 401 NOT_LOGGED_IN, or
- * 401 ER_SCHEDULE_HISTORY_RETAKE when an administrator's reset revoked it (the pupil is told why).
+ * Requires a valid pupil bearer token; sets the caller as `principal`, else 401 NOT_LOGGED_IN
+ * (a staff token too: those live in another table). An administrator's revocation is told as
+ * such: 401 ER_SCHEDULE_HISTORY_RETAKE after a reset, 403 INCORRECT_DEVICE after a proctor moved
+ * the pupil to another terminal (this terminal no longer holds the exam).
  */
 export function requireLogin(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = bearerToken(c.get('headers').authorization);
     const principal = token ? await authenticate(deps.db, token, c.get('now')) : undefined;
     if (!principal) {
-      if (token && (await isRevokedForRetake(deps.db, token))) {
+      const revocation = token ? await administrativeRevocation(deps.db, token) : undefined;
+      if (revocation === 'retake') {
         throw new RequestError(401, 'ER_SCHEDULE_HISTORY_RETAKE', 'An administrator has reset this account. Please log in again.');
+      }
+      if (revocation === 'moved') {
+        throw new DomainError('INCORRECT_DEVICE', 'A proctor moved this exam to another terminal.');
       }
       throw new DomainError('NOT_LOGGED_IN');
     }
     c.set('principal', principal);
     await next();
+  };
+}
+
+/**
+ * Requires a valid staff bearer token (POST /admin/login); sets `staff`, else 401 NOT_LOGGED_IN.
+ * A pupil token is not one (server/domain/staff.ts keeps staff tokens apart).
+ */
+export function requireStaff(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const token = bearerToken(c.get('headers').authorization);
+    const staff = token ? await authenticateStaff(deps.db, token, c.get('now')) : undefined;
+    if (!staff) throw new DomainError('NOT_LOGGED_IN');
+    c.set('staff', staff);
+    await next();
+  };
+}
+
+/**
+ * After a successful pupil exam call, marks contact on the caller's DOING sitting (the proctor
+ * roster's "last contact"): one UPDATE by key. A failure here never fails the call itself.
+ */
+export function recordExamContact(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    const principal = c.get('principal') as AppEnv['Variables']['principal'] | undefined;
+    if (principal === undefined || c.res.status < 200 || c.res.status >= 300 || c.req.path.endsWith('/exam/heartbeat')) return;
+    try {
+      await recordContact(deps.db, principal, c.get('now'));
+    } catch (error) {
+      deps.logger.error(`${c.req.method} ${c.req.path}: recording contact failed`, error);
+    }
   };
 }

@@ -6,6 +6,13 @@
  *
  * `startJobRunner` does that every 15 000 ms (the seed's constant) inside a server process,
  * never two ticks at once, and stops cleanly. Any number of processes may run one.
+ *
+ * Beside the jobs, on its own timer (so a long round of jobs never looks like an outage), the
+ * runner beats: at once when it starts and then every 15 000 ms it moves the service's
+ * heartbeat and grants the automatic time credits (server/domain/time-credit.ts): a gap since
+ * the last beat of any process longer than a minute is a server outage, and a maintenance
+ * window that has begun is credited to the sittings it blocks. The first beat runs before the
+ * first jobs, so an outage is credited before the automatic finish could end those sittings.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -20,6 +27,7 @@ import {
   releaseResult,
   scoreSitting,
 } from '../domain/results-lifecycle.ts';
+import { beat, creditMaintenanceWindows } from '../domain/time-credit.ts';
 import type { Logger } from '../logger.ts';
 import { claimJobs, JOB_TICK_MS, markDone, markFailed, type Job, type JobKind } from './queue.ts';
 import { sweep } from './sweep.ts';
@@ -125,6 +133,34 @@ export function startJobRunner(options: { db: Db; clock: Clock; logger: Logger; 
     }, options.intervalMs ?? JOB_TICK_MS);
     timer.unref?.();
   };
+  let beating: Promise<void> | undefined;
+  let beatTimer: ReturnType<typeof setTimeout> | undefined;
+  const beatOnce = async () => {
+    const now = clock.now();
+    const result = await beat(db, now);
+    if (result.outage) {
+      logger.info(
+        `server outage from ${result.outage.from.toISOString()} to ${result.outage.to.toISOString()}: ` +
+          `time credited to ${result.credited} sitting(s)`,
+      );
+    }
+    const maintenance = await creditMaintenanceWindows(db, now);
+    if (maintenance > 0) logger.info(`maintenance: time credited to ${maintenance} sitting(s)`);
+  };
+  const scheduleBeat = () => {
+    if (stopped) return;
+    beatTimer = setTimeout(() => {
+      beating = beatOnce()
+        .catch((error: unknown) => logger.error('server heartbeat failed', error))
+        .finally(scheduleBeat);
+    }, options.intervalMs ?? JOB_TICK_MS);
+    beatTimer.unref?.();
+  };
+  // The first beat at once, and the first jobs only after it (see the module comment).
+  beating = beatOnce()
+    .catch((error: unknown) => logger.error('server heartbeat failed', error))
+    .finally(scheduleBeat);
+  current = beating.then(() => ({ ran: 0, failed: 0, jobs: [] }));
   schedule();
 
   return {
@@ -132,7 +168,9 @@ export function startJobRunner(options: { db: Db; clock: Clock; logger: Logger; 
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      if (beatTimer) clearTimeout(beatTimer);
       await current?.catch(() => undefined);
+      await beating?.catch(() => undefined);
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   FocusLossRequestSchema,
   SaveAnswerRequestSchema,
   ScheduleHistoryBodySchema,
+  type SaveAnswerResponse,
 } from '../../src/shared/contract.ts';
 import { saveAnswer } from '../domain/answers.ts';
 import { invalidField } from '../domain/errors.ts';
@@ -43,7 +44,7 @@ export function examRoutes(deps: AppDeps): Hono<AppEnv> {
 
   routes.get('/exam/questions', login, async (c) => {
     const query = parseWith(ExamDetailsQuerySchema, c.req.query(), 'query');
-    const exam = await getQuestions(db, c.get('principal'), query.schedule_history_id, c.get('headers').deviceToken);
+    const exam = await getQuestions(db, c.get('principal'), query.schedule_history_id, c.get('headers').deviceToken, c.get('now'));
     return c.json({ ...exam, server_time: c.get('now').toISOString() }, 200);
   });
 
@@ -67,10 +68,15 @@ export function examRoutes(deps: AppDeps): Hono<AppEnv> {
       { now, uploadWindowMs: deps.settings.uploadWindowMs },
     );
     // 201 when this request stored the answer; 200 when it was already held (a resend) or superseded.
-    return c.json(
-      { question_id: body.question_id, idempotency_key: body.idempotency_key, server_time: now.toISOString() },
-      result.outcome === 'saved' ? 201 : 200,
-    );
+    const response: SaveAnswerResponse = {
+      question_id: body.question_id,
+      idempotency_key: body.idempotency_key,
+      outcome: result.outcome,
+      ...(result.outcome === 'superseded' && result.currentValue !== undefined ? { current_value: result.currentValue } : {}),
+      deadline_at: result.deadlineAt.toISOString(),
+      server_time: now.toISOString(),
+    };
+    return c.json(response, result.outcome === 'saved' ? 201 : 200);
   });
 
   routes.post('/exam/finish', login, async (c) => {

@@ -31,6 +31,8 @@ import { AdyenNotificationSchema, handleAdyenNotification } from '../domain/paym
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { requireLogin } from '../http/middleware.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
+import { ownOrigin } from '../security/client.ts';
+import { assertOwnReturnUrl } from '../security/return-url.ts';
 
 /** The webhook's path under /api: exempt from bearer login and from maintenance refusals. */
 export const ADYEN_WEBHOOK_PATH = '/payment/adyen/webhook';
@@ -46,9 +48,10 @@ export function paymentRoutes(deps: AppDeps): Hono<AppEnv> {
   };
 
   routes.get('/get-setting-payment-for-exam', login, async (c) => {
+    const now = c.get('now');
     const query = parseWith(ResultQuerySchema, c.req.query(), 'query');
-    const setting = await examPaymentSetting(payments, c.get('principal'), query.schedule_history_id);
-    const response: ExamPaymentSetting = { ...setting, server_time: c.get('now').toISOString() };
+    const setting = await examPaymentSetting(payments, c.get('principal'), query.schedule_history_id, now);
+    const response: ExamPaymentSetting = { ...setting, server_time: now.toISOString() };
     return c.json(response, 200);
   });
 
@@ -68,6 +71,8 @@ export function paymentRoutes(deps: AppDeps): Hono<AppEnv> {
   routes.post('/payment/adyen/sessions/exam-fee', login, async (c) => {
     const now = c.get('now');
     const body = parseWith(ExamFeeSessionRequestSchema, await readJsonBody(c));
+    // The shopper comes back to our own pages only (issue 13): no javascript:, no other site.
+    assertOwnReturnUrl(body.return_url, ownOrigin(c, deps.settings.security));
     const opened = await openExamFeeCheckout(
       payments,
       c.get('principal'),
@@ -80,6 +85,7 @@ export function paymentRoutes(deps: AppDeps): Hono<AppEnv> {
   routes.post('/payment/adyen/sessions/result-fee', login, async (c) => {
     const now = c.get('now');
     const body = parseWith(ResultFeeSessionRequestSchema, await readJsonBody(c));
+    assertOwnReturnUrl(body.return_url, ownOrigin(c, deps.settings.security));
     const opened = await openResultFeeCheckout(
       payments,
       c.get('principal'),

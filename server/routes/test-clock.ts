@@ -11,6 +11,7 @@ import * as v from 'valibot';
 import { isMovableClock } from '../clock.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { runDueJobs } from '../jobs/runner.ts';
+import { moveClockWithHeartbeat } from '../domain/time-credit.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 
 const ClockRequestSchema = v.union([
@@ -25,8 +26,11 @@ export function testClockRoutes(deps: AppDeps): Hono<AppEnv> {
 
   routes.post('/test/clock', async (c) => {
     const body = parseWith(ClockRequestSchema, await readJsonBody(c));
-    if ('advance_ms' in body) clock.advance(body.advance_ms);
-    else clock.set(body.set);
+    // A deliberate jump of the clock is not a server outage: the heartbeat moves with it.
+    await moveClockWithHeartbeat(deps.db, clock, () => {
+      if ('advance_ms' in body) clock.advance(body.advance_ms);
+      else clock.set(body.set);
+    });
     const summary = await runDueJobs(deps.db, clock, { uploadWindowMs: deps.settings.uploadWindowMs, logger: deps.logger });
     if (summary.failed > 0) deps.logger.error(`test clock: ${summary.failed} job(s) failed`, summary.jobs);
     const now = clock.now();

@@ -1,7 +1,8 @@
 /**
  * Idempotent demo data, safe to run on every start: subjects, levels, the demo organisations
  * with their classrooms and test periods, the exams with their questions, and the demo pupils
- * of server/seed/demo-accounts.json with their sittings. Rows are found by their natural keys
+ * of server/seed/demo-accounts.json with their sittings, and the demo proctors of
+ * server/seed/staff-accounts.json (one per demo organisation). Rows are found by their natural keys
  * (subject id, organisation code, schedule code, exam code, login code; a sitting by pupil,
  * schedule and exam) and only created when missing; existing rows, and what pupils did with
  * them, are left alone, except the demo questions' content, which follows the content modules
@@ -19,6 +20,7 @@ import {
   questions,
   scheduleHistories,
   schedules,
+  staff,
   subjects,
   venues,
 } from '../db/schema.ts';
@@ -27,6 +29,7 @@ import { hashPassword } from '../domain/passwords.ts';
 import { isFinished } from '../domain/schedule-history.ts';
 import { demoSittingsOf, loadDemoAccounts, type DemoAccount } from './demo-accounts.ts';
 import { seedResultsDemo } from './results-demo.ts';
+import { loadStaffAccounts, type StaffAccount } from './staff-accounts.ts';
 import {
   demoExams,
   demoLevels,
@@ -141,6 +144,7 @@ export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAcc
       await ensurePupil(tx, account, { organizationId, scheduleId, sittings });
     }
     await seedResultsDemo(tx, now);
+    await ensureStaff(tx, loadStaffAccounts());
     return { examinees: accounts.length, exams: demoExams.length + demoShortExams.length, questions: questionCount };
   });
 }
@@ -220,6 +224,23 @@ async function ensurePupil(
     } else {
       await tx.insert(scheduleHistories).values({ ...base, status: sitting.status });
     }
+  }
+}
+
+/** The demo proctors of server/seed/staff-accounts.json, each when missing (found by organisation and login id). */
+async function ensureStaff(tx: Tx, accounts: readonly StaffAccount[]): Promise<void> {
+  for (const account of accounts) {
+    const organizationId = await idOf(tx, 'organization', organizations, eq(organizations.code, account.org_code));
+    const [found] = await tx
+      .select({ id: staff.id })
+      .from(staff)
+      .where(and(eq(staff.organizationId, organizationId), eq(staff.loginId, account.login_id)))
+      .limit(1);
+    if (found) continue;
+    await tx
+      .insert(staff)
+      .values({ organizationId, loginId: account.login_id, name: account.name, role: 'proctor', passwordHash: await hashPassword(account.password) })
+      .onConflictDoNothing();
   }
 }
 

@@ -44,10 +44,18 @@ import {
   type SaveExamineeInfoRequest,
   type SaveAnswerRequest,
 } from '../shared/contract.ts';
+import { HeartbeatResponseSchema } from '../../contract/presence.ts';
 import { catalogOf, languages, type LanguageKey } from '../i18n/languages.ts';
 
 /** Seed section 7 and 9: every call gives up after 60 s. */
 export const API_TIMEOUT_MS = 60_000;
+
+/**
+ * Logout waits for the server at most this long: the pupil is leaving a shared terminal, and a
+ * logout that got no answer is wiped locally at once and its revocation sent later (the
+ * session machine's signingOut), so the next pupil never waits a minute for a dead network.
+ */
+export const LOGOUT_TIMEOUT_MS = 10_000;
 
 export interface ApiClientOptions {
   /** The API base; same origin `/api` by default. */
@@ -116,7 +124,7 @@ export function createApiClient(options: ApiClientOptions): ApiPort & PaymentPor
     method: Method,
     path: string,
     schema: S,
-    extra: Pick<FetchOptions<'json'>, 'body' | 'query' | 'headers'> = {},
+    extra: Pick<FetchOptions<'json'>, 'body' | 'query' | 'headers' | 'timeout'> = {},
   ): Promise<v.InferOutput<S>> {
     let response;
     try {
@@ -161,8 +169,12 @@ export function createApiClient(options: ApiClientOptions): ApiPort & PaymentPor
   }
 
   return {
+    // The document in the pupil's own language, the Arabic numerals variant included (X-Locale names only the catalog).
     resultDocument: (scheduleHistoryId, document) =>
-      download(document === 'report' ? '/score-report/pdf-report' : '/get-certificate', { schedule_history_id: scheduleHistoryId }),
+      download(document === 'report' ? '/score-report/pdf-report' : '/get-certificate', {
+        schedule_history_id: scheduleHistoryId,
+        locale: getLanguage(),
+      }),
     login: (body: LoginCodeRequest) => call('POST', '/login', LoginResponseSchema, { body }),
     examDetails: (scheduleHistoryId) =>
       call('GET', '/exam-details', ExamDetailsSchema, { query: { schedule_history_id: scheduleHistoryId } }),
@@ -171,11 +183,16 @@ export function createApiClient(options: ApiClientOptions): ApiPort & PaymentPor
     examQuestions: (scheduleHistoryId) =>
       call('GET', '/exam/questions', ExamQuestionsSchema, { query: { schedule_history_id: scheduleHistoryId } }),
     saveAnswer: (body: SaveAnswerRequest) => call('POST', '/exam/answers', SaveAnswerResponseSchema, { body }),
+    heartbeat: (body) => call('POST', '/exam/heartbeat', HeartbeatResponseSchema, { body }),
     finishExam: (scheduleHistoryId) =>
       call('POST', '/exam/finish', FinishExamResponseSchema, { body: { schedule_history_id: scheduleHistoryId } }),
     focusLoss: (body) => call('POST', '/exam/focus-loss', FocusLossResponseSchema, { body }),
-    logout: async () => {
-      await call('POST', '/logout', LogoutResponseSchema);
+    // With a token of its own (a revocation kept from an offline logout), that token is the one ended.
+    logout: async (token) => {
+      await call('POST', '/logout', LogoutResponseSchema, {
+        timeout: Math.min(timeoutMs, LOGOUT_TIMEOUT_MS),
+        ...(token ? { headers: { [headerNames.authorization]: `Bearer ${token}` } } : {}),
+      });
     },
     organization: (code) => call('GET', '/organization', OrganizationSchema, { query: { code } }),
     schedule: (query) => call('GET', '/schedule', ScheduleSchema, { query: { ...query } }),

@@ -5,12 +5,14 @@
  * callbacks only `send` events to the kiosk, which forwards them to the machine that owns them.
  */
 import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from 'react';
-import type { Actor, SnapshotFrom } from 'xstate';
+import type { Actor, ActorRefFrom, SnapshotFrom } from 'xstate';
+import type { proctorMachine } from '../../machines/proctor/proctor.machine.ts';
+import type { connectivityMachine } from '../../machines/connectivity/connectivity.machine.ts';
 import { selectDocumentView, type DocumentView } from '../../machines/document/document.selectors.ts';
 import type { documentMachine } from '../../machines/document/document.machine.ts';
 import type { ExamContext } from '../../machines/exam/exam.types.ts';
 import type { examMachine } from '../../machines/exam/exam.machine.ts';
-import { selectExamRetryDialog, selectSaveState } from '../../machines/exam/exam.selectors.ts';
+import { selectExamRetryDialog, selectSaveState, selectTimeLimitSeconds } from '../../machines/exam/exam.selectors.ts';
 import type { kioskMachine } from '../../machines/kiosk/kiosk.machine.ts';
 import { selectScreen } from '../../machines/kiosk/kiosk.selectors.ts';
 import type { KioskEvent } from '../../machines/kiosk/kiosk.types.ts';
@@ -95,8 +97,11 @@ export interface ScreenProps {
 export interface ShellState {
   /** A call is under way: shows the progress bar. */
   busy: boolean;
-  /** The screen the machine shows now. */
-  screen: ScreenName;
+  /**
+   * The screen the machine shows now (the proctor page and the terminal check bind to their own
+   * actors: useProctorActor, useConnectivityActor).
+   */
+  screen: ScreenName | 'proctor' | 'connectivity';
   /** The retry dialog over the screen (a call waits for the network), or null. */
   retryDialog: RetryDialogProps | null;
 }
@@ -153,7 +158,12 @@ function examOf(snapshot: KioskSnapshot): ExamSnapshot | undefined {
 }
 
 function isBusy(snapshot: KioskSnapshot): boolean {
-  return Boolean(sessionOf(snapshot)?.hasTag('busy') || examOf(snapshot)?.hasTag('busy'));
+  return Boolean(
+    sessionOf(snapshot)?.hasTag('busy') ||
+      examOf(snapshot)?.hasTag('busy') ||
+      snapshot.children.proctor?.getSnapshot().hasTag('busy') ||
+      snapshot.children.connectivity?.getSnapshot().hasTag('busy'),
+  );
 }
 
 const noExam: ExamContext = {
@@ -165,6 +175,8 @@ const noExam: ExamContext = {
   questions: [],
   answers: {},
   deadlineAt: null,
+  startedAt: null,
+  visible: true,
   saveAttempts: 0,
   clockOffsetMs: 0,
   error: null,
@@ -189,6 +201,7 @@ function selectProps<K extends ScreenName>(name: K, snapshot: KioskSnapshot, sen
       busy: session?.hasTag('busy') ?? false,
       error: session?.context.loginError ?? null,
       onSubmit: (code) => send({ type: 'loginCode.submitted', code }),
+      onCheckTerminal: () => send({ type: 'connectivity.requested' }),
     }),
     'login-confirm': () => ({
       status: exam?.matches('detailsFailed') ? 'error' : exam?.matches('confirming') ? 'ready' : 'loading',
@@ -222,7 +235,7 @@ function selectProps<K extends ScreenName>(name: K, snapshot: KioskSnapshot, sen
       ),
       deadlineAt: c.deadlineAt ?? 0,
       clockOffsetMs: c.clockOffsetMs,
-      timeLimitSeconds: c.details?.exam.time_limit_seconds ?? 2400,
+      timeLimitSeconds: selectTimeLimitSeconds(c),
       confirmingFinish: exam?.matches({ answering: { view: 'confirmingFinish' } }) ?? false,
       error: exam?.matches('questionsFailed') || exam?.matches('finishFailed') ? c.error : null,
       onRetry: () => send({ type: 'retry.requested' }),
@@ -274,6 +287,7 @@ function selectProps<K extends ScreenName>(name: K, snapshot: KioskSnapshot, sen
         : (sc?.passwordError ?? null),
       onSubmit: (values) => send({ type: 'login.submitted', login_id: values.login_id, password: values.password }),
       onRetry: () => send({ type: 'retry.requested' }),
+      onCheckTerminal: () => send({ type: 'connectivity.requested' }),
     }),
     entry: () => ({
       status: session?.hasTag('busy') ? 'working' : 'failed',
@@ -407,6 +421,27 @@ function paymentProps(session: SessionSnapshot | undefined, send: (event: KioskE
     onBack: () => send({ type: 'menu.requested' }),
     onContinue: () => send({ type: 'payment.continued' }),
   };
+}
+
+/**
+ * The proctor page's actor (the kiosk's child `proctor`, machines/proctor), or undefined while
+ * the kiosk does not show /proctor. Re-read whenever the kiosk's system changes; the screen
+ * subscribes to the actor itself (useSelector) for what it shows.
+ */
+export function useProctorActor(): ActorRefFrom<typeof proctorMachine> | undefined {
+  const kiosk = useKiosk();
+  useKioskVersion(kiosk);
+  return kiosk.getSnapshot().children.proctor;
+}
+
+/**
+ * The terminal check's actor (the kiosk's child `connectivity`, machines/connectivity), or
+ * undefined while the kiosk does not show /checking-domain-connection. Like useProctorActor.
+ */
+export function useConnectivityActor(): ActorRefFrom<typeof connectivityMachine> | undefined {
+  const kiosk = useKiosk();
+  useKioskVersion(kiosk);
+  return kiosk.getSnapshot().children.connectivity;
 }
 
 /** The props of screen `name`, from the kiosk machine's snapshot. */

@@ -48,6 +48,9 @@ export const failureMessages: Record<FailureCode, MessageDescriptor> = {
   PAYMENT_ERROR: msg`An unknown error occurred during payment. Please try again.`,
   INVALID_SIGNATURE: genericError,
   DOCUMENT_UNAVAILABLE: msg`The document cannot be created right now. Please try again later.`,
+  // The app always asks for what the API answers: a 406 would be the app's own fault.
+  NOT_ACCEPTABLE: genericError,
+  TOO_MANY_REQUESTS: msg`Too many tries. Please wait a few minutes, then try again. If this keeps happening, ask your teacher.`,
   NETWORK_ERROR: networkError,
   TIMEOUT: networkError,
 };

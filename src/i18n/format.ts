@@ -1,19 +1,28 @@
 /**
- * Dates and numbers through Intl with the language's BCP 47 tag.
+ * Dates, numbers, digits and region names through Intl with the language's BCP 47 tag.
  *
  * Date display follows seed section 9: the Japanese long format for ja and Cantonese;
  * MM/DD/YYYY for English; day, month name, year for th, hi, pa, km, kk and ar; DD/MM/YYYY
  * otherwise. British English reads DD/MM/YYYY: that is why it is a language of its own.
  * Thai dates use the Buddhist calendar, the one Thai schools and pupils read every day
  * (a deliberate choice, DESIGN.md); the year is labelled by Intl (พ.ศ.).
- * Khmer, Burmese, Kazakh and Punjabi dates use the formatjs polyfill once it is loaded
- * (intl-polyfills.ts): the browser has no date data for them.
+ * Kazakh dates too are day, month name, year ("15 наурыз 2026 ж."), although CLDR writes them
+ * year first.
+ * Khmer, Burmese, Kazakh and Punjabi dates, and the numbers and region names of those and of
+ * Uzbek, use the formatjs polyfills once loaded (intl-polyfills.ts): the browser has no data for
+ * them.
+ *
+ * Every number a pupil reads goes through here, so the language's numbering system reaches it
+ * (Arabic-Indic digits for ar-nu-arab, Burmese digits for my): the timer, the time limit, the
+ * keypad's keys and display, the reports. What is sent to the server stays ASCII (asciiDigits).
  */
-import { polyfilledDateTimeFormat } from './intl-polyfills.ts';
+import { polyfilledDateTimeFormat, polyfilledDisplayNames, polyfilledNumberFormat } from './intl-polyfills.ts';
 import { intlLocale, type LanguageKey } from './languages.ts';
 
 const longFormat = new Set<LanguageKey>(['ja', 'zh_yue_Hant']);
 const dayMonthNameYear = new Set<LanguageKey>(['th', 'hi', 'pa', 'km', 'kk', 'ar', 'ar-nu-arab']);
+/** Languages whose CLDR pattern puts the year first, where the seed wants day, month name, year. */
+const yearFirstInCldr = new Set<LanguageKey>(['kk']);
 
 /**
  * A formatter for the language: the browser's Intl, or the polyfill where the browser has no
@@ -53,10 +62,24 @@ export function formatDate(date: Date | number | string, language: LanguageKey, 
   if (longFormat.has(language)) return dateTimeFormat(language, { dateStyle: 'long', ...zone }).format(value);
   if (dayMonthNameYear.has(language)) {
     const calendar = language === 'th' ? { calendar: 'buddhist' } : {};
-    return dateTimeFormat(language, { day: 'numeric', month: 'long', year: 'numeric', ...calendar, ...zone }).format(value);
+    const options: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'long', year: 'numeric', ...calendar, ...zone };
+    if (yearFirstInCldr.has(language)) return dayMonthYearOf(dateTimeFormat(language, options).formatToParts(value));
+    return dateTimeFormat(language, options).format(value);
   }
   const p = parts(value, language, { day: '2-digit', month: '2-digit', year: 'numeric', ...zone });
   return language === 'en' ? `${p.month}/${p.day}/${p.year}` : `${p.day}/${p.month}/${p.year}`;
+}
+
+/**
+ * Day, month name, year from a year-first date's parts ("2026 ж. 15 наурыз" -> "15 наурыз
+ * 2026 ж."): the year keeps the word that labels it, the month its own (genitive) form.
+ */
+function dayMonthYearOf(parts: readonly { type: string; value?: string }[]): string {
+  const at = (type: string) => parts.findIndex((p) => p.type === type);
+  const year = at('year');
+  const label = parts[year + 1]?.type === 'literal' ? (parts[year + 1]!.value ?? '').trim() : '';
+  const yearText = label ? `${parts[year]?.value ?? ''} ${label}` : (parts[year]?.value ?? '');
+  return [parts[at('day')]?.value, parts[at('month')]?.value, yearText].filter(Boolean).join(' ');
 }
 
 /** A time of day (hours and minutes). */
@@ -65,7 +88,56 @@ export function formatTime(date: Date | number | string, language: LanguageKey, 
 }
 
 export function formatNumber(value: number, language: LanguageKey, options?: Intl.NumberFormatOptions): string {
+  const Polyfill = polyfilledNumberFormat(language);
+  if (Polyfill) return new Polyfill(intlLocale(language), options as ConstructorParameters<typeof Polyfill>[1]).format(value);
   return new Intl.NumberFormat(intlLocale(language), options).format(value);
+}
+
+const digitCache = new Map<LanguageKey, readonly string[]>();
+
+/** The ten digits, 0 to 9, of the language's numbering system ("٠".."٩" for ar-nu-arab). */
+export function digitsOf(language: LanguageKey): readonly string[] {
+  let digits = digitCache.get(language);
+  if (!digits) {
+    digits = Array.from({ length: 10 }, (_, d) => formatNumber(d, language, { useGrouping: false }));
+    digitCache.set(language, digits);
+  }
+  return digits;
+}
+
+/** ASCII digits in a text written with the language's digits; every other character unchanged. */
+export function localizeDigits(text: string, language: LanguageKey): string {
+  const digits = digitsOf(language);
+  return text.replace(/[0-9]/g, (d) => digits[Number(d)]!);
+}
+
+/** The first code point (zero) of each run of decimal digits a pupil's keyboard may type. */
+const digitZeros = [0x0660, 0x06f0, 0x0966, 0x09e6, 0x0a66, 0x0e50, 0x1040, 0x17e0, 0xff10];
+
+/** Any language's decimal digits back to ASCII, as the server reads numbers (seed: answers in ASCII). */
+export function asciiDigits(text: string): string {
+  return text.replace(/\p{Nd}/gu, (char) => {
+    const code = char.codePointAt(0)!;
+    const zero = digitZeros.find((z) => code >= z && code <= z + 9);
+    return zero === undefined ? char : String(code - zero);
+  });
+}
+
+/**
+ * A country or region's name in the interface language (seed section 3, regions), from the
+ * polyfill's CLDR names where the browser has none; English where no name is known at all
+ * (the browser answers the code itself, "JP"); the code as the last resort.
+ */
+export function formatRegion(region: string, language: LanguageKey): string {
+  try {
+    const Polyfill = polyfilledDisplayNames(language);
+    const name = Polyfill
+      ? new Polyfill([intlLocale(language)], { type: 'region' }).of(region)
+      : new Intl.DisplayNames([intlLocale(language), 'en'], { type: 'region' }).of(region);
+    return name && name !== region ? name : (new Intl.DisplayNames(['en'], { type: 'region' }).of(region) ?? region);
+  } catch {
+    return region;
+  }
 }
 
 /** A rate between 0 and 1 as a percentage with one decimal (seed section 3: correct rate). */

@@ -1,5 +1,6 @@
 /**
- * The code-based route tree: one route per URL of the journey, plus the catch-all.
+ * The code-based route tree: one route per URL of the journey, the proctor page, the terminal
+ * check, plus the catch-all.
  */
 import { rootRoute } from './__root.tsx';
 import { catchAllRoute } from './catch-all.tsx';
@@ -30,6 +31,8 @@ import { payExamResultRoute } from './pay-exam-result.tsx';
 import { purchasedResultRoute } from './purchased-result.tsx';
 import { scoreReportRoute } from './score-report.tsx';
 import { scoreReportEmbedRoute } from './score-report-embed.tsx';
+import { proctorRoute } from './proctor.tsx';
+import { checkingDomainConnectionRoute } from './checking-domain-connection.tsx';
 
 export const routeTree = rootRoute.addChildren([
   indexRoute,
@@ -59,5 +62,7 @@ export const routeTree = rootRoute.addChildren([
   purchasedResultRoute,
   scoreReportRoute,
   scoreReportEmbedRoute,
+  proctorRoute,
+  checkingDomainConnectionRoute,
   catchAllRoute,
 ]);

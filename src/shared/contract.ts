@@ -55,6 +55,8 @@ export const messageErrorCodes = [
   'PAYMENT_ERROR', // "Unknown payment error: try again"
   'INVALID_SIGNATURE', // a payment webhook whose HMAC signature does not verify (changes nothing)
   'DOCUMENT_UNAVAILABLE', // the PDF renderer (Chromium) is not available on this server
+  'NOT_ACCEPTABLE', // 406 (seed section 8): the request's Accept admits nothing the call answers with (JSON, or a PDF)
+  'TOO_MANY_REQUESTS', // 429: too many failed logins from this network; Retry-After says how long to wait
 ] as const;
 
 export const errorCodes = [...serverErrorCodes, ...messageErrorCodes] as const;
@@ -214,7 +216,8 @@ export const ExamDetailsSchema = v.object({
   schedule_history_id: v.number(),
   examinee_name: v.string(),
   subject: v.object({ id: SubjectIdSchema, name: v.string() }),
-  level: v.object({ id: v.number(), name: v.string() }),
+  /** `order`: the level's place in its subject (1, 2, ...), so the screen names it in the pupil's language. */
+  level: v.object({ id: v.number(), name: v.string(), order: v.optional(v.number()) }),
   exam: v.object({
     id: v.number(),
     title: v.string(),
@@ -322,11 +325,25 @@ export const SaveAnswerRequestSchema = v.object({
 });
 export type SaveAnswerRequest = v.InferInput<typeof SaveAnswerRequestSchema>;
 
+/**
+ * How the server took one answer: saved (it is now the question's answer), duplicate (this key
+ * was already held: a resend), superseded (acknowledged, but a later answer to the question,
+ * from another window or terminal of the pupil, is held instead: `current_value`).
+ */
+export const SaveAnswerOutcomeSchema = v.picklist(['saved', 'duplicate', 'superseded']);
+export type SaveAnswerOutcome = v.InferOutput<typeof SaveAnswerOutcomeSchema>;
+
 export const SaveAnswerResponseSchema = v.object({
   question_id: v.number(),
   idempotency_key: v.string(),
+  outcome: SaveAnswerOutcomeSchema,
+  /** The value the server holds for the question; only when the outcome is superseded. */
+  current_value: v.optional(v.string()),
+  /** The sitting's current deadline (a proctor's extension or a time credit moves it). */
+  deadline_at: isoTimestamp,
   ...serverTime,
 });
+export type SaveAnswerResponse = v.InferOutput<typeof SaveAnswerResponseSchema>;
 
 /** POST /exam/finish: completes the exam; the receipt proves what the server holds. */
 export const FinishExamResponseSchema = v.object({
@@ -802,7 +819,10 @@ export type ResultPaymentSetting = v.InferOutput<typeof ResultPaymentSettingSche
 
 /** Terms must be read and agreed before paying (seed section 5): the server checks it too. */
 const TermsAcceptedSchema = v.literal(true, 'required');
-/** Where Adyen sends the shopper back after a redirect payment method (our own origin). */
+/**
+ * Where Adyen sends the shopper back after a redirect payment method (our own origin). The
+ * server adds `reference` (the checkout) to it; Adyen adds `sessionId` and `redirectResult`.
+ */
 const ReturnUrlSchema = v.pipe(v.string(), v.url('invalid'), v.maxLength(1000, 'invalid'));
 
 /** POST /payment/adyen/sessions/exam-fee */
@@ -852,12 +872,28 @@ export type PaymentOutcome = v.InferOutput<typeof PaymentOutcomeSchema>;
 export const PaymentStatusQuerySchema = v.object({ reference: v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{8,80}$/, 'invalid')) });
 export const PaymentStatusResponseSchema = v.object({
   reference: v.string(),
-  /** NOT_PAID 0, PENDING 1, PAID 2. */
+  /** NOT_PAID 0, PENDING 1 (opened, not completed), PAID 2. */
   status: PaymentStatusSchema,
   outcome: PaymentOutcomeSchema,
+  /** The items the checkout pays for (a payment screen reopened after a redirect shows them once paid). */
+  kinds: v.array(PaymentKindSchema),
   ...serverTime,
 });
 export type PaymentStatusResponse = v.InferOutput<typeof PaymentStatusResponseSchema>;
+
+/**
+ * The query of a payment screen (/pay-exam-fee, /pay-exam-result) the provider's redirect
+ * returns to: the sitting (from the browser's return_url), our checkout reference (added by the
+ * server) and, from Adyen, the session id and the redirect result to hand back to it.
+ */
+export const PaymentReturnQuerySchema = v.object({
+  schedule_history_id: numericQuery,
+  reference: v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{8,80}$/, 'invalid')),
+  sessionId: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,200}$/, 'invalid'))),
+  // Adyen's redirectResult is an opaque, URL-safe string that can be long.
+  redirectResult: v.optional(v.pipe(v.string(), v.nonEmpty('required'), v.maxLength(20_000, 'invalid'))),
+});
+export type PaymentReturnQuery = v.InferOutput<typeof PaymentReturnQuerySchema>;
 
 /**
  * POST /payment/demo/complete: the demo provider's "card" (only when no Adyen key is set; 404

@@ -46,7 +46,8 @@ describe.each(kinds)('the exam on %s', (kind) => {
         schedule_history_id: scheduleHistoryId,
         examinee_name: expect.stringMatching(/^Pupil /),
         subject: { id: 1, name: 'English (vocabulary)' },
-        level: { id: expect.any(Number), name: 'Level 1' },
+        // The level's place in its subject: the screens name it in the pupil's language.
+        level: { id: expect.any(Number), name: 'Level 1', order: 1 },
         exam: { id: pupil.examId, title: 'English vocabulary, level 1', question_count: 20, time_limit_seconds: 2400 },
         status: ScheduleHistoryStatus.PENDING,
         started_at: null,
@@ -149,6 +150,8 @@ describe.each(kinds)('the exam on %s', (kind) => {
       expect(v.parse(SaveAnswerResponseSchema, response.body)).toEqual({
         question_id: q1!.id,
         idempotency_key: first.idempotency_key,
+        outcome: 'saved',
+        deadline_at: '2026-06-01T09:40:00.000Z',
         server_time: '2026-06-01T09:01:00.000Z',
       });
       expect((await save(token, api.answer(scheduleHistoryId, q2!.id, 'cold'))).status).toBe(201);

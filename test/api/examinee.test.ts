@@ -5,7 +5,7 @@
  * until the previous level of the same subject is done.
  */
 import * as v from 'valibot';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import {
   ExamListSchema,
   LoginResponseSchema,
@@ -79,12 +79,18 @@ describe.each(kinds)('examinee login and the exam list on %s', (kind) => {
   });
 
   test('locks after 5 wrong passwords, like login by ID', async () => {
-    const { pupil } = await examineeWithFourExams(false);
-    for (let i = 0; i < 4; i++) expect(errorOf(await loginExaminee(pupil, 'wrong')).code).toBe('INCORRECT_ID_PASSWORD');
-    expect(errorOf(await loginExaminee(pupil, 'wrong')).code).toBe('ACCOUNT_LOCKED');
-    expect(errorOf(await loginExaminee(pupil)).code).toBe('ACCOUNT_LOCKED');
-    api.clock.advance(60_000);
-    expect((await loginExaminee(pupil)).status).toBe(200);
+    // The lock is the login throttle's, in real time (issue 13): its minute passes by moving Date.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { pupil } = await examineeWithFourExams(false);
+      for (let i = 0; i < 4; i++) expect(errorOf(await loginExaminee(pupil, 'wrong')).code).toBe('INCORRECT_ID_PASSWORD');
+      expect(errorOf(await loginExaminee(pupil, 'wrong')).code).toBe('ACCOUNT_LOCKED');
+      expect(errorOf(await loginExaminee(pupil)).code).toBe('ACCOUNT_LOCKED');
+      vi.setSystemTime(Date.now() + 60_000);
+      expect((await loginExaminee(pupil)).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test.each([

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ExamPaymentSettingSchema, PaymentSessionSchema, PaymentStatusResponseSchema } from '../../src/shared/contract.ts';
 import { paymentEvents, payments, purchases } from '../../server/db/schema.ts';
 import { defaultPaymentSettings } from '../../server/domain/payments/settings.ts';
+import { defaultSecuritySettings } from '../../server/security/settings.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { createFakeAdyen } from '../helpers/fake-adyen.ts';
 import { errorOf, useApi, type ApiContext } from '../helpers/server-api.ts';
@@ -60,6 +61,8 @@ describe.each(kinds)('payments through Adyen on %s', (kind) => {
   beforeAll(() => fake.start());
   afterAll(() => fake.stop());
   const api = useApi(kind, {
+    // The return URLs below are pages of this origin (issue 13: no other return URL is accepted).
+    security: { ...defaultSecuritySettings, publicOrigin: 'https://gradus.test' },
     payments: {
       ...defaultPaymentSettings,
       prices: { exam_fee: 2000, result_sheet: 600, certificate: 900 },
@@ -79,7 +82,7 @@ describe.each(kinds)('payments through Adyen on %s', (kind) => {
     api.call('POST', '/api/payment/adyen/sessions/exam-fee', {
       token,
       headers: { 'Accept-Language': 'ja-JP,ja;q=0.9', 'X-Locale': 'ja' },
-      body: { schedule_history_id: id, terms_accepted: true, return_url: 'https://gradus.test/pay-exam-fee' },
+      body: { schedule_history_id: id, terms_accepted: true, return_url: `https://gradus.test/pay-exam-fee?schedule_history_id=${id}` },
     });
   const webhook = (body: unknown) => api.call('POST', '/api/payment/adyen/webhook', { body });
   const paymentRow = async (reference: string) => (await api.db.select().from(payments).where(eq(payments.reference, reference)))[0];
@@ -111,7 +114,8 @@ describe.each(kinds)('payments through Adyen on %s', (kind) => {
       merchantAccount: MERCHANT,
       amount: { currency: 'USD', value: 2000 },
       reference: session.reference,
-      returnUrl: 'https://gradus.test/pay-exam-fee',
+      // The shopper comes back to the payment screen with our reference: it confirms this checkout (Adyen adds sessionId and redirectResult).
+      returnUrl: `https://gradus.test/pay-exam-fee?schedule_history_id=${scheduleHistoryId}&reference=${session.reference}`,
       shopperLocale: 'ja-JP',
       expiresAt: '2026-06-01T10:00:00.000Z',
       lineItems: [{ id: 'exam_fee', quantity: 1, amountIncludingTax: 2000, description: 'Exam fee' }],

@@ -8,6 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import {
+  ChoosePageStatusSchema,
   ExamPaymentSettingSchema,
   PaymentSessionSchema,
   PaymentStatusResponseSchema,
@@ -17,6 +18,7 @@ import {
 import { paymentSettingsFromEnv } from '../../server/config.ts';
 import type { Db } from '../../server/db/client.ts';
 import { paymentItems, payments, purchases, results, scheduleHistories } from '../../server/db/schema.ts';
+import { defaultSecuritySettings } from '../../server/security/settings.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, TEST_START, useApi, type ApiContext } from '../helpers/server-api.ts';
 import { addSitting, snapshotTables } from '../helpers/server-fixtures.ts';
@@ -51,7 +53,8 @@ async function finishSitting(db: Db, scheduleHistoryId: number, daysAgo: number,
 }
 
 describe.each(kinds)('payments with the demo provider on %s', (kind) => {
-  const api = useApi(kind);
+  // RETURN_URL is a page of this origin (issue 13: no other return URL is accepted).
+  const api = useApi(kind, { security: { ...defaultSecuritySettings, publicOrigin: 'https://gradus.test' } });
   const examSetting = (token: string, id: number) =>
     api.call('GET', `/api/get-setting-payment-for-exam?schedule_history_id=${id}`, { token });
   const resultSetting = (token: string, id: number) =>
@@ -155,7 +158,8 @@ describe.each(kinds)('payments with the demo provider on %s', (kind) => {
         provider: 'demo',
         currency: 'USD',
         amount_minor: 1500,
-        items: [{ kind: 'exam_fee', quantity: 1, unit_price_minor: 1500, total_minor: 1500, status: 0, available: true }],
+        // Opened, not completed: PENDING (seed section 4).
+        items: [{ kind: 'exam_fee', quantity: 1, unit_price_minor: 1500, total_minor: 1500, status: 1, available: true }],
         adyen_session: null,
         expires_at: '2026-06-01T10:00:00.000Z',
         server_time: TEST_START,
@@ -243,7 +247,80 @@ describe.each(kinds)('payments with the demo provider on %s', (kind) => {
       expect(errorOf(response).code).toBe('NOT_FOUND');
       const demo = await complete(other.token, session.reference, 'authorised');
       expect(demo.status).toBe(404);
-      expect((await checkoutsOf(owner.scheduleHistoryId))[0]?.status).toBe(0);
+      // Untouched: still PENDING for its owner.
+      expect((await checkoutsOf(owner.scheduleHistoryId))[0]).toMatchObject({ status: 1, outcome: 'open' });
+    });
+  });
+
+  describe('an opened, unfinished checkout is PENDING (1): "payment not completed"', () => {
+    const menuOf = async (token: string, id: number) =>
+      v.parse(ChoosePageStatusSchema, (await api.call('GET', `/api/get-status-choose-page?schedule_history_id=${id}`, { token })).body);
+
+    test('opening writes PENDING; the status, the settings and the testing menu read it', async () => {
+      const { token, scheduleHistoryId } = await feePayer(api);
+      expect((await menuOf(token, scheduleHistoryId)).exam_fee).toEqual({ required: true, status: 0 });
+      const { reference } = v.parse(PaymentSessionSchema, (await payExamFee(token, scheduleHistoryId)).body);
+      expect(await checkoutsOf(scheduleHistoryId)).toEqual([expect.objectContaining({ reference, status: 1, outcome: 'open' })]);
+      expect(v.parse(PaymentStatusResponseSchema, (await statusOf(token, reference)).body)).toEqual({
+        reference,
+        status: 1,
+        outcome: 'open',
+        kinds: ['exam_fee'],
+        server_time: TEST_START,
+      });
+      const setting = v.parse(ExamPaymentSettingSchema, (await examSetting(token, scheduleHistoryId)).body);
+      expect(setting.payment_status).toBe(1);
+      // Still payable: asked again, the same checkout is resumed, never a second charge.
+      expect(setting.items[0]).toMatchObject({ status: 1, available: true });
+      const menu = await menuOf(token, scheduleHistoryId);
+      expect(menu.exam_fee).toEqual({ required: true, status: 1 });
+      expect(menu.exam.can_take).toBe(false);
+      const again = await payExamFee(token, scheduleHistoryId);
+      expect(again.status).toBe(200);
+      expect(v.parse(PaymentSessionSchema, again.body).reference).toBe(reference);
+    });
+
+    test('refused or cancelled: back to NOT_PAID on the menu', async () => {
+      for (const outcome of ['refused', 'cancelled'] as const) {
+        const { token, scheduleHistoryId } = await feePayer(api);
+        const { reference } = v.parse(PaymentSessionSchema, (await payExamFee(token, scheduleHistoryId)).body);
+        await complete(token, reference, outcome);
+        expect(await checkoutsOf(scheduleHistoryId)).toEqual([expect.objectContaining({ status: 0, outcome })]);
+        expect((await menuOf(token, scheduleHistoryId)).exam_fee.status).toBe(0);
+        expect(v.parse(ExamPaymentSettingSchema, (await examSetting(token, scheduleHistoryId)).body).payment_status).toBe(0);
+      }
+    });
+
+    test('abandoned past its expiry: NOT_PAID again, and written back so when the next checkout opens', async () => {
+      const { token, scheduleHistoryId } = await feePayer(api);
+      const { reference } = v.parse(PaymentSessionSchema, (await payExamFee(token, scheduleHistoryId)).body);
+      api.clock.advance(61 * 60_000);
+      expect((await menuOf(token, scheduleHistoryId)).exam_fee.status).toBe(0);
+      expect(v.parse(ExamPaymentSettingSchema, (await examSetting(token, scheduleHistoryId)).body).items[0]).toMatchObject({
+        status: 0,
+        available: true,
+      });
+      await payExamFee(token, scheduleHistoryId);
+      const rows = await checkoutsOf(scheduleHistoryId);
+      expect(rows.find((p) => p.reference === reference)).toMatchObject({ status: 0, outcome: 'expired' });
+      expect(rows.filter((p) => p.status === 1)).toHaveLength(1);
+    });
+
+    test('superseded by a checkout of other items: NOT_PAID; the new one is PENDING; pending is not paid', async () => {
+      const { token, scheduleHistoryId } = await feePayer(api);
+      await finishSitting(api.db, scheduleHistoryId, 8, true);
+      const sheet = v.parse(PaymentSessionSchema, (await payResult(token, scheduleHistoryId, ['result_sheet'])).body);
+      const pending = v.parse(ResultPaymentSettingSchema, (await resultSetting(token, scheduleHistoryId)).body);
+      expect(pending.items.map((l) => [l.kind, l.status, l.available])).toEqual([
+        ['result_sheet', 1, true],
+        ['certificate', 0, true],
+      ]);
+      expect(pending.result_payment_status).toBe(0);
+      const both = v.parse(PaymentSessionSchema, (await payResult(token, scheduleHistoryId, ['result_sheet', 'certificate'])).body);
+      const rows = await checkoutsOf(scheduleHistoryId);
+      expect(rows.find((p) => p.reference === sheet.reference)).toMatchObject({ status: 0, outcome: 'expired' });
+      expect(rows.find((p) => p.reference === both.reference)).toMatchObject({ status: 1, outcome: 'open' });
+      expect(v.parse(PaymentStatusResponseSchema, (await statusOf(token, both.reference)).body).kinds).toEqual(['certificate', 'result_sheet']);
     });
   });
 
@@ -266,7 +343,13 @@ describe.each(kinds)('payments with the demo provider on %s', (kind) => {
       const { reference } = v.parse(PaymentSessionSchema, (await payExamFee(token, scheduleHistoryId)).body);
       const response = await complete(token, reference, 'authorised');
       expect(response.status).toBe(200);
-      expect(v.parse(PaymentStatusResponseSchema, response.body)).toEqual({ reference, status: 2, outcome: 'paid', server_time: TEST_START });
+      expect(v.parse(PaymentStatusResponseSchema, response.body)).toEqual({
+        reference,
+        status: 2,
+        outcome: 'paid',
+        kinds: ['exam_fee'],
+        server_time: TEST_START,
+      });
       // A second click changes nothing.
       expect(v.parse(PaymentStatusResponseSchema, (await complete(token, reference, 'refused')).body)).toMatchObject({ status: 2 });
       expect(v.parse(PaymentStatusResponseSchema, (await statusOf(token, reference)).body)).toMatchObject({ status: 2, outcome: 'paid' });

@@ -3,8 +3,13 @@
  * them with real Chromium (`page.pdf()`), and the tests read them back the way a parent would
  * read the paper: `pdftotext` must find the pupil's name, the score and the language (English,
  * Japanese, Arabic with its numerals, Thai with the Buddhist year, Hindi; the date in Khmer,
- * Burmese, Cantonese, Kazakh and Punjabi script), and `pdftoppm`
- * pictures the first page of each into E2E_ARTIFACTS_DIR/documents/ for a person to look at.
+ * Burmese, Cantonese, Kazakh and Punjabi script, with the country's name in the language and
+ * Burmese digits), and `pdftoppm` pictures the first page of each into
+ * E2E_ARTIFACTS_DIR/documents/ for a person to look at.
+ *
+ * Through the app itself (issue 11, "Languages and access"): the score report saved as PDF by a
+ * pupil who chose the Arabic numerals variant carries Arabic-Indic digits, and the score report
+ * fits a 360 px wide screen.
  *
  * The pupils are the seed's results demo accounts (server/seed/results-accounts.json): one who
  * passed and bought both documents, one who passed and bought nothing, one who did not pass.
@@ -15,7 +20,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { ErrorBodySchema, LoginResponseSchema, ScoreReportSchema, type ScoreReport } from '../../src/shared/contract.ts';
 import { baseUrl, launchChromium } from '../helpers/e2e-browser.ts';
 
@@ -108,6 +113,32 @@ function squeeze(text: string): string {
   return text.replace(/\s+/g, '');
 }
 
+/** The Arabic catalog's words for an English message, the way a pupil reading Arabic finds a button. */
+const arabicCatalog = new Map<string, string>();
+for (const [, id, str] of readFileSync(new URL('../../locales/ar/messages.po', import.meta.url), 'utf8').matchAll(/^msgid "(.*)"\nmsgstr "(.*)"$/gm)) {
+  if (id && str && !arabicCatalog.has(id)) arabicCatalog.set(id, str);
+}
+function arabic(english: string): string {
+  const words = arabicCatalog.get(english);
+  if (!words) throw new Error(`locales/ar/messages.po has no translation of "${english}"`);
+  return words;
+}
+
+/**
+ * The pupil's way to the score report in the app: the school's login page, the basic information
+ * (registered: Continue), the menu's results, the short result's "Open the score report".
+ */
+async function openScoreReportInApp(page: Page, pupil: ResultsAccount, words: (english: string) => string): Promise<void> {
+  await page.goto(`${baseUrl()}/login?org_code=${encodeURIComponent(pupil.org_code)}`);
+  await page.getByRole('textbox', { name: words('Login ID') }).fill(pupil.login_id);
+  await page.getByLabel(words('Password'), { exact: true }).fill(pupil.password);
+  await page.getByRole('button', { name: words('Log in'), exact: true }).click();
+  await page.getByRole('button', { name: words('Continue'), exact: true }).click();
+  await page.getByRole('button', { name: words('View results'), exact: true }).click();
+  await page.getByRole('button', { name: words('Open the score report'), exact: true }).click();
+  await page.getByRole('button', { name: words('Save as PDF'), exact: true }).waitFor();
+}
+
 describe('score report and certificate PDFs', () => {
   const bought = account('passed_bought');
   let pupil: { token: string; scheduleHistoryId: number };
@@ -197,14 +228,21 @@ describe('score report and certificate PDFs', () => {
    * language's own script (their labels are not translated yet and read in English). The
    * expected date comes from Node's full ICU, which holds the same CLDR data as the polyfill.
    */
+  /** Kazakh in the seed's order (day, month name, year), though CLDR writes the year first. */
+  const kazakhDate = (d: Date) => {
+    const parts = new Intl.DateTimeFormat('kk', { day: 'numeric', month: 'long', year: 'numeric' }).formatToParts(d);
+    const of = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+    const label = parts[parts.findIndex((p) => p.type === 'year') + 1]?.value.trim() ?? '';
+    return `${of('day')} ${of('month')} ${of('year')} ${label}`.trim();
+  };
   const nativeDates = [
-    { locale: 'km', script: /[\u1780-\u17FF]/, date: (d: Date) => new Intl.DateTimeFormat('km', { day: 'numeric', month: 'long', year: 'numeric' }).format(d) },
-    { locale: 'my', script: /[\u1000-\u109F]/, date: (d: Date) => new Intl.DateTimeFormat('my', { day: '2-digit', month: '2-digit', year: 'numeric' }).format(d) },
-    { locale: 'zh_yue_Hant', script: /[\u4E00-\u9FFF]/, date: (d: Date) => new Intl.DateTimeFormat('zh-Hant-HK', { dateStyle: 'long' }).format(d) },
-    { locale: 'kk', script: /[\u0400-\u04FF]/, date: (d: Date) => new Intl.DateTimeFormat('kk', { day: 'numeric', month: 'long', year: 'numeric' }).format(d) },
-    { locale: 'pa', script: /[\u0A00-\u0A7F]/, date: (d: Date) => new Intl.DateTimeFormat('pa', { day: 'numeric', month: 'long', year: 'numeric' }).format(d) },
+    { locale: 'km', tag: 'km', script: /[\u1780-\u17FF]/, date: (d: Date) => new Intl.DateTimeFormat('km', { day: 'numeric', month: 'long', year: 'numeric' }).format(d) },
+    { locale: 'my', tag: 'my', script: /[\u1000-\u109F]/, date: (d: Date) => new Intl.DateTimeFormat('my', { day: '2-digit', month: '2-digit', year: 'numeric' }).format(d) },
+    { locale: 'zh_yue_Hant', tag: 'zh-Hant-HK', script: /[\u4E00-\u9FFF]/, date: (d: Date) => new Intl.DateTimeFormat('zh-Hant-HK', { dateStyle: 'long' }).format(d) },
+    { locale: 'kk', tag: 'kk', script: /[\u0400-\u04FF]/, date: kazakhDate },
+    { locale: 'pa', tag: 'pa', script: /[\u0A00-\u0A7F]/, date: (d: Date) => new Intl.DateTimeFormat('pa', { day: 'numeric', month: 'long', year: 'numeric' }).format(d) },
   ];
-  for (const { locale, script, date } of nativeDates) {
+  for (const { locale, tag, script, date } of nativeDates) {
     test(`prints the score report and the certificate in ${locale}, the date in its own script`, async () => {
       const examDate = new Date(report.exam.exam_date);
       const expected = squeeze(date(examDate));
@@ -217,7 +255,15 @@ describe('score report and certificate PDFs', () => {
         // Digits and letters are separate font runs: read in content order (-raw) for the date.
         const raw = squeeze(execFileSync('pdftotext', ['-raw', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }));
         expect(raw, `${kind} in ${locale} shows ${expected}`).toContain(expected);
-        if (kind === 'score-report') expect(flat).toMatch(new RegExp(`(^|\\D)${report.result.score}(\\D|$)`));
+        if (kind === 'score-report') {
+          // The score in the language's own digits (Burmese writes its own), the country in its words, not "Japan" or "JP".
+          expect(flat).toMatch(new RegExp(`(^|\\D)${digits(report.result.score, tag)}(\\D|$)`));
+          if (report.examinee.region !== null) {
+            const country = new Intl.DisplayNames([tag], { type: 'region' }).of(report.examinee.region)!;
+            expect(country).not.toBe(new Intl.DisplayNames(['en'], { type: 'region' }).of(report.examinee.region));
+            expect(flat, `${kind} in ${locale} names the country ${country}`).toContain(squeeze(country));
+          }
+        }
         pictureFirstPage(file);
       }
     });
@@ -237,6 +283,56 @@ describe('score report and certificate PDFs', () => {
     expect(other.status).toBe(404);
     const anonymous = await api(`/score-report/pdf-report?schedule_history_id=${pupil.scheduleHistoryId}`);
     expect(anonymous.status).toBe(401);
+  });
+
+  test('saved from the app in the Arabic numerals variant, the score report has Arabic-Indic digits', async () => {
+    browser ??= await launchChromium();
+    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1024, height: 768 } });
+    // The terminal's language preference, as the login page's picker stores it.
+    await context.addInitScript(() => {
+      if (!localStorage.getItem('language')) localStorage.setItem('language', 'ar-nu-arab');
+    });
+    const page = await context.newPage();
+    await openScoreReportInApp(page, bought, arabic);
+    const downloading = page.waitForEvent('download', { timeout: 60_000 });
+    await page.getByRole('button', { name: arabic('Save as PDF'), exact: true }).click();
+    const download = await downloading;
+    const file = path.join(artifacts, 'score-report-from-app-ar-nu-arab.pdf');
+    await download.saveAs(file);
+    const text = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+    const arabicIndic = (text.match(/[\u0660-\u0669]/g) ?? []).length;
+    const ascii = (text.match(/[0-9]/g) ?? []).length;
+    // Every figure of the report in Arabic-Indic digits (a few Latin ones may remain in codes).
+    expect(arabicIndic, `Arabic-Indic digits ${arabicIndic}, ASCII digits ${ascii}`).toBeGreaterThan(ascii * 4);
+    expect(text).toContain(digits(report.result.score, 'ar-u-nu-arab'));
+    pictureFirstPage(file);
+    await context.close();
+  });
+
+  test('the score report fits a 360 px wide screen in English', async () => {
+    browser ??= await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    const page = await context.newPage();
+    await openScoreReportInApp(page, bought, (english) => english);
+    await page.locator('svg[data-chart="distribution"]').first().waitFor();
+    const overflow = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      // A table may scroll inside its own region (two-dimensional content, WCAG 1.4.10); nothing else may stick out.
+      const scrollsInside = (el: HTMLElement) => {
+        for (let p = el.parentElement; p && p.tagName !== 'MAIN'; p = p.parentElement) {
+          if (getComputedStyle(p).overflowX !== 'visible') return true;
+        }
+        return false;
+      };
+      const wide = [...document.querySelectorAll<HTMLElement>('main *')]
+        .filter((el) => !scrollsInside(el))
+        .filter((el) => el.getBoundingClientRect().right > width + 0.5 || el.getBoundingClientRect().left < -0.5)
+        .slice(0, 5)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className} ${Math.round(el.getBoundingClientRect().right - width)}px`);
+      return { by: document.documentElement.scrollWidth - width, wide };
+    });
+    expect(overflow, 'nothing wider than the screen').toEqual({ by: 0, wide: [] });
+    await context.close();
   });
 
   test('the print route reads right to left in Arabic and says when it is ready', async () => {

@@ -7,11 +7,16 @@
  * one text answer, saved by the server -> reload: same question, same time left, answers
  * kept -> finish -> "Test complete" -> log out -> nothing of the pupil left in the browser.
  * And the router judged by the machine: a typed /start before login, Back during the exam.
+ * Issue 13: the whole journey runs under the server's Content-Security-Policy with not one
+ * violation (none seen by the page, none reported to POST /api/csp-report), and an inline
+ * script really is refused there.
  */
+import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import {
   answerChoice,
   answerText,
+  baseUrl,
   confirmIdentity,
   currentPath,
   expectPath,
@@ -48,10 +53,35 @@ const FORTY_MINUTES = 40 * 60;
 
 const kiosk = useKiosk();
 
+type CspViolation = { directive: string; blocked: string; source: string };
+
+/** Every `securitypolicyviolation` the page's documents see from now on (reloads included). */
+async function watchCspViolations(page: Page): Promise<CspViolation[]> {
+  const seen: CspViolation[] = [];
+  await page.exposeBinding('__gradusCspViolation', (_source, violation: CspViolation) => void seen.push(violation));
+  // Injected by the browser's devtools protocol, not by the page: the CSP does not apply to it.
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { __gradusCspViolation: (v: unknown) => void }).__gradusCspViolation;
+      report({ directive: event.effectiveDirective, blocked: event.blockedURI, source: `${event.sourceFile}:${event.lineNumber}` });
+    });
+  });
+  return seen;
+}
+
+/** How many violations the server was sent (GET /api/test/csp-reports; the e2e server runs with GRADUS_CLOCK_CONTROL=1). */
+async function cspReportsCounted(): Promise<number> {
+  const response = await fetch(`${baseUrl()}/api/test/csp-reports`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { count: number }).count;
+}
+
 describe('one pupil, end to end', () => {
   test('logs in with a careless code, answers, survives a reload, finishes and leaves nothing behind', async () => {
     const page = kiosk.page;
     const pupil = takeJourneyPupil();
+    const violations = await watchCspViolations(page);
+    const reportedBefore = await cspReportsCounted();
 
     await openKiosk(page, '/');
     await seeScreen(page, screens.loginCode);
@@ -155,6 +185,33 @@ describe('one pupil, end to end', () => {
     await openKiosk(page, '/start');
     await seeScreen(page, screens.loginCode);
     await expectPath(page, '/login-code');
+
+    // All of it under the Content-Security-Policy, without one violation.
+    const csp = (await page.request.get('/')).headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(violations).toEqual([]);
+    expect(await cspReportsCounted()).toBe(reportedBefore);
+  });
+});
+
+describe('the Content-Security-Policy in Chromium', () => {
+  test('refuses an inline script, and the browser reports it to the server', async () => {
+    const page = kiosk.page;
+    const violations = await watchCspViolations(page);
+    const reportedBefore = await cspReportsCounted();
+    await openKiosk(page, '/login-code');
+    await seeScreen(page, screens.loginCode);
+    // What an injection would try: a script element written into the page.
+    const ran = await page.evaluate(async () => {
+      const script = document.createElement('script');
+      script.textContent = 'window.__inlineScriptRan = true;';
+      document.head.append(script);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return (window as unknown as { __inlineScriptRan?: boolean }).__inlineScriptRan === true;
+    });
+    expect(ran).toBe(false);
+    await expect.poll(() => violations.map((v) => v.directive)).toContain('script-src-elem');
+    await expect.poll(cspReportsCounted, { timeout: 10_000 }).toBeGreaterThan(reportedBefore);
   });
 });
 

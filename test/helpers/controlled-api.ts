@@ -47,6 +47,7 @@ export function createControlledApi(): ControlledApi {
     startExam: gate('startExam'),
     examQuestions: gate('examQuestions'),
     saveAnswer: gate('saveAnswer'),
+    heartbeat: gate('heartbeat'),
     finishExam: gate('finishExam'),
     logout: gate('logout'),
     organization: gate('organization'),

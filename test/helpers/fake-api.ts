@@ -6,6 +6,7 @@ import type { PaymentPort } from '../../machines/payment/payment.types.ts';
 import type { ApiPort, FailureCode, StoragePort } from '../../machines/shared/ports.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { scoreReportFixture } from '../view/score-report-fixture.ts';
+import type { HeartbeatRequest } from '../../contract/presence.ts';
 import type {
   ChoosePageStatus,
   PaymentLine,
@@ -124,7 +125,13 @@ export interface FakeApi extends ApiPort, PaymentPort {
   /** Make the next call of this method fail with this code. */
   failNext(method: keyof ApiPort | keyof PaymentPort, code: FailureCode, status?: number): void;
   status: number;
-  saved: Map<number, { value: string; key: string }>;
+  saved: Map<number, { value: string; key: string; answeredAt?: string }>;
+  /** The heartbeats received, oldest first. */
+  heartbeats: HeartbeatRequest[];
+  /** Moves the deadline (a proctor's extension): later calls answer the new one. */
+  setDeadline(at: number): void;
+  /** The deadline fixed at Start (or moved since), ISO 8601. */
+  deadlineAt(): string;
   /** What GET /get-status-choose-page answers (the testing menu), without server_time. */
   menu: Omit<ChoosePageStatus, 'server_time'>;
   /** The payment provider the server is set up with. */
@@ -148,6 +155,14 @@ export function createFakeApi(options: { now?: () => number } = {}): FakeApi {
     calls: [],
     status: 0,
     saved: new Map(),
+    heartbeats: [],
+    setDeadline(at) {
+      deadline = at;
+    },
+    deadlineAt() {
+      if (deadline === null) throw new Error('the fake exam has not started');
+      return iso(deadline);
+    },
     menu: structuredClone(demoChooseStatus),
     provider: 'demo',
     paid: { exam_fee: 0, result_sheet: 0, certificate: 0 },
@@ -188,8 +203,21 @@ export function createFakeApi(options: { now?: () => number } = {}): FakeApi {
     },
     async saveAnswer(body) {
       track('saveAnswer');
-      api.saved.set(body.question_id, { value: body.value, key: body.idempotency_key });
-      return { question_id: body.question_id, idempotency_key: body.idempotency_key, server_time: iso(now()) };
+      const held = api.saved.get(body.question_id);
+      const ack = { question_id: body.question_id, idempotency_key: body.idempotency_key, deadline_at: iso(deadline!), server_time: iso(now()) };
+      if (held?.key === body.idempotency_key) return { ...ack, outcome: 'duplicate' as const };
+      // As the server: the latest answered_at wins; an older one is acknowledged as superseded.
+      if (held?.answeredAt && Date.parse(held.answeredAt) > Date.parse(body.answered_at)) {
+        return { ...ack, outcome: 'superseded' as const, current_value: held.value };
+      }
+      api.saved.set(body.question_id, { value: body.value, key: body.idempotency_key, answeredAt: body.answered_at });
+      return { ...ack, outcome: 'saved' as const };
+    },
+    async heartbeat(body) {
+      track('heartbeat');
+      api.heartbeats.push(body);
+      if (api.status !== 6) throw new ApiFailure('EXAM_NOT_STARTED', 403);
+      return { status: 6 as const, deadline_at: iso(deadline!), server_time: iso(now()) };
     },
     async finishExam() {
       track('finishExam');
@@ -311,8 +339,14 @@ export function createFakeApi(options: { now?: () => number } = {}): FakeApi {
       track('completeDemoPayment');
       const checkout = api.checkouts.get(body.reference);
       if (!checkout) throw new ApiFailure('NOT_FOUND', 404);
+      if (checkout.status !== 1) return statusOf(body.reference);
       if (body.outcome === 'authorised') settle(checkout, 'paid');
-      else checkout.outcome = body.outcome;
+      else {
+        // Refused or cancelled: no longer pending.
+        checkout.status = 0;
+        checkout.outcome = body.outcome;
+        for (const kind of checkout.kinds) if (api.paid[kind] === 1) api.paid[kind] = 0;
+      }
       return statusOf(body.reference);
     },
     async scoreReport(id, token) {
@@ -345,8 +379,10 @@ export function createFakeApi(options: { now?: () => number } = {}): FakeApi {
   }
   function openCheckout(kinds: PaymentLine['kind'][]): PaymentSession {
     const reference = `GR-${String(api.checkouts.size + 1).padStart(8, '0')}-0000-4000-8000-000000000001`;
-    api.checkouts.set(reference, { kinds, status: 0, outcome: 'open' });
-    const items = kinds.map((kind) => line(kind, 0, true));
+    // Opened and not completed: PENDING (seed section 4), as the server writes it.
+    api.checkouts.set(reference, { kinds, status: 1, outcome: 'open' });
+    for (const kind of kinds) if (api.paid[kind] !== 2) api.paid[kind] = 1;
+    const items = kinds.map((kind) => line(kind, 1, true));
     return {
       reference,
       provider: api.provider,
@@ -367,7 +403,7 @@ export function createFakeApi(options: { now?: () => number } = {}): FakeApi {
   function statusOf(reference: string): PaymentStatusResponse {
     const checkout = api.checkouts.get(reference);
     if (!checkout) throw new ApiFailure('NOT_FOUND', 404);
-    return { reference, status: checkout.status, outcome: checkout.outcome, server_time: iso(now()) };
+    return { reference, status: checkout.status, outcome: checkout.outcome, kinds: [...checkout.kinds].sort(), server_time: iso(now()) };
   }
   function loginAs(examinee: ExamineeInfo): LoginResponse {
     return { access_token: 'token-1', examinee, server_time: iso(now()) };

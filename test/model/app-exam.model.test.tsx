@@ -6,9 +6,11 @@
  * screen or the login page, where the server's answers, the network, the clock and a reload of
  * the terminal are explicit events. Its shortest paths (every transition, self-transitions
  * included) drive the real app: the real kiosk, session, exam and retry machines, the router and
- * the screens, over an API whose calls wait for the path, an outbox that can refuse, and a
- * SimulatedClock for every machine's delays (the 40-minute deadline, the background save's
- * backoff, the retry machine's backoff), so time moves only when the path says so.
+ * the screens, over an API whose calls wait for the path, an outbox that can refuse, an exam
+ * cache that outlives a restart, the page's signals (the clock's ticks, the page hidden or
+ * shown again, a laptop waking after the deadline) sent by the path, and a SimulatedClock for
+ * every machine's delays (the heartbeat's 10 s, the background save's backoff, the retry
+ * machine's backoff), so time moves only when the path says so.
  *
  * Every state checks what is on screen, the URL, the calls waiting and what is stored. The exam
  * and retry machines' transitions taken are reported as `model coverage exam (through the app)`
@@ -21,16 +23,17 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createMachine, type Actor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
-import type { ExamContext } from '../../machines/exam/exam.types.ts';
+import type { ExamContext, TerminalPort, TerminalSignal } from '../../machines/exam/exam.types.ts';
 import type { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { retryMachine } from '../../machines/retry/retry.machine.ts';
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
 import { createMemoryOutbox } from '../../machines/shared/memory-outbox.ts';
+import { createMemoryExamCache } from '../../machines/exam/memory-exam-cache.ts';
 import type { FailureCode, OutboxEntry, OutboxPort } from '../../machines/shared/ports.ts';
 import { examineeKeys, readSession, readStoredErrorCode, readToken, writeSession } from '../../machines/shared/storage.ts';
 import type { Question } from '../../src/shared/contract.ts';
 import { createControlledApi, type ControlledApi } from '../helpers/controlled-api.ts';
-import { demoExaminee } from '../helpers/fake-api.ts';
+import { demoExaminee, demoQuestions } from '../helpers/fake-api.ts';
 import { renderKioskApp, serverAnswers } from '../helpers/render-app.tsx';
 import { memoryStorage } from '../view/render.tsx';
 import { CoverageRecorder, allTransitions, recordByMachine } from './harness.ts';
@@ -117,27 +120,76 @@ const pupilExamModel = createMachine({
         'window.losesFocus': 'answering',
         'pupil.asksToFinish': 'confirmingFinish',
         'clock.reachesDeadline': 'finishing',
+        // A laptop whose lid was closed past the deadline opens again: the exam finishes at once.
+        'terminal.wakesAfterDeadline': 'finishing',
         'terminal.restarts': 'resuming',
+        'clock.passesHeartbeatInterval': 'heartbeatSending',
+        'window.hides': 'heartbeatSendingHidden',
+      },
+    },
+    // The heartbeat is on its way (best effort: its failures are silent).
+    heartbeatSending: {
+      on: {
+        'server.acknowledgesHeartbeat': 'answering',
+        'server.extendsTime': 'answeringWithMoreTime',
+        'network.failsQuietly': 'answering',
+        'server.saysOtherTerminal': 'endedOnOtherTerminal',
+        'server.saysTimeIsUp': 'finishing',
+      },
+    },
+    heartbeatSendingHidden: { on: { 'server.acknowledgesHeartbeat': 'answering' } },
+    // A proctor gave five more minutes: the old deadline passes and the pupil goes on.
+    answeringWithMoreTime: {
+      on: {
+        'clock.passesOldDeadline': 'answeringWithMoreTime',
+        'clock.reachesDeadline': 'finishing',
       },
     },
     answerSaving: {
       on: {
         'server.savesAnswer': 'answering',
         'server.saysOtherTerminal': 'endedOnOtherTerminal',
+        'server.keepsLaterAnswerFromAnotherWindow': 'answerReplaced',
       },
     },
+    // Question 1 shows the answer another window gave later, as replaced (never as saved here).
+    answerReplaced: {
+      on: {
+        'pupil.returnsToWindow': 'rereadingAnswers',
+        'pupil.choosesAnswer': 'answerSaving',
+      },
+    },
+    // Back in this window: the server's answers are read again.
+    rereadingAnswers: {
+      on: {
+        'server.sendsAnswersFromAnotherWindow': 'replacedAgain',
+        'network.failsQuietly': 'heartbeatAfterReread',
+        'server.refusesToken': 'signingOut',
+        'server.saysAlreadyFinished': 'finishing',
+      },
+    },
+    replacedAgain: { on: { 'server.acknowledgesHeartbeat': 'answerReplaced' } },
+    heartbeatAfterReread: { on: { 'server.acknowledgesHeartbeat': 'answerReplaced' } },
     // The network is down: the answer is kept on this terminal and sent again later.
     answerOnTerminal: {
       on: {
         'clock.passesBackoff': 'answerResending',
         'browser.goesOnline': 'answerResending',
         'pupil.asksToFinish': 'confirmingFinishWithUnsent',
+        // The terminal restarts while the network is down: it resumes from what it kept.
+        'terminal.restartsOffline': 'resumingOffline',
       },
     },
+    resumingOffline: { on: { 'network.isDown': 'resumingOfflineQuestions' } },
+    resumingOfflineQuestions: { on: { 'network.isDown': 'resumedOffline' } },
+    // The same question, the time left from the kept deadline, the answer still on this terminal (sent again).
+    resumedOffline: { on: { 'network.isDown': 'answerOnTerminal' } },
     answerResending: {
       on: {
         'server.savesAnswer': 'answering',
-        'server.saysTimeIsUp': 'answerRefused',
+        // Time is up on the server (the terminal's clock lagged): the exam finishes.
+        'server.saysTimeIsUp': 'finishing',
+        'server.refusesAnswer': 'answerRefused',
       },
     },
     answerRefused: { on: { 'pupil.asksToFinish': 'confirmingFinish' } },
@@ -273,6 +325,20 @@ function withAlphabetKeyboard(control: ControlledApi) {
   };
 }
 
+/** The page's signals, sent when the path says so (the browser's are src/platform/terminal.ts). */
+function createTestTerminal(): TerminalPort & { emit(signal: TerminalSignal): void } {
+  const listeners = new Set<(signal: TerminalSignal) => void>();
+  return {
+    watch(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    emit: (signal) => {
+      for (const listener of listeners) listener(signal);
+    },
+  };
+}
+
 /** A retried call waits this long after its first network failure (the retry machine's backoff). */
 const RETRY_WINDOW_MS = 1_000;
 
@@ -280,6 +346,8 @@ interface AppUnderTest {
   control: ControlledApi;
   storage: ReturnType<typeof memoryStorage>;
   outbox: ReturnType<typeof createTestOutbox>;
+  examCache: ReturnType<typeof createMemoryExamCache>;
+  terminal: ReturnType<typeof createTestTerminal>;
   clock: SimulatedClock;
   kiosk: Actor<ReturnType<typeof createKioskMachine>>;
   history: ReturnType<typeof createMemoryHistory>;
@@ -299,10 +367,18 @@ let current: AppUnderTest | undefined;
  * Boots the app the way src/main.tsx does, from what this terminal stored: the first time with
  * the session a code login stored, after a restart with whatever the last run left.
  */
-async function boot(options: { url: string; storage?: AppUnderTest['storage']; control?: ControlledApi; outbox?: AppUnderTest['outbox'] }) {
+async function boot(options: {
+  url: string;
+  storage?: AppUnderTest['storage'];
+  control?: ControlledApi;
+  outbox?: AppUnderTest['outbox'];
+  examCache?: AppUnderTest['examCache'];
+}) {
   const storage = options.storage ?? memoryStorage();
   const control = options.control ?? createControlledApi();
   const outbox = options.outbox ?? createTestOutbox();
+  const examCache = options.examCache ?? createMemoryExamCache();
+  const terminal = createTestTerminal();
   if (!options.storage) {
     withAlphabetKeyboard(control);
     writeSession(
@@ -312,7 +388,7 @@ async function boot(options: { url: string; storage?: AppUnderTest['storage']; c
   }
   const clock = new SimulatedClock();
   const { kiosk, history, stopSync } = await renderKioskApp({
-    deps: { api: control.api, storage, outbox, retryWindowMs: RETRY_WINDOW_MS },
+    deps: { api: control.api, storage, outbox, examCache, terminal, retryWindowMs: RETRY_WINDOW_MS },
     input: { storedSession: readSession(storage), storedToken: readToken(storage), storedErrorCode: readStoredErrorCode(storage) },
     url: options.url,
     inspect: record,
@@ -322,6 +398,8 @@ async function boot(options: { url: string; storage?: AppUnderTest['storage']; c
     control,
     storage,
     outbox,
+    examCache,
+    terminal,
     clock,
     kiosk,
     history,
@@ -388,6 +466,36 @@ async function seeQuestion(n: number) {
 
 const keyboard = () => screen.queryByRole('group', { name: 'Alphabet keyboard' });
 const nothingOfThePupil = (app: AppUnderTest) => expect(examineeKeys.filter((key) => app.storage.items.has(key))).toEqual([]);
+
+/** The page tells the exam something (a tick, the page hidden or shown again), as the browser would. */
+async function pageSignal(app: AppUnderTest, signal: TerminalSignal) {
+  await act(async () => app.terminal.emit(signal));
+}
+
+/** This terminal's clock `ms` after the deadline the exam knows now (through its offset to the server's clock). */
+function afterDeadline(app: AppUnderTest, ms: number): number {
+  const context = examContext(app)!;
+  return context.deadlineAt! - context.clockOffsetMs + ms;
+}
+
+/** The label of question 1's choice with this id (the value the server holds). */
+const choiceLabel = (value: string) => demoQuestions[0]!.choices.find((choice) => choice.id === value)!.label;
+
+/** Question 1 shows the server's answer from another window: chosen, and said to be replaced, not saved. */
+async function seeReplacedByServer(app: AppUnderTest) {
+  await waitFor(() => expect(saved()).toBe('Replaced by an answer from another window. The answer shown is the one the server keeps.'));
+  const held = app.control.server.saved.get(101)!.value;
+  expect((screen.getByRole('radio', { name: choiceLabel(held) }) as HTMLInputElement).checked).toBe(true);
+  expect(examContext(app)?.answers[101]).toMatchObject({ value: held, status: 'replaced' });
+}
+
+/** Another window's answer to question 1, other than the one on screen, given `at` (ISO 8601). */
+function anotherWindowAnswers(app: AppUnderTest, at: string) {
+  const shown = examContext(app)!.answers[101]!.value;
+  app.control.server.saved.set(101, { value: shown === 'a' ? 'b' : 'a', key: `another-window-${at}`, answeredAt: at });
+}
+
+const MINUTE = 60_000;
 
 async function seeFinishFailure() {
   expect((await screen.findByRole('alert')).textContent).toContain('An error has occurred.');
@@ -460,11 +568,11 @@ describe('a pupil through the exam in the app, every transition of the exam mode
         const restart = async () => {
           // Only where nothing is on its way: the model restarts in settled states.
           expect(app.control.waiting()).toEqual([]);
-          const { storage, control, outbox } = app;
+          const { storage, control, outbox, examCache } = app;
           const url = app.history.location.pathname;
           app.stop();
           cleanup();
-          app = await boot({ url, storage, control, outbox });
+          app = await boot({ url, storage, control, outbox, examCache });
         };
         await path.test(
           recording(
@@ -524,6 +632,63 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 expect(app.history.location.pathname).toBe('/start');
                 expect(app.control.waiting()).toEqual([]);
                 expect(stored(app)?.question_index).toBe(0);
+                // A failed heartbeat is silent: no dialog over the exam.
+                expect(screen.queryByRole('alertdialog')).toBeNull();
+              },
+              heartbeatSending: async () => {
+                await callWaits(app, 'heartbeat');
+                await seeQuestion(1);
+                expect(examContext(app)?.visible).toBe(true);
+              },
+              heartbeatSendingHidden: async () => {
+                // Sent at once when the page is hidden, saying so.
+                await callWaits(app, 'heartbeat');
+                expect(examContext(app)?.visible).toBe(false);
+              },
+              answeringWithMoreTime: async () => {
+                await seeQuestion(1);
+                // Five more minutes: the timer counts down from 45:00, and the old deadline passed without finishing.
+                expect(screen.getByText('/ 45:00')).toBeTruthy();
+                expect(Number(screen.getByRole('timer').textContent!.split(':')[0])).toBeGreaterThanOrEqual(39);
+                expect(app.history.location.pathname).toBe('/start');
+                expect(app.control.waiting()).toEqual([]);
+              },
+              answerReplaced: async () => {
+                await seeReplacedByServer(app);
+                expect(app.control.waiting()).toEqual([]);
+                // Acknowledged: nothing of it is left to send.
+                expect(app.outbox.entries.size).toBe(0);
+              },
+              rereadingAnswers: async () => {
+                await callWaits(app, 'examQuestions');
+                await seeReplacedByServer(app);
+              },
+              replacedAgain: async () => {
+                await callWaits(app, 'heartbeat');
+                await seeReplacedByServer(app);
+              },
+              heartbeatAfterReread: async () => {
+                await callWaits(app, 'heartbeat');
+                await seeReplacedByServer(app);
+              },
+              resumingOffline: async () => {
+                await callWaits(app, 'examDetails');
+                expect(app.outbox.entries.size).toBe(1);
+              },
+              resumingOfflineQuestions: async () => {
+                // The details came from what this terminal kept: straight on to the questions, no dialog.
+                await callWaits(app, 'examQuestions');
+                expect(screen.queryByRole('alertdialog')).toBeNull();
+              },
+              resumedOffline: async () => {
+                await seeQuestion(1);
+                // The same answer, still only on this terminal, goes out again at once.
+                await callWaits(app, 'saveAnswer');
+                expect(saved()).toBe('Saved on this terminal');
+                expect(app.outbox.entries.size).toBe(1);
+                // The time left from the kept deadline, not a blank timer.
+                expect(screen.getByRole('timer').textContent).toMatch(/^(40:00|39:[0-5]\d)$/);
+                expect(app.history.location.pathname).toBe('/start');
               },
               answerSaving: async () => {
                 await callWaits(app, 'saveAnswer');
@@ -540,7 +705,7 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 expect(saved()).toBe('Saved on this terminal');
               },
               answerRefused: async () => {
-                // Given after the deadline: refused for good, and forgotten by the outbox.
+                // Refused for good (not an answer the server accepts): marked, and forgotten by the outbox.
                 await waitFor(() => expect(saved()).toBe('Not saved'));
                 await waitFor(() => expect(app.outbox.entries.size).toBe(0));
                 expect(app.control.waiting()).toEqual([]);
@@ -679,28 +844,34 @@ describe('a pupil through the exam in the app, every transition of the exam mode
               },
               signingOut: async () => {
                 await callWaits(app, 'logout');
-                nothingOfThePupil(app);
+                // POST /logout carries the token: nothing is wiped before the server answered (issue 10, D).
+                expect(readToken(app.storage)).not.toBeNull();
               },
               signingOutRetake: async () => {
                 await callWaits(app, 'logout');
-                nothingOfThePupil(app);
+                // POST /logout carries the token: nothing is wiped before the server answered (issue 10, D).
+                expect(readToken(app.storage)).not.toBeNull();
               },
               signingOutMaintenance: async () => {
                 await callWaits(app, 'logout');
-                nothingOfThePupil(app);
+                // POST /logout carries the token: nothing is wiped before the server answered (issue 10, D).
+                expect(readToken(app.storage)).not.toBeNull();
               },
               loggedOut: async () => {
                 await heading('Log in with your login code');
                 expect(app.history.location.pathname).toBe('/login-code');
+                nothingOfThePupil(app);
               },
               loggedOutRetake: async () => {
                 await heading('Log in with your login code');
+                nothingOfThePupil(app);
                 expect(`${app.history.location.pathname}${app.history.location.search}`).toBe('/login-code?error_code=ER_SCHEDULE_HISTORY_RETAKE');
                 expect((await screen.findByRole('alert')).textContent).toContain('An administrator has reset this account. Please log in again.');
               },
               loggedOutMaintenance: async () => {
                 await heading('Log in with your login code');
                 expect(`${app.history.location.pathname}${app.history.location.search}`).toBe('/login-code?error_code=DURING_MAINTENANCE');
+                nothingOfThePupil(app);
                 expect((await screen.findByRole('alert')).textContent).toContain('This is outside test hours.');
               },
             },
@@ -736,7 +907,36 @@ describe('a pupil through the exam in the app, every transition of the exam mode
               },
               'browser.goesOnline': () => browserGoesOnline(app),
               'clock.passesBackoff': () => passTime(app, 1_000),
-              'clock.reachesDeadline': () => passTime(app, 40 * 60_000 + 1_000),
+              // The page's tick, one second after the deadline.
+              'clock.reachesDeadline': () => pageSignal(app, { type: 'clock.ticked', now: afterDeadline(app, 1_000) }),
+              'clock.passesOldDeadline': () => pageSignal(app, { type: 'clock.ticked', now: afterDeadline(app, -4 * MINUTE) }),
+              'clock.passesHeartbeatInterval': () => passTime(app, 10_000),
+              // The lid opens a minute after the deadline: the page shows again before any timer runs.
+              'terminal.wakesAfterDeadline': () =>
+                pageSignal(app, { type: 'page.changed', now: afterDeadline(app, MINUTE), visible: true, cause: 'visibilitychange' }),
+              'window.hides': () => pageSignal(app, { type: 'page.changed', now: Date.now(), visible: false, cause: 'visibilitychange' }),
+              'pupil.returnsToWindow': () => pageSignal(app, { type: 'page.changed', now: Date.now(), visible: true, cause: 'focus' }),
+              'server.acknowledgesHeartbeat': () => serverAnswers(app.control, 'heartbeat'),
+              'server.extendsTime': async () => {
+                app.control.server.setDeadline(examContext(app)!.deadlineAt! + 5 * MINUTE);
+                await serverAnswers(app.control, 'heartbeat');
+              },
+              'network.failsQuietly': () => networkFailsOnce(app),
+              'network.isDown': () => networkFailsOnce(app),
+              'server.refusesAnswer': () => serverFails(app, 'VALIDATION_ERROR', 422),
+              'server.keepsLaterAnswerFromAnotherWindow': async () => {
+                await callWaits(app, 'saveAnswer');
+                // Another window of this exam answered question 1 a moment after this one.
+                const mine = examContext(app)!.answers[101]!;
+                anotherWindowAnswers(app, new Date(Date.parse(mine.answeredAt) + 1).toISOString());
+                await act(async () => app.control.answer('saveAnswer'));
+              },
+              'server.sendsAnswersFromAnotherWindow': async () => {
+                await callWaits(app, 'examQuestions');
+                anotherWindowAnswers(app, new Date().toISOString());
+                await act(async () => app.control.answer('examQuestions'));
+              },
+              'terminal.restartsOffline': () => restart(),
               'terminal.restarts': () => restart(),
               'window.losesFocus': async () => {
                 const before = examContext(app)?.focusLosses ?? 0;

@@ -15,7 +15,10 @@
  * provider's panel, and Adyen's Drop-in over a stand-in of the Adyen Web library (the real one
  * loads Adyen's scripts), whose callbacks the path fires. Confirmation backoffs run on a
  * SimulatedClock the path moves. The payment machine's transitions are reported as
- * `model coverage payment (through the app)`.
+ * `model coverage payment (through the app)`. A checkout left unfinished (Back) shows on the menu
+ * as "Payment not completed"; the provider's redirect back (the returnUrl: the terminal loads
+ * the payment screen with our reference, Adyen's sessionId and redirectResult) lands on that
+ * screen's confirmation, not on the start of the app.
  */
 import type { createMemoryHistory } from '@tanstack/react-router';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
@@ -26,7 +29,7 @@ import { createTestModel } from 'xstate/graph';
 import * as v from 'valibot';
 import { STATUS_BACKOFF_MAX_MS, paymentMachine } from '../../machines/payment/payment.machine.ts';
 import { sessionMachine } from '../../machines/session/session.machine.ts';
-import { examineeKeys, readSession, storageKeys } from '../../machines/shared/storage.ts';
+import { examineeKeys, readPendingRevocations, readSession, readToken, storageKeys } from '../../machines/shared/storage.ts';
 import {
   ChoosePageStatusSchema,
   ExamPaymentSettingSchema,
@@ -100,10 +103,14 @@ const visitorModel = createMachine({
     loggingOutCode: {
       on: {
         'server.endsSession': 'codePageAfterLogout',
-        'network.fails': 'codePageAfterLogout',
+        // 401: the token was revoked or had expired already.
+        'server.refusesToken': 'codePageAfterLogout',
+        'network.fails': 'codePageAfterOfflineLogout',
       },
     },
     codePageAfterLogout: {},
+    // No answer: nothing of the pupil is left, but the token waits to be revoked.
+    codePageAfterOfflineLogout: {},
     notFound: {
       on: {
         'pupil.goesToLogin': 'codePage',
@@ -257,6 +264,8 @@ const visitorModel = createMachine({
     },
     feeCheckout: {
       on: {
+        // Back (the browser's button) leaves the checkout open: PENDING on the server.
+        'pupil.leavesCheckout': 'feeLeftLoading',
         'pupil.authorisesDemo': 'feeReportingAuthorised',
         'pupil.refusesDemo': 'feeReportingRefused',
         'pupil.cancelsDemo': 'feeReportingCancelled',
@@ -296,6 +305,21 @@ const visitorModel = createMachine({
       },
     },
     feePaid: { on: { 'pupil.continues': 'menuLoading' } },
+    feeLeftLoading: { on: { 'server.sendsMenuWithPendingFee': 'menuWithPendingFee' } },
+    menuWithPendingFee: {
+      on: {
+        'pupil.resumesPayment': 'feeLoading',
+        // The shopper finished on the provider's (bank's) page, which sends the browser back.
+        'provider.redirectsBack': 'feeReturnLoading',
+      },
+    },
+    feeReturnLoading: {
+      on: {
+        'server.sendsFeeSetting': 'feeChecking',
+        'server.sendsAdyenFeeSetting': 'adyenFeeReturning',
+      },
+    },
+    adyenFeeReturning: { on: { 'adyen.completesRedirect': 'feeChecking' } },
     adyenFeeChoosing: { on: { 'pupil.agreesAndPays': 'adyenFeeStarting' } },
     adyenFeeStarting: { on: { 'server.opensCheckout': 'adyenFeeCheckout' } },
     adyenFeeCheckout: { on: { 'adyen.completes': 'feeChecking' } },
@@ -343,6 +367,7 @@ const visitorModel = createMachine({
     resultStarting: { on: { 'server.opensCheckout': 'resultCheckout' } },
     resultCheckout: {
       on: {
+        'provider.redirectsBack': 'resultReturnLoading',
         'pupil.authorisesDemo': 'resultReporting',
         'pupil.refusesDemo': 'resultReportingRefused',
       },
@@ -355,6 +380,8 @@ const visitorModel = createMachine({
     adyenResultStarting: { on: { 'server.opensCheckout': 'adyenResultCheckout' } },
     adyenResultCheckout: { on: { 'adyen.completes': 'resultChecking' } },
     resultChecking: { on: { 'server.confirmsPayment': 'resultPaid' } },
+    resultReturnLoading: { on: { 'server.sendsAdyenResultSetting': 'adyenResultReturning' } },
+    adyenResultReturning: { on: { 'adyen.completesRedirect': 'resultChecking' } },
     purchasedLoading: {
       on: {
         'server.sendsOwnedResult': 'purchasedReady',
@@ -439,6 +466,8 @@ interface AppUnderTest {
   left: string[];
   /** The app's clock: the payment's confirmation backoff moves only when the path says so. */
   clock: SimulatedClock;
+  /** The token each POST /logout was sent with (issue 10, D: never without one). */
+  logoutTokens: Array<string | undefined>;
   /** The edge's file download and print dialog. */
   saveFile: Mock<(file: Blob, name: string) => void>;
   print: Mock<() => void>;
@@ -469,11 +498,14 @@ async function renderApp(options: { url: string; storage?: ReturnType<typeof mem
   const storage = options.storage ?? memoryStorage();
   const control = options.control ?? createControlledApi();
   const left: string[] = [];
+  const logoutTokens: Array<string | undefined> = [];
+  // The logout call as the machine makes it: which token it carries is recorded.
+  const api = { ...control.api, logout: (token?: string) => (logoutTokens.push(token), control.api.logout(token)) };
   const clock = new SimulatedClock();
   const saveFile = vi.fn<(file: Blob, name: string) => void>();
   const print = vi.fn<() => void>();
   const { kiosk, history, stopSync } = await renderKioskApp({
-    deps: { api: control.api, storage, leaveApp: (url) => void left.push(url), saveFile, print },
+    deps: { api, storage, leaveApp: (url) => void left.push(url), saveFile, print },
     input: { storedSession: readSession(storage), storedToken: null, storedErrorCode: 'INCORRECT_DEVICE' },
     url: options.url,
     inspect: record,
@@ -485,6 +517,7 @@ async function renderApp(options: { url: string; storage?: ReturnType<typeof mem
     storage,
     user: userEvent.setup(),
     left,
+    logoutTokens,
     clock,
     saveFile,
     print,
@@ -522,6 +555,18 @@ async function sendCredentials(app: AppUnderTest, loginId: string, password: str
 
 const nothingOfThePupil = (app: AppUnderTest) => expect(examineeKeys.filter((key) => app.storage.items.has(key))).toEqual([]);
 
+/**
+ * Logging out (issue 10, D): POST /logout waits, sent with the pupil's token, which is still
+ * stored (nothing is wiped before the server ended it) and noted for revocation meanwhile.
+ */
+async function logoutWaitsWithToken(app: AppUnderTest) {
+  await waitFor(() => expect(app.control.waiting()).toContain('logout'));
+  const token = readToken(app.storage);
+  expect(token).toBeTruthy();
+  expect(app.logoutTokens.at(-1)).toBe(token);
+  expect(readPendingRevocations(app.storage)).toEqual([token]);
+}
+
 type Method = Parameters<ControlledApi['answer']>[0];
 
 /** The server answers the waiting call of `method` with `reply` instead of its own state. */
@@ -537,7 +582,18 @@ async function serverAnswersWith(app: AppUnderTest, method: Method, reply: () =>
 /** What a checkout's status call answers while the server has no outcome yet (PENDING). */
 function stillOpen(app: AppUnderTest, outcome: 'open' | 'authorised' | 'error' = 'authorised') {
   const [reference] = [...app.control.server.checkouts.keys()].slice(-1);
-  return { reference: reference ?? 'GR-unknown', status: 1 as const, outcome, server_time: new Date().toISOString() };
+  const kinds = app.control.server.checkouts.get(reference ?? '')?.kinds ?? ['exam_fee'];
+  return { reference: reference ?? 'GR-unknown', status: 1 as const, outcome, kinds, server_time: new Date().toISOString() };
+}
+
+/** Adyen's redirect result for the paths (opaque to us; handed back to Adyen as it came). */
+const REDIRECT_RESULT = 'X6XtfGC3!Y3Jg2';
+
+/** Where the provider sends the browser back: the returnUrl the server gave it, with Adyen's additions. */
+function providerReturnUrl(app: AppUnderTest, path: '/pay-exam-fee' | '/pay-exam-result') {
+  const [reference] = [...app.control.server.checkouts.keys()].slice(-1);
+  const query = new URLSearchParams({ schedule_history_id: '7', reference: reference ?? '', sessionId: 'CS1234', redirectResult: REDIRECT_RESULT });
+  return `${path}?${query}`;
 }
 
 /** The provider's notification reached the server: every open checkout is paid. */
@@ -655,13 +711,24 @@ describe('a visitor through the app, every transition of the session model', () 
             expect(readSession(app.storage)?.schedule_history_id).toBe(7);
           },
           loggingOutCode: async () => {
-            await waitFor(() => expect(app.control.waiting()).toContain('logout'));
-            nothingOfThePupil(app);
+            await logoutWaitsWithToken(app);
+            expect(app.logoutTokens.at(-1)).toBe('token-1');
           },
           codePageAfterLogout: async () => {
             await heading('Log in with your login code');
             expect(url(app)).toBe('/login-code?logout=1');
             nothingOfThePupil(app);
+            expect(readPendingRevocations(app.storage)).toEqual([]);
+            expect(app.storage.items.has(storageKeys.pendingRevocations)).toBe(false);
+          },
+          codePageAfterOfflineLogout: async () => {
+            await heading('Log in with your login code');
+            expect(url(app)).toBe('/login-code?logout=1');
+            nothingOfThePupil(app);
+            // Only the bare token, under its own key: never readable as a session.
+            expect(readPendingRevocations(app.storage)).toEqual(['token-1']);
+            expect(readSession(app.storage)).toBeNull();
+            expect(readToken(app.storage)).toBeNull();
           },
           notFound: async () => {
             await heading('Page not found');
@@ -718,12 +785,12 @@ describe('a visitor through the app, every transition of the session model', () 
             await heading('Is this you?');
           },
           loggingOutId: async () => {
-            await waitFor(() => expect(app.control.waiting()).toContain('logout'));
-            nothingOfThePupil(app);
+            await logoutWaitsWithToken(app);
           },
           loginPageAfterLogout: async () => {
             await waitFor(() => expect(url(app)).toBe('/login?school=ORG1&logout=1'));
             nothingOfThePupil(app);
+            expect(readPendingRevocations(app.storage)).toEqual([]);
           },
           inputInfo: async () => {
             await heading('Your basic information');
@@ -763,13 +830,13 @@ describe('a visitor through the app, every transition of the session model', () 
             expect(readSession(app.storage)?.schedule_history_id).toBe(7);
           },
           loggingOutWithError: async () => {
-            await waitFor(() => expect(app.control.waiting()).toContain('logout'));
-            nothingOfThePupil(app);
+            await logoutWaitsWithToken(app);
           },
           loginPageWithError: async () => {
             // Seed section 4: a session ended by an error goes to the login page with school and error_code.
             await waitFor(() => expect(url(app)).toMatch(/^\/login\?school=ORG1&error_code=(DURING_MAINTENANCE|GENERIC_ERROR)$/));
             nothingOfThePupil(app);
+            expect(readPendingRevocations(app.storage)).toEqual([]);
           },
           identifyingOauth: async () => {
             await waitFor(() => expect(app.control.waiting()).toContain('me'));
@@ -813,8 +880,7 @@ describe('a visitor through the app, every transition of the session model', () 
             await heading('Choose an exam');
           },
           partnerLoggingOut: async () => {
-            await waitFor(() => expect(app.control.waiting()).toContain('logout'));
-            nothingOfThePupil(app);
+            await logoutWaitsWithToken(app);
           },
           leavingForPartner: async () => {
             await waitFor(() => expect(app.control.waiting()).toContain('clientConfig'));
@@ -823,6 +889,7 @@ describe('a visitor through the app, every transition of the session model', () 
             await waitFor(() => expect(app.left.length).toBe(1));
             expect(app.left[0]).toMatch(/^https:\/\/(kenya|egypt)\.example\/$/);
             nothingOfThePupil(app);
+            expect(readPendingRevocations(app.storage)).toEqual([]);
           },
           menuWithFee: async () => {
             await screen.findByRole('button', { name: 'Pay fee' });
@@ -892,6 +959,28 @@ describe('a visitor through the app, every transition of the session model', () 
           feePaid: async () => {
             await screen.findByText('Payment complete. Thank you.');
             expect(app.control.server.paid.exam_fee).toBe(2);
+          },
+          feeLeftLoading: async () => {
+            await waitFor(() => expect(app.control.waiting()).toContain('chooseStatus'));
+            expect(app.history.location.pathname).toBe('/testing-menu');
+            // The checkout left behind is PENDING: opened, not completed.
+            expect(app.control.server.paid.exam_fee).toBe(1);
+          },
+          menuWithPendingFee: async () => {
+            await screen.findByText('Payment not completed');
+            expect(screen.getByRole('button', { name: 'Go to the payment' })).toBeTruthy();
+            expect((screen.getByRole('button', { name: 'Take test' }) as HTMLButtonElement).disabled).toBe(true);
+          },
+          feeReturnLoading: async () => {
+            // Back from the provider: the payment screen, not the start of the app.
+            await waitFor(() => expect(app.control.waiting()).toContain('examPaymentSetting'));
+            await heading('Pay the exam fee');
+            expect(app.history.location.pathname).toBe('/pay-exam-fee');
+          },
+          adyenFeeReturning: async () => {
+            await waitFor(() => expect(adyenWeb.submitted).toEqual([{ details: { redirectResult: REDIRECT_RESULT } }]));
+            expect(screen.getByText(/Confirming your payment/)).toBeTruthy();
+            expect(adyenWeb.mounted).toBe(0);
           },
           adyenFeeChoosing: async () => {
             await screen.findByRole('heading', { level: 2, name: 'What you pay for' });
@@ -978,6 +1067,15 @@ describe('a visitor through the app, every transition of the session model', () 
           },
           resultChecking: async () => {
             await waitFor(() => expect(app.control.waiting()).toContain('paymentStatus'));
+          },
+          resultReturnLoading: async () => {
+            await waitFor(() => expect(app.control.waiting()).toContain('resultPaymentSetting'));
+            await heading('Buy the result sheet and certificate');
+            expect(app.history.location.pathname).toBe('/pay-exam-result');
+          },
+          adyenResultReturning: async () => {
+            await waitFor(() => expect(adyenWeb.submitted).toEqual([{ details: { redirectResult: REDIRECT_RESULT } }]));
+            expect(screen.getByText(/Confirming your payment/)).toBeTruthy();
           },
           purchasedLoading: async () => {
             await waitFor(() => expect(app.control.waiting()).toContain('shortResult'));
@@ -1125,6 +1223,29 @@ describe('a visitor through the app, every transition of the session model', () 
             await serverAnswers(app.control, 'chooseStatus');
           },
           'pupil.paysFee': () => app.user.click(screen.getByRole('button', { name: 'Pay fee' })),
+          'pupil.leavesCheckout': async () => {
+            await act(async () => app.history.back());
+          },
+          'server.sendsMenuWithPendingFee': async () => {
+            app.control.server.menu = { ...structuredClone(menuWithFee), exam_fee: { required: true, status: 1 } };
+            await serverAnswers(app.control, 'chooseStatus');
+          },
+          'pupil.resumesPayment': () => app.user.click(screen.getByRole('button', { name: 'Go to the payment' })),
+          'provider.redirectsBack': async () => {
+            // The browser comes back from the provider's page: the app loads afresh at the returnUrl.
+            const target = providerReturnUrl(app, app.history.location.pathname === '/pay-exam-result' ? '/pay-exam-result' : '/pay-exam-fee');
+            const storage = app.storage;
+            app.stop();
+            cleanup();
+            resetAdyenWeb();
+            // The same server: the checkout the pupil left is there, PENDING.
+            expect(app.control.waiting()).toEqual([]);
+            app = await renderApp({ url: target, storage, control: app.control });
+          },
+          'adyen.completesRedirect': async () => {
+            await waitFor(() => expect(adyenWeb.configs.length).toBe(1));
+            await act(async () => adyenWeb.configs[0]!.onPaymentCompleted({ resultCode: 'Authorised' }));
+          },
           'server.sendsFeeSetting': async () => {
             app.control.server.paid.exam_fee = 0;
             app.control.server.provider = 'demo';

@@ -13,8 +13,11 @@
  * A second model walks what the kiosk forwards while the pupil is a visitor: the login pages,
  * basic information, the testing menu, the exam fee and result payments (the demo panel, and
  * Adyen's Drop-in over a stand-in of the Adyen Web library), the results and score report
- * (print, PDF and certificate through the edge's `print` and `saveFile`), the exam list, and
- * the print route /score-report-embed/{id}?token=&locale=&document= (the document machine).
+ * (print, PDF and certificate through the edge's `print` and `saveFile`), the exam list,
+ * the print route /score-report-embed/{id}?token=&locale=&document= (the document machine),
+ * and the terminal check /checking-domain-connection (the connectivity machine: by the login
+ * screen's link or its URL, left by "Back" or another URL, and over a signed-in pupil's menu,
+ * whose session it leaves untouched).
  */
 import type { createMemoryHistory } from '@tanstack/react-router';
 import { act, screen, waitFor, within } from '@testing-library/react';
@@ -24,7 +27,7 @@ import { createMachine, type Actor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import type { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { kioskMachine } from '../../machines/kiosk/kiosk.machine.ts';
-import { examineeKeys } from '../../machines/shared/storage.ts';
+import { examineeKeys, storageKeys } from '../../machines/shared/storage.ts';
 import type { Question } from '../../src/shared/contract.ts';
 import { createControlledApi, type ControlledApi } from '../helpers/controlled-api.ts';
 import { DEMO_PASSWORD, demoLogins, demoOrganizations, demoQuestions, type FakeApi } from '../helpers/fake-api.ts';
@@ -32,6 +35,7 @@ import { memoryStorage } from '../view/render.tsx';
 import { CoverageRecorder, allTransitions, recordByMachine } from './harness.ts';
 import { renderKioskApp, sendCode, serverAnswers } from '../helpers/render-app.tsx';
 import { adyenWeb, resetAdyenWeb } from '../helpers/adyen-web-stand-in.ts';
+import { createFakeConnectivity } from '../helpers/fake-connectivity.ts';
 
 // Adyen Web's stand-in (test/helpers/adyen-web-stand-in.ts): the path fires its callbacks.
 vi.mock('@adyen/adyen-web', () => import('../helpers/adyen-web-stand-in.ts'));
@@ -348,12 +352,14 @@ describe('the pupil through the app, every transition of the model', () => {
           },
           loggingOut: async () => {
             await waitFor(() => expect(app.control.waiting()).toContain('logout'));
-            // Storage is wiped before the server answers: nothing of the pupil is left.
-            expect(examineeKeys.filter((key) => app.storage.items.has(key))).toEqual([]);
+            // POST /logout carries the token: nothing is wiped before the server answered (issue 10, D).
+            expect(app.storage.items.get(storageKeys.token)).toBe('token-1');
           },
           loggedOut: async () => {
             await heading('Log in with your login code');
             expect(app.history.location.pathname).toBe('/login-code');
+            // Once it answered, nothing of the pupil is left.
+            expect(examineeKeys.filter((key) => app.storage.items.has(key))).toEqual([]);
           },
         },
         events: {
@@ -496,6 +502,21 @@ const visitorModel = createMachine({
         'pupil.opensPrintRoute': 'documentLoading',
         'pupil.opensSchoolLogin': 'schoolLogin',
         'pupil.opensExamineeLogin': 'examineeLogin',
+        // The staff page: its own machine under the kiosk; any other URL is the pupil's kiosk again.
+        'teacher.opensProctorPage': 'proctorPage',
+        // The terminal check (issue 11): by the login screen's link, or by its URL.
+        'teacher.clicksCheckThisTerminal': 'terminalCheck',
+        'teacher.opensTerminalCheckUrl': 'terminalCheck',
+        // A pupil's login is on its way when the check is opened: once accepted, the exam wins.
+        'pupil.sendsCodeThenTeacherOpensCheck': 'terminalCheckDuringLogin',
+      },
+    },
+    terminalCheckDuringLogin: { on: { 'server.acceptsCode': 'examFlow' } },
+    proctorPage: { on: { 'teacher.opensLoginCodePage': 'loginCodeAgain' } },
+    terminalCheck: {
+      on: {
+        'teacher.pressesBack': 'loginCodeAgain',
+        'teacher.opensLoginCodePage': 'loginCodeAgain',
       },
     },
     notFound: { on: { 'pupil.goesToLogin': 'loginCodeAgain' } },
@@ -534,8 +555,12 @@ const visitorModel = createMachine({
       on: {
         'pupil.takesTest': 'examFlow',
         'pupil.logsOut': 'loggedOut',
+        // A signed-in pupil's terminal is checked: the session is left as it was.
+        'teacher.opensTerminalCheckUrl': 'terminalCheckOverMenu',
       },
     },
+    terminalCheckOverMenu: { on: { 'teacher.pressesBack': 'menuAgain' } },
+    menuAgain: {},
     loggedOut: {},
     feeMenu: { on: { 'pupil.paysFee': 'fee' } },
     fee: { on: { 'pupil.agreesAndPays': 'feeCheckout' } },
@@ -586,7 +611,8 @@ async function renderVisitorApp(): Promise<VisitorApp> {
   const saveFile = vi.fn<(file: Blob, name: string) => void>();
   const print = vi.fn<() => void>();
   const rendered = await renderKioskApp({
-    deps: { api: control.api, storage, saveFile, print },
+    // The terminal check's browser work: a healthy terminal (test/helpers/fake-connectivity.ts).
+    deps: { api: control.api, storage, saveFile, print, connectivity: createFakeConnectivity() },
     input: { storedSession: null },
     url: '/login-code',
     inspect: record,
@@ -637,6 +663,31 @@ describe('a visitor through the app, every event the kiosk forwards', () => {
           notFound: async () => {
             await heading('Page not found');
             expect(app.history.location.pathname).toBe('/404');
+          },
+          proctorPage: async () => {
+            await screen.findByRole('heading', { level: 1, name: 'Staff sign-in' });
+            expect(app.history.location.pathname).toBe('/proctor');
+          },
+          terminalCheck: async () => {
+            await heading('Terminal check');
+            expect(app.history.location.pathname).toBe('/checking-domain-connection');
+            await waitFor(() => expect(screen.getByRole('status').textContent).toBe('This terminal is ready'));
+          },
+          terminalCheckDuringLogin: async () => {
+            await heading('Terminal check');
+            expect(app.control.waiting()).toContain('login');
+          },
+          terminalCheckOverMenu: async () => {
+            await heading('Terminal check');
+            expect(app.history.location.pathname).toBe('/checking-domain-connection');
+            await waitFor(() => expect(screen.getByRole('status').textContent).toBe('This terminal is ready'));
+          },
+          menuAgain: async () => {
+            // The session was never touched: the same menu, the pupil's login still stored.
+            await screen.findByRole('button', { name: 'Take test' });
+            expect(app.history.location.pathname).toBe('/testing-menu');
+            expect(app.storage.items.has(storageKeys.token)).toBe(true);
+            expect(app.control.waiting()).toEqual([]);
           },
           loginCodeAgain: async () => {
             await heading('Log in with your login code');
@@ -746,6 +797,23 @@ describe('a visitor through the app, every event the kiosk forwards', () => {
             await act(async () => app.history.push('/no-such-page'));
           },
           'pupil.goesToLogin': () => app.user.click(screen.getByRole('button', { name: 'Go to the login page' })),
+          'teacher.opensProctorPage': async () => {
+            await act(async () => app.history.push('/proctor'));
+          },
+          'teacher.opensLoginCodePage': async () => {
+            await act(async () => app.history.push('/login-code'));
+          },
+          'teacher.clicksCheckThisTerminal': () => app.user.click(screen.getByRole('link', { name: 'Check this terminal' })),
+          'teacher.opensTerminalCheckUrl': async () => {
+            await act(async () => app.history.push('/checking-domain-connection'));
+          },
+          'teacher.pressesBack': () => app.user.click(screen.getByRole('button', { name: 'Back' })),
+          'pupil.sendsCodeThenTeacherOpensCheck': async () => {
+            await sendCode(app.user, 'AC3E-F4GH-J6KM');
+            await waitFor(() => expect(app.control.waiting()).toContain('login'));
+            await app.user.click(screen.getByRole('link', { name: 'Check this terminal' }));
+          },
+          'server.acceptsCode': () => serverAnswers(app.control, 'login'),
           'pupil.opensPrintRoute': async () => {
             await act(async () => app.history.push(`/score-report-embed/7?token=${PRINT_TOKEN}&locale=en&document=report`));
           },

@@ -1,20 +1,25 @@
 /**
  * The exam machine walked transition by transition: INIT_TEST to FINISH or FINISH_WITH_ERROR,
- * every async outcome and timer as an explicit event of the path.
+ * every async outcome and timer as an explicit event of the path, and the page's signals too:
+ * the clock's ticks and the page coming back (issue 10: the deadline holds on wake; the
+ * heartbeat; another window's answer shown as replaced).
  */
 import { expect } from 'vitest';
-import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
+import type { AnyEventObject, AnyMachineSnapshot, AnyStateNode } from 'xstate';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
 import type { AnswerEntry, AnswerToSave, ExamContext, LoadedExam } from '../../machines/exam/exam.types.ts';
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
 import { ApiFailure, type FailureCode } from '../../machines/shared/ports.ts';
+import type { HeartbeatResponse } from '../../contract/presence.ts';
 import type {
   ExamDetails,
+  ExamQuestions,
   FinishExamResponse,
   StartExamResponse,
 } from '../../src/shared/contract.ts';
 import { demoExaminee, demoQuestions } from '../helpers/fake-api.ts';
 import { never } from '../helpers/never.ts';
+import type { ModelSpec } from './harness.ts';
 import { describeModel } from './suite.ts';
 
 const now = '2026-11-22T09:00:00.000Z';
@@ -44,6 +49,27 @@ const questions: LoadedExam = {
     { scheduleHistoryId: 7, questionId: 103, value: 'b', key: '0f0e0d0c-0b0a-4908-8706-000000000002', answeredAt: now },
   ],
 };
+/** A proctor extended the time by five minutes: the heartbeat brings the new deadline. */
+const extended = '2026-11-22T09:45:00.000Z';
+/** What the server holds when the page comes back: 103 replaced by another window, 102 answered there only, 101 as this window's unsent one will be. */
+const heldOnServer: ExamQuestions = {
+  questions: demoQuestions,
+  answers: [
+    { question_id: 101, value: 'a', answered_at: later },
+    { question_id: 102, value: 'cold', answered_at: later },
+    { question_id: 103, value: 'b', answered_at: '2026-11-22T09:06:00.000Z' },
+  ],
+  deadline_at: deadline,
+  server_time: later,
+};
+const heartbeat: HeartbeatResponse = { status: 6, deadline_at: extended, server_time: now };
+const HOUR = 3_600_000;
+/** This terminal's time, so far from the deadline that the clock offset's drift between path generation and replay cannot matter. */
+const terminalTime = (snapshot: AnyMachineSnapshot, fromDeadline: number) => {
+  const context = snapshot.context as ExamContext;
+  return (context.deadlineAt ?? 0) - context.clockOffsetMs + fromDeadline;
+};
+
 const receipt: FinishExamResponse = { status: 1, answer_count: 2, digest: 'ab'.repeat(32), finished_at: now, server_time: now };
 
 const failure = (type: string, ...codes: Array<[ApiFailure['code'], number?]>): AnyEventObject[] =>
@@ -70,6 +96,60 @@ function untouched(snapshot: AnyMachineSnapshot): boolean {
   );
 }
 
+/** The presence region is between heartbeats, and no answer was replaced: the page's signals are sampled only here. */
+function quiet(snapshot: AnyMachineSnapshot): boolean {
+  const context = snapshot.context as ExamContext;
+  return (
+    untouched(snapshot) &&
+    snapshot.matches({ answering: { presence: 'waiting' } }) &&
+    !Object.values(context.answers).some((entry) => entry.status === 'replaced')
+  );
+}
+
+/** A heartbeat or a re-read is under way, or an answer was replaced: only the presence calls' outcomes go on from here. */
+function presenceDetour(snapshot: AnyMachineSnapshot): boolean {
+  if (!snapshot.matches('answering')) return false;
+  const context = snapshot.context as ExamContext;
+  return (
+    !snapshot.matches({ answering: { presence: 'waiting' } }) ||
+    Object.values(context.answers).some((entry) => entry.status === 'replaced')
+  );
+}
+const presenceOutcomes = new Set([
+  'xstate.done.actor.sendHeartbeat',
+  'xstate.error.actor.sendHeartbeat',
+  'xstate.done.actor.loadServerAnswers',
+  'xstate.error.actor.loadServerAnswers',
+]);
+
+/**
+ * Every event type of the machine, sampled as given (or as `{ type }`), except on a presence
+ * detour, where only the presence calls' outcomes are: the presence region runs beside the other
+ * three, and walking all of them from each of its states would multiply the graph without taking
+ * a transition more.
+ */
+function alongside(samples: ModelSpec<typeof machine>['samples']): ModelSpec<typeof machine>['samples'] {
+  const types = new Set<string>();
+  const visit = (node: AnyStateNode) => {
+    for (const type of node.transitions.keys()) types.add(type);
+    for (const child of Object.values(node.states)) visit(child as AnyStateNode);
+  };
+  visit(machine.root);
+  return Object.fromEntries(
+    [...types].map((type) => {
+      const sample = samples[type];
+      return [
+        type,
+        (snapshot: AnyMachineSnapshot) => {
+          if (presenceDetour(snapshot) && !presenceOutcomes.has(type)) return [];
+          if (typeof sample === 'function') return sample(snapshot);
+          return sample ?? [{ type }];
+        },
+      ];
+    }),
+  );
+}
+
 const failed = (type: string, ...codes: FailureCode[]): AnyEventObject[] =>
   codes.map((error) => ({ type, output: { ok: false, error } }));
 
@@ -80,6 +160,8 @@ const machine = examMachine.provide({
     loadQuestions: never(),
     storeAnswer: never(),
     saveAnswer: never(),
+    sendHeartbeat: never(),
+    loadServerAnswers: never(),
     flushAnswers: never(),
     finishExam: never(),
   },
@@ -101,7 +183,7 @@ describeModel({
   name: 'exam',
   machine,
   inputs: [{ session }],
-  samples: {
+  samples: alongside({
     // Loading and finishing's calls run in the retry machine: its output says how they ended.
     'xstate.done.actor.loadExamDetails': [
       ...[0, 6, 1].map((status) => ({
@@ -135,10 +217,18 @@ describeModel({
       withStatus(snapshot, 'writing').slice(0, 1).map((answer) => ({ type: 'xstate.done.actor.storeAnswer', output: answer.key })),
     'xstate.error.actor.storeAnswer': [{ type: 'xstate.error.actor.storeAnswer', error: new Error('QuotaExceededError') }],
     'xstate.done.actor.saveAnswer': (snapshot) =>
-      withStatus(snapshot, 'local', 'unsaved').slice(0, 1).map((answer) => ({
-        type: 'xstate.done.actor.saveAnswer',
-        output: { key: answer.key, serverTime: now },
-      })),
+      withStatus(snapshot, 'local', 'unsaved').slice(0, 1).flatMap((answer) => [
+        { type: 'xstate.done.actor.saveAnswer', output: { key: answer.key, serverTime: now, outcome: 'saved', deadlineAt: deadline } },
+        // Another window gave a later answer to the question: acknowledged, and shown as replaced.
+        ...(quiet(snapshot)
+          ? [
+              {
+                type: 'xstate.done.actor.saveAnswer',
+                output: { key: answer.key, serverTime: now, outcome: 'superseded', currentValue: 'a', deadlineAt: deadline },
+              },
+            ]
+          : []),
+      ]),
     // Ending failures: each raises its exam-level event (RETAKE, maintenance, another terminal).
     'xstate.error.actor.saveAnswer': failure(
       'xstate.error.actor.saveAnswer',
@@ -147,6 +237,34 @@ describeModel({
       ['DURING_MAINTENANCE', 401],
       ['INCORRECT_DEVICE', 403],
       ['TIME_END', 403],
+      ['VALIDATION_ERROR', 422],
+      ['NETWORK_ERROR'],
+    ),
+    // The page's signals and the heartbeat, from one answering state only, so the graph stays small.
+    'clock.ticked': (snapshot) => (quiet(snapshot) ? [{ type: 'clock.ticked', now: terminalTime(snapshot, HOUR) }] : []),
+    'page.changed': (snapshot) =>
+      quiet(snapshot)
+        ? [
+            { type: 'page.changed', now: terminalTime(snapshot, -HOUR), visible: true, cause: 'focus' },
+            { type: 'page.changed', now: terminalTime(snapshot, -HOUR), visible: false, cause: 'visibilitychange' },
+            // The lid opens after the deadline: the exam finishes at once.
+            { type: 'page.changed', now: terminalTime(snapshot, HOUR), visible: true, cause: 'visibilitychange' },
+          ]
+        : [],
+    'xstate.after.heartbeatInterval.exam.answering.presence.waiting': (snapshot) =>
+      quiet(snapshot) ? [{ type: 'xstate.after.heartbeatInterval.exam.answering.presence.waiting' }] : [],
+    'xstate.done.actor.sendHeartbeat': [{ type: 'xstate.done.actor.sendHeartbeat', output: heartbeat }],
+    'xstate.error.actor.sendHeartbeat': failure(
+      'xstate.error.actor.sendHeartbeat',
+      ['INCORRECT_DEVICE', 403],
+      ['TIME_END', 403],
+      ['NETWORK_ERROR'],
+    ),
+    'xstate.done.actor.loadServerAnswers': [{ type: 'xstate.done.actor.loadServerAnswers', output: heldOnServer }],
+    'xstate.error.actor.loadServerAnswers': failure(
+      'xstate.error.actor.loadServerAnswers',
+      ['NOT_LOGGED_IN', 401],
+      ['ER_SCHEDULE_HISTORY_COMPLETED', 403],
       ['NETWORK_ERROR'],
     ),
     'xstate.done.actor.flushAnswers': (snapshot) => [
@@ -173,7 +291,9 @@ describeModel({
       { type: 'xstate.route', to: '#examConfirming' },
       { type: 'xstate.route', to: '#examTutorial' },
     ],
-  },
+  }),
+  // The presence region's few detours (above) take the graph a little past the default bound.
+  limit: 80_000,
   contextKey: (context) => {
     const c = context as unknown as ExamContext;
     return {
@@ -188,6 +308,10 @@ describeModel({
     const context = snapshot.context as ExamContext;
     // Once started, the deadline is known wherever questions are shown.
     if (snapshot.matches('answering')) expect(context.deadlineAt).not.toBeNull();
+    // The heartbeat only ever moves the deadline to the server's word: the one fixed at Start, or the extension.
+    if (context.deadlineAt !== null) expect([Date.parse(deadline), Date.parse(extended)]).toContain(context.deadlineAt);
+    // A replaced answer shows the server's value (the samples' servers hold 'a' or 'b'), and is never sent again.
+    for (const entry of Object.values(context.answers)) if (entry.status === 'replaced') expect(['a', 'b', 'cold']).toContain(entry.value);
     // Saved answers are only those the server acknowledged: never more than were given.
     expect(Object.keys(context.answers).length).toBeLessThanOrEqual(demoQuestions.length);
     // The exam-level endings say why: the retake and maintenance states carry their codes.

@@ -1,6 +1,8 @@
 /**
  * The kiosk machine walked transition by transition, with stand-in children: what it owns is
- * composing them, forwarding the pupil's events and turning locations into events.
+ * composing them, forwarding the pupil's events and turning locations into events (the proctor
+ * page at /proctor, and back to the pupil's screens from it; the terminal check at
+ * /checking-domain-connection, by URL or by a login screen's link, left when done or by URL).
  */
 import { expect } from 'vitest';
 import { createMachine } from 'xstate';
@@ -19,6 +21,8 @@ const machine = kioskMachine.provide({
     session: createMachine({ id: 'standInSession' }) as never,
     exam: createMachine({ id: 'standInExam' }) as never,
     document: createMachine({ id: 'standInDocument' }) as never,
+    proctor: createMachine({ id: 'standInProctor' }) as never,
+    connectivity: createMachine({ id: 'standInConnectivity' }) as never,
   },
 });
 
@@ -29,16 +33,25 @@ describeModel({
   samples: {
     'session.signedIn': [{ type: 'session.signedIn', session }],
     'exam.progressed': [{ type: 'exam.progressed', change: { question_index: 1 } }],
-    'location.changed': ['/login-code', '/start', '/exam-tutorial', '/no-such-page', '/score-report-embed/4217'].map((path) => ({ type: 'location.changed', path })),
+    'location.changed': ['/login-code', '/start', '/exam-tutorial', '/no-such-page', '/score-report-embed/4217', '/proctor', '/checking-domain-connection'].map((path) => ({
+      type: 'location.changed',
+      path,
+    })),
     'loginCode.submitted': [{ type: 'loginCode.submitted', code: 'AC3E-F4GH-J6KM' }],
     'answer.given': [{ type: 'answer.given', questionId: 101, value: 'a' }],
     'question.selected': [{ type: 'question.selected', index: 1 }],
     'question.flagged': [{ type: 'question.flagged', questionId: 101 }],
+    // The terminal check is done: the teacher pressed "Back".
+    'xstate.done.actor.connectivity': [{ type: 'xstate.done.actor.connectivity', output: undefined }],
   },
   contextKey: (context) => ({ signedIn: context.session !== null }),
   invariants: (snapshot) => {
-    // The exam runs exactly while an examinee is signed in.
+    // The exam runs exactly while an examinee is signed in; the proctor page exactly while it is shown.
     expect(Boolean(snapshot.children.exam)).toBe(snapshot.matches('examinee'));
+    expect(Boolean(snapshot.children.proctor)).toBe(snapshot.matches('proctor'));
+    expect(Boolean(snapshot.children.connectivity)).toBe(snapshot.matches('connectivity'));
+    // The pupil's session runs under every screen, the proctor page's too.
+    expect(Boolean(snapshot.children.session)).toBe(true);
     expect(snapshot.context.session !== null).toBe(snapshot.matches('examinee'));
   },
 });

@@ -24,9 +24,15 @@ const machine = paymentMachine.provide({
   actors: { loadSetting: never(), startCheckout: never(), completeDemo: never(), checkStatus: never() },
 });
 
+const REFERENCE = 'GR-00000000-0000-4000-8000-000000000001';
+/** Back from Adyen's redirect: the returnUrl with our reference, Adyen's sessionId and redirectResult. */
+const returning = { reference: REFERENCE, sessionId: 'CS1234', redirectResult: 'X6XtfGC3!Y3Jg2' };
+
 const inputs: PaymentInput[] = [
-  { scheduleHistoryId: 7, purpose: 'exam_fee', returnUrl: 'https://gradus.test/pay-exam-fee' },
-  { scheduleHistoryId: 7, purpose: 'result_fee', returnUrl: 'https://gradus.test/pay-exam-result' },
+  { scheduleHistoryId: 7, purpose: 'exam_fee', returnUrl: 'https://gradus.test/pay-exam-fee?schedule_history_id=7' },
+  { scheduleHistoryId: 7, purpose: 'result_fee', returnUrl: 'https://gradus.test/pay-exam-result?schedule_history_id=7' },
+  { scheduleHistoryId: 7, purpose: 'exam_fee', returnUrl: 'https://gradus.test/pay-exam-fee?schedule_history_id=7', returning },
+  { scheduleHistoryId: 7, purpose: 'result_fee', returnUrl: 'https://gradus.test/pay-exam-result?schedule_history_id=7', returning },
 ];
 
 const at = '2026-06-01T09:00:00.000Z';
@@ -48,7 +54,7 @@ const common = (provider: 'adyen' | 'demo') => ({
 
 const examSetting = (provider: 'adyen' | 'demo', status: 0 | 1 | 2): ExamPaymentSetting => ({
   ...common(provider),
-  items: [line('exam_fee', 1500, status, status === 0)],
+  items: [line('exam_fee', 1500, status, status !== 2)],
   payment_status: status,
 });
 const resultSetting = (
@@ -66,7 +72,7 @@ function sessionFor(context: PaymentContext): PaymentSession {
   const provider = context.setting?.provider ?? 'demo';
   const items = context.items.filter((l) => context.selected.includes(l.kind));
   return {
-    reference: 'GR-00000000-0000-4000-8000-000000000001',
+    reference: REFERENCE,
     provider,
     currency: 'USD',
     amount_minor: items.reduce((sum, l) => sum + l.total_minor, 0),
@@ -77,10 +83,15 @@ function sessionFor(context: PaymentContext): PaymentSession {
   };
 }
 
-const status = (s: 0 | 1 | 2, outcome: PaymentStatusResponse['outcome']): PaymentStatusResponse => ({
-  reference: 'GR-00000000-0000-4000-8000-000000000001',
+/** The kinds of the checkout being confirmed: the one opened here, else (a return) the screen's first item. */
+const kindsOf = (context: PaymentContext): PaymentLine['kind'][] =>
+  context.session?.items.map((l) => l.kind) ?? (context.purpose === 'exam_fee' ? ['exam_fee'] : ['result_sheet']);
+
+const status = (context: PaymentContext, s: 0 | 1 | 2, outcome: PaymentStatusResponse['outcome']): PaymentStatusResponse => ({
+  reference: REFERENCE,
   status: s,
   outcome,
+  kinds: kindsOf(context),
   server_time: at,
 });
 
@@ -95,7 +106,7 @@ describeModel({
       const { purpose } = contextOf(snapshot);
       const outputs =
         purpose === 'exam_fee'
-          ? [examSetting('demo', 0), examSetting('adyen', 0), examSetting('demo', 2)]
+          ? [examSetting('demo', 0), examSetting('adyen', 0), examSetting('demo', 2), examSetting('demo', 1)]
           : [resultSetting('demo', 0, 0, true), resultSetting('adyen', 2, 0, true), resultSetting('demo', 2, 2, true)];
       return outputs.map((output) => ({ type: 'xstate.done.actor.loadSetting', output }));
     },
@@ -124,16 +135,19 @@ describeModel({
       { type: 'demo.chosen', outcome: 'refused' },
     ],
     'xstate.done.actor.completeDemo': (snapshot) => {
-      const { providerResult } = contextOf(snapshot);
-      const output = providerResult === 'authorised' ? status(2, 'paid') : status(0, providerResult === 'cancelled' ? 'cancelled' : 'refused');
+      const context = contextOf(snapshot);
+      const { providerResult } = context;
+      const output =
+        providerResult === 'authorised' ? status(context, 2, 'paid') : status(context, 0, providerResult === 'cancelled' ? 'cancelled' : 'refused');
       return [{ type: 'xstate.done.actor.completeDemo', output }];
     },
     'xstate.error.actor.completeDemo': [{ type: 'xstate.error.actor.completeDemo', error: new ApiFailure('GENERIC_ERROR', 500) }],
     'xstate.done.actor.checkStatus': (snapshot) => {
-      const outputs: PaymentStatusResponse[] = [status(0, 'open')];
+      const context = contextOf(snapshot);
+      const outputs: PaymentStatusResponse[] = [status(context, 1, 'open')];
       // The final outcomes once, right after the provider finished: enough to walk each branch.
-      if (contextOf(snapshot).checks === 1) {
-        outputs.push(status(2, 'paid'), status(0, 'refused'), status(0, 'cancelled'), status(0, 'expired'));
+      if (context.checks === 1) {
+        outputs.push(status(context, 2, 'paid'), status(context, 0, 'refused'), status(context, 0, 'cancelled'), status(context, 0, 'expired'));
       }
       return outputs.map((output) => ({ type: 'xstate.done.actor.checkStatus', output }) as AnyEventObject);
     },
@@ -154,15 +168,15 @@ describeModel({
       checks: c.checks,
       outcome: c.checkoutStatus?.outcome ?? null,
       failure: c.failure,
+      returning: c.returning !== null,
     };
   },
   invariants: (snapshot) => {
     const context = contextOf(snapshot);
     const view = viewOf(snapshot as unknown as PaymentSnapshot);
-    // A checkout is only ever open with the terms agreed.
-    if (snapshot.matches('startingCheckout') || snapshot.matches('checkout') || snapshot.matches('confirming')) {
-      expect(context.termsAccepted).toBe(true);
-    }
+    // A checkout is only ever open with the terms agreed (on this screen, or before the provider's redirect).
+    if (snapshot.matches('startingCheckout') || snapshot.matches('checkout')) expect(context.termsAccepted).toBe(true);
+    if (snapshot.matches('confirming')) expect(context.termsAccepted || context.returning !== null).toBe(true);
     // Paid only on the server's word: its settings, or its PAID answer about the checkout.
     if (snapshot.matches('paid')) {
       expect(snapshot.status).toBe('done');
@@ -177,10 +191,15 @@ describeModel({
     if (setting && 'payment_status' in setting && setting.payment_status === 0 && !snapshot.matches('paid')) {
       expect(view.paymentStatus).toBe(snapshot.matches('confirming') ? 1 : 0);
     }
-    // Nothing paid or unavailable is ever chosen, and the total is the chosen items' sum.
+    // An unfinished checkout (PENDING on the server) stays PENDING until the server says PAID.
+    if (setting && 'payment_status' in setting && setting.payment_status === 1 && !snapshot.matches('paid')) {
+      expect(view.paymentStatus).toBe(1);
+    }
+    // Nothing paid or unavailable is ever chosen (a pending item may be: its checkout is resumed),
+    // and the total is the chosen items' sum.
     for (const kind of context.selected) {
       const chosen = context.items.find((l) => l.kind === kind);
-      expect(chosen?.status).toBe(0);
+      expect(chosen?.status).not.toBe(2);
       expect(chosen?.available).toBe(true);
     }
     expect(view.totalMinor).toBe(context.items.filter((l) => context.selected.includes(l.kind)).reduce((s, l) => s + l.total_minor, 0));
@@ -191,5 +210,11 @@ describeModel({
     // A declined payment says why, with one of the seed's payment messages when the provider was reached.
     if (view.phase === 'declined') expect(view.failure).not.toBeNull();
     if (view.phase === 'checkout') expect(view.session?.provider).toBe(view.provider);
+    // Back from Adyen's redirect, its result goes to Drop-in; a return confirms the checkout it named.
+    if (view.phase === 'returning') expect(view.redirect).toEqual({ sessionId: returning.sessionId, redirectResult: returning.redirectResult });
+    else expect(view.redirect).toBeNull();
+    if (snapshot.matches('confirming') && context.session === null) expect(context.returning?.reference).toBe(REFERENCE);
+    // "Payment complete" only for a checkout the server confirmed on this screen; otherwise "already paid".
+    if (view.phase === 'paid') expect(view.justPaid).toBe(context.checkoutStatus?.status === 2);
   },
 });

@@ -2,7 +2,9 @@
  * The session machine walked transition by transition: every way in (login code, login ID +
  * password, examinee login, the entry routes of rules 1-4), the entry guards for visitors
  * (rules 5 and 7, /404), where each examinee lands, and every way out (logout per login type,
- * 401 with and without maintenance).
+ * 401 with and without maintenance; the logout call answered, refused as already ended, or
+ * unanswered with its token kept for revocation), and the payment provider's redirect back to a
+ * payment screen.
  */
 import { expect } from 'vitest';
 import { createMachine, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
@@ -66,6 +68,8 @@ const machine = sessionMachine.provide({
   actions: {
     persistSession: () => {},
     wipeSession: () => {},
+    holdRevocation: () => {},
+    dropRevocation: () => {},
     persistChange: () => {},
     persistEntry: () => {},
     persistSchoolId: () => {},
@@ -101,6 +105,14 @@ const typedUrls = [
   unmatched('/examinee-info'),
   unmatched('/no-such-page', {}, false),
   unmatched('/start'),
+];
+/** The payment provider's redirect back (the returnUrl with our reference; Adyen's sessionId and redirectResult). */
+const returnQuery = { schedule_history_id: '7', reference: 'GR-00000000-0000-4000-8000-000000000001', sessionId: 'CS1234', redirectResult: 'X6Xtf' };
+const paymentReturns = [
+  unmatched('/pay-exam-fee', returnQuery),
+  unmatched('/pay-exam-result', returnQuery),
+  // A payment screen's URL without a checkout to confirm is not a return: the screen stays.
+  unmatched('/pay-exam-fee'),
 ];
 const menuToPay = { ...demoChooseStatus, exam_fee: { required: true, status: 0 as const }, exam: { ...demoChooseStatus.exam, can_take: false } };
 const menuReleased = {
@@ -240,9 +252,14 @@ describeModel({
     ],
     'xstate.error.actor.loadClientConfig': errorsOf('loadClientConfig', [new ApiFailure('NETWORK_ERROR')]),
     'xstate.done.actor.endServerSession': [{ type: 'xstate.done.actor.endServerSession', output: undefined }],
-    'xstate.error.actor.endServerSession': [{ type: 'xstate.error.actor.endServerSession', error: new ApiFailure('NETWORK_ERROR') }],
+    // No answer (the token waits for revocation), and 401 (revoked or expired already: nothing waits).
+    'xstate.error.actor.endServerSession': errorsOf('endServerSession', [new ApiFailure('NETWORK_ERROR'), new ApiFailure('NOT_LOGGED_IN', 401)]),
     // Typed URLs are judged the same from every signed-out screen: sampled on the login-code form.
-    'location.unmatched': (snapshot) => (snapshot.matches({ signedOut: { loginCode: 'editing' } }) ? typedUrls : []),
+    // The provider's redirect back reaches a terminal that boots a my-page pupil's session (basic information).
+    'location.unmatched': (snapshot) => {
+      if (snapshot.matches({ signedOut: { loginCode: 'editing' } })) return typedUrls;
+      return snapshot.matches({ signedIn: 'info' }) ? paymentReturns : [];
+    },
     'xstate.route': (snapshot) => [
       ...onlyIn(['payExamFee', 'shortResult', 'testingMenu'], [{ type: 'xstate.route', to: '#sessionTestingMenu' }])(snapshot),
       { type: 'xstate.route', to: '#sessionLoginCode' },
@@ -275,5 +292,11 @@ describeModel({
     expect(snapshot.context.session !== null).toBe(holds);
     // The exam flow starts only with a known schedule history.
     if (snapshot.matches({ signedIn: 'examFlow' })) expect(snapshot.context.session.schedule_history_id).not.toBeNull();
+    // A redirect back is held only by the payment screen it opened, and names that screen's sitting.
+    const paymentReturn = snapshot.context.paymentReturn as { scheduleHistoryId: number } | null;
+    if (paymentReturn !== null) {
+      expect(snapshot.matches({ signedIn: 'payExamFee' }) || snapshot.matches({ signedIn: 'payExamResult' })).toBe(true);
+      expect(snapshot.context.results.id).toBe(paymentReturn.scheduleHistoryId);
+    }
   },
 });

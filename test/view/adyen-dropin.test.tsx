@@ -3,7 +3,9 @@
  * adyen-dropin: Adyen Web (mocked module) is loaded when the component renders, AdyenCheckout is
  * created with the session, client key, environment, the language's locale and the amount, the
  * Drop-in mounts with the Card component; Drop-in's callbacks map to one ProviderResult;
- * unmounting removes the Drop-in; a library that fails to load is told, with Try again.
+ * unmounting removes the Drop-in; a library that fails to load is told, with Try again. Back from
+ * Adyen's redirect it opens the session by its id, hands the redirect result to Adyen
+ * (submitDetails) and mounts no form; the outcome comes through the same callbacks.
  */
 import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -20,6 +22,7 @@ type Callbacks = {
 const adyen = vi.hoisted(() => {
   const state = {
     configs: [] as Record<string, unknown>[],
+    submitted: [] as unknown[],
     mounted: [] as HTMLElement[],
     dropinOptions: [] as unknown[],
     unmount: vi.fn(),
@@ -34,7 +37,12 @@ vi.mock('@adyen/adyen-web', () => {
     Card: adyen.Card,
     AdyenCheckout: async (config: Record<string, unknown>) => {
       adyen.configs.push(config);
-      return { config };
+      return {
+        config,
+        submitDetails: (data: unknown) => {
+          adyen.submitted.push(data);
+        },
+      };
     },
     Dropin: class Dropin {
       constructor(_checkout: unknown, options: unknown) {
@@ -53,7 +61,9 @@ vi.mock('@adyen/adyen-web', () => {
   };
 });
 
-function props(overrides: Partial<AdyenDropinProps> = {}): AdyenDropinProps {
+type CheckoutProps = Extract<AdyenDropinProps, { session: object }>;
+
+function props(overrides: Partial<CheckoutProps> = {}): CheckoutProps {
   return {
     session: { id: 'CS-123', sessionData: 'Ab02b4c0' },
     clientKey: 'test_CLIENTKEY',
@@ -71,6 +81,7 @@ async function mounted() {
 
 beforeEach(() => {
   adyen.configs.length = 0;
+  adyen.submitted.length = 0;
   adyen.mounted.length = 0;
   adyen.dropinOptions.length = 0;
   adyen.unmount.mockClear();
@@ -115,6 +126,26 @@ describe('adyen-dropin', () => {
     const config = await mounted();
     act(() => call(config));
     expect(onCompleted).toHaveBeenCalledExactlyOnceWith(expected);
+  });
+
+  it('back from a redirect: opens the session by its id, submits the redirect result, shows no form, reports the outcome', async () => {
+    const onCompleted = vi.fn();
+    await renderView(
+      <AdyenDropin
+        redirect={{ sessionId: 'CS-123', redirectResult: 'X6XtfGC3!Y3Jg2' }}
+        clientKey="test_CLIENTKEY"
+        environment="test"
+        onCompleted={onCompleted}
+      />,
+      { language: 'de' },
+    );
+    await waitFor(() => expect(adyen.submitted).toEqual([{ details: { redirectResult: 'X6XtfGC3!Y3Jg2' } }]));
+    const config = adyen.configs[0] as unknown as Callbacks & Record<string, unknown>;
+    expect(config).toMatchObject({ session: { id: 'CS-123' }, clientKey: 'test_CLIENTKEY', environment: 'test', locale: 'de' });
+    expect((config.session as Record<string, unknown>).sessionData).toBeUndefined();
+    expect(adyen.mounted).toHaveLength(0);
+    act(() => config.onPaymentCompleted({ resultCode: 'Authorised' }));
+    expect(onCompleted).toHaveBeenCalledExactlyOnceWith('authorised');
   });
 
   it('unmounts the Drop-in and reports nothing after it is gone', async () => {

@@ -192,7 +192,18 @@ describe('documents', () => {
     const file = await client().resultDocument!(42, 'report');
     expect(file).toBeInstanceOf(Blob);
     expect(Buffer.from(await file.arrayBuffer()).equals(pdf)).toBe(true);
-    expect(seen[0]?.url).toBe('/api/score-report/pdf-report?schedule_history_id=42');
+    expect(seen[0]?.url).toBe('/api/score-report/pdf-report?schedule_history_id=42&locale=ja');
+  });
+
+  it('asks for the document in the pupil\'s language, the Arabic numerals variant included', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end(Buffer.from('%PDF-1.7\n%%EOF\n', 'latin1'));
+    };
+    await client({ language: 'ar-nu-arab' }).resultDocument!(42, 'report');
+    expect(seen[0]?.url).toBe('/api/score-report/pdf-report?schedule_history_id=42&locale=ar-nu-arab');
+    // The catalog header alone ("ar") would lose the variant.
+    expect(seen[0]?.headers['x-locale']).toBe('ar');
   });
 
   it('asks for the certificate at /get-certificate and reports a refusal by its code', async () => {
@@ -200,6 +211,6 @@ describe('documents', () => {
     const failure = await failureOf(client().resultDocument!(42, 'certificate'));
     expect(failure.code).toBe('NOT_PASSED');
     expect(failure.status).toBe(403);
-    expect(seen[0]?.url).toBe('/api/get-certificate?schedule_history_id=42');
+    expect(seen[0]?.url).toBe('/api/get-certificate?schedule_history_id=42&locale=ja');
   });
 });

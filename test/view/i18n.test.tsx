@@ -142,17 +142,26 @@ function readPo(key: string): Map<string, string> {
 }
 
 describe('catalogs', () => {
-  it.each(['en', 'ja'])('%s translates every message', (key) => {
+  it.each(catalogKeys)('%s translates every message', (key) => {
     const entries = readPo(key);
     expect(entries.size).toBeGreaterThan(50);
     const missing = [...entries].filter(([, translation]) => translation === '').map(([id]) => id);
     expect(missing).toEqual([]);
   });
 
-  it('ja keeps every placeholder of the English message', () => {
-    for (const [id, translation] of readPo('ja')) {
-      const placeholders = (s: string) => [...s.matchAll(/\{(\w+)[},]/g)].map((m) => m[1]).sort();
-      expect(placeholders(translation), id).toEqual(placeholders(id));
+  // The arguments a message uses: `{name}`, and `{count, plural, ...}` / select / number / date.
+  // Compared as sets: a plural branch may repeat an argument the translation names once, in the
+  // one branch its language has (ja, km, th... have only `other`).
+  const argumentsOf = (s: string) =>
+    [...new Set([...s.matchAll(/\{(\w+)(?:\}|\s*,\s*(?:plural|selectordinal|select|number|date|time)\b)/g)].map((m) => m[1]))].sort();
+  // Tags of rich text (<0>...</0>, <1/>) keep their numbers.
+  const tagsOf = (s: string) => [...new Set([...s.matchAll(/<\/?(\d+)\/?>/g)].map((m) => m[1]))].sort();
+
+  it.each(catalogKeys)('%s keeps every placeholder and tag of the English message', (key) => {
+    for (const [id, translation] of readPo(key)) {
+      if (translation === '') continue;
+      expect(argumentsOf(translation), `${key}: ${id}`).toEqual(argumentsOf(id));
+      expect(tagsOf(translation), `${key}: ${id}`).toEqual(tagsOf(id));
     }
   });
 

@@ -3,7 +3,8 @@
  * payment (pay-exam-fee, pay-exam-result): items with quantity, unit price and total in USD;
  * result items ticked, the exam fee fixed, paid items not tickable, an unavailable certificate
  * explained; the terms read and agreed before Pay; the non-refundable notice; every phase from
- * loading to paid or declined with the seed's messages; the clearly labelled demo provider.
+ * loading to paid or declined with the seed's messages; the clearly labelled demo provider; the
+ * return from Adyen's redirect; focus that follows the phase and never falls to <body>.
  */
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
@@ -13,8 +14,20 @@ import { PaymentScreen, type PaymentScreenProps } from '../../src/screens/paymen
 import { renderView } from './render.tsx';
 
 vi.mock('../../src/components/adyen-dropin/adyen-dropin.tsx', () => ({
-  AdyenDropin: (props: { session: { id: string }; clientKey: string; amountMinor: number; onCompleted(result: string): void }) => (
-    <div data-testid="adyen-dropin" data-session={props.session.id} data-client-key={props.clientKey} data-amount={props.amountMinor}>
+  AdyenDropin: (props: {
+    session?: { id: string };
+    redirect?: { sessionId: string; redirectResult: string };
+    clientKey: string;
+    amountMinor?: number;
+    onCompleted(result: string): void;
+  }) => (
+    <div
+      data-testid="adyen-dropin"
+      data-session={props.session?.id ?? props.redirect?.sessionId}
+      data-redirect-result={props.redirect?.redirectResult}
+      data-client-key={props.clientKey}
+      data-amount={props.amountMinor}
+    >
       <button type="button" onClick={() => props.onCompleted('refused')}>
         adyen refuses
       </button>
@@ -52,6 +65,8 @@ function examView(overrides: Partial<PaymentView> = {}): PaymentView {
     termsAccepted: false,
     canCheckout: false,
     session: null,
+    redirect: null,
+    justPaid: false,
     paymentStatus: 0,
     failure: null,
     ...overrides,
@@ -179,7 +194,8 @@ describe('payment: choosing', () => {
     const { ui, send } = setup(resultView({ phase: 'startingCheckout', selected: ['result_sheet'], totalMinor: 1000, termsAccepted: true, canCheckout: true }));
     const { user } = await renderView(ui);
     const pay = screen.getByRole('button', { name: 'Opening the payment…' }) as HTMLButtonElement;
-    expect(pay.disabled).toBe(true);
+    // aria-disabled, not disabled: the pressed button keeps the focus while the checkout opens.
+    expect(pay.getAttribute('aria-disabled')).toBe('true');
     expect(pay.getAttribute('aria-busy')).toBe('true');
     expect((screen.getByRole('checkbox', { name: 'Result sheet' }) as HTMLInputElement).disabled).toBe(true);
     expect((screen.getByRole('checkbox', { name: 'I have read and agree to the payment terms' }) as HTMLInputElement).disabled).toBe(true);
@@ -302,7 +318,7 @@ describe('payment: checkout', () => {
 
   it('shows the paid items and continues', async () => {
     const { ui, onContinue } = setup(
-      resultView({ phase: 'paid', items: [{ ...sheet, status: 2 }, { ...certificate, status: 2 }], paymentStatus: 1, session: session() }),
+      resultView({ phase: 'paid', items: [{ ...sheet, status: 2 }, { ...certificate, status: 2 }], paymentStatus: 1, session: session(), justPaid: true }),
     );
     const { user } = await renderView(ui);
     expect(screen.getByRole('status').textContent).toBe('Payment complete. Thank you.');
@@ -327,5 +343,84 @@ describe('payment: paid before the items are reloaded', () => {
     await renderView(ui);
     const paid = screen.getByRole('list', { name: 'Paid items' });
     expect(within(paid).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Result sheet', 'Certificate']);
+  });
+});
+
+describe('payment: back from the provider\'s redirect', () => {
+  it('confirms while Adyen Web hands the redirect result to Adyen, and passes its outcome on', async () => {
+    const view = examView({
+      phase: 'returning',
+      provider: 'adyen',
+      adyen: { client_key: 'test_CLIENTKEY', environment: 'test' },
+      redirect: { sessionId: 'CS-9', redirectResult: 'X6XtfGC3' },
+      paymentStatus: 1,
+    });
+    const { ui, send } = setup(view);
+    const { user } = await renderView(ui);
+    expect(screen.getByRole('status').textContent).toBe('Confirming your payment… Please wait and do not close this page.');
+    const adyen = screen.getByTestId('adyen-dropin');
+    expect(adyen.getAttribute('data-session')).toBe('CS-9');
+    expect(adyen.getAttribute('data-redirect-result')).toBe('X6XtfGC3');
+    expect(screen.queryByRole('button', { name: /^Pay/ })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'adyen refuses' }));
+    expect(send).toHaveBeenCalledWith({ type: 'provider.completed', result: 'refused' });
+  });
+
+  it('says "Payment complete" for the checkout the redirect came back for', async () => {
+    const { ui } = setup(examView({ phase: 'paid', items: [{ ...examFee, status: 2 }], selected: [], paymentStatus: 2, justPaid: true }));
+    await renderView(ui);
+    expect(screen.getByRole('status').textContent).toBe('Payment complete. Thank you.');
+    expect(within(screen.getByRole('list', { name: 'Paid items' })).getByText('Exam fee')).toBeTruthy();
+  });
+});
+
+describe('payment: focus follows the phase, never <body>', () => {
+  /** Renders the first view, focuses the button named, clicks it, then shows the next view as the machine would. */
+  async function pressThenShow(first: PaymentView, button: string, next: PaymentView) {
+    const { ui, send, onBack, onContinue } = setup(first);
+    const rendered = await renderView(ui);
+    const pressed = screen.getByRole('button', { name: button });
+    await rendered.user.click(pressed);
+    expect(document.activeElement).toBe(pressed);
+    rendered.rerender(<PaymentScreen view={next} send={send} onBack={onBack} onContinue={onContinue} />);
+    return rendered;
+  }
+
+  const checkoutView = examView({ phase: 'checkout', session: session(), termsAccepted: true });
+
+  it('keeps focus on Pay while the checkout opens, then moves it to the amount to pay', async () => {
+    const ready = examView({ termsAccepted: true, canCheckout: true });
+    const { rerender } = await pressThenShow(ready, 'Pay $25.00', { ...ready, phase: 'startingCheckout', canCheckout: false });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Opening the payment…' }));
+    const { send, onBack, onContinue } = setup(checkoutView);
+    rerender(<PaymentScreen view={checkoutView} send={send} onBack={onBack} onContinue={onContinue} />);
+    expect(document.activeElement).not.toBe(document.body);
+    expect(document.activeElement?.textContent).toBe('Amount to pay$25.00');
+  });
+
+  it('moves focus to the confirmation after "Authorise"', async () => {
+    await pressThenShow(checkoutView, 'Authorise', examView({ phase: 'confirming', session: session(), paymentStatus: 1 }));
+    expect(document.activeElement).not.toBe(document.body);
+    expect(document.activeElement?.textContent).toBe('Confirming your payment… Please wait and do not close this page.');
+  });
+
+  it('moves focus to the refusal after "Refuse", and to the items after "Try again"', async () => {
+    const declined = examView({ phase: 'declined', failure: 'PAYMENT_REFUSED', session: session(), termsAccepted: true });
+    const { rerender, user } = await pressThenShow(checkoutView, 'Refuse', declined);
+    expect(document.activeElement?.textContent).toBe('The card was refused. Please check the card information and try again.');
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    const again = examView({ termsAccepted: true, canCheckout: true });
+    const { send, onBack, onContinue } = setup(again);
+    rerender(<PaymentScreen view={again} send={send} onBack={onBack} onContinue={onContinue} />);
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'What you pay for' }));
+  });
+
+  it('keeps the heading focused when the settings arrive (nothing was pressed)', async () => {
+    const { ui, send, onBack, onContinue } = setup(examView({ phase: 'loading', items: [] }));
+    const { rerender } = await renderView(ui);
+    const heading = screen.getByRole('heading', { level: 1, name: 'Pay the exam fee' });
+    expect(document.activeElement).toBe(heading);
+    rerender(<PaymentScreen view={examView()} send={send} onBack={onBack} onContinue={onContinue} />);
+    expect(document.activeElement).toBe(heading);
   });
 });

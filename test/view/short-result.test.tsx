@@ -127,6 +127,17 @@ describe('short-result', () => {
     expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Back to menu']);
   });
 
+  it.each([
+    ['RESULT_NOT_RELEASED', '結果はまだ発表されていません。結果はテストの1週間後から見られます。'],
+    ['RESULT_VIEW_EXPIRED', /^[^A-Za-z]+$/],
+  ] as const)('says it in the pupil\'s language (%s in Japanese), never the code or the server\'s English', async (code, message) => {
+    await renderView(<ShortResultScreen {...props({ status: 'error', result: null, error: code })} />, { language: 'ja' });
+    const text = screen.getByRole('status').textContent ?? '';
+    expect(text).toMatch(message);
+    expect(text).not.toContain(code);
+    expect(text).not.toContain('Results can be viewed');
+  });
+
   it('tells another failure and offers Try again', async () => {
     const onRetry = vi.fn();
     const { user } = await renderView(<ShortResultScreen {...props({ status: 'error', result: null, error: 'TIMEOUT', onRetry })} />);

@@ -7,15 +7,23 @@
  * - the exam fee is sold only for a sitting that pays it online and is not started; result
  *   items only once the result is released (finished, and one week passed: seed section 9),
  *   the certificate only for a passed result (NOT_PASSED);
+ * - a checkout is PENDING (status 1, seed section 4) from the moment it is opened until it is
+ *   paid (PAID 2) or ends without payment (NOT_PAID 0: refused, cancelled, failed, superseded,
+ *   or expired), so an opened, unfinished checkout shows on the testing menu as "payment not
+ *   completed"; a pending item can be paid again (the same checkout is resumed);
  * - one open checkout per item: under a row lock on the schedule history, a request for items
  *   an open, unexpired checkout already holds gets that checkout again (200), so two tabs or a
  *   double click share one checkout and one charge; a request for a different set of items
  *   supersedes the overlapping open checkouts (they expire) before the new one is made (201);
+ *   open checkouts past their expiry are written back to NOT_PAID (expired) there too;
+ * - the URL the provider sends the shopper back to (Adyen's returnUrl) is the browser's
+ *   return_url with our `reference` added, so the payment screen that opens after a redirect
+ *   knows which checkout to confirm;
  * - nothing already purchased is sold again (ALREADY_PAID when every asked item is owned);
  * - a provider that fails leaves nothing behind (PAYMENT_ERROR, the transaction is undone).
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, inArray } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte } from 'drizzle-orm';
 import {
   ScheduleHistoryStatus,
   type DemoPaymentCompleteRequest,
@@ -33,7 +41,7 @@ import { ownedBy, PaymentStatus, type Owned } from '../purchases.ts';
 import { resultAvailability as availabilityOf } from '../../../machines/schedule-history/schedule-history.selectors.ts';
 import { loadOwnSitting, paysOnline, type Sitting } from '../sitting.ts';
 import type { Principal } from '../tokens.ts';
-import { grantPayment, lockPayment, recordFailure, type PaymentRow } from './grant.ts';
+import { grantPayment, itemKindsOf, lockPayment, recordFailure, type PaymentRow } from './grant.ts';
 import type { PaymentProvider } from './provider.ts';
 import type { PaymentSettings } from './settings.ts';
 
@@ -74,10 +82,11 @@ function settingCommon(deps: PaymentDeps, scheduleHistoryId: number) {
 }
 
 /** GET /get-setting-payment-for-exam */
-export async function examPaymentSetting(deps: PaymentDeps, principal: Principal, scheduleHistoryId: number) {
+export async function examPaymentSetting(deps: PaymentDeps, principal: Principal, scheduleHistoryId: number, now: Date) {
   const sitting = await loadOwnSitting(deps.db, principal, scheduleHistoryId);
-  const owned = await ownedBy(deps.db, scheduleHistoryId);
-  const available = examFeeRefusal(sitting, owned) === undefined && owned.items.exam_fee === PaymentStatus.NOT_PAID;
+  const owned = await ownedBy(deps.db, scheduleHistoryId, now);
+  // A pending fee (an unfinished checkout) can be paid: the open checkout is resumed.
+  const available = examFeeRefusal(sitting, owned) === undefined;
   return {
     ...settingCommon(deps, scheduleHistoryId),
     items: [line('exam_fee', deps.settings, owned.items.exam_fee, available)],
@@ -100,8 +109,8 @@ async function resultAvailability(tx: Tx, sitting: Sitting, now: Date) {
 export async function resultPaymentSetting(deps: PaymentDeps, principal: Principal, scheduleHistoryId: number, now: Date) {
   const sitting = await loadOwnSitting(deps.db, principal, scheduleHistoryId);
   const { passed } = await resultAvailability(deps.db, sitting, now);
-  const owned = await ownedBy(deps.db, scheduleHistoryId);
-  const unpaid = (kind: ResultItemKind) => owned.items[kind] === PaymentStatus.NOT_PAID;
+  const owned = await ownedBy(deps.db, scheduleHistoryId, now);
+  const unpaid = (kind: ResultItemKind) => owned.items[kind] !== PaymentStatus.PAID;
   return {
     ...settingCommon(deps, scheduleHistoryId),
     items: [
@@ -157,9 +166,21 @@ async function openCheckout(
   return deps.db.transaction(async (tx) => {
     // The lock serialises every checkout of this sitting: two requests never both see "none open".
     const sitting = await loadOwnSitting(tx, principal, request.scheduleHistoryId, 'update');
-    const owned = await ownedBy(tx as Db, sitting.history.id);
+    // Abandoned checkouts (open past their expiry) are no longer pending: NOT_PAID, expired.
+    await tx
+      .update(payments)
+      .set({ outcome: 'expired', status: PaymentStatus.NOT_PAID, updatedAt: now })
+      .where(
+        and(
+          eq(payments.scheduleHistoryId, sitting.history.id),
+          eq(payments.outcome, 'open'),
+          eq(payments.status, PaymentStatus.PENDING),
+          lte(payments.expiresAt, now),
+        ),
+      );
+    const owned = await ownedBy(tx as Db, sitting.history.id, now);
     const asked = await itemsToBuy(tx, sitting, owned);
-    const kinds = asked.filter((kind) => owned.items[kind] === PaymentStatus.NOT_PAID).sort();
+    const kinds = asked.filter((kind) => owned.items[kind] !== PaymentStatus.PAID).sort();
     if (kinds.length === 0) throw new DomainError('ALREADY_PAID', 'Every item asked for is paid already.');
 
     const open = await openCheckoutsOf(tx, sitting.history.id, purpose, now);
@@ -167,7 +188,11 @@ async function openCheckout(
     if (same) return { created: false, session: sessionOf(same.payment, same.items) };
     const overlapping = open.filter((c) => c.kinds.some((kind) => kinds.includes(kind))).map((c) => c.payment.id);
     if (overlapping.length > 0) {
-      await tx.update(payments).set({ outcome: 'expired', updatedAt: now }).where(inArray(payments.id, overlapping));
+      // Superseded: no longer pending; its items are NOT_PAID until the new checkout is paid.
+      await tx
+        .update(payments)
+        .set({ outcome: 'expired', status: PaymentStatus.NOT_PAID, updatedAt: now })
+        .where(inArray(payments.id, overlapping));
     }
 
     const reference = `GR-${randomUUID()}`;
@@ -181,7 +206,7 @@ async function openCheckout(
         amountMinor,
         currency: 'USD',
         lines,
-        returnUrl: request.returnUrl,
+        returnUrl: returnUrlFor(request.returnUrl, reference),
         shopperLocale: request.shopperLocale,
         expiresAt,
       });
@@ -195,6 +220,8 @@ async function openCheckout(
         reference,
         scheduleHistoryId: sitting.history.id,
         purpose,
+        // Opened and not completed: PENDING until the provider's outcome (seed section 4).
+        status: PaymentStatus.PENDING,
         amountMinor,
         provider: provider.name,
         providerSessionId: providerSession?.id ?? null,
@@ -212,6 +239,17 @@ async function openCheckout(
   });
 }
 
+/**
+ * Where the provider sends the shopper back: the browser's return_url (its own payment screen)
+ * with our reference, so that screen confirms this checkout after the redirect. Adyen appends
+ * its own `sessionId` and `redirectResult` to it.
+ */
+export function returnUrlFor(returnUrl: string, reference: string): string {
+  const url = new URL(returnUrl);
+  url.searchParams.set('reference', reference);
+  return url.toString();
+}
+
 /** Open, unexpired checkouts of a sitting for one purpose, with their items. */
 async function openCheckoutsOf(tx: Tx, scheduleHistoryId: number, purpose: Purpose, now: Date) {
   const rows = await tx
@@ -222,7 +260,7 @@ async function openCheckoutsOf(tx: Tx, scheduleHistoryId: number, purpose: Purpo
         eq(payments.scheduleHistoryId, scheduleHistoryId),
         eq(payments.purpose, purpose),
         eq(payments.outcome, 'open'),
-        eq(payments.status, PaymentStatus.NOT_PAID),
+        eq(payments.status, PaymentStatus.PENDING),
         gt(payments.expiresAt, now),
       ),
     );
@@ -252,7 +290,8 @@ function sessionOf(payment: PaymentRow, items: (typeof paymentItems.$inferSelect
         quantity: i.quantity,
         unit_price_minor: i.unitPriceMinor,
         total_minor: i.totalMinor,
-        status: PaymentStatus.NOT_PAID,
+        // Each item of an open checkout is pending until the checkout is paid.
+        status: PaymentStatus.PENDING,
         available: true,
       })),
     adyen_session:
@@ -263,13 +302,23 @@ function sessionOf(payment: PaymentRow, items: (typeof paymentItems.$inferSelect
   };
 }
 
-/** What the browser is told about a checkout: PAID shows as `paid`; an open one past its time as `expired`. */
-function statusOf(payment: PaymentRow, now: Date): { reference: string; status: 0 | 1 | 2; outcome: PaymentOutcome } {
-  const status = payment.status as 0 | 1 | 2;
+/**
+ * What the browser is told about a checkout: PAID shows as `paid`; an open one is PENDING until
+ * its time runs out, then `expired` and NOT_PAID (whether or not that is written back yet).
+ */
+async function statusOf(
+  tx: Tx,
+  payment: PaymentRow,
+  now: Date,
+): Promise<{ reference: string; status: 0 | 1 | 2; outcome: PaymentOutcome; kinds: PaymentKind[] }> {
+  let status = payment.status as 0 | 1 | 2;
   let outcome: PaymentOutcome = payment.outcome;
   if (status === PaymentStatus.PAID) outcome = 'paid';
-  else if (outcome === 'open' && payment.expiresAt <= now) outcome = 'expired';
-  return { reference: payment.reference, status, outcome };
+  else if (outcome === 'open' && payment.expiresAt <= now) {
+    outcome = 'expired';
+    status = PaymentStatus.NOT_PAID;
+  }
+  return { reference: payment.reference, status, outcome, kinds: (await itemKindsOf(tx, payment.id)).sort() };
 }
 
 /** The caller's own checkout (through its sitting), or NOT_FOUND. */
@@ -293,7 +342,7 @@ async function ownPayment(tx: Tx, principal: Principal, reference: string, lock:
 
 /** GET /payment/status */
 export async function paymentStatus(db: Db, principal: Principal, reference: string, now: Date) {
-  return statusOf(await ownPayment(db, principal, reference, false), now);
+  return statusOf(db, await ownPayment(db, principal, reference, false), now);
 }
 
 /**
@@ -305,14 +354,14 @@ export async function completeDemoPayment(deps: PaymentDeps, principal: Principa
   return deps.db.transaction(async (tx) => {
     const payment = await ownPayment(tx, principal, body.reference, true);
     if (payment.provider !== 'demo') throw new DomainError('NOT_FOUND', 'No such demo payment.');
-    if (payment.outcome !== 'open' || payment.status !== PaymentStatus.NOT_PAID || payment.expiresAt <= now) {
-      return statusOf(payment, now);
+    if (payment.outcome !== 'open' || payment.status !== PaymentStatus.PENDING || payment.expiresAt <= now) {
+      return statusOf(tx, payment, now);
     }
     if (body.outcome === 'authorised') {
       await grantPayment(tx, payment, `DEMO-${payment.reference}`, now, deps.logger);
     } else {
       await recordFailure(tx, payment, body.outcome, now);
     }
-    return statusOf((await lockPayment(tx, payment.reference)) ?? payment, now);
+    return statusOf(tx, (await lockPayment(tx, payment.reference)) ?? payment, now);
   });
 }

@@ -19,6 +19,8 @@ function loadingView(purpose: PaymentPurpose): PaymentView {
     termsAccepted: false,
     canCheckout: false,
     session: null,
+    redirect: null,
+    justPaid: false,
     paymentStatus: 0,
     failure: null,
   };

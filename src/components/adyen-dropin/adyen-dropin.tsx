@@ -4,6 +4,11 @@
  * pupil's language, and reports how the checkout ended as one ProviderResult through
  * `onCompleted`; the server then confirms. A skeleton shows while the library loads; a library
  * that fails to load is said in words with "Try again". Unmounting removes the Drop-in.
+ *
+ * Back from a redirect (3-D Secure, a bank's page: Adyen's returnUrl with `sessionId` and
+ * `redirectResult`), it shows no form: it opens the session by its id and hands the redirect
+ * result to Adyen (`submitDetails`, Adyen's sessions flow), which completes the payment and
+ * reports the outcome through the same callbacks.
  */
 import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
@@ -16,13 +21,9 @@ import { loadAdyenWeb } from './adyen-loader.ts';
 import { completedResult, errorResult, failedResult } from './provider-result.ts';
 import styles from './adyen-dropin.module.css';
 
-export interface AdyenDropinProps {
-  /** The session from POST /payment/adyen/sessions/* (its id and sessionData). */
-  session: { id: string; sessionData: string };
+interface CommonProps {
   clientKey: string;
   environment: 'test' | 'live';
-  /** The amount the session charges, USD minor units (shown on Adyen's Pay button). */
-  amountMinor: number;
   /** ISO two-letter country of the shopper, when known (Adyen picks methods by it). */
   countryCode?: string;
   onCompleted(result: ProviderResult): void;
@@ -30,10 +31,28 @@ export interface AdyenDropinProps {
   load?: typeof loadAdyenWeb;
 }
 
+/** The checkout's form: the session from POST /payment/adyen/sessions/* and its amount. */
+interface CheckoutProps extends CommonProps {
+  session: { id: string; sessionData: string };
+  /** The amount the session charges, USD minor units (shown on Adyen's Pay button). */
+  amountMinor: number;
+  redirect?: undefined;
+}
+
+/** Back from Adyen's redirect: its session id and redirect result (no form is shown). */
+interface RedirectProps extends CommonProps {
+  redirect: { sessionId: string; redirectResult: string };
+  session?: undefined;
+  amountMinor?: undefined;
+}
+
+export type AdyenDropinProps = CheckoutProps | RedirectProps;
+
 type LoadState = 'loading' | 'ready' | 'failed';
 
 export function AdyenDropin({
   session,
+  redirect,
   clientKey,
   environment,
   amountMinor,
@@ -47,6 +66,11 @@ export function AdyenDropin({
   const onCompletedRef = useRef(onCompleted);
   const [load, setLoad] = useState<{ attempt: number; state: LoadState }>({ attempt: 0, state: 'loading' });
   const attempt = load.attempt;
+  // Primitives for the effect: a new object with the same values must not open Adyen again.
+  const sessionId = session?.id;
+  const sessionData = session?.sessionData;
+  const redirectSessionId = redirect?.sessionId;
+  const redirectResult = redirect?.redirectResult;
 
   useEffect(() => {
     onCompletedRef.current = onCompleted;
@@ -60,16 +84,27 @@ export function AdyenDropin({
     };
     loadLibrary()
       .then(async ({ AdyenCheckout, Dropin, Card }) => {
-        const checkout = await AdyenCheckout({
-          session: { id: session.id, sessionData: session.sessionData },
+        const callbacks = {
           clientKey,
           environment,
           locale,
           ...(countryCode ? { countryCode } : {}),
-          amount: { value: amountMinor, currency: 'USD' },
-          onPaymentCompleted: (data) => report(completedResult(data)),
-          onPaymentFailed: (data) => report(failedResult(data)),
-          onError: (error) => report(errorResult(error)),
+          onPaymentCompleted: (data: unknown) => report(completedResult(data)),
+          onPaymentFailed: (data: unknown) => report(failedResult(data)),
+          onError: (error: unknown) => report(errorResult(error)),
+        };
+        if (redirectSessionId !== undefined && redirectResult !== undefined) {
+          // Adyen's sessions flow after a redirect: the session by its id alone, then the result.
+          const checkout = await AdyenCheckout({ ...callbacks, session: { id: redirectSessionId } as { id: string; sessionData: string } });
+          if (!active) return;
+          checkout.submitDetails({ details: { redirectResult } });
+          setLoad((current) => (current.attempt === attempt ? { attempt, state: 'ready' } : current));
+          return;
+        }
+        const checkout = await AdyenCheckout({
+          ...callbacks,
+          session: { id: sessionId ?? '', sessionData: sessionData ?? '' },
+          amount: { value: amountMinor ?? 0, currency: 'USD' },
         });
         if (!active || !mountRef.current) return;
         dropin = new Dropin(checkout, { paymentMethodComponents: [Card] }).mount(mountRef.current);
@@ -82,7 +117,19 @@ export function AdyenDropin({
       active = false;
       dropin?.unmount();
     };
-  }, [loadLibrary, attempt, session.id, session.sessionData, clientKey, environment, locale, countryCode, amountMinor]);
+  }, [
+    loadLibrary,
+    attempt,
+    sessionId,
+    sessionData,
+    redirectSessionId,
+    redirectResult,
+    clientKey,
+    environment,
+    locale,
+    countryCode,
+    amountMinor,
+  ]);
 
   return (
     <div className={styles.dropin}>

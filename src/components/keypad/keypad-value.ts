@@ -5,6 +5,9 @@
  * draft is not a number yet. Only a complete value ever leaves the keypad.
  */
 
+import { asciiDigits, localizeDigits } from '../../i18n/format.ts';
+import type { LanguageKey } from '../../i18n/languages.ts';
+
 export type KeypadKey = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | 'minus' | 'point' | 'slash' | 'backspace' | 'clear';
 
 /** The keys a question allows besides the digits (AnswerInputSchema, kind "keypad"). */
@@ -68,9 +71,13 @@ export function valueOf(draft: string): string | null {
   return `${isZero ? '' : sign}${wholePart}${rest}`;
 }
 
-/** The key a physical keyboard's key stands for, if any. */
+/**
+ * The key a physical keyboard's key stands for, if any. A digit of another script (an Arabic
+ * keyboard types "٣") is that digit: the draft, and so the answer sent, is always ASCII.
+ */
 export function keyFromKeyboard(key: string): KeypadKey | null {
-  if (isDigitKey(key)) return key;
+  const digit = asciiDigits(key);
+  if (isDigitKey(digit)) return digit;
   switch (key) {
     case '-':
     case '−':
@@ -89,7 +96,7 @@ export function keyFromKeyboard(key: string): KeypadKey | null {
   }
 }
 
-/** How the display shows a draft: a real minus sign. */
-export function displayOf(draft: string): string {
-  return draft.replace('-', '−');
+/** How the display shows a draft: a real minus sign, the digits as the language writes them. */
+export function displayOf(draft: string, language: LanguageKey = 'en'): string {
+  return localizeDigits(draft.replace('-', '−'), language);
 }

@@ -6,10 +6,14 @@
  * time the draft becomes a complete number different from the last one handed over; an
  * unfinished draft ("3/", "2.") stays here, with a hint that it is not saved yet.
  *
- * Numbers read left to right in every language: the display and the keys are dir="ltr".
+ * Numbers read left to right in every language: the display and the keys are dir="ltr". The
+ * keys and the display show the language's digits (Arabic-Indic for ar-nu-arab); what the
+ * keypad hands over, and so what is sent to the server, is always ASCII.
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState } from 'react';
+import { localizeDigits } from '../../i18n/format.ts';
+import { useLanguage } from '../../i18n/language-context.tsx';
 import { displayOf, keyFromKeyboard, pressKey, valueOf, type KeypadKey, type KeypadOptions } from './keypad-value.ts';
 import styles from './keypad.module.css';
 
@@ -23,6 +27,7 @@ export interface KeypadProps {
 
 export function Keypad({ options, value, disabled, onValue }: KeypadProps) {
   const { t } = useLingui();
+  const { language } = useLanguage();
   const displayId = useId();
   const hintId = useId();
   const [draft, setDraft] = useState(value);
@@ -89,7 +94,7 @@ export function Keypad({ options, value, disabled, onValue }: KeypadProps) {
           readOnly
           inputMode="none"
           dir="ltr"
-          value={displayOf(draft)}
+          value={displayOf(draft, language)}
           aria-describedby={incomplete ? hintId : undefined}
           disabled={disabled}
         />
@@ -101,9 +106,9 @@ export function Keypad({ options, value, disabled, onValue }: KeypadProps) {
       </div>
       <div className={styles.keys} role="group" aria-label={t`Number keypad`} dir="ltr">
         {digitRows.flat().map((digit) => (
-          <KeyButton key={digit} label={digit} disabled={disabled} onPress={() => press(digit)} />
+          <KeyButton key={digit} label={localizeDigits(digit, language)} disabled={disabled} onPress={() => press(digit)} />
         ))}
-        <KeyButton label="0" disabled={disabled} onPress={() => press('0')} />
+        <KeyButton label={localizeDigits('0', language)} disabled={disabled} onPress={() => press('0')} />
         {extraKeys.map(({ key, label, name }) => (
           <KeyButton key={key} label={label} name={name} disabled={disabled} onPress={() => press(key)} />
         ))}

@@ -8,6 +8,8 @@ import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { WarningIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
+import { formatNumber } from '../../i18n/format.ts';
+import { useLanguage } from '../../i18n/language-context.tsx';
 import styles from './exam-start.module.css';
 
 export interface ExamStartScreenProps {
@@ -18,7 +20,10 @@ export interface ExamStartScreenProps {
   onStart(): void;
 }
 
-export function ExamStartScreen({ busy, error, timeLimitMinutes, onStart }: ExamStartScreenProps) {
+export function ExamStartScreen({ busy, error, timeLimitMinutes: minutes, onStart }: ExamStartScreenProps) {
+  const { language } = useLanguage();
+  // The message's placeholder keeps its name: the number in the language's own digits.
+  const timeLimitMinutes = formatNumber(minutes, language);
   return (
     <Page align="start">
       <PageHeading>

@@ -6,6 +6,8 @@
 import { Plural, Trans } from '@lingui/react/macro';
 import { ArrowIcon, CheckIcon, ClockIcon, InfoIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
+import { formatClock } from '../../i18n/format.ts';
+import { useLanguage } from '../../i18n/language-context.tsx';
 import styles from './exam-tutorial.module.css';
 
 export interface ExamTutorialScreenProps {
@@ -15,6 +17,9 @@ export interface ExamTutorialScreenProps {
 }
 
 export function ExamTutorialScreen({ questionCount, timeLimitMinutes, onContinue }: ExamTutorialScreenProps) {
+  const { language } = useLanguage();
+  // The timer's end as the header's timer shows it, in the language's digits.
+  const zeroTime = formatClock(0, language);
   return (
     <Page align="start" width="wide">
       <PageHeading>
@@ -35,7 +40,7 @@ export function ExamTutorialScreen({ questionCount, timeLimitMinutes, onContinue
         <li className={styles.step}>
           <ClockIcon />
           <p>
-            <Trans>The timer at the top of the screen shows how much time is left. When it reaches 00:00, the test ends by itself.</Trans>
+            <Trans>The timer at the top of the screen shows how much time is left. When it reaches {zeroTime}, the test ends by itself.</Trans>
           </p>
         </li>
         <li className={styles.step}>

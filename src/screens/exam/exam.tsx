@@ -37,7 +37,8 @@ export interface ExamAnswer {
   value: string;
   /**
    * Where it is kept: server (acknowledged), terminal (only in this terminal's outbox, sent
-   * when the network allows), saving (being written to the outbox, a moment), none.
+   * when the network allows), saving (being written to the outbox, a moment), none, or
+   * replaced (another window's later answer is the server's, and `value` is that one).
    */
   saved: SaveState;
 }

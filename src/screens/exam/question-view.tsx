@@ -13,7 +13,7 @@
 import { Trans } from '@lingui/react/macro';
 import { useEffect, useId, useRef } from 'react';
 import type { Question } from '../../shared/contract.ts';
-import { CheckIcon, CircleIcon, SavingIcon, TerminalIcon, WarningIcon } from '../../components/icon/icons.tsx';
+import { CheckIcon, CircleIcon, InfoIcon, SavingIcon, TerminalIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import type { ExamAnswer } from './exam.tsx';
 import { NumberAnswer } from './question-types/number-answer.tsx';
 import { OrderingAnswer } from './question-types/ordering-answer.tsx';
@@ -88,7 +88,9 @@ export function QuestionView(props: QuestionViewProps) {
 
 /**
  * Where the answer is kept, in words with an icon (never colour alone): on the server, only on
- * this terminal (the network is down; it is sent later), being saved, or not saved.
+ * this terminal (the network is down; it is sent later), being saved, not saved, or replaced:
+ * another window of this exam gave a later answer, which the server keeps and which is the one
+ * shown (this window's own is gone, and never shown as saved).
  */
 function SavedIndicator({ answer }: { answer: ExamAnswer | undefined }) {
   const state = !answer || answer.value.trim() === '' ? 'empty' : answer.saved;
@@ -116,6 +118,15 @@ function SavedIndicator({ answer }: { answer: ExamAnswer | undefined }) {
         <>
           <WarningIcon />
           <Trans>Not saved</Trans>
+        </>
+      )}
+      {state === 'replaced' && (
+        <>
+          <InfoIcon />
+          <span>
+            <Trans>Replaced by an answer from another window.</Trans>{' '}
+            <Trans>The answer shown is the one the server keeps.</Trans>
+          </span>
         </>
       )}
       {state === 'empty' && (

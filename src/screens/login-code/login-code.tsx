@@ -16,6 +16,7 @@ import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { ErrorIcon } from '../../components/icon/icons.tsx';
 import { LanguagePicker } from '../../components/language-picker/language-picker.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
+import { TerminalCheckLink } from '../../components/terminal-check-link/terminal-check-link.tsx';
 import { invalidLoginCodeMessage, requiredFieldMessage } from '../../i18n/field-messages.ts';
 import styles from './login-code.module.css';
 
@@ -29,11 +30,13 @@ export interface LoginCodeScreenProps {
   error: LoginCodeError | null;
   /** The code as typed; the machine normalises and validates it. */
   onSubmit(code: string): void;
+  /** "Check this terminal": the terminal check (issue 11); the link shows when given. */
+  onCheckTerminal?(): void;
 }
 
 const codeLabel = msg`Login code`;
 
-export function LoginCodeScreen({ busy, error, onSubmit }: LoginCodeScreenProps) {
+export function LoginCodeScreen({ busy, error, onSubmit, onCheckTerminal }: LoginCodeScreenProps) {
   const { i18n } = useLingui();
   const [code, setCode] = useState('');
   const inputId = useId();
@@ -98,6 +101,7 @@ export function LoginCodeScreen({ busy, error, onSubmit }: LoginCodeScreenProps)
       </div>
       <div className={styles.language}>
         <LanguagePicker />
+        {onCheckTerminal && <TerminalCheckLink onOpen={onCheckTerminal} />}
       </div>
     </Page>
   );

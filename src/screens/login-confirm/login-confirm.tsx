@@ -10,6 +10,8 @@ import type { ExamDetails } from '../../shared/contract.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
+import { useLanguage } from '../../i18n/language-context.tsx';
+import { levelName } from '../../i18n/levels.ts';
 import { subjectName } from '../../i18n/subjects.ts';
 import styles from './login-confirm.module.css';
 
@@ -27,6 +29,7 @@ export interface LoginConfirmScreenProps {
 
 export function LoginConfirmScreen({ status, details, error, onConfirm, onReject, onRetry }: LoginConfirmScreenProps) {
   const { i18n } = useLingui();
+  const { language } = useLanguage();
   return (
     <Page align="center">
       <div className="card">
@@ -84,7 +87,7 @@ export function LoginConfirmScreen({ status, details, error, onConfirm, onReject
                 <dt>
                   <Trans>Level</Trans>
                 </dt>
-                <dd dir="auto">{details.level.name}</dd>
+                <dd dir="auto">{levelName(i18n, details.level, language)}</dd>
               </div>
             </dl>
             <p className={styles.ask}>

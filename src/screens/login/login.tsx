@@ -18,6 +18,8 @@ import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { ErrorIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import { LanguagePicker } from '../../components/language-picker/language-picker.tsx';
+import { LinkedText } from '../../components/linked-text/linked-text.tsx';
+import { TerminalCheckLink } from '../../components/terminal-check-link/terminal-check-link.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { failureMessage } from '../../i18n/failure-messages.ts';
@@ -59,6 +61,8 @@ export interface LoginScreenProps {
   onSubmit(values: LoginValues): void;
   /** "Try again" after the page's organization or schedule failed to load. */
   onRetry(): void;
+  /** "Check this terminal": the terminal check (issue 11); the link shows when given. */
+  onCheckTerminal?(): void;
 }
 
 const loginIdLabel = msg`Login ID`;
@@ -79,14 +83,18 @@ function Place({ place }: { place: LoginPlace }) {
         <dt>
           <Trans>School</Trans>
         </dt>
-        <dd dir="auto">{place.organizationName}</dd>
+        <dd dir="auto">
+          <LinkedText text={place.organizationName} />
+        </dd>
       </div>
       {place.scheduleName !== null && (
         <div>
           <dt>
             <Trans>Schedule</Trans>
           </dt>
-          <dd dir="auto">{place.scheduleName}</dd>
+          <dd dir="auto">
+            <LinkedText text={place.scheduleName} />
+          </dd>
         </div>
       )}
       {place.venueName !== null && (
@@ -94,14 +102,16 @@ function Place({ place }: { place: LoginPlace }) {
           <dt>
             <Trans>Venue</Trans>
           </dt>
-          <dd dir="auto">{place.venueName}</dd>
+          <dd dir="auto">
+            <LinkedText text={place.venueName} />
+          </dd>
         </div>
       )}
     </dl>
   );
 }
 
-export function LoginScreen({ status, place, kind, ssoUrl, busy, error, onSubmit, onRetry }: LoginScreenProps) {
+export function LoginScreen({ status, place, kind, ssoUrl, busy, error, onSubmit, onRetry, onCheckTerminal }: LoginScreenProps) {
   const { i18n } = useLingui();
 
   if (status === 'invalid') {
@@ -118,6 +128,7 @@ export function LoginScreen({ status, place, kind, ssoUrl, busy, error, onSubmit
         </div>
         <div className={styles.language}>
           <LanguagePicker />
+          {onCheckTerminal && <TerminalCheckLink onOpen={onCheckTerminal} />}
         </div>
       </Page>
     );
@@ -157,6 +168,7 @@ export function LoginScreen({ status, place, kind, ssoUrl, busy, error, onSubmit
       </div>
       <div className={styles.language}>
         <LanguagePicker />
+        {onCheckTerminal && <TerminalCheckLink onOpen={onCheckTerminal} />}
       </div>
     </Page>
   );

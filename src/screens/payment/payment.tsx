@@ -4,14 +4,19 @@
  * fixed), the payment terms the pupil must read and agree to before paying, the non-refundable
  * notice, then the provider's checkout: Adyen's Drop-in, or the clearly labelled demo panel.
  * After the checkout it shows the server's confirmation, success, or the seed's message for a
- * cancelled, refused or failed payment with "Try again".
+ * cancelled, refused or failed payment with "Try again". Opened by the provider's redirect back
+ * (Adyen's returnUrl), it hands the redirect result to Adyen and confirms that checkout.
+ *
+ * Focus follows the phase: when the content changes under the pupil (the checkout opens, the
+ * payment is being confirmed, it is paid or declined), focus moves to the new content's first
+ * meaningful element, never to <body>; while the checkout is being opened it stays on Pay.
  *
  * Presentational: it renders PaymentView (machines/payment/payment.types.ts) and writes only
  * with `send`; leaving the screen is the host's (`onBack`, `onContinue`).
  */
 import { useLingui } from '@lingui/react';
 import { Trans, useLingui as useLinguiMacro } from '@lingui/react/macro';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { PaymentEvent, PaymentView } from '../../../machines/payment/payment.types.ts';
 import type { PaymentLine, ResultItemKind } from '../../shared/contract.ts';
 import { AdyenDropin } from '../../components/adyen-dropin/adyen-dropin.tsx';
@@ -39,6 +44,29 @@ const PENDING = 1;
 
 function isPaid(line: PaymentLine): boolean {
   return line.status === PAID;
+}
+
+/** Marks the element that takes focus when its phase appears (see usePhaseFocus). */
+const phaseFocus = { 'data-phase-focus': '', tabIndex: -1 } as const;
+
+/**
+ * Moves focus into the content of a new phase (its element marked with phaseFocus) when the
+ * element that had it went away with the old phase (the pressed Pay, Authorise or Try again), so
+ * it never falls to <body>. Focus that is still on the page (the screen's heading after loading)
+ * stays where it is.
+ */
+function usePhaseFocus(phase: PaymentView['phase']) {
+  const ref = useRef<HTMLDivElement>(null);
+  const previous = useRef(phase);
+  useEffect(() => {
+    if (previous.current === phase) return;
+    previous.current = phase;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    // The phase's own element, else (a skeleton while loading) the screen's heading.
+    (ref.current?.querySelector<HTMLElement>('[data-phase-focus]') ?? ref.current?.querySelector<HTMLElement>('h1'))?.focus();
+  }, [phase]);
+  return ref;
 }
 
 function Money({ minor }: { minor: number }) {
@@ -141,7 +169,7 @@ function Item({ line, view, send, locked }: { line: PaymentLine; view: PaymentVi
 function Items({ view, send, locked }: { view: PaymentView; send: PaymentScreenProps['send']; locked: boolean }) {
   return (
     <section aria-labelledby="payment-items-heading">
-      <h2 id="payment-items-heading" className={styles.sectionTitle}>
+      <h2 id="payment-items-heading" className={styles.sectionTitle} {...phaseFocus}>
         {view.purpose === 'exam_fee' ? <Trans>What you pay for</Trans> : <Trans>Choose what to buy</Trans>}
       </h2>
       <ul className={styles.items}>
@@ -246,9 +274,13 @@ function Choosing({ view, send, onBack }: { view: PaymentView; send: PaymentScre
           type="button"
           className={`button ${styles.pay}`}
           data-variant="primary"
-          disabled={!view.canCheckout || starting}
+          // While the checkout opens Pay keeps the focus (aria-disabled): a disabled button would drop it to <body>.
+          disabled={!view.canCheckout && !starting}
+          aria-disabled={starting || undefined}
           aria-busy={starting || undefined}
-          onClick={() => send({ type: 'checkout.requested' })}
+          onClick={() => {
+            if (!starting) send({ type: 'checkout.requested' });
+          }}
         >
           {starting ? (
             <Trans>Opening the payment…</Trans>
@@ -335,7 +367,7 @@ function Checkout({ view, send }: { view: PaymentView; send: PaymentScreenProps[
   }
   return (
     <>
-      <p className={styles.total}>
+      <p className={styles.total} {...phaseFocus}>
         <span>
           <Trans>Amount to pay</Trans>
         </span>
@@ -351,7 +383,7 @@ function Checkout({ view, send }: { view: PaymentView; send: PaymentScreenProps[
 function Confirming() {
   return (
     <div className={styles.busy} aria-busy="true">
-      <p role="status" className={styles.busyText}>
+      <p role="status" className={styles.busyText} {...phaseFocus}>
         <ClockIcon />
         <Trans>Confirming your payment… Please wait and do not close this page.</Trans>
       </p>
@@ -367,11 +399,11 @@ function Paid({ view, onContinue }: { view: PaymentView; onContinue(): void }) {
   const paid = view.items.filter((line) => isPaid(line) || view.selected.includes(line.kind));
   return (
     <>
-      <div className={styles.success} role="status">
+      <div className={styles.success} role="status" {...phaseFocus}>
         <CheckIcon />
         <p>
-          {/* No checkout in this visit: it was paid before (another tab, an earlier visit). */}
-          {view.session === null ? i18n._(failureMessage('ALREADY_PAID')) : <Trans>Payment complete. Thank you.</Trans>}
+          {/* No checkout confirmed on this screen: it was paid before (another tab, an earlier visit). */}
+          {view.justPaid ? <Trans>Payment complete. Thank you.</Trans> : i18n._(failureMessage('ALREADY_PAID'))}
         </p>
       </div>
       {paid.length > 0 && (
@@ -394,7 +426,9 @@ function Paid({ view, onContinue }: { view: PaymentView; onContinue(): void }) {
 function Declined({ view, send, onBack }: { view: PaymentView; send: PaymentScreenProps['send']; onBack(): void }) {
   return (
     <>
-      <FailureAlert code={view.failure ?? 'PAYMENT_ERROR'} />
+      <div {...phaseFocus}>
+        <FailureAlert code={view.failure ?? 'PAYMENT_ERROR'} />
+      </div>
       <div className="button-row">
         <button type="button" className="button" data-variant="primary" onClick={() => send({ type: 'again.requested' })}>
           <Trans>Try again</Trans>
@@ -412,7 +446,7 @@ function NothingToPay({ view, onContinue }: { view: PaymentView; onContinue(): v
   const { i18n } = useLingui();
   return (
     <>
-      <div className="alert" data-tone="info" role="status">
+      <div className="alert" data-tone="info" role="status" {...phaseFocus}>
         <InfoIcon />
         <p>
           {view.items.length === 0 ? <Trans>There is nothing to pay here.</Trans> : i18n._(failureMessage('ALREADY_PAID'))}
@@ -425,12 +459,33 @@ function NothingToPay({ view, onContinue }: { view: PaymentView; onContinue(): v
   );
 }
 
+/**
+ * Back from Adyen's redirect: the pupil sees the confirmation while Adyen Web (no form shown)
+ * hands the redirect result to Adyen, which reports the outcome.
+ */
+function Returning({ view, send }: { view: PaymentView; send: PaymentScreenProps['send'] }) {
+  return (
+    <>
+      <Confirming />
+      {view.adyen && view.redirect && (
+        <AdyenDropin
+          redirect={view.redirect}
+          clientKey={view.adyen.client_key}
+          environment={view.adyen.environment}
+          onCompleted={(result) => send({ type: 'provider.completed', result })}
+        />
+      )}
+    </>
+  );
+}
+
 export function PaymentScreen({ view, send, onBack, onContinue }: PaymentScreenProps) {
   const { phase } = view;
   const nothingToPay = view.items.every((line) => isPaid(line) || !line.available);
+  const content = usePhaseFocus(phase);
   return (
     <Page align="start">
-      <div className="card">
+      <div className="card" ref={content}>
         <Heading view={view} />
         {phase === 'loading' && (
           <SkeletonRegion>
@@ -443,7 +498,9 @@ export function PaymentScreen({ view, send, onBack, onContinue }: PaymentScreenP
         )}
         {phase === 'loadFailed' && (
           <>
-            <FailureAlert code={view.failure ?? 'GENERIC_ERROR'} />
+            <div {...phaseFocus}>
+              <FailureAlert code={view.failure ?? 'GENERIC_ERROR'} />
+            </div>
             <div className="button-row">
               <button type="button" className="button" data-variant="primary" onClick={() => send({ type: 'retry.requested' })}>
                 <Trans>Try again</Trans>
@@ -457,6 +514,7 @@ export function PaymentScreen({ view, send, onBack, onContinue }: PaymentScreenP
         {(phase === 'choosing' || phase === 'startingCheckout') &&
           (nothingToPay ? <NothingToPay view={view} onContinue={onContinue} /> : <Choosing view={view} send={send} onBack={onBack} />)}
         {phase === 'checkout' && <Checkout view={view} send={send} />}
+        {phase === 'returning' && <Returning view={view} send={send} />}
         {phase === 'confirming' && <Confirming />}
         {phase === 'paid' && <Paid view={view} onContinue={onContinue} />}
         {phase === 'declined' && <Declined view={view} send={send} onBack={onBack} />}

@@ -18,10 +18,11 @@ import { CheckIcon, ClockIcon, InfoIcon, WarningIcon } from '../../components/ic
 import { MathText } from '../../components/math/math-text.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
-import { formatDate, formatNumber, formatPercent } from '../../i18n/format.ts';
+import { LinkedText } from '../../components/linked-text/linked-text.tsx';
+import { formatDate, formatNumber, formatPercent, formatRegion } from '../../i18n/format.ts';
 import { gradeName } from '../../i18n/grades.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
-import { intlLocale, type LanguageKey } from '../../i18n/languages.ts';
+import type { LanguageKey } from '../../i18n/languages.ts';
 import { subjectName } from '../../i18n/subjects.ts';
 import { DistributionChart, UnitsChart } from './score-report-charts.tsx';
 import styles from './score-report.module.css';
@@ -51,16 +52,6 @@ export function formatRate(percent: number, language: LanguageKey): string {
   return formatPercent(percent / 100, language);
 }
 
-/** A country or region's name in the interface language (Intl), or its code where Intl has none. */
-export function regionName(region: string, language: LanguageKey): string {
-  try {
-    const name = new Intl.DisplayNames([intlLocale(language), 'en'], { type: 'region' }).of(region);
-    // A browser without the language's region names answers the code itself ("JP"): English then.
-    return name && name !== region ? name : (new Intl.DisplayNames(['en'], { type: 'region' }).of(region) ?? region);
-  } catch {
-    return region;
-  }
-}
 
 function Row({ label, children, item }: { label: ReactNode; children: ReactNode; item: string }) {
   return (
@@ -213,13 +204,13 @@ function Report({ report, variant, download, onPrint, onDownloadPdf, onDownloadC
             {examinee.age === null ? notYet : n(examinee.age)}
           </Row>
           <Row item="region" label={<Trans>Country or region</Trans>}>
-            {examinee.region === null ? notYet : regionName(examinee.region, language)}
+            {examinee.region === null ? notYet : formatRegion(examinee.region, language)}
           </Row>
           <Row item="grade" label={<Trans>Grade</Trans>}>
             {examinee.grade_id === null ? notYet : gradeName(i18n, examinee.grade_id, language)}
           </Row>
           <Row item="organization" label={<Trans>Organisation</Trans>}>
-            {examinee.organization_name}
+            <LinkedText text={examinee.organization_name} />
           </Row>
         </dl>
       </Section>

@@ -21,6 +21,7 @@ import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleto
 import { failureMessages } from '../../i18n/failure-messages.ts';
 import { formatDate, formatNumber, formatPercent } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
+import { levelName } from '../../i18n/levels.ts';
 import { subjectName } from '../../i18n/subjects.ts';
 import { NotPassedIcon } from './not-passed-icon.tsx';
 import styles from './short-result.module.css';
@@ -71,7 +72,7 @@ function Result({ result }: { result: ShortResult }) {
   const correct = formatNumber(result.correct_count, language);
   const questions = formatNumber(result.question_count, language);
   const subject = subjectName(i18n, result.subject);
-  const level = result.level.name;
+  const level = levelName(i18n, result.level, language);
   const viewableUntil = formatDate(result.viewable_until, language);
   return (
     <>

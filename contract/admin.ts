@@ -1,0 +1,305 @@
+/**
+ * The wire contract of the staff (proctor) API under /api/admin (issue 10): login, the
+ * schedules and live roster of the proctor's organisation, the exam-day actions and the audit
+ * trail. The server validates what comes in with these; the proctor page validates what comes
+ * back. snake_case on the wire, like the rest of the API.
+ *
+ * Rules every call follows:
+ * - Staff tokens are not pupil tokens: `Authorization: Bearer <staff token>` from
+ *   POST /admin/login. A pupil token is 401 NOT_LOGGED_IN here, a staff token is 401
+ *   NOT_LOGGED_IN on every pupil call.
+ * - Errors are the contract's ErrorBody (src/shared/contract.ts): 401 NOT_LOGGED_IN (no or a
+ *   bad staff token), 401 INCORRECT_ID_PASSWORD (login), 403 ACCOUNT_LOCKED (five wrong
+ *   passwords in a row lock the staff account for a minute, as for pupils), 400/422
+ *   VALIDATION_ERROR (bad input changes nothing), 404 NOT_FOUND for anything outside the staff
+ *   member's organisation (never leaks whether it exists).
+ * - Action refusals reuse the seed's codes: a sitting that is not in the exam cannot be moved or
+ *   extended: 403 EXAM_NOT_STARTED (PENDING), ER_SCHEDULE_HISTORY_COMPLETED (finished),
+ *   ER_SCHEDULE_HISTORY_CANCELLED, EXPIRED; a retake of a sitting never started is
+ *   EXAM_NOT_STARTED, of a released result ER_SCHEDULE_HISTORY_COMPLETED.
+ * - Every action runs in one transaction with its audit entry (GET /admin/audit).
+ *
+ * Live updates: the proctor page polls the roster every ROSTER_POLL_MS with If-None-Match;
+ * the server answers 304 while nothing changed (the ETag covers the content, not
+ * server_time). Polling was chosen over server-sent events because it works through school
+ * proxies that buffer SSE, needs no sticky connection when several API processes share one
+ * PostgreSQL, and a 304 costs next to nothing.
+ *
+ * Decisions beyond /work/notes/exam-day-contract.md (names there are kept):
+ * - Roster states add `moving` (a proctor released the terminal; the pupil has not pressed
+ *   Start on the new one yet) and `time_up` (DOING past the deadline: answers given before it
+ *   may still arrive, the automatic finish follows). There is no `scored`: any finished status
+ *   (COMPLETED, SCORING_COMPLETED, STATISTIC_COMPLETED, RESULT_PUBLIC) is `finished`, with the
+ *   receipt; `status` carries the seed's number for anyone who needs more.
+ * - Audit entries carry `actor` ('staff' | 'system') and `staff_name` (null for the system),
+ *   rather than a staff_name that may be the word 'system'.
+ * - Every sitting action answers `{ pupil, server_time }` with the pupil's fresh roster row;
+ *   extend adds `deadline_at` (the new deadline).
+ * - A room is a venue: schedules list theirs, the roster and the schedule-wide extension take
+ *   an optional `venue_id`.
+ *
+ * Imports only valibot (the contract sits below server/, machines/ and src/).
+ */
+import * as v from 'valibot';
+
+/** How often the proctor page asks for the roster (with If-None-Match). */
+export const ROSTER_POLL_MS = 5_000;
+
+const isoTimestamp = v.pipe(v.string(), v.isoTimestamp());
+const serverTime = { server_time: isoTimestamp };
+const id = v.pipe(v.number(), v.integer(), v.minValue(1));
+/** Organisation and schedule codes: letters, digits, hyphen and underscore (as in src/shared/contract.ts). */
+const CodeSchema = v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'invalid'));
+/** A numeric path or query parameter (they arrive as strings). */
+const NumericParam = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/, 'invalid'), v.transform(Number));
+/** Schedule history status (seed section 4), re-declared so this file imports only valibot. */
+const ScheduleHistoryStatusSchema = v.picklist([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+const VenueSchema = v.object({ id: v.number(), name: v.string() });
+
+// ---------------------------------------------------------------------------
+// Staff login
+// ---------------------------------------------------------------------------
+
+export const staffRoles = ['proctor'] as const;
+export const StaffRoleSchema = v.picklist(staffRoles);
+export type StaffRole = (typeof staffRoles)[number];
+
+/** POST /admin/login */
+export const StaffLoginRequestSchema = v.object({
+  org_code: CodeSchema,
+  login_id: v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.maxLength(64, 'invalid')),
+  password: v.pipe(v.string(), v.nonEmpty('required'), v.maxLength(128, 'invalid')),
+});
+export type StaffLoginRequest = v.InferInput<typeof StaffLoginRequestSchema>;
+
+/** Who is signed in on the proctor page. */
+export const StaffSchema = v.object({
+  name: v.string(),
+  login_id: v.string(),
+  role: StaffRoleSchema,
+  org_code: v.string(),
+  org_name: v.string(),
+});
+export type Staff = v.InferOutput<typeof StaffSchema>;
+
+export const StaffLoginResponseSchema = v.object({
+  access_token: v.string(),
+  staff: StaffSchema,
+  ...serverTime,
+});
+export type StaffLoginResponse = v.InferOutput<typeof StaffLoginResponseSchema>;
+
+/** GET /admin/me. (POST /admin/logout answers 204 with no body and revokes the staff token.) */
+export const StaffMeResponseSchema = v.object({ staff: StaffSchema, ...serverTime });
+export type StaffMeResponse = v.InferOutput<typeof StaffMeResponseSchema>;
+
+// ---------------------------------------------------------------------------
+// Schedules and the live roster
+// ---------------------------------------------------------------------------
+
+/** A schedule of the proctor's organisation. */
+export const AdminScheduleSchema = v.object({
+  code: v.string(),
+  /** Empty when the schedule has no name (show the code). */
+  name: v.string(),
+  starts_at: isoTimestamp,
+  ends_at: isoTimestamp,
+  venue: v.nullable(VenueSchema),
+  pupil_count: v.number(),
+});
+export type AdminSchedule = v.InferOutput<typeof AdminScheduleSchema>;
+
+/** GET /admin/schedules: the organisation's schedules, soonest-ending open ones first, then the rest newest first. */
+export const AdminSchedulesResponseSchema = v.object({
+  schedules: v.array(AdminScheduleSchema),
+  ...serverTime,
+});
+export type AdminSchedulesResponse = v.InferOutput<typeof AdminSchedulesResponseSchema>;
+
+/** Path parameter `:code` of the schedule calls. */
+export const ScheduleCodeParamSchema = v.object({ code: CodeSchema });
+/** Path parameter `:id` (a schedule history id) of the sitting calls. */
+export const SittingIdParamSchema = v.object({ id: NumericParam });
+
+/** GET /admin/schedules/:code/roster?venue_id= */
+export const RosterQuerySchema = v.object({ venue_id: v.optional(NumericParam) });
+
+/**
+ * A pupil's live state, derived on the server at `server_time`:
+ * - not_logged_in: PENDING, no login token was ever issued for the sitting;
+ * - logged_in: PENDING, logged in, Start not pressed;
+ * - in_exam: DOING, heard from within OFFLINE_AFTER_MS (contract/presence.ts, 30 s);
+ * - offline: DOING, not heard from for longer than that;
+ * - moving: DOING, a proctor released the terminal; the pupil logs in and presses Start on another;
+ * - time_up: DOING past the deadline, awaiting answers still in flight and the automatic finish;
+ * - finished: COMPLETED or later (the receipt is there);
+ * - cancelled: CANCELED_PENDING or CANCELED_COMPLETED;
+ * - expired: EXPIRED (the schedule ended before Start).
+ */
+export const rosterStates = [
+  'not_logged_in',
+  'logged_in',
+  'in_exam',
+  'offline',
+  'moving',
+  'time_up',
+  'finished',
+  'cancelled',
+  'expired',
+] as const;
+export const RosterStateSchema = v.picklist(rosterStates);
+export type RosterState = (typeof rosterStates)[number];
+
+/** The finish receipt (as POST /exam/finish answered it to the pupil). */
+export const RosterReceiptSchema = v.object({
+  answer_count: v.number(),
+  /** SHA-256 (hex) over the saved answers (src/shared/contract.ts, answersDigestText). */
+  digest: v.string(),
+  finished_at: isoTimestamp,
+});
+
+/** One pupil (one sitting) on the roster. */
+export const RosterPupilSchema = v.object({
+  schedule_history_id: v.number(),
+  examinee_name: v.string(),
+  /** The last 4 characters of the login code, enough to tell pupils apart, never the code. */
+  login_code_hint: v.string(),
+  venue: v.nullable(VenueSchema),
+  subject_id: v.number(),
+  level_id: v.number(),
+  level_name: v.string(),
+  exam_title: v.string(),
+  /** The seed's schedule history status (0 to 8). */
+  status: ScheduleHistoryStatusSchema,
+  state: RosterStateSchema,
+  /** The 0-based question on screen at the last heartbeat; null before any. */
+  question_index: v.nullable(v.number()),
+  question_count: v.number(),
+  /** Non-empty answers the server holds. */
+  answers_saved: v.number(),
+  /** The last call the pupil's terminal made for this sitting (heartbeat or any exam call). */
+  last_contact_at: v.nullable(isoTimestamp),
+  started_at: v.nullable(isoTimestamp),
+  deadline_at: v.nullable(isoTimestamp),
+  /** Seconds added to the deadline so far (extensions and automatic credits). */
+  extra_seconds: v.number(),
+  /** A terminal holds the sitting (false before Start and after a move, until Start on the new one). */
+  device_bound: v.boolean(),
+  /** Reset for a retake (seed: flag_retake). */
+  flag_retake: v.boolean(),
+  receipt: v.nullable(RosterReceiptSchema),
+});
+export type RosterPupil = v.InferOutput<typeof RosterPupilSchema>;
+
+/** The roster response; sent with a strong ETag over everything but server_time. */
+export const RosterResponseSchema = v.object({
+  schedule: AdminScheduleSchema,
+  /** The room the roster is limited to (venue_id in the query), else null. */
+  venue: v.nullable(VenueSchema),
+  pupils: v.array(RosterPupilSchema),
+  ...serverTime,
+});
+export type RosterResponse = v.InferOutput<typeof RosterResponseSchema>;
+
+// ---------------------------------------------------------------------------
+// Actions
+// ---------------------------------------------------------------------------
+
+/** Why: required on every action, kept in the audit trail. */
+const ReasonSchema = v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.maxLength(500, 'invalid'));
+const MinutesSchema = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(60));
+
+/**
+ * POST /admin/sittings/:id/move-terminal: releases the device binding and revokes the pupil's
+ * tokens (the old terminal's next call: 403 INCORRECT_DEVICE); answers and deadline stay. The
+ * pupil logs in on the new terminal and Start resumes the same sitting.
+ * POST /admin/sittings/:id/retake: the reset (answers archived, back to PENDING with
+ * flag_retake; the old terminal's next call: 401 ER_SCHEDULE_HISTORY_RETAKE).
+ */
+export const SittingActionRequestSchema = v.object({ reason: ReasonSchema });
+export type SittingActionRequest = v.InferInput<typeof SittingActionRequestSchema>;
+
+export const SittingActionResponseSchema = v.object({ pupil: RosterPupilSchema, ...serverTime });
+export type SittingActionResponse = v.InferOutput<typeof SittingActionResponseSchema>;
+
+/** POST /admin/sittings/:id/extend: moves one DOING sitting's deadline by `minutes`. */
+export const ExtendSittingRequestSchema = v.object({ minutes: MinutesSchema, reason: ReasonSchema });
+export type ExtendSittingRequest = v.InferInput<typeof ExtendSittingRequestSchema>;
+
+export const ExtendSittingResponseSchema = v.object({
+  pupil: RosterPupilSchema,
+  /** The new deadline. */
+  deadline_at: isoTimestamp,
+  ...serverTime,
+});
+export type ExtendSittingResponse = v.InferOutput<typeof ExtendSittingResponseSchema>;
+
+/** POST /admin/schedules/:code/extend: every DOING sitting of the schedule (or of one room of it). */
+export const ExtendScheduleRequestSchema = v.object({
+  minutes: MinutesSchema,
+  reason: ReasonSchema,
+  venue_id: v.optional(id),
+});
+export type ExtendScheduleRequest = v.InferInput<typeof ExtendScheduleRequestSchema>;
+
+export const ExtendScheduleResponseSchema = v.object({
+  /** How many sittings were extended (0 when none was in the exam). */
+  extended: v.number(),
+  ...serverTime,
+});
+export type ExtendScheduleResponse = v.InferOutput<typeof ExtendScheduleResponseSchema>;
+
+// ---------------------------------------------------------------------------
+// Audit trail
+// ---------------------------------------------------------------------------
+
+export const auditActions = ['move_terminal', 'retake', 'extend', 'extend_room', 'outage_credit', 'maintenance_credit'] as const;
+export const AuditActionSchema = v.picklist(auditActions);
+export type AuditAction = (typeof auditActions)[number];
+
+/** GET /admin/audit?schedule=:code */
+export const AuditQuerySchema = v.object({ schedule: CodeSchema });
+
+/** What an action did; each action fills the fields that apply to it. */
+export const AuditDetailSchema = v.object({
+  /** extend, extend_room, outage_credit, maintenance_credit: the time added. */
+  seconds: v.optional(v.number()),
+  /** extend, outage_credit, maintenance_credit: the deadline before and after. */
+  previous_deadline_at: v.optional(isoTimestamp),
+  deadline_at: v.optional(isoTimestamp),
+  /** extend_room: how many sittings, and the room when limited to one. */
+  sittings: v.optional(v.number()),
+  venue_id: v.optional(v.nullable(v.number())),
+  /** retake: answers archived, the status before the reset. */
+  archived_answers: v.optional(v.number()),
+  previous_status: v.optional(ScheduleHistoryStatusSchema),
+  /** move_terminal, retake: tokens revoked. */
+  revoked_tokens: v.optional(v.number()),
+  /** outage_credit, maintenance_credit: the interval that blocked the sitting. */
+  from: v.optional(isoTimestamp),
+  to: v.optional(isoTimestamp),
+});
+export type AuditDetail = v.InferOutput<typeof AuditDetailSchema>;
+
+export const AuditEntrySchema = v.object({
+  id: v.number(),
+  at: isoTimestamp,
+  /** A proctor, or the server itself (automatic time credits). */
+  actor: v.picklist(['staff', 'system']),
+  /** The proctor's name; null for the system. */
+  staff_name: v.nullable(v.string()),
+  action: AuditActionSchema,
+  examinee_name: v.nullable(v.string()),
+  schedule_history_id: v.nullable(v.number()),
+  detail: AuditDetailSchema,
+  /** The proctor's reason; for automatic credits the server's explanation. */
+  reason: v.string(),
+});
+export type AuditEntry = v.InferOutput<typeof AuditEntrySchema>;
+
+/** Newest first (at most AUDIT_LIMIT entries). */
+export const AuditResponseSchema = v.object({ entries: v.array(AuditEntrySchema), ...serverTime });
+export type AuditResponse = v.InferOutput<typeof AuditResponseSchema>;
+
+/** The most audit entries one GET returns. */
+export const AUDIT_LIMIT = 500;

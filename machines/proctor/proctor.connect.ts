@@ -1,0 +1,204 @@
+/**
+ * The proctor page's binding, in the chakra-ui/zag style: `connect(snapshot, send, now)` turns a
+ * snapshot of the proctor machine into exactly what the screens render and the events they may
+ * send, and nothing else. Pure: no React, no DOM, no clock of its own (`now` is this terminal's
+ * time in ms; the screen passes it on every tick). Strings are the screens' (Lingui); this gives
+ * them facts and codes.
+ */
+import type { AdminSchedule, AuditEntry, Staff } from '../../contract/admin.ts';
+import type { FailureCode } from '../shared/ports.ts';
+import { isInExam, roomsOf, visiblePupils } from './proctor.machine.ts';
+import { countsOf, selectPhase, selectRows, type ProctorPhase, type ProctorSnapshot, type RosterRow } from './proctor.selectors.ts';
+import type {
+  ActionFieldErrors,
+  ActionKind,
+  ActionOutcome,
+  ProctorEvent,
+  PupilActionKind,
+  StaffLoginError,
+  StaffLoginValues,
+  StaffNotice,
+} from './proctor.types.ts';
+
+export type { ProctorPhase, ProctorSnapshot, RosterRow } from './proctor.selectors.ts';
+
+export interface ProctorApi {
+  phase: ProctorPhase;
+  /** A call the proctor waits for is under way (the progress bar). */
+  busy: boolean;
+  /** Who is signed in; null while signed out. */
+  staff: Staff | null;
+  /** "Sign out" (also "sign in as someone else" after a failed restore). */
+  logout(): void;
+  restore: {
+    failure: FailureCode | null;
+    retry(): void;
+  };
+  login: {
+    /** The login call is under way. */
+    busy: boolean;
+    error: StaffLoginError | null;
+    notice: StaffNotice | null;
+    submit(values: StaffLoginValues): void;
+  };
+  schedules: {
+    status: 'loading' | 'ready' | 'failed';
+    items: AdminSchedule[];
+    failure: FailureCode | null;
+    choose(code: string): void;
+    retry(): void;
+  };
+  roster: RosterApi;
+  /** The confirm step of an action (a modal dialog); null when none is open. */
+  dialog: ActionDialogApi | null;
+  audit: {
+    status: 'loading' | 'ready' | 'failed';
+    /** Newest first. */
+    entries: AuditEntry[];
+    failure: FailureCode | null;
+    scheduleName: string | null;
+    close(): void;
+    retry(): void;
+  };
+}
+
+export interface RosterApi {
+  /** loading: no roster yet; failed: none yet and the last try failed (it keeps trying). */
+  status: 'loading' | 'ready' | 'failed';
+  schedule: { code: string; name: string } | null;
+  /** The rooms to filter by; empty when the pupils sit in no named room. */
+  rooms: Array<{ id: number; name: string }>;
+  venueId: number | null;
+  chooseVenue(venueId: number | null): void;
+  rows: Array<RosterRow & { request(kind: PupilActionKind): void }>;
+  counts: { total: number; inExam: number; offline: number; finished: number };
+  connection: {
+    /** The last poll failed: the rows are as of `updatedAt`. */
+    lost: boolean;
+    failure: FailureCode | null;
+    /** When the rows were last confirmed current (this terminal's clock, ms); null before. */
+    updatedAt: number | null;
+    /** Ask now rather than at the next try. */
+    retryNow(): void;
+  };
+  /** The room-wide extension applies: someone in the rows shown is in the exam. */
+  canExtendRoom: boolean;
+  extendRoom(): void;
+  /** What the last action did (the status line); null before any. */
+  outcome: ActionOutcome | null;
+  /** Leaving the roster (audit, schedules) waits while an action is open. */
+  canLeave: boolean;
+  openAudit(): void;
+  backToSchedules(): void;
+}
+
+export interface ActionDialogApi {
+  kind: ActionKind;
+  examineeName: string | null;
+  /** A retake archives this many answers. */
+  answersSaved: number;
+  /** The room of the pupil, or the room the room-wide extension is limited to. */
+  venueName: string | null;
+  /** The room-wide extension reaches this many pupils (as the roster showed them). */
+  pupilsInExam: number;
+  /** Extensions ask for minutes too. */
+  asksMinutes: boolean;
+  /** confirming: the form; sending: the call runs; failed: the server refused or no answer came. */
+  status: 'confirming' | 'sending' | 'failed';
+  fieldErrors: ActionFieldErrors;
+  failure: FailureCode | null;
+  confirm(values: { reason: string; minutes?: string }): void;
+  cancel(): void;
+  retry(): void;
+}
+
+export function connect(snapshot: ProctorSnapshot, send: (event: ProctorEvent) => void, now: number): ProctorApi {
+  const { context } = snapshot;
+  const phase = selectPhase(snapshot);
+  const inSchedules = (state: 'loading' | 'failed' | 'ready') => snapshot.matches({ signedIn: { schedules: state } });
+  const inAudit = (state: 'loading' | 'failed' | 'ready') => snapshot.matches({ signedIn: { audit: state } });
+  const inAction = (state: 'idle' | 'confirming' | 'acting' | 'failed') =>
+    snapshot.matches({ signedIn: { watching: { action: state } } });
+
+  const rows = phase === 'roster' ? selectRows(snapshot, now) : [];
+  const rosterStatus = context.roster ? 'ready' : context.pollFailures > 0 ? 'failed' : 'loading';
+  const draft = context.draft;
+
+  return {
+    phase,
+    busy: snapshot.hasTag('busy'),
+    staff: context.staff,
+    logout: () => send({ type: 'logout.requested' }),
+    restore: {
+      failure: phase === 'restoreFailed' ? context.failure : null,
+      retry: () => send({ type: 'retry.requested' }),
+    },
+    login: {
+      busy: snapshot.matches('signingIn'),
+      error: context.loginError,
+      notice: context.notice,
+      submit: (values) => send({ type: 'login.submitted', values }),
+    },
+    schedules: {
+      status: inSchedules('ready') ? 'ready' : inSchedules('failed') ? 'failed' : 'loading',
+      items: context.schedules,
+      failure: inSchedules('failed') ? context.failure : null,
+      choose: (code) => send({ type: 'schedule.chosen', code }),
+      retry: () => send({ type: 'retry.requested' }),
+    },
+    roster: {
+      status: rosterStatus,
+      schedule: context.roster
+        ? { code: context.roster.schedule.code, name: context.roster.schedule.name }
+        : (() => {
+            const chosen = context.schedules.find((s) => s.code === context.scheduleCode);
+            return chosen ? { code: chosen.code, name: chosen.name } : null;
+          })(),
+      rooms: roomsOf(context.roster),
+      venueId: context.venueId,
+      chooseVenue: (venueId) => send({ type: 'venue.chosen', venueId }),
+      rows: rows.map((row) => ({
+        ...row,
+        request: (kind: PupilActionKind) => send({ type: 'action.requested', kind, sittingId: row.sittingId }),
+      })),
+      counts: countsOf(rows),
+      connection: {
+        lost: context.pollFailures > 0,
+        failure: context.pollFailure,
+        updatedAt: context.updatedAt,
+        retryNow: () => send({ type: 'roster.refreshRequested' }),
+      },
+      canExtendRoom: phase === 'roster' && visiblePupils(context).some(isInExam),
+      extendRoom: () => send({ type: 'action.requested', kind: 'extend_room' }),
+      outcome: context.outcome,
+      canLeave: inAction('idle'),
+      openAudit: () => send({ type: 'audit.requested' }),
+      backToSchedules: () => send({ type: 'schedules.requested' }),
+    },
+    dialog:
+      draft && phase === 'roster'
+        ? {
+            kind: draft.kind,
+            examineeName: draft.examineeName,
+            answersSaved: draft.answersSaved,
+            venueName: draft.venueName,
+            pupilsInExam: draft.pupilsInExam,
+            asksMinutes: draft.kind === 'extend' || draft.kind === 'extend_room',
+            status: inAction('acting') ? 'sending' : inAction('failed') ? 'failed' : 'confirming',
+            fieldErrors: context.fieldErrors,
+            failure: inAction('failed') ? context.actionFailure : null,
+            confirm: (values) => send({ type: 'action.confirmed', ...values }),
+            cancel: () => send({ type: 'action.cancelled' }),
+            retry: () => send({ type: 'action.retried' }),
+          }
+        : null,
+    audit: {
+      status: inAudit('ready') ? 'ready' : inAudit('failed') ? 'failed' : 'loading',
+      entries: context.audit,
+      failure: inAudit('failed') ? context.failure : null,
+      scheduleName: context.schedules.find((s) => s.code === context.scheduleCode)?.name ?? context.scheduleCode,
+      close: () => send({ type: 'audit.closed' }),
+      retry: () => send({ type: 'retry.requested' }),
+    },
+  };
+}

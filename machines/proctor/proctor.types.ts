@@ -1,0 +1,188 @@
+/**
+ * Types of the proctor machine (issue 10): a member of staff signs in on /proctor, picks one of
+ * the organisation's schedules, watches its roster live, and moves a pupil to another terminal,
+ * resets a pupil for a retake or extends the time of one pupil or of the whole room, each with a
+ * reason, confirmed first and audited by the server.
+ *
+ * The view sends the events below and reads ProctorApi (proctor.connect.ts).
+ */
+import type {
+  AdminSchedule,
+  AuditEntry,
+  RosterPupil,
+  RosterResponse,
+  Staff,
+  StaffLoginRequest,
+} from '../../contract/admin.ts';
+import type { FailureCode } from '../shared/ports.ts';
+
+/** What the staff login form reports for a field: missing, or not what the field takes. */
+export type FieldRule = 'required' | 'invalid';
+
+/** The staff login form's fields, by their wire names. */
+export type StaffLoginField = 'org_code' | 'login_id' | 'password';
+
+export type StaffLoginValues = Record<StaffLoginField, string>;
+
+/** Why the last sign-in did not happen: bad input (by field), or the server's refusal. */
+export type StaffLoginError =
+  | { kind: 'fields'; fields: Partial<Record<StaffLoginField, FieldRule>> }
+  | { kind: 'failure'; code: FailureCode };
+
+/**
+ * Why the login form shows without anyone having pressed "Sign out": the staff session ended on
+ * the server (a 401 on an admin call), or the proctor signed out.
+ */
+export type StaffNotice = 'sessionEnded' | 'signedOut';
+
+/** The four actions a proctor can take (the audit's names, contract/admin.ts). */
+export type ActionKind = 'move_terminal' | 'retake' | 'extend' | 'extend_room';
+
+/** The sitting actions (one pupil). */
+export type PupilActionKind = Exclude<ActionKind, 'extend_room'>;
+
+/** The action being confirmed: what, for whom (one pupil, or every pupil in the exam in a room). */
+export interface ActionDraft {
+  kind: ActionKind;
+  /** The pupil's sitting (schedule history id); null for the room-wide extension. */
+  sittingId: number | null;
+  /** The pupil's name as the roster showed it when the action was asked for. */
+  examineeName: string | null;
+  /** The answers the server held for that pupil then (a retake archives them). */
+  answersSaved: number;
+  /** The room the room-wide extension is limited to (the roster's filter); null: the whole schedule. */
+  venueId: number | null;
+  venueName: string | null;
+  /** Pupils in the exam that the room-wide extension reaches, as the roster showed them. */
+  pupilsInExam: number;
+}
+
+/** A confirmed action as it is sent: the draft with its validated reason and minutes. */
+export interface ActionRequest extends ActionDraft {
+  reason: string;
+  /** Extensions only: whole minutes, 1 to 60. */
+  minutes: number | null;
+}
+
+/** The confirm form's fields and what is wrong with them. */
+export type ActionField = 'reason' | 'minutes';
+export type ActionFieldErrors = Partial<Record<ActionField, FieldRule>>;
+
+/** What the last action did, for the status line after it. */
+export interface ActionOutcome {
+  kind: ActionKind;
+  examineeName: string | null;
+  minutes: number | null;
+  /** extend_room: how many sittings the server extended. */
+  extended: number | null;
+  venueName: string | null;
+}
+
+export interface ProctorContext {
+  /** The staff token (stored under its own key, never the pupil's); null while signed out. */
+  token: string | null;
+  /** Who is signed in. */
+  staff: Staff | null;
+  /** What signingIn sends; the password is forgotten as soon as the call ends. */
+  credentials: StaffLoginRequest | null;
+  loginError: StaffLoginError | null;
+  notice: StaffNotice | null;
+  /** Why loading the schedules, the audit or the restored session failed. */
+  failure: FailureCode | null;
+  schedules: AdminSchedule[];
+  /** The schedule being watched. */
+  scheduleCode: string | null;
+  /** The last roster the server sent (kept through 304s and failed polls). */
+  roster: RosterResponse | null;
+  /** The roster's ETag, sent back as If-None-Match. */
+  etag: string | null;
+  /** Server clock minus this terminal's clock, from the last roster or action answer (ms). */
+  clockOffsetMs: number;
+  /** When the roster was last confirmed current (this terminal's clock, ms since the epoch). */
+  updatedAt: number | null;
+  /** Polls failed in a row (0 while the connection is fine); the backoff grows with it. */
+  pollFailures: number;
+  /** Why the last poll failed; null once one succeeds. */
+  pollFailure: FailureCode | null;
+  /** The room the roster is filtered to; null: every room. */
+  venueId: number | null;
+  draft: ActionDraft | null;
+  fieldErrors: ActionFieldErrors;
+  /** The confirmed action, while it is sent and after it failed (for "Try again"). */
+  pending: ActionRequest | null;
+  actionFailure: FailureCode | null;
+  outcome: ActionOutcome | null;
+  /** The schedule's audit trail, newest first. */
+  audit: AuditEntry[];
+}
+
+export type ProctorEvent =
+  /** The staff login form was sent. */
+  | { type: 'login.submitted'; values: StaffLoginValues }
+  /** Try again after a failed load (restore, schedules, audit). */
+  | { type: 'retry.requested' }
+  | { type: 'schedule.chosen'; code: string }
+  /** Back to the list of schedules. */
+  | { type: 'schedules.requested' }
+  /** The roster's room filter; null: every room. */
+  | { type: 'venue.chosen'; venueId: number | null }
+  /** Ask for the roster now (the connection-lost banner's "Try now"). */
+  | { type: 'roster.refreshRequested' }
+  | { type: 'action.requested'; kind: PupilActionKind; sittingId: number }
+  | { type: 'action.requested'; kind: 'extend_room' }
+  /** The confirm step: the reason (and the minutes, for an extension) as typed. */
+  | { type: 'action.confirmed'; reason: string; minutes?: string }
+  | { type: 'action.cancelled' }
+  /** Send the failed action again. */
+  | { type: 'action.retried' }
+  | { type: 'audit.requested' }
+  | { type: 'audit.closed' }
+  | { type: 'logout.requested' };
+
+// ---------------------------------------------------------------------------
+// The edge: one HTTP port for the admin API (src/api/admin-client.ts; fakes in tests)
+// ---------------------------------------------------------------------------
+
+export interface AdminRequest {
+  method: 'GET' | 'POST';
+  /** Relative to the API base, e.g. `/admin/schedules`. */
+  path: string;
+  /** The staff token; null for the login call. The pupil's token is never sent. */
+  token: string | null;
+  query?: Record<string, string | number>;
+  body?: unknown;
+  /** The ETag of the copy held, sent as If-None-Match. */
+  ifNoneMatch?: string | null;
+}
+
+export interface AdminResponse {
+  status: number;
+  /** The parsed JSON body; undefined when there is none (204, 304) or it is not JSON. */
+  body: unknown;
+  etag: string | null;
+}
+
+/**
+ * Sends one admin request and resolves with whatever the server answered (any status); rejects
+ * only with an ApiFailure NETWORK_ERROR or TIMEOUT when no answer came. The actors parse every
+ * answer with the contract's schemas (proctor.actors.ts).
+ */
+export interface AdminPort {
+  send(request: AdminRequest): Promise<AdminResponse>;
+}
+
+/** The roster call's result: a new roster with its ETag, or "unchanged" (304). */
+export type RosterResult = { modified: true; roster: RosterResponse; etag: string | null } | { modified: false };
+
+/** The restored staff session: the stored token and whom the server says it belongs to. */
+export interface RestoredSession {
+  token: string;
+  staff: Staff;
+}
+
+/** What performAction resolves with: the pupil's fresh row (sitting actions) or the count (room). */
+export interface ActionResult {
+  pupil: RosterPupil | null;
+  extended: number | null;
+  server_time: string;
+}

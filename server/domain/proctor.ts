@@ -1,0 +1,242 @@
+/**
+ * A proctor's exam-day actions on the sittings of their organisation, and the audit trail.
+ * Each action runs in ONE transaction: the sitting's row lock, the change, and its audit entry
+ * (who, when, what, why) commit together or not at all.
+ *
+ * - moveTerminal: for a pupil who changes terminals (not a retake). The device binding is
+ *   released and every live token of the pupil revoked with the reason 'moved' (the old
+ *   terminal's next call: 403 INCORRECT_DEVICE); answers, deadline and status stay. The pupil
+ *   logs in on the new terminal, and Start there binds it and resumes (server/domain/exam.ts).
+ * - retake: the reset (server/domain/retake.ts), shared with the command line.
+ * - extendSitting / extendSchedule: move a DOING sitting's deadline (one pupil, or every DOING
+ *   sitting of a schedule or of one room of it) by whole minutes. Everything that judges time
+ *   reads deadline_at (answers and their upload window, the heartbeat, the automatic finish,
+ *   which re-reads it under the row lock), so the new deadline holds everywhere at once.
+ *
+ * Only a sitting in the exam (DOING) can be moved or extended; otherwise the refusal is the
+ * code the exam itself would answer (EXAM_NOT_STARTED, ER_SCHEDULE_HISTORY_COMPLETED,
+ * ER_SCHEDULE_HISTORY_CANCELLED, EXPIRED): a finished sitting is never extended.
+ * Anything outside the proctor's organisation is NOT_FOUND (server/domain/roster.ts).
+ */
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { AUDIT_LIMIT, type AuditAction, type AuditEntry, type RosterPupil } from '../../contract/admin.ts';
+import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { auditLog, examinees, scheduleHistories, schedules, staff } from '../db/schema.ts';
+import { DomainError } from './errors.ts';
+import { resetSitting, retakeRefusal } from './retake.ts';
+import { findSchedule, findVenue, notFound, rosterPupil } from './roster.ts';
+import { answeringRefusal } from './schedule-history.ts';
+import { MAX_ID } from './sitting.ts';
+import type { StaffPrincipal } from './staff.ts';
+import { revokeAllOfExaminee } from './tokens.ts';
+
+type ActionContext = { now: Date; reason: string };
+
+/** The sitting, locked FOR UPDATE, when it belongs to the proctor's organisation; else NOT_FOUND. */
+async function lockStaffSitting(tx: Tx, principal: StaffPrincipal, scheduleHistoryId: number) {
+  if (!Number.isInteger(scheduleHistoryId) || scheduleHistoryId < 1 || scheduleHistoryId > MAX_ID) throw notFound('No such sitting.');
+  const [row] = await tx
+    .select({
+      id: scheduleHistories.id,
+      status: scheduleHistories.status,
+      examineeId: scheduleHistories.examineeId,
+      scheduleId: scheduleHistories.scheduleId,
+      deadlineAt: scheduleHistories.deadlineAt,
+    })
+    .from(scheduleHistories)
+    .innerJoin(schedules, eq(schedules.id, scheduleHistories.scheduleId))
+    .where(and(eq(scheduleHistories.id, scheduleHistoryId), eq(schedules.organizationId, principal.organizationId)))
+    .for('update', { of: scheduleHistories });
+  if (!row) throw notFound('No such sitting.');
+  return row;
+}
+
+/** Only a sitting in the exam can be moved or extended: the exam's own refusal otherwise. */
+function assertInExam(status: number): void {
+  const refusal = answeringRefusal(status);
+  if (refusal) throw new DomainError(refusal, refusalMessage(refusal));
+}
+
+function refusalMessage(code: string): string {
+  switch (code) {
+    case 'EXAM_NOT_STARTED':
+      return 'The pupil has not started this exam.';
+    case 'ER_SCHEDULE_HISTORY_COMPLETED':
+      return 'This exam is finished.';
+    case 'ER_SCHEDULE_HISTORY_CANCELLED':
+      return 'This exam was cancelled.';
+    case 'EXPIRED':
+      return 'This exam has expired.';
+    default:
+      return code;
+  }
+}
+
+async function audit(
+  tx: Tx,
+  entry: { at: Date; staffId: number | null; action: AuditAction; scheduleId: number; scheduleHistoryId: number | null; detail: Record<string, unknown>; reason: string },
+): Promise<void> {
+  await tx.insert(auditLog).values(entry);
+}
+
+export async function moveTerminal(
+  db: Db,
+  principal: StaffPrincipal,
+  scheduleHistoryId: number,
+  context: ActionContext,
+): Promise<RosterPupil> {
+  const { now } = context;
+  return db.transaction(async (tx) => {
+    const sitting = await lockStaffSitting(tx, principal, scheduleHistoryId);
+    assertInExam(sitting.status);
+    await tx
+      .update(scheduleHistories)
+      .set({ deviceToken: null, deviceReleasedAt: now })
+      .where(eq(scheduleHistories.id, sitting.id));
+    const revokedTokens = await revokeAllOfExaminee(tx, sitting.examineeId, now, 'moved');
+    await audit(tx, {
+      at: now,
+      staffId: principal.staffId,
+      action: 'move_terminal',
+      scheduleId: sitting.scheduleId,
+      scheduleHistoryId: sitting.id,
+      detail: { revoked_tokens: revokedTokens, deadline_at: sitting.deadlineAt?.toISOString() },
+      reason: context.reason,
+    });
+    return rosterPupil(tx, sitting.id, now);
+  });
+}
+
+export async function retakeSitting(
+  db: Db,
+  principal: StaffPrincipal,
+  scheduleHistoryId: number,
+  context: ActionContext,
+): Promise<RosterPupil> {
+  const { now } = context;
+  return db.transaction(async (tx) => {
+    const sitting = await lockStaffSitting(tx, principal, scheduleHistoryId);
+    const refusal = retakeRefusal(sitting.status);
+    if (refusal) {
+      const message = sitting.status === ScheduleHistoryStatus.RESULT_PUBLIC ? 'The result is already public.' : refusalMessage(refusal);
+      throw new DomainError(refusal, message);
+    }
+    await resetSitting(tx, sitting, { now, staffId: principal.staffId, reason: context.reason });
+    return rosterPupil(tx, sitting.id, now);
+  });
+}
+
+export async function extendSitting(
+  db: Db,
+  principal: StaffPrincipal,
+  scheduleHistoryId: number,
+  context: ActionContext & { minutes: number },
+): Promise<{ pupil: RosterPupil; deadlineAt: Date }> {
+  const { now } = context;
+  const seconds = context.minutes * 60;
+  return db.transaction(async (tx) => {
+    const sitting = await lockStaffSitting(tx, principal, scheduleHistoryId);
+    assertInExam(sitting.status);
+    if (sitting.deadlineAt === null) throw new Error(`Sitting ${sitting.id} is DOING without a deadline`);
+    const deadlineAt = new Date(sitting.deadlineAt.getTime() + seconds * 1000);
+    await tx
+      .update(scheduleHistories)
+      .set({ deadlineAt, extraSeconds: sql`${scheduleHistories.extraSeconds} + ${seconds}` })
+      .where(eq(scheduleHistories.id, sitting.id));
+    await audit(tx, {
+      at: now,
+      staffId: principal.staffId,
+      action: 'extend',
+      scheduleId: sitting.scheduleId,
+      scheduleHistoryId: sitting.id,
+      detail: { seconds, previous_deadline_at: sitting.deadlineAt.toISOString(), deadline_at: deadlineAt.toISOString() },
+      reason: context.reason,
+    });
+    return { pupil: await rosterPupil(tx, sitting.id, now), deadlineAt };
+  });
+}
+
+/**
+ * Every DOING sitting of the schedule (of one room of it, with venueId) gets `minutes` more; one
+ * audit entry for the room. Returns how many were extended (0 when none was in the exam: still
+ * audited, so the page shows that the proctor asked).
+ */
+export async function extendSchedule(
+  db: Db,
+  principal: StaffPrincipal,
+  code: string,
+  context: ActionContext & { minutes: number; venueId?: number | undefined },
+): Promise<number> {
+  const { now } = context;
+  const seconds = context.minutes * 60;
+  return db.transaction(async (tx) => {
+    const schedule = await findSchedule(tx, principal, code);
+    const venue = context.venueId === undefined ? null : await findVenue(tx, principal, context.venueId);
+    // A pupil's room is their schedule's venue: another room of the organisation has nobody here.
+    const inRoom = venue === null || schedule.venue?.id === venue.id;
+    const locked = inRoom
+      ? await tx
+          .select({ id: scheduleHistories.id })
+          .from(scheduleHistories)
+          .where(and(eq(scheduleHistories.scheduleId, schedule.id), eq(scheduleHistories.status, ScheduleHistoryStatus.DOING)))
+          .for('update')
+      : [];
+    const ids = locked.map((r) => r.id);
+    if (ids.length > 0) {
+      await tx
+        .update(scheduleHistories)
+        .set({
+          deadlineAt: sql`${scheduleHistories.deadlineAt} + ${seconds} * interval '1 second'`,
+          extraSeconds: sql`${scheduleHistories.extraSeconds} + ${seconds}`,
+        })
+        .where(and(inArray(scheduleHistories.id, ids), eq(scheduleHistories.status, ScheduleHistoryStatus.DOING)));
+    }
+    await audit(tx, {
+      at: now,
+      staffId: principal.staffId,
+      action: 'extend_room',
+      scheduleId: schedule.id,
+      scheduleHistoryId: null,
+      detail: { seconds, sittings: ids.length, venue_id: venue?.id ?? null },
+      reason: context.reason,
+    });
+    return ids.length;
+  });
+}
+
+/** The audit trail of a schedule, newest first (at most AUDIT_LIMIT entries). */
+export async function listAudit(tx: Tx, principal: StaffPrincipal, code: string): Promise<AuditEntry[]> {
+  const schedule = await findSchedule(tx, principal, code);
+  const sittings = alias(scheduleHistories, 'sitting');
+  const rows = await tx
+    .select({
+      id: auditLog.id,
+      at: auditLog.at,
+      staffName: staff.name,
+      action: auditLog.action,
+      examineeName: examinees.name,
+      scheduleHistoryId: auditLog.scheduleHistoryId,
+      detail: auditLog.detail,
+      reason: auditLog.reason,
+    })
+    .from(auditLog)
+    .leftJoin(staff, eq(staff.id, auditLog.staffId))
+    .leftJoin(sittings, eq(sittings.id, auditLog.scheduleHistoryId))
+    .leftJoin(examinees, eq(examinees.id, sittings.examineeId))
+    .where(eq(auditLog.scheduleId, schedule.id))
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(AUDIT_LIMIT);
+  return rows.map((r) => ({
+    id: r.id,
+    at: r.at.toISOString(),
+    actor: r.staffName === null ? 'system' : 'staff',
+    staff_name: r.staffName,
+    action: r.action,
+    examinee_name: r.examineeName,
+    schedule_history_id: r.scheduleHistoryId,
+    detail: r.detail,
+    reason: r.reason,
+  }));
+}

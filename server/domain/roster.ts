@@ -1,0 +1,253 @@
+/**
+ * What a proctor sees: the schedules of their organisation and, per schedule (or per room), the
+ * roster of pupils with each one's live state, derived here from the data at one instant
+ * (contract/admin.ts, rosterStates):
+ * - PENDING: `logged_in` while a live token (unrevoked, unexpired) covers the sitting, else
+ *   `not_logged_in`. Live rather than "ever issued": a pupil who logged out, or whose tokens a
+ *   retake revoked, is not logged in any more, and the roster should say so.
+ * - DOING: `moving` after a proctor released the terminal and before Start on the new one;
+ *   `time_up` once past the deadline; else `in_exam` when heard from within OFFLINE_AFTER_MS
+ *   (30 s; a heartbeat or any successful exam call), `offline` otherwise.
+ * - finished statuses: `finished` (with the receipt); cancelled: `cancelled`; EXPIRED: `expired`.
+ *
+ * Access: a schedule, venue or sitting outside the proctor's organisation is NOT_FOUND, exactly
+ * like one that does not exist.
+ *
+ * The roster is polled (contract/admin.ts explains why not SSE), so `rosterEtag` gives a strong
+ * validator over its content without server_time: a poll that finds nothing changed costs a
+ * query and no transfer.
+ */
+import { createHash } from 'node:crypto';
+import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
+import type { AdminSchedule, RosterPupil, RosterResponse, RosterState } from '../../contract/admin.ts';
+import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
+import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import type { Tx } from '../db/client.ts';
+import { answers, authTokens, examinees, exams, levels, questions, scheduleHistories, schedules, venues } from '../db/schema.ts';
+import { DomainError } from './errors.ts';
+import { isFinished, toStatus } from './schedule-history.ts';
+import { MAX_ID } from './sitting.ts';
+import type { StaffPrincipal } from './staff.ts';
+
+const S = ScheduleHistoryStatus;
+
+type Venue = { id: number; name: string };
+
+export type StaffSchedule = {
+  id: number;
+  code: string;
+  name: string;
+  startsAt: Date;
+  endsAt: Date;
+  venue: Venue | null;
+};
+
+export function notFound(what = 'Not found.'): DomainError {
+  return new DomainError('NOT_FOUND', what);
+}
+
+function scheduleView(schedule: StaffSchedule, pupilCount: number): AdminSchedule {
+  return {
+    code: schedule.code,
+    name: schedule.name,
+    starts_at: schedule.startsAt.toISOString(),
+    ends_at: schedule.endsAt.toISOString(),
+    venue: schedule.venue,
+    pupil_count: pupilCount,
+  };
+}
+
+const scheduleColumns = {
+  id: schedules.id,
+  code: schedules.scheduleCode,
+  name: schedules.name,
+  startsAt: schedules.startsAt,
+  endsAt: schedules.endsAt,
+  venueId: venues.id,
+  venueName: venues.name,
+};
+
+function toStaffSchedule(row: { id: number; code: string; name: string; startsAt: Date; endsAt: Date; venueId: number | null; venueName: string | null }): StaffSchedule {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    startsAt: row.startsAt,
+    endsAt: row.endsAt,
+    venue: row.venueId === null || row.venueName === null ? null : { id: row.venueId, name: row.venueName },
+  };
+}
+
+/** The staff member's organisation's schedule with this code, or NOT_FOUND. */
+export async function findSchedule(tx: Tx, principal: StaffPrincipal, code: string): Promise<StaffSchedule> {
+  const [row] = await tx
+    .select(scheduleColumns)
+    .from(schedules)
+    .leftJoin(venues, eq(venues.id, schedules.venueId))
+    .where(and(eq(schedules.scheduleCode, code), eq(schedules.organizationId, principal.organizationId)))
+    .limit(1);
+  if (!row) throw notFound('No such schedule.');
+  return toStaffSchedule(row);
+}
+
+/** A venue (room) of the staff member's organisation, or NOT_FOUND. */
+export async function findVenue(tx: Tx, principal: StaffPrincipal, venueId: number): Promise<Venue> {
+  if (venueId > MAX_ID) throw notFound('No such room.');
+  const [row] = await tx
+    .select({ id: venues.id, name: venues.name })
+    .from(venues)
+    .where(and(eq(venues.id, venueId), eq(venues.organizationId, principal.organizationId)))
+    .limit(1);
+  if (!row) throw notFound('No such room.');
+  return row;
+}
+
+/** The organisation's schedules: open ones first (the soonest to end first), then the others newest first. */
+export async function listSchedules(tx: Tx, principal: StaffPrincipal, now: Date): Promise<AdminSchedule[]> {
+  const rows = await tx
+    .select({ ...scheduleColumns, pupilCount: count(scheduleHistories.id) })
+    .from(schedules)
+    .leftJoin(venues, eq(venues.id, schedules.venueId))
+    .leftJoin(scheduleHistories, eq(scheduleHistories.scheduleId, schedules.id))
+    .where(eq(schedules.organizationId, principal.organizationId))
+    .groupBy(schedules.id, venues.id);
+  const isOpen = (r: { startsAt: Date; endsAt: Date }) => r.startsAt <= now && now <= r.endsAt;
+  rows.sort((a, b) => {
+    const open = Number(isOpen(b)) - Number(isOpen(a));
+    if (open !== 0) return open;
+    if (isOpen(a)) return a.endsAt.getTime() - b.endsAt.getTime() || a.id - b.id;
+    return b.startsAt.getTime() - a.startsAt.getTime() || b.id - a.id;
+  });
+  return rows.map((r) => scheduleView(toStaffSchedule(r), r.pupilCount));
+}
+
+/** The row data a roster entry is derived from. */
+type PupilRow = Awaited<ReturnType<typeof selectPupils>>[number];
+
+function selectPupils(tx: Tx, where: SQL | undefined, now: Date) {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  return tx
+    .select({
+      history: {
+        id: scheduleHistories.id,
+        status: scheduleHistories.status,
+        startedAt: scheduleHistories.startedAt,
+        deadlineAt: scheduleHistories.deadlineAt,
+        finishedAt: scheduleHistories.finishedAt,
+        deviceToken: scheduleHistories.deviceToken,
+        deviceReleasedAt: scheduleHistories.deviceReleasedAt,
+        lastContactAt: scheduleHistories.lastContactAt,
+        questionIndex: scheduleHistories.questionIndex,
+        extraSeconds: scheduleHistories.extraSeconds,
+        flagRetake: scheduleHistories.flagRetake,
+        answerCount: scheduleHistories.answerCount,
+        answersDigest: scheduleHistories.answersDigest,
+      },
+      examineeName: examinees.name,
+      loginCode: examinees.loginCode,
+      examTitle: exams.title,
+      levelId: levels.id,
+      levelName: levels.name,
+      subjectId: levels.subjectId,
+      venueId: venues.id,
+      venueName: venues.name,
+      questionCount: sql<number>`(select count(*)::int from ${questions} where ${questions.examId} = ${scheduleHistories.examId})`,
+      answersSaved: sql<number>`(select count(*)::int from ${answers} where ${answers.scheduleHistoryId} = ${scheduleHistories.id} and ${answers.value} <> '')`,
+      loggedIn: sql<boolean>`exists (select 1 from ${authTokens} where ${authTokens.revokedAt} is null and ${authTokens.expiresAt} > ${at} and (${authTokens.scheduleHistoryId} = ${scheduleHistories.id} or (${authTokens.scheduleHistoryId} is null and ${authTokens.examineeId} = ${scheduleHistories.examineeId})))`,
+    })
+    .from(scheduleHistories)
+    .innerJoin(examinees, eq(examinees.id, scheduleHistories.examineeId))
+    .innerJoin(exams, eq(exams.id, scheduleHistories.examId))
+    .innerJoin(levels, eq(levels.id, exams.levelId))
+    .innerJoin(schedules, eq(schedules.id, scheduleHistories.scheduleId))
+    .leftJoin(venues, eq(venues.id, schedules.venueId))
+    .where(where)
+    .orderBy(asc(examinees.name), asc(scheduleHistories.id));
+}
+
+/** A pupil's live state at `now` (see the module comment). */
+export function rosterState(
+  row: {
+    status: number;
+    deadlineAt: Date | null;
+    deviceToken: string | null;
+    deviceReleasedAt: Date | null;
+    lastContactAt: Date | null;
+    loggedIn: boolean;
+  },
+  now: Date,
+): RosterState {
+  const { status } = row;
+  if (status === S.PENDING) return row.loggedIn ? 'logged_in' : 'not_logged_in';
+  if (status === S.DOING) {
+    if (row.deviceReleasedAt !== null && row.deviceToken === null) return 'moving';
+    if (row.deadlineAt !== null && now > row.deadlineAt) return 'time_up';
+    const heard = row.lastContactAt !== null && now.getTime() - row.lastContactAt.getTime() <= OFFLINE_AFTER_MS;
+    return heard ? 'in_exam' : 'offline';
+  }
+  if (status === S.CANCELED_PENDING || status === S.CANCELED_COMPLETED) return 'cancelled';
+  if (status === S.EXPIRED) return 'expired';
+  if (isFinished(status)) return 'finished';
+  throw new Error(`Not a schedule history status: ${status}`);
+}
+
+function pupilView(row: PupilRow, now: Date): RosterPupil {
+  const h = row.history;
+  const state = rosterState({ ...h, loggedIn: Boolean(row.loggedIn) }, now);
+  return {
+    schedule_history_id: h.id,
+    examinee_name: row.examineeName,
+    login_code_hint: row.loginCode.slice(-4),
+    venue: row.venueId === null || row.venueName === null ? null : { id: row.venueId, name: row.venueName },
+    subject_id: row.subjectId,
+    level_id: row.levelId,
+    level_name: row.levelName,
+    exam_title: row.examTitle,
+    status: toStatus(h.status),
+    state,
+    question_index: h.questionIndex,
+    question_count: Number(row.questionCount),
+    answers_saved: Number(row.answersSaved),
+    last_contact_at: h.lastContactAt?.toISOString() ?? null,
+    started_at: h.startedAt?.toISOString() ?? null,
+    deadline_at: h.deadlineAt?.toISOString() ?? null,
+    extra_seconds: h.extraSeconds,
+    device_bound: h.deviceToken !== null,
+    flag_retake: h.flagRetake,
+    receipt:
+      isFinished(h.status) && h.finishedAt !== null && h.answerCount !== null && h.answersDigest !== null
+        ? { answer_count: h.answerCount, digest: h.answersDigest, finished_at: h.finishedAt.toISOString() }
+        : null,
+  };
+}
+
+/** The roster of a schedule, optionally of one room; the caller adds server_time. */
+export async function getRoster(
+  tx: Tx,
+  principal: StaffPrincipal,
+  input: { code: string; venueId?: number | undefined; now: Date },
+): Promise<Omit<RosterResponse, 'server_time'>> {
+  const schedule = await findSchedule(tx, principal, input.code);
+  const venue = input.venueId === undefined ? null : await findVenue(tx, principal, input.venueId);
+  // A pupil's room is their schedule's venue: another room's roster of this schedule is empty.
+  const rows = venue !== null && schedule.venue?.id !== venue.id ? [] : await selectPupils(tx, eq(scheduleHistories.scheduleId, schedule.id), input.now);
+  const [total] = await tx.select({ n: count() }).from(scheduleHistories).where(eq(scheduleHistories.scheduleId, schedule.id));
+  return {
+    schedule: scheduleView(schedule, total?.n ?? 0),
+    venue,
+    pupils: rows.map((row) => pupilView(row, input.now)),
+  };
+}
+
+/** One pupil's roster row (the answer to an action). */
+export async function rosterPupil(tx: Tx, scheduleHistoryId: number, now: Date): Promise<RosterPupil> {
+  const [row] = await selectPupils(tx, eq(scheduleHistories.id, scheduleHistoryId), now);
+  if (!row) throw new Error(`No schedule history ${scheduleHistoryId}`);
+  return pupilView(row, now);
+}
+
+/** A strong ETag over the roster's content (never over server_time). */
+export function rosterEtag(roster: Omit<RosterResponse, 'server_time'>): string {
+  return `"${createHash('sha256').update(JSON.stringify(roster)).digest('base64url')}"`;
+}
+

@@ -1,0 +1,123 @@
+/**
+ * Staff (proctor) accounts and their tokens. A staff member belongs to one organisation and
+ * acts only on its schedules (server/domain/proctor.ts decides NOT_FOUND for everything else).
+ *
+ * Promises:
+ * - Staff tokens live in `staff_tokens`, pupil tokens in `auth_tokens`: a pupil token never
+ *   authenticates here, a staff token never authenticates a pupil call (tokens.ts). Same shape
+ *   (256 random bits, base64url, only the SHA-256 stored), same lifetime as a pupil's.
+ * - Login: organisation code + login id + password. Wrong ones are INCORRECT_ID_PASSWORD,
+ *   whichever part was wrong, and take as long (a decoy hash when the account does not exist).
+ *   Five wrong passwords in a row lock (ACCOUNT_LOCKED): the login throttle in front of
+ *   POST /admin/login keeps that count, per client address and organisation + login id
+ *   (server/security/throttle.ts), exactly as for pupils.
+ * - A disabled staff member cannot log in and their tokens stop working; a proctor of a
+ *   disabled organisation is refused DISABLED_ORGANIZATION after a right password.
+ */
+import { randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Staff } from '../../contract/admin.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { organizations, staff, staffTokens, type StaffRole } from '../db/schema.ts';
+import { DomainError } from './errors.ts';
+import { verifyPassword } from './passwords.ts';
+import { hashToken, TOKEN_PATTERN } from './tokens.ts';
+
+/** Who is calling the admin API: established from a valid staff token. */
+export type StaffPrincipal = {
+  tokenId: number;
+  staffId: number;
+  organizationId: number;
+  name: string;
+  loginId: string;
+  role: StaffRole;
+  orgCode: string;
+  orgName: string;
+};
+
+const principalColumns = {
+  staffId: staff.id,
+  organizationId: staff.organizationId,
+  name: staff.name,
+  loginId: staff.loginId,
+  role: staff.role,
+  orgCode: organizations.code,
+  orgName: organizations.name,
+};
+
+/** The contract's view of a staff member. */
+export function staffView(principal: Omit<StaffPrincipal, 'tokenId'>): Staff {
+  return {
+    name: principal.name,
+    login_id: principal.loginId,
+    role: principal.role,
+    org_code: principal.orgCode,
+    org_name: principal.orgName,
+  };
+}
+
+export type StaffLoginResult = { accessToken: string; staff: Staff };
+
+export async function loginStaff(
+  db: Db,
+  input: { orgCode: string; loginId: string; password: string; now: Date; tokenTtlMs: number },
+): Promise<StaffLoginResult> {
+  const { now } = input;
+  const [account] = await db
+    .select({
+      ...principalColumns,
+      passwordHash: staff.passwordHash,
+      disabled: staff.disabled,
+      orgDisabled: organizations.disabled,
+    })
+    .from(staff)
+    .innerJoin(organizations, eq(organizations.id, staff.organizationId))
+    .where(and(eq(organizations.code, input.orgCode), eq(staff.loginId, input.loginId)))
+    .limit(1);
+  if (!account || account.disabled) {
+    await verifyPassword(input.password, null);
+    throw wrongCredentials();
+  }
+  if (!(await verifyPassword(input.password, account.passwordHash))) throw wrongCredentials();
+  if (account.orgDisabled) throw new DomainError('DISABLED_ORGANIZATION');
+
+  const token = randomBytes(32).toString('base64url');
+  await db.insert(staffTokens).values({
+    tokenHash: hashToken(token),
+    staffId: account.staffId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + input.tokenTtlMs),
+  });
+  return { accessToken: token, staff: staffView(account) };
+}
+
+/** The staff principal of a token, or undefined when unknown, revoked, expired, or its account disabled. */
+export async function authenticateStaff(tx: Tx, token: string, now: Date): Promise<StaffPrincipal | undefined> {
+  if (!TOKEN_PATTERN.test(token)) return undefined;
+  const [row] = await tx
+    .select({ tokenId: staffTokens.id, ...principalColumns })
+    .from(staffTokens)
+    .innerJoin(staff, eq(staff.id, staffTokens.staffId))
+    .innerJoin(organizations, eq(organizations.id, staff.organizationId))
+    .where(
+      and(
+        eq(staffTokens.tokenHash, hashToken(token)),
+        isNull(staffTokens.revokedAt),
+        gt(staffTokens.expiresAt, now),
+        eq(staff.disabled, false),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function logoutStaff(tx: Tx, tokenId: number, now: Date): Promise<void> {
+  await tx
+    .update(staffTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(staffTokens.id, tokenId), isNull(staffTokens.revokedAt)));
+}
+
+function wrongCredentials(): DomainError {
+  return new DomainError('INCORRECT_ID_PASSWORD', 'Incorrect organisation, login ID or password.');
+}

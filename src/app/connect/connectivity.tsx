@@ -1,0 +1,13 @@
+/**
+ * The terminal check wired to the kiosk: the kiosk runs the connectivity machine as its child
+ * while /checking-domain-connection is shown, and the page subscribes to that actor itself. Until
+ * the child runs (the kiosk is still judging the URL), the boot skeleton.
+ */
+import { BootingScreen } from '../../screens/booting/booting.tsx';
+import { ConnectivityScreen } from '../../screens/connectivity/connectivity.tsx';
+import { useConnectivityActor } from '../kiosk-bindings.ts';
+
+export function ConnectedConnectivity() {
+  const actor = useConnectivityActor();
+  return actor ? <ConnectivityScreen actor={actor} /> : <BootingScreen />;
+}

@@ -1,0 +1,109 @@
+/**
+ * The offline app shell's service worker (Workbox's generated worker, built by vite-plugin-pwa:
+ * vite.config.ts): its registration, and when a new version may take over (issue 10, B).
+ *
+ * Promises:
+ * - registered only in a production build, in a browser that has service workers, and never on
+ *   the print route (the server's own Chromium renders PDFs there); never in `npm run dev`,
+ *   jsdom or the tests;
+ * - a new version installs in the background and waits (registerType 'prompt'); it is
+ *   activated only at a safe moment (`mayActivateUpdate`): a screen where a reload loses
+ *   nothing and no call is in flight, and never in the exam past Start (the questions, the
+ *   finish, or a restored sitting not yet known to be before Start). A version found waiting
+ *   mid-exam is applied at the next safe moment: the end screen, the login screen;
+ * - once applied, the page reloads once onto the new version, so it never runs old code
+ *   against the new version's chunks.
+ * The decision is this tab's: a kiosk runs one. A second tab of the same exam is not asked.
+ */
+import { Workbox } from 'workbox-window';
+import { selectActiveChild, selectScreen, type KioskSnapshot, type ScreenName } from '../../machines/kiosk/kiosk.selectors.ts';
+
+/** What the update policy reads of the kiosk: the screen shown and whether a call is in flight. */
+export interface UpdateMoment {
+  screen: ScreenName;
+  /** The active machine is waiting for the server (tag `busy`: logging in, starting, signing out...). */
+  busy: boolean;
+}
+
+/**
+ * Screens where a reload loses nothing: the stored session brings the pupil back to the same
+ * place (or, before Start, to "Is this you?"). Left out: the exam past Start ('exam'), a
+ * restored sitting still loading ('booting': it may be past Start), the entry routes and the
+ * print route (a redirect or a document in progress), the payment screens (a checkout may be
+ * open with the provider), and the basic-information form (typed and not yet sent).
+ */
+const restingScreens: ReadonlySet<ScreenName> = new Set<ScreenName>([
+  'login-code',
+  'login',
+  'not-found',
+  'forbidden',
+  'login-confirm',
+  'exam-tutorial',
+  'exam-start',
+  'exam-end',
+  'examinee-info',
+  'testing-menu',
+  'exam-list',
+  'short-result',
+  'purchased-result',
+  'score-report',
+  // The proctor console (a staff page, no exam of its own): it reloads onto the live roster.
+  'proctor',
+]);
+
+/** May a waiting version of the app be activated now? */
+export function mayActivateUpdate(moment: UpdateMoment): boolean {
+  return !moment.busy && restingScreens.has(moment.screen);
+}
+
+/** The update moment the kiosk is at. */
+export function updateMomentOf(snapshot: KioskSnapshot): UpdateMoment {
+  const child = selectActiveChild(snapshot);
+  const busy = Boolean(child && (child.getSnapshot() as { hasTag(tag: string): boolean }).hasTag('busy'));
+  return { screen: selectScreen(snapshot), busy };
+}
+
+/** How often a terminal left open asks whether a new version was deployed. */
+export const UPDATE_CHECK_INTERVAL_MS = 30 * 60_000;
+
+export interface ServiceWorkerOptions {
+  /** The kiosk's current snapshot. */
+  getSnapshot(): KioskSnapshot;
+  /** Calls `listener` on every change anywhere in the kiosk (kiosk.watch.ts). */
+  watch(listener: () => void): () => void;
+  /** The worker's URL (vite.config.ts: `sw.js` at the root, scope `/`). */
+  scriptUrl?: string;
+  /** Reloads the page onto the new version (window.location.reload). */
+  reload?: () => void;
+}
+
+/** Registers the worker and applies waiting versions by the policy above; returns a stop function. */
+export function startServiceWorker(options: ServiceWorkerOptions): () => void {
+  if (!import.meta.env.PROD || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return () => undefined;
+  const { getSnapshot, watch, scriptUrl = '/sw.js', reload = () => window.location.reload() } = options;
+  if (getSnapshot().matches('document')) return () => undefined;
+
+  const workbox = new Workbox(scriptUrl, { scope: '/' });
+  let waiting = false;
+  let applying = false;
+
+  const applyIfSafe = () => {
+    if (!waiting || applying || !mayActivateUpdate(updateMomentOf(getSnapshot()))) return;
+    applying = true;
+    // The new worker takes control (clientsClaim) once it is active: then this page reloads onto it.
+    workbox.addEventListener('controlling', () => reload());
+    workbox.messageSkipWaiting();
+  };
+
+  workbox.addEventListener('waiting', () => {
+    waiting = true;
+    applyIfSafe();
+  });
+  const stopWatching = watch(applyIfSafe);
+  void workbox.register().catch(() => undefined);
+  const timer = setInterval(() => void workbox.update().catch(() => undefined), UPDATE_CHECK_INTERVAL_MS);
+  return () => {
+    stopWatching();
+    clearInterval(timer);
+  };
+}

@@ -1,0 +1,214 @@
+/**
+ * The confirm step of a proctor's action, as a modal dialog (src/components/modal-dialog: focus
+ * moves in, stays in, Escape cancels, focus returns): what will happen in plain words, a required
+ * reason (kept in the audit log) and, for an extension, the minutes. The proctor machine checks
+ * both and answers with field rules; while the action is sent the confirm button waits; a refusal
+ * or no answer is told by code, with "Try again" and "Close". Renders ProctorApi['dialog'].
+ */
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { useLingui } from '@lingui/react';
+import { Plural, Trans } from '@lingui/react/macro';
+import { useId, useState, type FormEvent } from 'react';
+import type { ActionDialogApi } from '../../../machines/proctor/proctor.connect.ts';
+import type { FieldRule } from '../../../machines/proctor/proctor.types.ts';
+import { ErrorIcon } from '../../components/icon/icons.tsx';
+import { ModalDialog } from '../../components/modal-dialog/modal-dialog.tsx';
+import { actionFailureMessage } from '../../i18n/proctor-messages.ts';
+import styles from './proctor.module.css';
+
+const reasonMessages: Record<FieldRule, MessageDescriptor> = {
+  required: msg`Please give a reason. It is kept in the audit log.`,
+  invalid: msg`The reason can be at most 500 characters.`,
+};
+const minutesMessages: Record<FieldRule, MessageDescriptor> = {
+  required: msg`Please enter the minutes to add.`,
+  invalid: msg`Enter whole minutes from 1 to 60.`,
+};
+
+function Title({ dialog }: { dialog: ActionDialogApi }) {
+  const name = dialog.examineeName ?? '';
+  const room = dialog.venueName ?? '';
+  switch (dialog.kind) {
+    case 'move_terminal':
+      return <Trans>Move {name} to another terminal?</Trans>;
+    case 'retake':
+      return <Trans>Reset {name} for a retake?</Trans>;
+    case 'extend':
+      return <Trans>Extend the time for {name}?</Trans>;
+    case 'extend_room':
+      return dialog.venueName === null ? <Trans>Extend the time for everyone?</Trans> : <Trans>Extend the time for everyone in {room}?</Trans>;
+  }
+}
+
+/** What the action will do, in plain words. */
+function Explanation({ dialog }: { dialog: ActionDialogApi }) {
+  const name = dialog.examineeName ?? '';
+  const answers = dialog.answersSaved;
+  const pupils = dialog.pupilsInExam;
+  switch (dialog.kind) {
+    case 'move_terminal':
+      return (
+        <>
+          <p>
+            <Trans>The terminal {name} is using now stops working for this exam.</Trans>
+          </p>
+          <p>
+            <Trans>
+              {name} then logs in on another terminal with the same login code and presses Start: every saved answer and the time left
+              are kept. This is not a retake.
+            </Trans>
+          </p>
+        </>
+      );
+    case 'retake':
+      return (
+        <>
+          <p>
+            <Plural
+              value={answers}
+              one={`The # answer ${name} has saved is archived and the exam starts again from the first question, with the full time.`}
+              other={`The # answers ${name} has saved are archived and the exam starts again from the first question, with the full time.`}
+            />
+          </p>
+          <p>
+            <Trans>The terminal {name} is using now is logged out.</Trans>
+          </p>
+        </>
+      );
+    case 'extend':
+      return (
+        <p>
+          <Trans>{name} gets the minutes below added to the time left. Their terminal shows the new time within a few seconds.</Trans>
+        </p>
+      );
+    case 'extend_room':
+      return (
+        <p>
+          <Plural
+            value={pupils}
+            one="The # pupil now in the exam gets the minutes below added to the time left. Pupils who have not started or have finished are not affected."
+            other="Each of the # pupils now in the exam gets the minutes below added to the time left. Pupils who have not started or have finished are not affected."
+          />
+        </p>
+      );
+  }
+}
+
+function ConfirmLabel({ kind }: { kind: ActionDialogApi['kind'] }) {
+  switch (kind) {
+    case 'move_terminal':
+      return <Trans>Move to another terminal</Trans>;
+    case 'retake':
+      return <Trans>Reset for a retake</Trans>;
+    case 'extend':
+    case 'extend_room':
+      return <Trans>Extend time</Trans>;
+  }
+}
+
+export function ActionDialog({ dialog }: { dialog: ActionDialogApi }) {
+  const { i18n } = useLingui();
+  // What is typed stays in the form until it is confirmed; the machine checks it.
+  const [reason, setReason] = useState('');
+  const [minutes, setMinutes] = useState('');
+  const ids = { reason: useId(), reasonHint: useId(), reasonError: useId(), minutes: useId(), minutesHint: useId(), minutesError: useId() };
+  const sending = dialog.status === 'sending';
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (sending) return;
+    dialog.confirm(dialog.asksMinutes ? { reason, minutes } : { reason });
+  }
+
+  const describedBy = (...parts: Array<string | false>) => parts.filter(Boolean).join(' ') || undefined;
+
+  return (
+    <ModalDialog title={<Title dialog={dialog} />} onCancel={dialog.cancel}>
+      <div className={styles.explanation}>
+        <Explanation dialog={dialog} />
+      </div>
+      {dialog.status === 'failed' ? (
+        <>
+          <div className="alert" role="alert" data-code={dialog.failure ?? undefined}>
+            <ErrorIcon />
+            <p>{i18n._(actionFailureMessage(dialog.failure ?? 'GENERIC_ERROR'))}</p>
+          </div>
+          <div className="button-row">
+            <button type="button" className="button" data-variant="primary" onClick={dialog.retry}>
+              <Trans>Try again</Trans>
+            </button>
+            <button type="button" className="button" onClick={dialog.cancel}>
+              <Trans>Close</Trans>
+            </button>
+          </div>
+        </>
+      ) : (
+        <form className={styles.form} onSubmit={submit} noValidate>
+          {dialog.asksMinutes && (
+            <div className="field">
+              <label htmlFor={ids.minutes} className="field-label">
+                <Trans>Minutes to add</Trans>
+              </label>
+              <p id={ids.minutesHint} className="field-hint">
+                <Trans>Whole minutes, from 1 to 60.</Trans>
+              </p>
+              <input
+                id={ids.minutes}
+                className={`input ${styles.minutes}`}
+                type="text"
+                inputMode="numeric"
+                autoComplete="off"
+                maxLength={2}
+                value={minutes}
+                onChange={(event) => setMinutes(event.target.value)}
+                data-autofocus
+                aria-invalid={dialog.fieldErrors.minutes ? true : undefined}
+                aria-describedby={describedBy(ids.minutesHint, Boolean(dialog.fieldErrors.minutes) && ids.minutesError)}
+              />
+              {dialog.fieldErrors.minutes && (
+                <p id={ids.minutesError} className="field-error">
+                  <ErrorIcon />
+                  <span>{i18n._(minutesMessages[dialog.fieldErrors.minutes])}</span>
+                </p>
+              )}
+            </div>
+          )}
+          <div className="field">
+            <label htmlFor={ids.reason} className="field-label">
+              <Trans>Reason</Trans>
+            </label>
+            <p id={ids.reasonHint} className="field-hint">
+              <Trans>Required. Kept in the audit log with your name and the time.</Trans>
+            </p>
+            <textarea
+              id={ids.reason}
+              className={`input ${styles.reason}`}
+              rows={3}
+              maxLength={500}
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+              {...(dialog.asksMinutes ? {} : { 'data-autofocus': true })}
+              aria-invalid={dialog.fieldErrors.reason ? true : undefined}
+              aria-describedby={describedBy(ids.reasonHint, Boolean(dialog.fieldErrors.reason) && ids.reasonError)}
+            />
+            {dialog.fieldErrors.reason && (
+              <p id={ids.reasonError} className="field-error">
+                <ErrorIcon />
+                <span>{i18n._(reasonMessages[dialog.fieldErrors.reason])}</span>
+              </p>
+            )}
+          </div>
+          <div className="button-row">
+            <button type="submit" className="button" data-variant="primary" aria-busy={sending || undefined} aria-disabled={sending || undefined}>
+              {sending ? <Trans>Working…</Trans> : <ConfirmLabel kind={dialog.kind} />}
+            </button>
+            <button type="button" className="button" onClick={dialog.cancel} disabled={sending}>
+              <Trans>Cancel</Trans>
+            </button>
+          </div>
+        </form>
+      )}
+    </ModalDialog>
+  );
+}

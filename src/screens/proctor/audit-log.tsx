@@ -1,0 +1,150 @@
+/**
+ * The audit trail of the schedule being watched: who (a proctor, or Gradus itself for automatic
+ * time credits), when, what (with its detail: minutes added, answers archived, how many pupils),
+ * for which pupil, and why; newest first. A skeleton while loading, a failure with "Try again",
+ * an empty state, and the way back to the roster. Renders ProctorApi['audit'].
+ */
+import { useLingui } from '@lingui/react';
+import { Plural, Trans } from '@lingui/react/macro';
+import type { AuditEntry } from '../../../contract/admin.ts';
+import type { ProctorApi } from '../../../machines/proctor/proctor.connect.ts';
+import { ArrowIcon, InfoIcon } from '../../components/icon/icons.tsx';
+import { PageHeading } from '../../components/page/page.tsx';
+import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
+import { formatDate } from '../../i18n/format.ts';
+import { useLanguage } from '../../i18n/language-context.tsx';
+import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
+import { clockTime } from './roster.tsx';
+import styles from './proctor.module.css';
+
+/** Newest first, whatever order the entries came in. */
+function newestFirst(entries: readonly AuditEntry[]): AuditEntry[] {
+  return [...entries].sort((a, b) => Date.parse(b.at) - Date.parse(a.at) || b.id - a.id);
+}
+
+function What({ entry }: { entry: AuditEntry }) {
+  const minutes = Math.round((entry.detail.seconds ?? 0) / 60);
+  switch (entry.action) {
+    case 'move_terminal':
+      return <Trans>Moved to another terminal</Trans>;
+    case 'retake': {
+      const archived = entry.detail.archived_answers ?? 0;
+      return <Plural value={archived} one="Reset for a retake (# answer archived)" other="Reset for a retake (# answers archived)" />;
+    }
+    case 'extend':
+      return <Plural value={minutes} one="Time extended by # minute" other="Time extended by # minutes" />;
+    case 'extend_room': {
+      const sittings = entry.detail.sittings ?? 0;
+      return (
+        <>
+          <Plural value={minutes} one="Time extended by # minute" other="Time extended by # minutes" />{' '}
+          <Plural value={sittings} one="for # pupil" other="for # pupils" />
+        </>
+      );
+    }
+    case 'outage_credit':
+      return <Plural value={minutes} one="# minute credited for a server outage" other="# minutes credited for a server outage" />;
+    case 'maintenance_credit':
+      return <Plural value={minutes} one="# minute credited for maintenance" other="# minutes credited for maintenance" />;
+  }
+}
+
+export function AuditLog({ audit }: { audit: ProctorApi['audit'] }) {
+  const { i18n } = useLingui();
+  const { language } = useLanguage();
+  const when = (iso: string) => `${formatDate(iso, language)} ${clockTime(iso, language)}`;
+  const scheduleName = audit.scheduleName ?? '';
+
+  return (
+    <section aria-labelledby="proctor-audit">
+      <div className={styles.titleRow}>
+        <PageHeading id="proctor-audit">
+          <Trans>Audit log</Trans>
+        </PageHeading>
+        <div className="button-row">
+          <button type="button" className="button" onClick={audit.close}>
+            <ArrowIcon direction="back" />
+            <Trans>Back to the roster</Trans>
+          </button>
+          {audit.status === 'ready' && (
+            <button type="button" className="button" onClick={audit.retry}>
+              <Trans>Refresh</Trans>
+            </button>
+          )}
+        </div>
+      </div>
+      <p className={styles.sub} dir="auto">
+        {scheduleName}
+      </p>
+      {audit.status === 'loading' && (
+        <SkeletonRegion>
+          <SkeletonBlock shape="box" blockSize="3rem" />
+          <SkeletonBlock shape="box" blockSize="3rem" />
+        </SkeletonRegion>
+      )}
+      {audit.status === 'failed' && (
+        <>
+          <div className="alert" role="alert" data-code={audit.failure ?? undefined}>
+            <p>{i18n._(staffFailureMessage(audit.failure ?? 'GENERIC_ERROR'))}</p>
+          </div>
+          <button type="button" className="button" data-variant="primary" onClick={audit.retry}>
+            <Trans>Try again</Trans>
+          </button>
+        </>
+      )}
+      {audit.status === 'ready' && audit.entries.length === 0 && (
+        <div className="alert" data-tone="info" role="status">
+          <InfoIcon />
+          <p>
+            <Trans>Nothing has been done in this schedule yet.</Trans>
+          </p>
+        </div>
+      )}
+      {audit.status === 'ready' && audit.entries.length > 0 && (
+        <div className={styles.tableFrame} role="region" aria-labelledby="proctor-audit" tabIndex={0}>
+          <table className={styles.table}>
+            <caption className="visually-hidden">
+              <Trans>What was done in {scheduleName}, newest first</Trans>
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">
+                  <Trans>When</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Who</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>What</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Pupil</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Why</Trans>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {newestFirst(audit.entries).map((entry) => (
+                <tr key={entry.id} data-action={entry.action}>
+                  <td>
+                    <span className="ltr-isolate">{when(entry.at)}</span>
+                  </td>
+                  <td dir="auto">{entry.actor === 'system' ? <Trans>Gradus (automatic)</Trans> : entry.staff_name}</td>
+                  <td>
+                    <What entry={entry} />
+                  </td>
+                  <td dir="auto">{entry.examinee_name ?? '—'}</td>
+                  <td dir="auto" className={styles.reasonCell}>
+                    {entry.reason}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * The proctor page (/proctor): subscribes to the proctor actor with `useSelector` and renders
+ * what `connect` (machines/proctor/proctor.connect.ts) gives it, re-read every second so "12 s
+ * ago" and the time left move on their own. It decides nothing, fetches nothing, navigates
+ * nowhere: every button sends the event connect hands it.
+ *
+ * One part at a time: the staff sign-in, the schedules, the roster (with the confirm dialog over
+ * it, the rest of the page inert while the dialog is open) or the audit log; a header with who is
+ * signed in and "Sign out" on every signed-in part.
+ */
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
+import { useSelector } from '@xstate/react';
+import { useEffect, useState } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import { connect } from '../../../machines/proctor/proctor.connect.ts';
+import type { proctorMachine } from '../../../machines/proctor/proctor.machine.ts';
+import { Page, PageHeading } from '../../components/page/page.tsx';
+import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
+import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
+import { ActionDialog } from './action-dialog.tsx';
+import { AuditLog } from './audit-log.tsx';
+import { RosterView } from './roster.tsx';
+import { ScheduleList } from './schedule-list.tsx';
+import { StaffLogin } from './staff-login.tsx';
+import styles from './proctor.module.css';
+
+export type ProctorActor = ActorRefFrom<typeof proctorMachine>;
+
+/** This terminal's clock, re-read every second while the page is shown. */
+function useNow(intervalMs = 1_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+export function ProctorScreen({ actor }: { actor: ProctorActor }) {
+  const { i18n } = useLingui();
+  const snapshot = useSelector(actor, (s) => s);
+  const now = useNow();
+  const api = connect(snapshot, actor.send, now);
+  const signedIn = api.staff !== null && api.phase !== 'signingOut';
+  const staffName = api.staff?.name ?? '';
+  const orgName = api.staff?.org_name ?? '';
+
+  if (api.phase === 'signedOut') {
+    return (
+      <Page align="center">
+        <StaffLogin login={api.login} />
+      </Page>
+    );
+  }
+
+  if (api.phase === 'restoring' || api.phase === 'signingOut') {
+    return (
+      <Page align="center">
+        <div className="card">
+          <SkeletonRegion>
+            <SkeletonBlock inlineSize="60%" blockSize="2.25rem" />
+            <SkeletonBlock shape="box" blockSize="3rem" />
+            <SkeletonBlock shape="button" />
+          </SkeletonRegion>
+        </div>
+      </Page>
+    );
+  }
+
+  if (api.phase === 'restoreFailed') {
+    return (
+      <Page align="center">
+        <div className="card">
+          <PageHeading>
+            <Trans>Staff sign-in</Trans>
+          </PageHeading>
+          <div className="alert" role="alert" data-code={api.restore.failure ?? undefined}>
+            <p>{i18n._(staffFailureMessage(api.restore.failure ?? 'GENERIC_ERROR'))}</p>
+          </div>
+          <div className="button-row">
+            <button type="button" className="button" data-variant="primary" onClick={api.restore.retry}>
+              <Trans>Try again</Trans>
+            </button>
+            <button type="button" className="button" onClick={api.logout}>
+              <Trans>Sign in again</Trans>
+            </button>
+          </div>
+        </div>
+      </Page>
+    );
+  }
+
+  return (
+    <>
+      <div className={styles.page} inert={api.dialog !== null}>
+        {signedIn && api.staff && (
+          <header className={styles.header}>
+            <p className={styles.who}>
+              <Trans>
+                Signed in as <strong dir="auto">{staffName}</strong> · <span dir="auto">{orgName}</span>
+              </Trans>
+            </p>
+            <button type="button" className="button" onClick={api.logout}>
+              <Trans>Sign out</Trans>
+            </button>
+          </header>
+        )}
+        <Page align="start" width="wide" className={styles.column}>
+          {api.phase === 'schedules' && <ScheduleList schedules={api.schedules} />}
+          {api.phase === 'roster' && <RosterView roster={api.roster} />}
+          {api.phase === 'audit' && <AuditLog audit={api.audit} />}
+        </Page>
+      </div>
+      {api.dialog && <ActionDialog dialog={api.dialog} />}
+    </>
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * The organisation's schedules on the proctor page: one large button per schedule (its name, or
+ * its code when it has none, when it runs, its room and how many pupils are booked), "Refresh",
+ * the empty state, a skeleton while loading, and a failure with "Try again".
+ */
+import { useLingui } from '@lingui/react';
+import { Plural, Trans } from '@lingui/react/macro';
+import type { ProctorApi } from '../../../machines/proctor/proctor.connect.ts';
+import { InfoIcon } from '../../components/icon/icons.tsx';
+import { PageHeading } from '../../components/page/page.tsx';
+import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
+import { formatDate, formatTime } from '../../i18n/format.ts';
+import { useLanguage } from '../../i18n/language-context.tsx';
+import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
+import styles from './proctor.module.css';
+
+export function ScheduleList({ schedules }: { schedules: ProctorApi['schedules'] }) {
+  const { i18n } = useLingui();
+  const { language } = useLanguage();
+  const when = (iso: string) => `${formatDate(iso, language)} ${formatTime(iso, language)}`;
+
+  return (
+    <section aria-labelledby="proctor-schedules">
+      <div className={styles.titleRow}>
+        <PageHeading id="proctor-schedules">
+          <Trans>Choose a schedule</Trans>
+        </PageHeading>
+        {schedules.status === 'ready' && (
+          <button type="button" className="button" onClick={schedules.retry}>
+            <Trans>Refresh</Trans>
+          </button>
+        )}
+      </div>
+      {schedules.status === 'loading' && (
+        <SkeletonRegion>
+          <SkeletonBlock shape="box" blockSize="5rem" />
+          <SkeletonBlock shape="box" blockSize="5rem" />
+        </SkeletonRegion>
+      )}
+      {schedules.status === 'failed' && (
+        <>
+          <div className="alert" role="alert" data-code={schedules.failure ?? undefined}>
+            <p>{i18n._(staffFailureMessage(schedules.failure ?? 'GENERIC_ERROR'))}</p>
+          </div>
+          <button type="button" className="button" data-variant="primary" onClick={schedules.retry}>
+            <Trans>Try again</Trans>
+          </button>
+        </>
+      )}
+      {schedules.status === 'ready' && schedules.items.length === 0 && (
+        <div className="alert" data-tone="info" role="status">
+          <InfoIcon />
+          <p>
+            <Trans>Your organisation has no schedules yet. Schedules appear here once pupils are booked for an exam.</Trans>
+          </p>
+        </div>
+      )}
+      {schedules.status === 'ready' && schedules.items.length > 0 && (
+        <ul className={styles.scheduleList}>
+          {schedules.items.map((schedule) => {
+            const starts = when(schedule.starts_at);
+            const ends = when(schedule.ends_at);
+            const pupils = schedule.pupil_count;
+            return (
+              <li key={schedule.code}>
+                <button type="button" className={styles.scheduleButton} onClick={() => schedules.choose(schedule.code)}>
+                  <span className={styles.scheduleName} dir="auto">
+                    {schedule.name || schedule.code}
+                  </span>
+                  <span className={styles.scheduleFacts}>
+                    <span className="ltr-isolate">{schedule.code}</span>
+                    <span>
+                      <Trans>
+                        {starts} to {ends}
+                      </Trans>
+                    </span>
+                    {schedule.venue && <span dir="auto">{schedule.venue.name}</span>}
+                    <span>
+                      <Plural value={pupils} one="# pupil" other="# pupils" />
+                    </span>
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * The staff sign-in form of the proctor page: organisation code, login ID and password. It shows
+ * what it is given (ProctorApi['login']) and hands the typed values to `submit`; the proctor
+ * machine validates them with the contract's schema, signs in and answers with the field rules
+ * or the server's refusal (wrong password, locked account). Field errors sit under their field,
+ * tied to it with aria-invalid and aria-describedby, and the first field in error takes focus
+ * after a refused submit; a refusal or a notice (the staff session ended, signed out) sits above
+ * the form. Nothing is remembered by the browser (autocomplete off).
+ */
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { ProctorApi } from '../../../machines/proctor/proctor.connect.ts';
+import type { FieldRule, StaffLoginField, StaffLoginValues } from '../../../machines/proctor/proctor.types.ts';
+import { ErrorIcon, InfoIcon, WarningIcon } from '../../components/icon/icons.tsx';
+import { PageHeading } from '../../components/page/page.tsx';
+import { requiredFieldMessage, tooLongMessage } from '../../i18n/field-messages.ts';
+import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
+import styles from './proctor.module.css';
+
+const labels: Record<StaffLoginField, MessageDescriptor> = {
+  org_code: msg`Organisation code`,
+  login_id: msg`Login ID`,
+  password: msg`Password`,
+};
+
+const invalidOrgCode = msg`An organisation code has only letters, numbers, hyphens and underscores.`;
+
+const fieldOrder: readonly StaffLoginField[] = ['org_code', 'login_id', 'password'];
+
+export function StaffLogin({ login }: { login: ProctorApi['login'] }) {
+  const { i18n } = useLingui();
+  const [values, setValues] = useState<StaffLoginValues>({ org_code: '', login_id: '', password: '' });
+  const [showPassword, setShowPassword] = useState(false);
+  const refs = { org_code: useRef<HTMLInputElement>(null), login_id: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
+  const ids = {
+    org_code: useId(),
+    login_id: useId(),
+    password: useId(),
+    errors: { org_code: useId(), login_id: useId(), password: useId() },
+  };
+  const fields = login.error?.kind === 'fields' ? login.error.fields : {};
+
+  // After a refused submit, the first field in error takes focus (never while typing).
+  const submitted = useRef(false);
+  const errorKey = fieldOrder.map((f) => fields[f] ?? '').join('|');
+  useEffect(() => {
+    if (!submitted.current) return;
+    submitted.current = false;
+    const first = fieldOrder.find((f) => fields[f]);
+    if (first) refs[first].current?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- errorKey stands for fields
+  }, [errorKey]);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (login.busy) return;
+    submitted.current = true;
+    login.submit(values);
+  }
+
+  function message(field: StaffLoginField, rule: FieldRule): string {
+    if (rule === 'required') return i18n._(requiredFieldMessage(i18n._(labels[field])));
+    return i18n._(field === 'org_code' ? invalidOrgCode : tooLongMessage);
+  }
+
+  function input(field: StaffLoginField, extra: { type?: string; maxLength: number; autoFocus?: boolean }) {
+    const rule = fields[field];
+    return (
+      <div className="field">
+        <label htmlFor={ids[field]} className="field-label">
+          {i18n._(labels[field])}
+        </label>
+        <input
+          ref={refs[field]}
+          id={ids[field]}
+          name={field}
+          className={`input ${styles.text}`}
+          type={extra.type ?? 'text'}
+          value={values[field]}
+          onChange={(event) => setValues((current) => ({ ...current, [field]: event.target.value }))}
+          autoComplete="off"
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
+          maxLength={extra.maxLength}
+          autoFocus={extra.autoFocus}
+          aria-invalid={rule ? true : undefined}
+          aria-describedby={rule ? ids.errors[field] : undefined}
+        />
+        {rule && (
+          <p id={ids.errors[field]} className="field-error">
+            <ErrorIcon />
+            <span>{message(field, rule)}</span>
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <div className="card">
+      <PageHeading focusOnMount={false}>
+        <Trans>Staff sign-in</Trans>
+      </PageHeading>
+      <p>
+        <Trans>For proctors and teachers on exam day. Pupils log in on the login page.</Trans>
+      </p>
+      {login.notice === 'sessionEnded' && (
+        <div className="alert" data-tone="warning" role="alert">
+          <WarningIcon />
+          <p>{i18n._(staffFailureMessage('NOT_LOGGED_IN'))}</p>
+        </div>
+      )}
+      {login.notice === 'signedOut' && (
+        <div className="alert" data-tone="info" role="status">
+          <InfoIcon />
+          <p>
+            <Trans>You have signed out.</Trans>
+          </p>
+        </div>
+      )}
+      {login.error?.kind === 'failure' && (
+        <div className="alert" role="alert" data-code={login.error.code}>
+          <ErrorIcon />
+          <p>{i18n._(staffFailureMessage(login.error.code))}</p>
+        </div>
+      )}
+      <form className={styles.form} onSubmit={submit} noValidate>
+        {input('org_code', { maxLength: 64, autoFocus: true })}
+        {input('login_id', { maxLength: 64 })}
+        <div className={styles.passwordRow}>
+          {input('password', { type: showPassword ? 'text' : 'password', maxLength: 128 })}
+          <button type="button" className={`button ${styles.toggle}`} aria-controls={ids.password} onClick={() => setShowPassword((shown) => !shown)}>
+            {showPassword ? <Trans>Hide password</Trans> : <Trans>Show password</Trans>}
+          </button>
+        </div>
+        <button type="submit" className="button" data-variant="primary" aria-busy={login.busy || undefined} aria-disabled={login.busy || undefined}>
+          {login.busy ? <Trans>Signing in…</Trans> : <Trans>Sign in</Trans>}
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * Issue 10 (C, and F "wake after the deadline with paused timers"), in real Chromium against the
+ * production build and the real server. A laptop's lid is closed mid-exam and opened after the
+ * deadline: Playwright's clock pauses the page's clock and timers (nothing runs, as on a sleeping
+ * laptop) while the real deadline passes on the server, then jumps them forward to the real time
+ * (the lid opens; each due timer fires once).
+ *
+ * A time-out demo pupil (demo-accounts.json, scenario `time-out`) sits EN-1-TIMEOUT, a copy of
+ * English level 1 with a one-minute limit. Two answers are saved; the lid closes; the server's
+ * deadline passes; the lid opens: the exam finishes by itself (the end screen with the receipt),
+ * without the pupil doing anything, and the receipt (the end screen's and the server's own)
+ * counts exactly the answers given, with their digest.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, test } from 'vitest';
+import { loginAndStartExam, openKiosk, screens, seeReceipt, seeTimeLeft, useKiosk } from '../helpers/e2e-browser.ts';
+import { takeTimeOutPupil } from '../helpers/e2e-demo-accounts.ts';
+import { answerQuestion, expectReceiptOfAnswersGiven, followSitting, watchExamCalls } from '../helpers/e2e-sitting.ts';
+
+const kiosk = useKiosk();
+
+/** After waking, the finish (a flush, then POST /exam/finish) has this long to show the end screen. */
+const FINISH_TIMEOUT_MS = 30_000;
+
+describe('a terminal that slept past the deadline', () => {
+  test('finishes by itself on waking, with every answer given on the server', async () => {
+    const page = kiosk.page;
+    const pupil = takeTimeOutPupil();
+    const calls = watchExamCalls(page);
+    // The page's clock is Playwright's from the start: it runs with the real time until paused.
+    await page.clock.install();
+    await openKiosk(page, '/login-code');
+
+    const following = followSitting(page, pupil);
+    await loginAndStartExam(page, pupil.login_code);
+    const sitting = await following;
+    expect(sitting.deadlineAt - Date.now(), 'a one-minute sitting').toBeLessThanOrEqual(60_000);
+
+    await answerQuestion(page, sitting, 1, 'Saved on the server');
+    await answerQuestion(page, sitting, 2, 'Saved on the server');
+    const beforeSleep = await seeTimeLeft(page);
+    expect(beforeSleep).toBeGreaterThan(0);
+
+    // The lid closes: the page's clock and timers stop where they are.
+    const closedAt = await page.evaluate(() => Date.now());
+    await page.clock.pauseAt(closedAt + 100);
+    // The real deadline passes on the server (plus a margin), while nothing runs in the page.
+    await sleep(Math.max(0, sitting.deadlineAt - Date.now()) + 3_000);
+    expect(await seeTimeLeft(page), 'the frozen page still shows the time it had').toBeGreaterThan(0);
+    expect(await page.getByRole('heading', { name: screens.examEnd }).count()).toBe(0);
+
+    // The lid opens: the page's clock jumps to the real time, each due timer fires once, then time runs on.
+    const asleep = Date.now() - (closedAt + 100);
+    await page.clock.fastForward(asleep);
+    await page.clock.resume();
+
+    // Nobody touches anything: the exam finishes by itself.
+    await page.getByRole('heading', { name: screens.examEnd }).waitFor({ timeout: FINISH_TIMEOUT_MS });
+    await expectReceiptOfAnswersGiven(sitting, await seeReceipt(page));
+    expect(calls.finishes.length, 'Finish went out').toBeGreaterThanOrEqual(1);
+    expect(calls.starts).toHaveLength(1);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * One exam terminal for the machine tests (test/machines/exam-*.test.ts): the exam machine with
+ * its real actors (examImplementations) and the real retry machine, over the in-memory fake
+ * server whose network the test can cut, with an outbox, an exam cache and a stored session
+ * that outlive a reload (`boot()` again), a SimulatedClock (every backoff and heartbeat interval
+ * is a step of the test), and the page's signals sent by the test (`signal`), as
+ * src/platform/terminal.ts sends them in the browser.
+ */
+import { randomUUID } from 'node:crypto';
+import { SimulatedClock, createActor, waitFor } from 'xstate';
+import { examImplementations } from '../../machines/exam/exam.actors.ts';
+import { examMachine } from '../../machines/exam/exam.machine.ts';
+import type { TerminalSignal } from '../../machines/exam/exam.types.ts';
+import { createMemoryExamCache } from '../../machines/exam/memory-exam-cache.ts';
+import { sessionFromLogin } from '../../machines/session/session.machine.ts';
+import { createMemoryOutbox } from '../../machines/shared/memory-outbox.ts';
+import { ApiFailure, type ApiPort } from '../../machines/shared/ports.ts';
+import type { ExamineeSession } from '../../src/shared/contract.ts';
+import { createFakeApi, demoExaminee, type FakeApi } from './fake-api.ts';
+
+/** The exam calls whose network the test cuts. */
+const examCalls = ['examDetails', 'startExam', 'examQuestions', 'saveAnswer', 'finishExam', 'heartbeat'] as const;
+
+/** One terminal (outbox, exam cache, stored session) over one server; each `boot()` is a page load (after F5: the same terminal). */
+export function setUp() {
+  const server = createFakeApi();
+  const network = { up: true, tries: [] as string[] };
+  const port: ApiPort = { ...server };
+  for (const name of examCalls) {
+    const call = server[name] as (...args: unknown[]) => Promise<unknown>;
+    (port as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      network.tries.push(name);
+      return network.up ? call(...args) : Promise.reject(new ApiFailure('NETWORK_ERROR'));
+    };
+  }
+  const outbox = createMemoryOutbox();
+  const examCache = createMemoryExamCache();
+  let stored: ExamineeSession = sessionFromLogin({ access_token: 'token-1', examinee: demoExaminee, server_time: new Date().toISOString() }, randomUUID());
+
+  const boot = (session: ExamineeSession = stored) => {
+    const listeners = new Set<(signal: TerminalSignal) => void>();
+    const implementations = examImplementations({
+      api: port,
+      outbox,
+      examCache,
+      terminal: { watch: (listener) => (listeners.add(listener), () => listeners.delete(listener)) },
+    });
+    const machine = examMachine.provide({
+      ...implementations,
+      actions: {
+        ...implementations.actions,
+        // The kiosk keeps the session's progress (question_index...) in storage; here, this variable.
+        reportProgress: ({ context }) => {
+          stored = { ...stored, question_index: context.questionIndex };
+        },
+        reportCompleted: () => {},
+        requestLogout: () => {},
+        reportUnauthorized: () => {},
+        requestLogoutWithError: () => {},
+      },
+    });
+    const clock = new SimulatedClock();
+    const actor = createActor(machine, { input: { session }, clock } as never);
+    const signal = (event: TerminalSignal) => {
+      for (const listener of listeners) listener(event);
+    };
+    return { actor, clock, signal };
+  };
+  return { server, network, outbox, examCache, boot, session: () => stored };
+}
+
+/** Lets promise actors settle. */
+export const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Settles until the exam's snapshot (read afresh: a child's move does not emit the parent's
+ * snapshot) satisfies the predicate.
+ */
+export async function until<T>(actor: { getSnapshot(): T }, predicate: (snapshot: T) => boolean): Promise<T> {
+  for (let round = 0; round < 100; round++) {
+    if (predicate(actor.getSnapshot())) return actor.getSnapshot();
+    await settle();
+  }
+  throw new Error('until: the condition never held');
+}
+
+/** This terminal's time `ms` after the deadline the server fixed (the fake server's clock is this terminal's). */
+export const afterDeadline = (server: FakeApi, ms: number) => Date.parse(server.deadlineAt()) + ms;
+
+export async function startedExam(terminal: ReturnType<typeof setUp>) {
+  await terminal.server.startExam(7);
+  const running = terminal.boot();
+  running.actor.start();
+  running.actor.send({ type: 'INIT_TEST' });
+  await waitFor(running.actor, (s) => s.matches('answering'));
+  return running;
+}

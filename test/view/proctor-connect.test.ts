@@ -1,0 +1,126 @@
+/**
+ * proctor.connect.ts as a pure function: a snapshot of the proctor machine (driven to the roster
+ * with its own events) and a time in, exactly what the page renders out. Rows are on the server's
+ * clock (the offset kept from the roster's server_time), a pupil in the exam not heard from for
+ * more than 30 s shows offline before the server says so, the room filter and the room-wide
+ * extension follow the rows shown, and every callback sends the event it names.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
+import type { RosterPupil } from '../../contract/admin.ts';
+import { connect } from '../../machines/proctor/proctor.connect.ts';
+import { actionsFor, pollDelayMs, proctorMachine } from '../../machines/proctor/proctor.machine.ts';
+import { rowOf } from '../../machines/proctor/proctor.selectors.ts';
+import type { ProctorEvent } from '../../machines/proctor/proctor.types.ts';
+import { FAKE_NOW, demoPupils, demoRoster, demoSchedules, demoStaff, rooms } from '../helpers/fake-admin.ts';
+import { never } from '../helpers/never.ts';
+
+const serverTime = new Date(FAKE_NOW).toISOString();
+
+/** The machine on the roster: signed in, schedule chosen, the roster answered (the server's clock 10 s ahead of ours). */
+function onRoster(pupils: RosterPupil[] = demoPupils()) {
+  vi.useFakeTimers({ toFake: ['Date'], now: FAKE_NOW - 10_000 });
+  const actor = createActor(
+    proctorMachine.provide({
+      actors: {
+        restoreSession: never(), signIn: never(), loadSchedules: never(), loadRoster: never(),
+        performAction: never(), loadAudit: never(), signOut: never(),
+      },
+    }),
+  ).start();
+  actor.send({ type: 'xstate.done.actor.restoreSession', output: { token: 't', staff: demoStaff } } as never);
+  actor.send({ type: 'xstate.done.actor.loadSchedules', output: { schedules: demoSchedules, server_time: serverTime } } as never);
+  actor.send({ type: 'schedule.chosen', code: 'DEMO-2026' });
+  actor.send({ type: 'xstate.done.actor.loadRoster', output: { modified: true, roster: demoRoster(pupils), etag: '"1"' } } as never);
+  vi.useRealTimers();
+  return actor;
+}
+
+describe('proctor connect', () => {
+  it('gives the rows on the server clock: last contact and time left', () => {
+    const actor = onRoster();
+    // Our clock is 10 s behind the server's: 12 s since Amara's last contact by the server's clock.
+    const api = connect(actor.getSnapshot(), () => {}, FAKE_NOW - 10_000);
+    const amara = api.roster.rows.find((r) => r.name === 'Amara Okafor')!;
+    expect(amara).toMatchObject({ state: 'in_exam', lastContactSeconds: 12, timeLeftSeconds: 1_800, questionNumber: 5, answersSaved: 5, attention: false });
+    // 20 s later (ours): 32 s without contact, so offline, though the last roster said in the exam.
+    const later = connect(actor.getSnapshot(), () => {}, FAKE_NOW + 10_000).roster.rows.find((r) => r.name === 'Amara Okafor')!;
+    expect(later).toMatchObject({ state: 'offline', attention: true, lastContactSeconds: 32, timeLeftSeconds: 1_780 });
+  });
+
+  it('shows no time left for a pupil without a running deadline, and 0 once past it', () => {
+    const clock = FAKE_NOW;
+    const [amara] = demoPupils();
+    expect(rowOf({ ...amara!, state: 'time_up', deadline_at: new Date(clock - 5_000).toISOString() }, clock)).toMatchObject({
+      timeLeftSeconds: 0, attention: true,
+    });
+    const noah = demoPupils().find((p) => p.state === 'not_logged_in')!;
+    expect(rowOf(noah, clock)).toMatchObject({ timeLeftSeconds: null, lastContactSeconds: null, questionNumber: null, actions: [] });
+  });
+
+  it('offers each pupil only the actions that apply', () => {
+    const byName = Object.fromEntries(demoPupils().map((p) => [p.examinee_name, actionsFor(p)]));
+    expect(byName).toEqual({
+      'Amara Okafor': ['move_terminal', 'extend', 'retake'],
+      'Kenji Sato': ['move_terminal', 'extend', 'retake'],
+      'Lucía Fernández': ['retake'],
+      'Noah Williams': [],
+      'Priya Sharma': [],
+      'Mai Nguyen': [],
+      'Ethan Brown': ['extend', 'retake'],
+    });
+    const released = { ...demoPupils()[2]!, status: 5 as const };
+    expect(actionsFor(released)).toEqual([]);
+  });
+
+  it('filters by room, counts what it shows, and offers the room-wide extension only with someone in the exam', () => {
+    const actor = onRoster();
+    const all = connect(actor.getSnapshot(), () => {}, FAKE_NOW);
+    expect(all.roster.rooms).toEqual([rooms.one, rooms.two]);
+    expect(all.roster.counts).toEqual({ total: 7, inExam: 3, offline: 1, finished: 1 });
+    expect(all.roster.canExtendRoom).toBe(true);
+    actor.send({ type: 'venue.chosen', venueId: rooms.two.id });
+    const roomTwo = connect(actor.getSnapshot(), () => {}, FAKE_NOW);
+    expect(roomTwo.roster.rows.map((r) => r.name)).toEqual(['Lucía Fernández', 'Noah Williams', 'Mai Nguyen']);
+    expect(roomTwo.roster.canExtendRoom).toBe(false);
+  });
+
+  it('hands the screens callbacks that send exactly their events', () => {
+    const actor = onRoster();
+    const sent: ProctorEvent[] = [];
+    const api = connect(actor.getSnapshot(), (event) => sent.push(event), FAKE_NOW);
+    api.roster.rows[0]!.request('move_terminal');
+    api.roster.extendRoom();
+    api.roster.chooseVenue(rooms.one.id);
+    api.roster.connection.retryNow();
+    api.roster.openAudit();
+    api.roster.backToSchedules();
+    api.logout();
+    expect(sent).toEqual([
+      { type: 'action.requested', kind: 'move_terminal', sittingId: 501 },
+      { type: 'action.requested', kind: 'extend_room' },
+      { type: 'venue.chosen', venueId: rooms.one.id },
+      { type: 'roster.refreshRequested' },
+      { type: 'audit.requested' },
+      { type: 'schedules.requested' },
+      { type: 'logout.requested' },
+    ]);
+  });
+
+  it('opens the confirm step with what will happen, and keeps one action at a time', () => {
+    const actor = onRoster();
+    actor.send({ type: 'action.requested', kind: 'extend_room' });
+    const api = connect(actor.getSnapshot(), () => {}, FAKE_NOW);
+    expect(api.dialog).toMatchObject({ kind: 'extend_room', pupilsInExam: 3, asksMinutes: true, status: 'confirming', venueName: null });
+    expect(api.roster.canLeave).toBe(false);
+    // Another action while one is open is not taken.
+    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501 });
+    expect(connect(actor.getSnapshot(), () => {}, FAKE_NOW).dialog?.kind).toBe('extend_room');
+    actor.send({ type: 'action.confirmed', reason: '', minutes: '61' });
+    expect(connect(actor.getSnapshot(), () => {}, FAKE_NOW).dialog?.fieldErrors).toEqual({ reason: 'required', minutes: 'invalid' });
+  });
+
+  it('polls every 5 s, and backs off to at most 30 s after failures', () => {
+    expect([0, 1, 2, 3, 4, 10].map(pollDelayMs)).toEqual([5_000, 5_000, 10_000, 20_000, 30_000, 30_000]);
+  });
+});

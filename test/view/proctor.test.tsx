@@ -1,0 +1,354 @@
+// @vitest-environment jsdom
+/**
+ * The proctor page rendered over the real proctor machine and its real actors, on an in-memory
+ * admin API (test/helpers/fake-admin.ts): staff sign-in with its field, wrong-password and locked
+ * messages; the schedules, their empty state and a failure with Try again; the roster as a table
+ * (headers, row headers, each state in words, progress, last contact, time left from the server
+ * deadline, extra time, offline marked by words and an icon); the room filter; the confirm
+ * dialog (focus, required reason, minutes, plain words, the outcome, the audit row); a 401 back to
+ * the sign-in; the connection-lost banner; and the staff token kept apart from the pupil's.
+ *
+ * The clock: Date is frozen at the fake server's time, so "12 s ago" and "30:00" are exact.
+ */
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
+import { proctorImplementations } from '../../machines/proctor/proctor.actors.ts';
+import { proctorMachine } from '../../machines/proctor/proctor.machine.ts';
+import { ApiFailure } from '../../machines/shared/ports.ts';
+import { clearExaminee, storageKeys, writeStaffToken } from '../../machines/shared/storage.ts';
+import { ProctorScreen } from '../../src/screens/proctor/proctor.tsx';
+import { FAKE_NOW, LOCKED_LOGIN_ID, STAFF_PASSWORD, createFakeAdmin, demoStaff, type FakeAdmin } from '../helpers/fake-admin.ts';
+import { memoryStorage, renderView } from './render.tsx';
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'], now: FAKE_NOW });
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+async function renderProctor(options: { admin?: FakeAdmin; storage?: ReturnType<typeof memoryStorage> } = {}) {
+  const admin = options.admin ?? createFakeAdmin();
+  const storage = options.storage ?? memoryStorage();
+  const actor = createActor(proctorMachine.provide(proctorImplementations({ admin, storage }))).start();
+  const view = await renderView(<ProctorScreen actor={actor} />);
+  return { ...view, actor, admin, storage };
+}
+
+type Rendered = Awaited<ReturnType<typeof renderProctor>>;
+
+async function signIn(view: Rendered, values: { org?: string; id?: string; password?: string } = {}) {
+  const { user } = view;
+  await screen.findByRole('heading', { level: 1, name: 'Staff sign-in' });
+  const org = screen.getByRole('textbox', { name: 'Organisation code' });
+  const id = screen.getByRole('textbox', { name: 'Login ID' });
+  await user.clear(org);
+  await user.clear(id);
+  await user.clear(screen.getByLabelText('Password'));
+  if (values.org ?? demoStaff.org_code) await user.type(org, values.org ?? demoStaff.org_code);
+  if (values.id ?? demoStaff.login_id) await user.type(id, values.id ?? demoStaff.login_id);
+  if (values.password ?? STAFF_PASSWORD) await user.type(screen.getByLabelText('Password'), values.password ?? STAFF_PASSWORD);
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+async function openRoster(view: Rendered) {
+  await signIn(view);
+  await view.user.click(await screen.findByRole('button', { name: /Spring test 2026/ }));
+  await screen.findByRole('table');
+}
+
+const rowOf = (name: string) => screen.getByRole('rowheader', { name: new RegExp(name) }).closest('tr') as HTMLElement;
+
+describe('proctor: staff sign-in', () => {
+  it('shows three labelled fields, focuses the first, and signs in to the schedules', async () => {
+    const view = await renderProctor();
+    await screen.findByRole('heading', { level: 1, name: 'Staff sign-in' });
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Organisation code' }));
+    expect(screen.getByLabelText('Password').getAttribute('type')).toBe('password');
+    await signIn(view);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Choose a schedule' })).toBeTruthy();
+    expect(screen.getByText(/Signed in as/).textContent).toBe('Signed in as Grace Hopper · Sakura Primary School');
+    // Its own key: the pupil's Examinee-Token is never written.
+    expect(view.storage.items.get(storageKeys.staffToken)).toBe('staff-token-1');
+    expect(view.storage.items.has(storageKeys.token)).toBe(false);
+  });
+
+  it('says which fields are missing, tied to the fields, and focuses the first', async () => {
+    const view = await renderProctor();
+    await signIn(view, { org: '', id: '', password: '' });
+    const org = screen.getByRole('textbox', { name: 'Organisation code' });
+    await waitFor(() => expect(org.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(org.getAttribute('aria-describedby')!)?.textContent).toBe('Organisation code is a required field');
+    expect(screen.getByText('Login ID is a required field')).toBeTruthy();
+    expect(screen.getByText('Password is a required field')).toBeTruthy();
+    expect(document.activeElement).toBe(org);
+    expect(view.admin.requests).toEqual([]);
+  });
+
+  it('says what an organisation code may hold', async () => {
+    const view = await renderProctor();
+    await signIn(view, { org: 'not a code!' });
+    expect(await screen.findByText('An organisation code has only letters, numbers, hyphens and underscores.')).toBeTruthy();
+  });
+
+  it('tells a wrong password and a locked account apart', async () => {
+    const view = await renderProctor();
+    await signIn(view, { password: 'wrong-password' });
+    expect((await screen.findByRole('alert')).textContent).toBe('The organisation code, login ID or password is incorrect.');
+    await signIn(view, { id: LOCKED_LOGIN_ID });
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe('This staff account is locked after too many wrong passwords. Please try again in 1 minute.'),
+    );
+    expect(view.storage.items.has(storageKeys.staffToken)).toBe(false);
+  });
+
+  it('resumes with a stored staff token, and signs out with the token before forgetting it', async () => {
+    const admin = createFakeAdmin();
+    admin.tokens.add('kept-token');
+    const storage = memoryStorage();
+    writeStaffToken(storage, 'kept-token');
+    storage.setItem(storageKeys.token, 'pupil-token');
+    const view = await renderProctor({ admin, storage });
+    await screen.findByRole('heading', { level: 1, name: 'Choose a schedule' });
+    expect(admin.requests[0]).toMatchObject({ path: '/admin/me', token: 'kept-token' });
+    await view.user.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect((await screen.findByRole('status')).textContent).toBe('You have signed out.');
+    expect(admin.requests.at(-1)).toMatchObject({ method: 'POST', path: '/admin/logout', token: 'kept-token' });
+    expect(admin.tokens.has('kept-token')).toBe(false);
+    expect(storage.items.has(storageKeys.staffToken)).toBe(false);
+    // The pupil's token is not the proctor page's to remove...
+    expect(storage.items.get(storageKeys.token)).toBe('pupil-token');
+    // ...and a pupil's logout leaves the staff token alone.
+    writeStaffToken(storage, 'kept-token');
+    clearExaminee(storage);
+    expect(storage.items.get(storageKeys.staffToken)).toBe('kept-token');
+  });
+
+  it('goes back to the sign-in with a message when the staff session ends on the server', async () => {
+    const view = await renderProctor();
+    await openRoster(view);
+    view.admin.revokeAll();
+    await act(async () => view.actor.send({ type: 'roster.refreshRequested' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Your staff session has ended. Please sign in again.');
+    expect(screen.getByRole('heading', { level: 1, name: 'Staff sign-in' })).toBeTruthy();
+    expect(view.storage.items.has(storageKeys.staffToken)).toBe(false);
+  });
+});
+
+describe('proctor: schedules', () => {
+  it('lists each schedule with its code, room and pupils, and shows the code when it has no name', async () => {
+    const view = await renderProctor();
+    await signIn(view);
+    const first = await screen.findByRole('button', { name: /Spring test 2026/ });
+    expect(first.textContent).toContain('DEMO-2026');
+    expect(first.textContent).toContain('7 pupils');
+    const second = screen.getByRole('button', { name: /DEMO-2027/ });
+    expect(second.textContent).toContain('Room 2');
+    expect(second.textContent).toContain('0 pupils');
+  });
+
+  it('says so when the organisation has none', async () => {
+    const admin = createFakeAdmin();
+    admin.schedules = [];
+    const view = await renderProctor({ admin });
+    await signIn(view);
+    expect((await screen.findByRole('status')).textContent).toContain('Your organisation has no schedules yet.');
+  });
+
+  it('offers Try again when they cannot be loaded', async () => {
+    const admin = createFakeAdmin();
+    const send = admin.send.bind(admin);
+    let fail = true;
+    admin.send = async (request) => {
+      if (request.path === '/admin/schedules' && fail) throw new ApiFailure('NETWORK_ERROR');
+      return send(request);
+    };
+    const view = await renderProctor({ admin });
+    await signIn(view);
+    expect((await screen.findByRole('alert')).textContent).toBe('No answer came from the server. Check your connection.');
+    fail = false;
+    await view.user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: /Spring test 2026/ })).toBeTruthy();
+  });
+});
+
+describe('proctor: the roster', () => {
+  it('is a table with column and row headers, each state in words', async () => {
+    const view = await renderProctor();
+    await openRoster(view);
+    const table = screen.getByRole('table', { name: 'Pupils of Spring test 2026' });
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      'Pupil', 'State', 'Progress', 'Last contact', 'Time left', 'Extra time', 'Actions',
+    ]);
+    const states = within(table).getAllByRole('row').slice(1).map((row) => [
+      within(row).getByRole('rowheader').querySelector('span')?.textContent,
+      row.querySelector('[data-state]')?.firstElementChild?.textContent ?? row.querySelector('[data-state] > span')?.textContent,
+    ]);
+    expect(states.map(([name]) => name)).toEqual([
+      'Amara Okafor', 'Kenji Sato', 'Lucía Fernández', 'Noah Williams', 'Priya Sharma', 'Mai Nguyen', 'Ethan Brown',
+    ]);
+    expect(rowOf('Noah Williams').textContent).toContain('Not logged in');
+    expect(rowOf('Priya Sharma').textContent).toContain('Logged in');
+    expect(rowOf('Mai Nguyen').textContent).toContain('Cancelled');
+    expect(rowOf('Ethan Brown').textContent).toContain('Moving to another terminal');
+  });
+
+  it('shows a pupil in the exam at their question, with saved answers, last contact, time left and no actions they cannot take', async () => {
+    const view = await renderProctor();
+    await openRoster(view);
+    const amara = rowOf('Amara Okafor');
+    expect(amara.textContent).toContain('In the exam');
+    expect(amara.textContent).toContain('Question 5 of 20');
+    expect(amara.textContent).toContain('5 answers saved');
+    expect(amara.textContent).toContain('12 s ago');
+    expect(amara.textContent).toContain('30:00');
+    expect(amara.textContent).toContain('Code …3463');
+    expect(within(amara).getAllByRole('button').map((b) => b.textContent)).toEqual(['Move to another terminal', 'Extend time', 'Retake']);
+    // The row's buttons say whose they are.
+    expect(within(amara).getByRole('button', { name: 'Move to another terminal' }).getAttribute('aria-describedby')).toBe(
+      within(amara).getByRole('rowheader').id,
+    );
+    expect(within(rowOf('Noah Williams')).queryAllByRole('button')).toEqual([]);
+    expect(within(rowOf('Lucía Fernández')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Retake']);
+    expect(rowOf('Lucía Fernández').textContent).toContain('Receipt: 20 answers');
+  });
+
+  it('marks a pupil offline for more than 30 s with words and an icon, not colour alone', async () => {
+    const view = await renderProctor();
+    await openRoster(view);
+    const kenji = rowOf('Kenji Sato');
+    expect(kenji.getAttribute('data-attention')).toBe('true');
+    expect(kenji.textContent).toContain('Offline');
+    expect(kenji.textContent).toContain('No contact for more than 30 s');
+    expect(kenji.textContent).toContain('45 s ago');
+    expect(kenji.querySelector('[data-state="offline"] svg')).not.toBeNull();
+    expect(kenji.textContent).toContain('+5 min');
+    expect(rowOf('Amara Okafor').getAttribute('data-attention')).toBeNull();
+  });
+
+  it('counts the pupils and filters by room', async () => {
+    const view = await renderProctor();
+    await openRoster(view);
+    expect(screen.getByText(/^7 pupils/).textContent).toBe('7 pupils · 3 in the exam · 1 offline · 1 finished');
+    const room = screen.getByRole('combobox', { name: 'Room' });
+    expect(within(room).getAllByRole('option').map((o) => o.textContent)).toEqual(['All rooms', 'Room 1', 'Room 2']);
+    await view.user.selectOptions(room, 'Room 2');
+    expect(screen.getAllByRole('rowheader').map((h) => h.querySelector('span')?.textContent)).toEqual([
+      'Lucía Fernández', 'Noah Williams', 'Mai Nguyen',
+    ]);
+    // Nobody in Room 2 is in the exam: nothing to extend there.
+    expect((screen.getByRole('button', { name: 'Extend time for this room' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('keeps the rows and says since when they are not current when a poll fails, then recovers', async () => {
+    const admin = createFakeAdmin();
+    const send = admin.send.bind(admin);
+    let offline = false;
+    admin.send = async (request) => {
+      if (offline) throw new ApiFailure('NETWORK_ERROR');
+      return send(request);
+    };
+    const view = await renderProctor({ admin });
+    await openRoster(view);
+    offline = true;
+    await act(async () => view.actor.send({ type: 'roster.refreshRequested' }));
+    const banner = await screen.findByRole('alert');
+    expect(banner.textContent).toMatch(/^Connection lost\. Last updated \d{2}:\d{2}:\d{2}\. Trying again…/);
+    expect(rowOf('Amara Okafor')).toBeTruthy();
+    offline = false;
+    await view.user.click(within(banner).getByRole('button', { name: 'Try now' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect(screen.getByText(/The list updates by itself every 5 seconds/)).toBeTruthy();
+  });
+});
+
+describe('proctor: actions', () => {
+  it('moves a pupil to another terminal after a confirm step with a required reason, and the audit shows it', async () => {
+    const view = await renderProctor();
+    await openRoster(view);
+    await view.user.click(within(rowOf('Amara Okafor')).getByRole('button', { name: 'Move to another terminal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move Amara Okafor to another terminal?' });
+    expect(dialog.textContent).toContain('every saved answer and the time left are kept. This is not a retake.');
+    const reason = within(dialog).getByRole('textbox', { name: 'Reason' });
+    expect(document.activeElement).toBe(reason);
+    // The page under the dialog cannot be reached.
+    expect(screen.getByRole('table', { hidden: true }).closest('[inert]')).not.toBeNull();
+    await view.user.click(within(dialog).getByRole('button', { name: 'Move to another terminal' }));
+    await waitFor(() => expect(reason.getAttribute('aria-invalid')).toBe('true'));
+    expect(dialog.textContent).toContain('Please give a reason. It is kept in the audit log.');
+    expect(view.admin.requests.some((r) => r.path.endsWith('/move-terminal'))).toBe(false);
+    await view.user.type(reason, 'Terminal 1 froze');
+    await view.user.click(within(dialog).getByRole('button', { name: 'Move to another terminal' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Amara Okafor can now log in on another terminal. Every saved answer and the time left are kept.',
+    );
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(rowOf('Amara Okafor').textContent).toContain('Moving to another terminal'));
+    expect(view.admin.requests.find((r) => r.path === '/admin/sittings/501/move-terminal')?.body).toEqual({ reason: 'Terminal 1 froze' });
+
+    await view.user.click(screen.getByRole('button', { name: 'Audit log' }));
+    const audit = await screen.findByRole('table', { name: 'What was done in Spring test 2026, newest first' });
+    const row = within(audit).getAllByRole('row')[1]!;
+    expect(within(row).getAllByRole('cell').slice(1).map((c) => c.textContent)).toEqual([
+      'Grace Hopper', 'Moved to another terminal', 'Amara Okafor', 'Terminal 1 froze',
+    ]);
+    await view.user.click(screen.getByRole('button', { name: 'Back to the roster' }));
+    expect(await screen.findByRole('table', { name: 'Pupils of Spring test 2026' })).toBeTruthy();
+  });
+
+  it('extends one pupil by whole minutes from 1 to 60', async () => {
+    const view = await renderProctor();
+    await openRoster(view);
+    await view.user.click(within(rowOf('Amara Okafor')).getByRole('button', { name: 'Extend time' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Extend the time for Amara Okafor?' });
+    const minutes = within(dialog).getByRole('textbox', { name: 'Minutes to add' });
+    expect(document.activeElement).toBe(minutes);
+    await view.user.type(minutes, '90');
+    await view.user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Fire drill');
+    await view.user.click(within(dialog).getByRole('button', { name: 'Extend time' }));
+    await waitFor(() => expect(minutes.getAttribute('aria-invalid')).toBe('true'));
+    expect(dialog.textContent).toContain('Enter whole minutes from 1 to 60.');
+    await view.user.clear(minutes);
+    await view.user.type(minutes, '5');
+    await view.user.click(within(dialog).getByRole('button', { name: 'Extend time' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Amara Okafor has 5 more minutes.');
+    await waitFor(() => expect(rowOf('Amara Okafor').textContent).toContain('35:00'));
+    expect(rowOf('Amara Okafor').textContent).toContain('+5 min');
+  });
+
+  it('extends everyone in the exam in the room, saying how many', async () => {
+    const view = await renderProctor();
+    await openRoster(view);
+    await view.user.click(screen.getByRole('button', { name: 'Extend time for everyone' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Extend the time for everyone?' });
+    expect(dialog.textContent).toContain('Each of the 3 pupils now in the exam gets the minutes below added to the time left.');
+    await view.user.type(within(dialog).getByRole('textbox', { name: 'Minutes to add' }), '10');
+    await view.user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Late start');
+    await view.user.click(within(dialog).getByRole('button', { name: 'Extend time' }));
+    expect((await screen.findByRole('status')).textContent).toBe('3 pupils in the exam were given more time: 10 minutes.');
+    expect(view.admin.requests.find((r) => r.path === '/admin/schedules/DEMO-2026/extend')?.body).toEqual({ minutes: 10, reason: 'Late start' });
+  });
+
+  it('tells a refusal by code and offers Try again and Close; Escape closes the confirm step', async () => {
+    const admin = createFakeAdmin();
+    const send = admin.send.bind(admin);
+    admin.send = async (request) =>
+      request.path.endsWith('/retake') ? { status: 403, body: { code: 'EXAM_NOT_STARTED', message: 'x' }, etag: null } : send(request);
+    const view = await renderProctor({ admin });
+    await openRoster(view);
+    await view.user.click(within(rowOf('Kenji Sato')).getByRole('button', { name: 'Retake' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset Kenji Sato for a retake?' });
+    expect(dialog.textContent).toContain('The 9 answers Kenji Sato has saved are archived');
+    await view.user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Wrong exam');
+    await view.user.click(within(dialog).getByRole('button', { name: 'Reset for a retake' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('This pupil has not started the exam, so this cannot be done yet.');
+    await view.user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await view.user.click(within(rowOf('Kenji Sato')).getByRole('button', { name: 'Extend time' }));
+    await screen.findByRole('dialog');
+    await view.user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});
