@@ -8,7 +8,7 @@ import { mathAssetsPlugin } from './scripts/lib/math-assets-plugin.ts';
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3001';
 
 /**
- * The offline app shell (issue 10, B; DESIGN.md, exam day): Workbox's generated service worker,
+ * The offline app shell (issue 10, B; ARCHITECTURE.md, "Exam day"): Workbox's generated service worker,
  * through vite-plugin-pwa, precaches the built app so a reload with no network still shows it.
  *
  * - Precached: index.html, the app's JS and CSS, every lazily loaded chunk the exam may need
@@ -51,7 +51,7 @@ const pwa = VitePWA({
 });
 
 export default defineConfig({
-  // The Lingui macro runs through Babel before React's transform (DESIGN.md, toolchain).
+  // The Lingui macro runs through Babel before React's transform (ARCHITECTURE.md, "Toolchain").
   // mathAssetsPlugin: index.html names KaTeX's built files for the terminal check (issue 11).
   plugins: [babel({ presets: [linguiTransformerBabelPreset()] }), react(), lingui(), pwa, mathAssetsPlugin()],
   build: {

@@ -8,7 +8,7 @@
  * - Staff tokens are not pupil tokens: `Authorization: Bearer <staff token>` from
  *   POST /admin/login. A pupil token is 401 NOT_LOGGED_IN here, a staff token is 401
  *   NOT_LOGGED_IN on every pupil call.
- * - Errors are the contract's ErrorBody (src/shared/contract.ts): 401 NOT_LOGGED_IN (no or a
+ * - Errors are the contract's ErrorBody (contract/errors.ts): 401 NOT_LOGGED_IN (no or a
  *   bad staff token), 401 INCORRECT_ID_PASSWORD (login), 403 ACCOUNT_LOCKED (five wrong
  *   passwords in a row lock the staff account for a minute, as for pupils), 400/422
  *   VALIDATION_ERROR (bad input changes nothing), 404 NOT_FOUND for anything outside the staff
@@ -48,7 +48,7 @@ export const ROSTER_POLL_MS = 5_000;
 const isoTimestamp = v.pipe(v.string(), v.isoTimestamp());
 const serverTime = { server_time: isoTimestamp };
 const id = v.pipe(v.number(), v.integer(), v.minValue(1));
-/** Organisation and schedule codes: letters, digits, hyphen and underscore (as in src/shared/contract.ts). */
+/** Organisation and schedule codes: letters, digits, hyphen and underscore (as in contract/session.ts). */
 const CodeSchema = v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'invalid'));
 /** A numeric path or query parameter (they arrive as strings). */
 const NumericParam = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/, 'invalid'), v.transform(Number));
@@ -153,7 +153,7 @@ export type RosterState = (typeof rosterStates)[number];
 /** The finish receipt (as POST /exam/finish answered it to the pupil). */
 export const RosterReceiptSchema = v.object({
   answer_count: v.number(),
-  /** SHA-256 (hex) over the saved answers (src/shared/contract.ts, answersDigestText). */
+  /** SHA-256 (hex) over the saved answers (contract/exam.ts, answersDigestText). */
   digest: v.string(),
   finished_at: isoTimestamp,
 });

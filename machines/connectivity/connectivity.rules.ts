@@ -4,7 +4,7 @@
  * (connectivity.actors.ts) gather the facts and time them, these decide.
  */
 import * as v from 'valibot';
-import { HealthResponseSchema } from '../../src/shared/contract.ts';
+import { HealthResponseSchema } from '../../contract/http.ts';
 import type { CheckDetail, CheckId, CheckResult, FontFacts, HttpAnswer, OfflineShellFacts, StorageFacts } from './connectivity.types.ts';
 
 /** Each check is stopped after this long (the machine's time-out; the edge aborts its work). */

@@ -151,7 +151,7 @@ export interface OfflineShellFacts {
 
 /** The fonts of the interface language, as the browser draws them. */
 export interface FontFacts {
-  /** The language checked (its key, src/i18n/languages.ts). */
+  /** The language checked (its key, contract/languages.ts). */
   language: string;
   /** The text drawn: the language's own name, in its own script. */
   sample: string;

@@ -3,7 +3,7 @@
  * and the interface language of the page.
  */
 import { fromPromise } from 'xstate';
-import type { ScoreReport } from '../../src/shared/contract.ts';
+import type { ScoreReport } from '../../contract/results.ts';
 import { ApiFailure } from '../shared/ports.ts';
 import type { DocumentDeps } from './document.types.ts';
 

@@ -11,7 +11,7 @@
  *   (a language that cannot be loaded leaves the current one, and the report still loads).
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { ScoreReport } from '../../src/shared/contract.ts';
+import type { ScoreReport } from '../../contract/results.ts';
 import { failureCodeOf } from '../shared/ports.ts';
 import type { DocumentContext, DocumentEvent, DocumentInput } from './document.types.ts';
 

@@ -3,7 +3,7 @@
  * (seed section 2). Pure functions: the kiosk asks whether a location is a document, and with what.
  */
 import * as v from 'valibot';
-import { catalogKeys } from '../../src/i18n/languages.ts';
+import { catalogKeys } from '../../contract/languages.ts';
 import type { DocumentInput } from './document.types.ts';
 
 export const DOCUMENT_PATH_PATTERN = /^\/score-report-embed\/([1-9][0-9]{0,9})\/?$/;

@@ -2,7 +2,7 @@
  * Snapshot to view: what the embed page shows.
  */
 import type { SnapshotFrom } from 'xstate';
-import type { ScoreReport } from '../../src/shared/contract.ts';
+import type { ScoreReport } from '../../contract/results.ts';
 import type { FailureCode } from '../shared/ports.ts';
 import type { documentMachine } from './document.machine.ts';
 import type { DocumentKind } from './document.types.ts';

@@ -2,7 +2,7 @@
  * Types of the document machine: one score report or certificate opened for printing (the
  * `score-report-embed/{id}` route of seed section 2, used by the PDF renderer and the Android app).
  */
-import type { ScoreReport } from '../../src/shared/contract.ts';
+import type { ScoreReport } from '../../contract/results.ts';
 import type { FailureCode } from '../shared/ports.ts';
 
 /** Which document the page shows. */

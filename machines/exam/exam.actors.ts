@@ -12,7 +12,8 @@
  */
 import { fromCallback, fromPromise, type AnyActorLogic, type PromiseActorLogic } from 'xstate';
 import type { HeartbeatRequest } from '../../contract/presence.ts';
-import { ScheduleHistoryStatus, type ExamDetails, type ExamQuestions } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { type ExamDetails, type ExamQuestions } from '../../contract/exam.ts';
 import { isNetworkFailure, retryMachine, withinWindow } from '../retry/retry.machine.ts';
 import type { RetryInput, RetryOutput } from '../retry/retry.types.ts';
 import { createMemoryExamCache } from './memory-exam-cache.ts';

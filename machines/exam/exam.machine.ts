@@ -55,14 +55,14 @@
  */
 import { assign, enqueueActions, fromCallback, fromPromise, raise, sendParent, sendTo, setup, stateIn } from 'xstate';
 import { PRESENCE_INTERVAL_MS, type HeartbeatRequest, type HeartbeatResponse } from '../../contract/presence.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import {
-  ScheduleHistoryStatus,
   type ExamDetails,
   type ExamQuestions,
   type FinishExamResponse,
   type SavedAnswer,
   type StartExamResponse,
-} from '../../src/shared/contract.ts';
+} from '../../contract/exam.ts';
 import { backoffMs } from '../retry/retry.machine.ts';
 import type { RetryInput, RetryOutput } from '../retry/retry.types.ts';
 import { failureCodeOf, type FailureCode, type OutboxEntry } from '../shared/ports.ts';

@@ -4,13 +4,13 @@
  */
 import type {
   ExamDetails,
-  ExamineeSession,
   ExamQuestions,
   FinishExamResponse,
   Question,
   SaveAnswerOutcome,
   SavedAnswer,
-} from '../../src/shared/contract.ts';
+} from '../../contract/exam.ts';
+import type { ExamineeSession } from '../../contract/session.ts';
 import type { FailureCode, OutboxEntry } from '../shared/ports.ts';
 
 /** One answer as this terminal knows it. */

@@ -2,7 +2,8 @@
  * Types of the kiosk machine, the root that composes the domain machines and decides which
  * screen is current.
  */
-import type { ErrorCode, ExamineeSession } from '../../src/shared/contract.ts';
+import type { ErrorCode } from '../../contract/errors.ts';
+import type { ExamineeSession } from '../../contract/session.ts';
 import type { ExamEvent, ExamParentEvent } from '../exam/exam.types.ts';
 import type { SessionEvent, SessionParentEvent } from '../session/session.types.ts';
 

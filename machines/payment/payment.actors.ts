@@ -4,7 +4,7 @@
  * paymentActors(port) })`.
  */
 import { fromPromise } from 'xstate';
-import type { ResultItemKind } from '../../src/shared/contract.ts';
+import type { ResultItemKind } from '../../contract/payments.ts';
 import type { PaymentPort, PaymentPurpose } from './payment.types.ts';
 
 export function paymentActors(port: PaymentPort) {

@@ -35,9 +35,9 @@ import type {
   PaymentLine,
   PaymentSession,
   PaymentStatusResponse,
-  ResultItemKind,
   ResultPaymentSetting,
-} from '../../src/shared/contract.ts';
+} from '../../contract/payments.ts';
+import type { ResultItemKind } from '../../contract/payments.ts';
 import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
 import type {
   PaymentEvent,

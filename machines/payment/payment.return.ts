@@ -4,7 +4,7 @@
  * `redirectResult`). Pure: the session machine's guard and the payment screen's input use it.
  */
 import * as v from 'valibot';
-import { PaymentReturnQuerySchema } from '../../src/shared/contract.ts';
+import { PaymentReturnQuerySchema } from '../../contract/payments.ts';
 import type { PaymentPurpose, PaymentReturn } from './payment.types.ts';
 
 /** The payment screen's path of each purpose: the browser's return_url names it. */

@@ -16,9 +16,9 @@ import type {
   PaymentProvider,
   PaymentSession,
   PaymentStatusResponse,
-  ResultItemKind,
   ResultPaymentSetting,
-} from '../../src/shared/contract.ts';
+} from '../../contract/payments.ts';
+import type { ResultItemKind } from '../../contract/payments.ts';
 import type { FailureCode } from '../shared/ports.ts';
 
 export type PaymentPurpose = 'exam_fee' | 'result_fee';

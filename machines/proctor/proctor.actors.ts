@@ -20,7 +20,7 @@ import {
   StaffMeResponseSchema,
   type StaffLoginRequest,
 } from '../../contract/admin.ts';
-import { ErrorBodySchema } from '../../src/shared/contract.ts';
+import { ErrorBodySchema } from '../../contract/errors.ts';
 import { ApiFailure, type StoragePort } from '../shared/ports.ts';
 import { clearStaffToken, readStaffToken, writeStaffToken } from '../shared/storage.ts';
 import type { ActionRequest, ActionResult, AdminPort, AdminRequest, AdminResponse, RestoredSession, RosterResult } from './proctor.types.ts';

@@ -41,7 +41,7 @@
  * `nextStatus`) and the client (display) decide alike.
  */
 import { setup, transition } from 'xstate';
-import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { statusName, type ScheduleHistoryEvent, type Status, type StatusName } from './schedule-history.types.ts';
 
 /** One week in ms (seed section 9): results are viewable from then. */

@@ -3,7 +3,7 @@
  * outside the window) and the client (which says why): results are viewable from one week after
  * the exam, for two years (seed section 9), once scored.
  */
-import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { RESULT_RELEASE_MS } from './schedule-history.machine.ts';
 
 const S = ScheduleHistoryStatus;

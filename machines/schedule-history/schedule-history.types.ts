@@ -4,7 +4,7 @@
  * are facts: each carries what its guard needs to decide (instants as epoch milliseconds), so
  * the machine reads no clock and runs the same on the server and in the client.
  */
-import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 
 export type StatusName = keyof typeof ScheduleHistoryStatus;
 export type Status = (typeof ScheduleHistoryStatus)[StatusName];

@@ -4,7 +4,8 @@
  * is the edge's (`leaveApp`, window.location in the browser).
  */
 import { fromPromise } from 'xstate';
-import { LoginType, type LoginResponse } from '../../src/shared/contract.ts';
+import { LoginType } from '../../contract/enums.ts';
+import { type LoginResponse } from '../../contract/session.ts';
 import { ApiFailure, type ApiPort, type StoragePort } from '../shared/ports.ts';
 import {
   clearExaminee,
@@ -26,7 +27,8 @@ function required<F extends (...args: never[]) => unknown>(call: F | undefined):
   if (!call) return (() => Promise.reject(new ApiFailure('GENERIC_ERROR'))) as unknown as F;
   return call;
 }
-import type { ExamineeSession, ScoreReport } from '../../src/shared/contract.ts';
+import type { ScoreReport } from '../../contract/results.ts';
+import type { ExamineeSession } from '../../contract/session.ts';
 import type { ExamCachePort } from '../exam/exam.types.ts';
 
 const positiveInt = (value: string | undefined) => (value && /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : undefined);

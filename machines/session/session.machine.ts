@@ -31,11 +31,11 @@
  * - leaving the app for a partner's site is a named action the edge provides.
  */
 import { assign, forwardTo, fromPromise, or, sendParent, setup, stateIn } from 'xstate';
+import { type ErrorCode } from '../../contract/errors.ts';
+import { type ChoosePageStatus, type ScoreReport } from '../../contract/results.ts';
 import {
   normalizeLoginCode,
-  type ChoosePageStatus,
   type ClientConfig,
-  type ErrorCode,
   type ExamineeInfo,
   type ExamineeSession,
   type ExamList,
@@ -44,8 +44,7 @@ import {
   type MeResponse,
   type SaveExamineeInfoRequest,
   type SaveExamineeInfoResponse,
-  type ScoreReport,
-} from '../../src/shared/contract.ts';
+} from '../../contract/session.ts';
 import { paymentMachine } from '../payment/payment.machine.ts';
 import { paymentPaths, paymentReturnOf, returnUrlOf } from '../payment/payment.return.ts';
 import { failureCodeOf } from '../shared/ports.ts';

@@ -5,15 +5,15 @@
  * (section 5) and which failures a signed-in call ends the session with (section 8).
  */
 import * as v from 'valibot';
+import { LoginType } from '../../contract/enums.ts';
 import {
   AppEntryQuerySchema,
-  LoginType,
   OauthQuerySchema,
   PartnerEntryQuerySchema,
   SsoErrorCodeSchema,
   type ExamineeSession,
   type SsoErrorCode,
-} from '../../src/shared/contract.ts';
+} from '../../contract/session.ts';
 import { ApiFailure, type FailureCode } from '../shared/ports.ts';
 import type { BasicInfoErrors, BasicInfoValues, EntryFacts } from './session.types.ts';
 

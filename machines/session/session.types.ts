@@ -4,16 +4,9 @@
  */
 import type { PaymentReturnFacts } from '../payment/payment.return.ts';
 import type { PaymentEvent } from '../payment/payment.types.ts';
-import type {
-  ChoosePageStatus,
-  ErrorCode,
-  ExamineeSession,
-  ExamListItem,
-  LoginResponse,
-  ScoreReport,
-  ShortResult,
-  SsoErrorCode,
-} from '../../src/shared/contract.ts';
+import type { ErrorCode } from '../../contract/errors.ts';
+import type { ChoosePageStatus, ScoreReport, ShortResult } from '../../contract/results.ts';
+import type { ExamineeSession, ExamListItem, LoginResponse, SsoErrorCode } from '../../contract/session.ts';
 import type { FailureCode } from '../shared/ports.ts';
 
 /** Why the login-code form cannot be sent, or why the server refused it. */

@@ -2,12 +2,19 @@
  * The edges the machines talk through. Machines never fetch or touch the DOM: the browser
  * side provides an ApiPort (ofetch, src/api/) and a Web Storage; tests provide fakes.
  */
+import type { ErrorCode } from '../../contract/errors.ts';
+import type {
+  ExamDetails,
+  ExamQuestions,
+  FinishExamResponse,
+  SaveAnswerRequest,
+  SaveAnswerResponse,
+  StartExamResponse,
+} from '../../contract/exam.ts';
+import type { ChoosePageStatus, ScoreReport, ShortResult } from '../../contract/results.ts';
 import type {
   AppSchedule,
-  ChoosePageStatus,
   ClientConfig,
-  ErrorCode,
-  ExamDetails,
   ExamList,
   KenyaLinkResponse,
   LoginExamineeRequest,
@@ -17,16 +24,9 @@ import type {
   SaveExamineeInfoRequest,
   SaveExamineeInfoResponse,
   Schedule,
-  ExamQuestions,
-  FinishExamResponse,
-  ScoreReport,
-  ShortResult,
   LoginCodeRequest,
   LoginResponse,
-  SaveAnswerRequest,
-  SaveAnswerResponse,
-  StartExamResponse,
-} from '../../src/shared/contract.ts';
+} from '../../contract/session.ts';
 import type { HeartbeatRequest, HeartbeatResponse } from '../../contract/presence.ts';
 
 /** Why a call failed: a code from the server's envelope, or what the network did. */

@@ -10,7 +10,8 @@
  * revocation is sent (machines/session/session.revocation.ts).
  */
 import * as v from 'valibot';
-import { ErrorCodeSchema, ExamineeSessionSchema, type ErrorCode, type ExamineeSession } from '../../src/shared/contract.ts';
+import { ErrorCodeSchema, type ErrorCode } from '../../contract/errors.ts';
+import { ExamineeSessionSchema, type ExamineeSession } from '../../contract/session.ts';
 import type { StoragePort } from './ports.ts';
 
 export const storageKeys = {

@@ -1,7 +1,7 @@
 /**
  * The PDF renderer: Debian's Chromium driven by playwright-core prints the app's own print route
  * (`/score-report-embed/{id}?token=&locale=&document=`) with `page.pdf()`. Only Chromium shapes
- * all 23 languages correctly (DESIGN.md, "PDFs").
+ * all 23 languages correctly (ARCHITECTURE.md, "PDFs").
  *
  * Promises:
  * - Chromium is launched lazily, once per process, on the first document; a failed launch is
@@ -16,11 +16,11 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { errorCodes, type ErrorCode } from '../../src/shared/contract.ts';
+import { errorCodes, type ErrorCode } from '../../contract/errors.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 
-/** Flags that work on these machines (DESIGN.md, toolchain); playwright adds --headless. */
+/** Flags that work on these machines (ARCHITECTURE.md, toolchain); playwright adds --headless. */
 const chromiumFlags = [
   '--no-sandbox',
   '--disable-gpu',

@@ -9,8 +9,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
-import { DocumentQuerySchema } from '../../src/shared/contract.ts';
-import { catalogKeys, languages, type LanguageKey } from '../../src/i18n/languages.ts';
+import { DocumentQuerySchema } from '../../contract/documents.ts';
+import { catalogKeys, languages, type LanguageKey } from '../../contract/languages.ts';
 import { DomainError } from '../domain/errors.ts';
 import { issueToken } from '../domain/tokens.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';

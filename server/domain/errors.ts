@@ -3,7 +3,7 @@
  * for VALIDATION_ERROR, the fields at fault. Domain functions throw it; the HTTP layer maps
  * the code to a status (server/http/errors.ts). No HTTP here.
  */
-import type { ErrorCode } from '../../src/shared/contract.ts';
+import type { ErrorCode } from '../../contract/errors.ts';
 
 export type FieldIssue = { field: string; rule: 'required' | 'invalid' };
 

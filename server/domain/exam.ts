@@ -13,14 +13,14 @@
  */
 import { createHash } from 'node:crypto';
 import { and, asc, count, eq, ne } from 'drizzle-orm';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import {
   answersDigestText,
-  ScheduleHistoryStatus,
   type ExamDetails,
   type ExamQuestions,
   type FinishExamResponse,
   type StartExamResponse,
-} from '../../src/shared/contract.ts';
+} from '../../contract/exam.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { answers, focusLosses, questions, scheduleHistories } from '../db/schema.ts';
 import { DomainError } from './errors.ts';

@@ -15,7 +15,9 @@
  * answers are refused as before). Every other pupil is refused ER_SCHEDULE_HISTORY_COMPLETED.
  */
 import { and, eq } from 'drizzle-orm';
-import { LoginType, ScheduleHistoryStatus, type ErrorCode, type ExamineeInfo } from '../../src/shared/contract.ts';
+import { LoginType, ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { type ErrorCode } from '../../contract/errors.ts';
+import { type ExamineeInfo } from '../../contract/session.ts';
 import type { Db } from '../db/client.ts';
 import { examinees, organizations, schedules } from '../db/schema.ts';
 import { checkPassword, passwordAccountColumns, wrongCredentials } from './credentials.ts';

@@ -5,7 +5,7 @@
  * venue's, is INVALID_SCHEDULE: "venue, organization or schedule URL invalid" (seed section 8).
  */
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
-import type { Organization, Schedule } from '../../src/shared/contract.ts';
+import type { Organization, Schedule } from '../../contract/session.ts';
 import type { Db } from '../db/client.ts';
 import { organizations, schedules, venues } from '../db/schema.ts';
 import { DomainError } from './errors.ts';

@@ -10,7 +10,7 @@
  *   key; the HTTP layer calls it after the response is decided).
  */
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
-import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { scheduleHistories } from '../db/schema.ts';
 import { DomainError } from './errors.ts';

@@ -21,7 +21,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { AUDIT_LIMIT, type AuditAction, type AuditEntry, type RosterPupil } from '../../contract/admin.ts';
-import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { auditLog, examinees, scheduleHistories, schedules, staff } from '../db/schema.ts';
 import { DomainError } from './errors.ts';

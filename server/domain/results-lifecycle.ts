@@ -16,7 +16,7 @@
  *   deadline, with the receipt of what was saved), then scoring is enqueued.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { isScoredStatus } from '../../machines/schedule-history/schedule-history.selectors.ts';
 import type { Tx } from '../db/client.ts';
 import {

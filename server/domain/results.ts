@@ -8,13 +8,9 @@
  * (PAYMENT_REQUIRED). Percentages are rounded to one decimal.
  */
 import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
-import {
-  ScheduleHistoryStatus,
-  type ErrorCode,
-  type Rating,
-  type ScoreReport,
-  type ShortResult,
-} from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { type ErrorCode } from '../../contract/errors.ts';
+import { type Rating, type ScoreReport, type ShortResult } from '../../contract/results.ts';
 import { resultAvailability, viewableUntil, type ResultAvailability } from '../../machines/schedule-history/schedule-history.selectors.ts';
 import type { Db } from '../db/client.ts';
 import {

@@ -14,7 +14,8 @@
  * in the caller's transaction, under the sitting's row lock, with an audit entry.
  */
 import { eq, max, or } from 'drizzle-orm';
-import { ScheduleHistoryStatus, type ErrorCode } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { type ErrorCode } from '../../contract/errors.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { answerArchive, answers, auditLog, examinees, resultUnits, results, scheduleHistories } from '../db/schema.ts';
 import { isFinished, nextStatus } from './schedule-history.ts';

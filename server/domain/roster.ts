@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { AdminSchedule, RosterPupil, RosterResponse, RosterState } from '../../contract/admin.ts';
 import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
-import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Tx } from '../db/client.ts';
 import { answers, authTokens, examinees, exams, levels, questions, scheduleHistories, schedules, venues } from '../db/schema.ts';
 import { DomainError } from './errors.ts';

@@ -4,7 +4,8 @@
  * them); every status the server writes comes from `nextStatus` there. Here: which contract
  * error code, if any, refuses an action in a status.
  */
-import { ScheduleHistoryStatus, type ErrorCode } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { type ErrorCode } from '../../contract/errors.ts';
 import { isFinishedStatus } from '../../machines/schedule-history/schedule-history.selectors.ts';
 import type { Status } from '../../machines/schedule-history/schedule-history.types.ts';
 

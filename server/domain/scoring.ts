@@ -1,6 +1,6 @@
 /**
  * Whether an answer is correct, for every question type, in the contract's answer encoding
- * (src/shared/contract.ts, QuestionTypeSchema). Pure: no database, no clock.
+ * (contract/exam.ts, QuestionTypeSchema). Pure: no database, no clock.
  *
  * - single_choice: the chosen choice id equals the stored one;
  * - text: trimmed (and inner runs of white space made one space), compared case-insensitively
@@ -12,7 +12,7 @@
  * Also the format checks the answer endpoint applies before saving (isWellFormedNumber,
  * isPermutationOf), so saving and scoring read values the same way.
  */
-import type { QuestionType } from '../../src/shared/contract.ts';
+import type { QuestionType } from '../../contract/exam.ts';
 
 export type ScorableQuestion = {
   type: QuestionType;

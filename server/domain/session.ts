@@ -6,12 +6,9 @@
  * - the testing menu's status (GET /get-status-choose-page): exam fee, exam, result release.
  */
 import { and, eq, isNull } from 'drizzle-orm';
-import {
-  LoginType,
-  type ChoosePageStatus,
-  type ExamineeInfo,
-  type ExamListItem,
-} from '../../src/shared/contract.ts';
+import { LoginType } from '../../contract/enums.ts';
+import { type ChoosePageStatus } from '../../contract/results.ts';
+import { type ExamineeInfo, type ExamListItem } from '../../contract/session.ts';
 import type { Db } from '../db/client.ts';
 import { examinees } from '../db/schema.ts';
 import { ownedBy } from './purchases.ts';

@@ -5,7 +5,7 @@
  * NOT_FOUND, so ids of other pupils' sittings cannot be probed.
  */
 import { eq } from 'drizzle-orm';
-import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Tx } from '../db/client.ts';
 import {
   examinees,

@@ -25,7 +25,7 @@
  * and moves nothing. Each credit adds to the sitting's extra_seconds.
  */
 import { and, eq, gt, lt, lte, sql } from 'drizzle-orm';
-import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Clock } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { auditLog, maintenanceWindows, scheduleHistories, serverHeartbeat } from '../db/schema.ts';

@@ -1,15 +1,11 @@
 /**
- * Maps sittings to the contract's shapes (src/shared/contract.ts). Database values that the
+ * Maps sittings to the contract's shapes (contract/). Database values that the
  * contract narrows (subject ids, statuses, login methods) are checked here, so a bad row fails
  * loudly on the server instead of sending the client something it would reject.
  */
-import {
-  ScheduleHistoryStatus,
-  type ExamDetails,
-  type ExamineeInfo,
-  type ExamListItem,
-  type Question,
-} from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { type ExamDetails, type Question } from '../../contract/exam.ts';
+import { type ExamineeInfo, type ExamListItem } from '../../contract/session.ts';
 import { questions } from '../db/schema.ts';
 import { toStatus } from './schedule-history.ts';
 import { isStepLocked, type Sitting } from './sitting.ts';

@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ErrorBody, ErrorCode } from '../../src/shared/contract.ts';
+import type { ErrorBody, ErrorCode } from '../../contract/errors.ts';
 import { DomainError, type FieldIssue } from '../domain/errors.ts';
 
 export const statusOf: Record<ErrorCode, ContentfulStatusCode> = {

@@ -5,7 +5,7 @@
  * request ids and request metrics: server/observability/http.ts.)
  */
 import type { MiddlewareHandler } from 'hono';
-import { headerNames, RequestHeadersSchema } from '../../src/shared/contract.ts';
+import { headerNames, RequestHeadersSchema } from '../../contract/http.ts';
 import { DomainError } from '../domain/errors.ts';
 import { recordContact } from '../domain/presence.ts';
 import { authenticateStaff } from '../domain/staff.ts';

@@ -1,5 +1,5 @@
 /**
- * The job queue (DESIGN.md "Jobs"): rows of `jobs`, shared by every API process.
+ * The job queue (ARCHITECTURE.md "Jobs"): rows of `jobs`, shared by every API process.
  * - enqueue: idempotent by `key` while a job with that key is pending (not done), so a sweep may
  *   ask for the same work again and again;
  * - claim: due jobs (run_at <= now), not locked or locked longer ago than the stale limit (a

@@ -10,7 +10,7 @@
  */
 import { and, eq, inArray, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { RESULT_RELEASE_MS } from '../../machines/schedule-history/schedule-history.machine.ts';
 import type { Db } from '../db/client.ts';
 import { exams, results, scheduleHistories, schedules } from '../db/schema.ts';

@@ -22,7 +22,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import { jobs, scheduleHistories } from '../db/schema.ts';

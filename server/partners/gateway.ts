@@ -18,7 +18,8 @@
  * these shapes (test/api/partners.test.ts).
  */
 import * as v from 'valibot';
-import { LoginType, SsoErrorCodeSchema, type SsoErrorCode } from '../../src/shared/contract.ts';
+import { LoginType } from '../../contract/enums.ts';
+import { SsoErrorCodeSchema, type SsoErrorCode } from '../../contract/session.ts';
 import type { Logger } from '../logger.ts';
 
 export const partnerNames = ['kenya', 'egypt', 'philippines', 'mumbai'] as const;

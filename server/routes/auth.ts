@@ -5,11 +5,7 @@
  * token.
  */
 import { Hono } from 'hono';
-import {
-  LoginExamineeRequestSchema,
-  LoginRequestSchema,
-  type LoginResponse,
-} from '../../src/shared/contract.ts';
+import { LoginExamineeRequestSchema, LoginRequestSchema, type LoginResponse } from '../../contract/session.ts';
 import { loginExaminee, loginWithCode, loginWithId, type LoginResult } from '../domain/login.ts';
 import { revokeToken } from '../domain/tokens.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';

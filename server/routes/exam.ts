@@ -10,7 +10,7 @@ import {
   SaveAnswerRequestSchema,
   ScheduleHistoryBodySchema,
   type SaveAnswerResponse,
-} from '../../src/shared/contract.ts';
+} from '../../contract/exam.ts';
 import { saveAnswer } from '../domain/answers.ts';
 import { invalidField } from '../domain/errors.ts';
 import { finishExam, getExamDetails, getQuestions, recordFocusLoss, startExam } from '../domain/exam.ts';

@@ -9,7 +9,7 @@ import {
   OrganizationQuerySchema,
   ScheduleQuerySchema,
   type ClientConfig,
-} from '../../src/shared/contract.ts';
+} from '../../contract/session.ts';
 import { findAppSchedule, findOrganization, findSchedule } from '../domain/lookups.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { parseWith } from '../http/validate.ts';

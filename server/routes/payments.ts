@@ -9,12 +9,12 @@ import {
   ExamFeeSessionRequestSchema,
   PaymentStatusQuerySchema,
   ResultFeeSessionRequestSchema,
-  ResultQuerySchema,
   type ExamPaymentSetting,
   type PaymentSession,
   type PaymentStatusResponse,
   type ResultPaymentSetting,
-} from '../../src/shared/contract.ts';
+} from '../../contract/payments.ts';
+import { ResultQuerySchema } from '../../contract/results.ts';
 import { DomainError } from '../domain/errors.ts';
 import {
   completeDemoPayment,

@@ -3,7 +3,7 @@
  * ?schedule_history_id= of the caller's own sitting (server/domain/results.ts decides).
  */
 import { Hono } from 'hono';
-import { ResultQuerySchema, type ScoreReport, type ShortResult } from '../../src/shared/contract.ts';
+import { ResultQuerySchema, type ScoreReport, type ShortResult } from '../../contract/results.ts';
 import { scoreReport, shortResult } from '../domain/results.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { requireLogin } from '../http/middleware.ts';

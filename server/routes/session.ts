@@ -4,12 +4,8 @@
  * GET /get-status-choose-page (the testing menu).
  */
 import { Hono } from 'hono';
-import {
-  ChoosePageQuerySchema,
-  SaveExamineeInfoRequestSchema,
-  type ChoosePageStatus,
-  type MeResponse,
-} from '../../src/shared/contract.ts';
+import { ChoosePageQuerySchema, type ChoosePageStatus } from '../../contract/results.ts';
+import { SaveExamineeInfoRequestSchema, type MeResponse } from '../../contract/session.ts';
 import { choosePageStatus, listExams, saveBasicInfo, sessionInfo } from '../domain/session.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { bearerToken, requireLogin } from '../http/middleware.ts';

@@ -22,13 +22,13 @@
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type * as v from 'valibot';
+import { LoginType } from '../../contract/enums.ts';
 import {
   KenyaLinkRequestSchema,
-  LoginType,
   OidcStartQuerySchema,
   type KenyaLinkResponseSchema,
   type SsoErrorCode,
-} from '../../src/shared/contract.ts';
+} from '../../contract/session.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';

@@ -10,7 +10,9 @@
  */
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
-import { ErrorCodeSchema, LoginCodeSchema, ScheduleHistoryStatusSchema, SubjectIdSchema } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatusSchema, SubjectIdSchema } from '../../contract/enums.ts';
+import { ErrorCodeSchema } from '../../contract/errors.ts';
+import { LoginCodeSchema } from '../../contract/session.ts';
 
 export const demoScenarios = [
   'journey',

@@ -18,7 +18,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { and, eq, inArray } from 'drizzle-orm';
 import * as v from 'valibot';
-import { LOGIN_CODE_ALPHABET, ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { LOGIN_CODE_ALPHABET } from '../../contract/session.ts';
 import type { Tx } from '../db/client.ts';
 import {
   answers,

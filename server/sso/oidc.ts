@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import * as client from 'openid-client';
-import type { SsoErrorCode } from '../../src/shared/contract.ts';
+import type { SsoErrorCode } from '../../contract/session.ts';
 import type { Db } from '../db/client.ts';
 import { ssoLoginAttempts } from '../db/schema.ts';
 import { isLoopback, type OidcSettings } from './settings.ts';

@@ -12,7 +12,7 @@
  * The token is examinee-wide (no schedule history): the pupil lands on the exam list.
  */
 import { and, eq } from 'drizzle-orm';
-import type { SsoErrorCode } from '../../src/shared/contract.ts';
+import type { SsoErrorCode } from '../../contract/session.ts';
 import type { Tx } from '../db/client.ts';
 import { examinees, organizations } from '../db/schema.ts';
 import { loginRefusal } from '../domain/schedule-history.ts';

@@ -12,8 +12,8 @@
 import { ofetch } from 'ofetch';
 import type { AdminPort, AdminResponse } from '../../machines/proctor/proctor.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
-import { headerNames } from '../shared/contract.ts';
-import { catalogOf, languages, type LanguageKey } from '../i18n/languages.ts';
+import { headerNames } from '../../contract/http.ts';
+import { catalogOf, languages, type LanguageKey } from '../../contract/languages.ts';
 import { API_TIMEOUT_MS } from './client.ts';
 
 export interface AdminClientOptions {

@@ -12,40 +12,42 @@ import { ofetch, type FetchOptions } from 'ofetch';
 import * as v from 'valibot';
 import type { PaymentPort } from '../../machines/payment/payment.types.ts';
 import { ApiFailure, type ApiPort } from '../../machines/shared/ports.ts';
+import { ErrorBodySchema } from '../../contract/errors.ts';
+import {
+  ExamDetailsSchema,
+  ExamQuestionsSchema,
+  FinishExamResponseSchema,
+  FocusLossResponseSchema,
+  SaveAnswerResponseSchema,
+  StartExamResponseSchema,
+  type SaveAnswerRequest,
+} from '../../contract/exam.ts';
+import { headerNames } from '../../contract/http.ts';
+import {
+  ExamPaymentSettingSchema,
+  PaymentSessionSchema,
+  PaymentStatusResponseSchema,
+  ResultPaymentSettingSchema,
+} from '../../contract/payments.ts';
+import { ChoosePageStatusSchema, ScoreReportSchema, ShortResultSchema } from '../../contract/results.ts';
 import {
   AppScheduleSchema,
-  ChoosePageStatusSchema,
   ClientConfigSchema,
-  ErrorBodySchema,
   ExamListSchema,
   KenyaLinkResponseSchema,
   MeResponseSchema,
   OrganizationSchema,
   SaveExamineeInfoResponseSchema,
   ScheduleSchema,
-  ScoreReportSchema,
-  ShortResultSchema,
-  ExamDetailsSchema,
-  ExamQuestionsSchema,
-  FinishExamResponseSchema,
-  FocusLossResponseSchema,
   LoginResponseSchema,
   LogoutResponseSchema,
-  SaveAnswerResponseSchema,
-  StartExamResponseSchema,
-  ExamPaymentSettingSchema,
-  PaymentSessionSchema,
-  PaymentStatusResponseSchema,
-  ResultPaymentSettingSchema,
-  headerNames,
   type LoginCodeRequest,
   type LoginExamineeRequest,
   type LoginIdRequest,
   type SaveExamineeInfoRequest,
-  type SaveAnswerRequest,
-} from '../shared/contract.ts';
+} from '../../contract/session.ts';
 import { HeartbeatResponseSchema } from '../../contract/presence.ts';
-import { catalogOf, languages, type LanguageKey } from '../i18n/languages.ts';
+import { catalogOf, languages, type LanguageKey } from '../../contract/languages.ts';
 
 /** Seed section 7 and 9: every call gives up after 60 s. */
 export const API_TIMEOUT_MS = 60_000;

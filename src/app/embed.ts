@@ -6,7 +6,7 @@
  * router's history, like the router sync.
  */
 import type { RouterHistory } from '@tanstack/react-router';
-import type { ClientConfig } from '../shared/contract.ts';
+import type { ClientConfig } from '../../contract/session.ts';
 
 export interface EmbedHost {
   /** The window the app runs in; embedded when its parent is another window. */

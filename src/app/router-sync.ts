@@ -1,5 +1,5 @@
 /**
- * The router follows the machine (DESIGN.md). Two directions, one place:
+ * The router follows the machine (ARCHITECTURE.md). Two directions, one place:
  * - machine -> URL: when the machine moves to another screen, its path is pushed; while it
  *   shows none (restoring a session), the URL is left alone;
  * - URL -> machine: Back, Forward or a link is sent as `location.changed`, and the machine

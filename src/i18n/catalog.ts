@@ -3,7 +3,7 @@
  * when it is imported, and each catalog becomes its own chunk, so a pupil downloads only theirs.
  */
 import type { Messages } from '@lingui/core';
-import type { CatalogKey } from './languages.ts';
+import type { CatalogKey } from '../../contract/languages.ts';
 
 export async function loadCatalog(catalog: CatalogKey): Promise<Messages> {
   const module = (await import(`../../locales/${catalog}/messages.po`)) as { messages: Messages };

@@ -2,7 +2,7 @@
  * Picks the interface language (seed section 1): the stored preference, else the browser's
  * languages in order of preference, else English. Pure: the caller passes what it read.
  */
-import { catalogKeys, defaultLanguage, isLanguageKey, languages, type LanguageKey } from './languages.ts';
+import { catalogKeys, defaultLanguage, isLanguageKey, languages, type LanguageKey } from '../../contract/languages.ts';
 
 /** Browser tags that name a catalog under another spelling (Filipino, Cantonese). */
 const aliases: Record<string, LanguageKey> = {

@@ -5,7 +5,7 @@
  * MM/DD/YYYY for English; day, month name, year for th, hi, pa, km, kk and ar; DD/MM/YYYY
  * otherwise. British English reads DD/MM/YYYY: that is why it is a language of its own.
  * Thai dates use the Buddhist calendar, the one Thai schools and pupils read every day
- * (a deliberate choice, DESIGN.md); the year is labelled by Intl (พ.ศ.).
+ * (a deliberate choice, ARCHITECTURE.md); the year is labelled by Intl (พ.ศ.).
  * Kazakh dates too are day, month name, year ("15 наурыз 2026 ж."), although CLDR writes them
  * year first.
  * Khmer, Burmese, Kazakh and Punjabi dates, and the numbers and region names of those and of
@@ -17,7 +17,7 @@
  * keypad's keys and display, the reports. What is sent to the server stays ASCII (asciiDigits).
  */
 import { polyfilledDateTimeFormat, polyfilledDisplayNames, polyfilledNumberFormat } from './intl-polyfills.ts';
-import { intlLocale, type LanguageKey } from './languages.ts';
+import { intlLocale, type LanguageKey } from '../../contract/languages.ts';
 
 const longFormat = new Set<LanguageKey>(['ja', 'zh_yue_Hant']);
 const dayMonthNameYear = new Set<LanguageKey>(['th', 'hi', 'pa', 'km', 'kk', 'ar', 'ar-nu-arab']);

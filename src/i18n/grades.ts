@@ -5,9 +5,9 @@
 import { msg } from '@lingui/core/macro';
 import type { I18n } from '@lingui/core';
 import type * as v from 'valibot';
-import type { GradeIdSchema } from '../shared/contract.ts';
+import type { GradeIdSchema } from '../../contract/session.ts';
 import { formatNumber } from './format.ts';
-import type { LanguageKey } from './languages.ts';
+import type { LanguageKey } from '../../contract/languages.ts';
 
 export type GradeId = v.InferOutput<typeof GradeIdSchema>;
 

@@ -1,5 +1,5 @@
 /**
- * CLDR data for the languages the browser cannot format (DESIGN.md, i18n). Debian's Chromium
+ * CLDR data for the languages the browser cannot format (ARCHITECTURE.md, i18n). Debian's Chromium
  * ships a reduced ICU:
  * - dates: no data for Khmer and Burmese (Intl falls back to en-US, "March 15, 2026") and only
  *   the root locale's patterns for Kazakh and Punjabi ("2026 M03 15"; Uzbek has those too, but
@@ -22,7 +22,7 @@
 import type { DateTimeFormatConstructor } from '@formatjs/intl-datetimeformat';
 import type { DisplayNames as DisplayNamesPolyfill } from '@formatjs/intl-displaynames';
 import type { NumberFormat as NumberFormatPolyfill } from '@formatjs/intl-numberformat';
-import type { LanguageKey } from './languages.ts';
+import type { LanguageKey } from '../../contract/languages.ts';
 
 type Loader = () => Promise<unknown>;
 

@@ -4,7 +4,7 @@
  */
 import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { LanguageController } from './language-controller.ts';
-import { languageOptions, type LanguageKey } from './languages.ts';
+import { languageOptions, type LanguageKey } from '../../contract/languages.ts';
 
 const LanguageContext = createContext<LanguageController | null>(null);
 

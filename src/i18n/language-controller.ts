@@ -12,7 +12,7 @@ import { readLanguage, writeLanguage } from '../../machines/shared/storage.ts';
 import { loadCatalog } from './catalog.ts';
 import { detectLanguage } from './detect.ts';
 import { loadIntlPolyfills } from './intl-polyfills.ts';
-import { catalogOf, defaultLanguage, intlLocale, languages, type LanguageKey } from './languages.ts';
+import { catalogOf, defaultLanguage, intlLocale, languages, type LanguageKey } from '../../contract/languages.ts';
 
 export interface LanguageControllerOptions {
   i18n: I18n;

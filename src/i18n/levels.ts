@@ -6,7 +6,7 @@
 import { msg } from '@lingui/core/macro';
 import type { I18n } from '@lingui/core';
 import { formatNumber } from './format.ts';
-import type { LanguageKey } from './languages.ts';
+import type { LanguageKey } from '../../contract/languages.ts';
 
 export function levelName(i18n: I18n, level: { name: string; order?: number | undefined }, language: LanguageKey): string {
   if (level.order === undefined) return level.name;

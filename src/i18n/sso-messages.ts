@@ -6,7 +6,7 @@
  */
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
-import type { SsoErrorCode } from '../shared/contract.ts';
+import type { SsoErrorCode } from '../../contract/session.ts';
 
 const signInFailed = msg`Sign-in did not work. Please try again.`;
 

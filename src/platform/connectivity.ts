@@ -21,7 +21,7 @@
  */
 import { wrap, type IDBPDatabase } from 'idb';
 import type { ConnectivityPort, FontFacts, HttpAnswer, OfflineShellFacts, StorageFacts } from '../../machines/connectivity/connectivity.types.ts';
-import { languages, type LanguageKey } from '../i18n/languages.ts';
+import { languages, type LanguageKey } from '../../contract/languages.ts';
 import { readMathAssets } from './math-assets.ts';
 
 /** The storage check's own database: one store, one record at a time, deleted again. */

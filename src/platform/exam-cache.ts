@@ -13,7 +13,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import * as v from 'valibot';
 import type { CachedExam, ExamCachePort } from '../../machines/exam/exam.types.ts';
-import { ExamDetailsSchema, QuestionSchema, SavedAnswerSchema } from '../shared/contract.ts';
+import { ExamDetailsSchema, QuestionSchema, SavedAnswerSchema } from '../../contract/exam.ts';
 
 /** The database's name; the end-to-end tests read its record counts. */
 export const EXAM_CACHE_DB = 'gradus-exam-cache';

@@ -3,7 +3,7 @@
  */
 import { createRoute } from '@tanstack/react-router';
 import { ConnectedEntry } from '../app/connect/entry.tsx';
-import { AppEntryQuerySchema } from '../shared/contract.ts';
+import { AppEntryQuerySchema } from '../../contract/session.ts';
 import { searchValidator } from './search.ts';
 import { rootRoute } from './__root.tsx';
 

@@ -3,7 +3,7 @@
  */
 import { createRoute } from '@tanstack/react-router';
 import { ConnectedEntry } from '../app/connect/entry.tsx';
-import { PartnerEntryQuerySchema } from '../shared/contract.ts';
+import { PartnerEntryQuerySchema } from '../../contract/session.ts';
 import { searchValidator } from './search.ts';
 import { rootRoute } from './__root.tsx';
 

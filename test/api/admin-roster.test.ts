@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import { AdminSchedulesResponseSchema, RosterResponseSchema, type RosterPupil } from '../../contract/admin.ts';
-import { ScheduleHistoryStatus as S } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus as S } from '../../contract/enums.ts';
 import { scheduleHistories, venues } from '../../server/db/schema.ts';
 import { loadStaffAccounts } from '../../server/seed/staff-accounts.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';

@@ -17,7 +17,7 @@ import { openDatabase } from '../../server/db/client.ts';
 import { auditLog, maintenanceWindows, serverHeartbeat } from '../../server/db/schema.ts';
 import { beat, blockedSeconds, coveredSeconds, creditMaintenanceWindows, moveClockWithHeartbeat } from '../../server/domain/time-credit.ts';
 import { startJobRunner } from '../../server/jobs/runner.ts';
-import { ScheduleHistoryStatus as S } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus as S } from '../../contract/enums.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { useApi, type ApiContext } from '../helpers/server-api.ts';
 import { addSitting, historyRow } from '../helpers/server-fixtures.ts';

@@ -7,7 +7,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { resetAccount, runAdmin } from '../../server/admin.ts';
-import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { answerArchive, answers, resultUnits, results } from '../../server/db/schema.ts';
 import { runDueJobs } from '../../server/jobs/runner.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';

@@ -7,7 +7,7 @@
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
-import { SaveAnswerResponseSchema } from '../../src/shared/contract.ts';
+import { SaveAnswerResponseSchema } from '../../contract/exam.ts';
 import { answers, scheduleHistories } from '../../server/db/schema.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { TEST_START, useApi } from '../helpers/server-api.ts';

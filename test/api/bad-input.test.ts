@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { ErrorCode } from '../../src/shared/contract.ts';
+import type { ErrorCode } from '../../contract/errors.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, TEST_START, useApi, type ApiContext, type CallOptions } from '../helpers/server-api.ts';
 import { addSitting, answerKey, snapshotTables } from '../helpers/server-fixtures.ts';

@@ -8,7 +8,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
-import { ExamQuestionsSchema } from '../../src/shared/contract.ts';
+import { ExamQuestionsSchema } from '../../contract/exam.ts';
 import * as schema from '../../server/db/schema.ts';
 import { answerFormatProblem } from '../../server/domain/answers.ts';
 import { isCorrect, isWellFormedNumber } from '../../server/domain/scoring.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { LOGIN_CODE_ALPHABET, normalizeLoginCode } from '../../src/shared/contract.ts';
+import { LOGIN_CODE_ALPHABET, normalizeLoginCode } from '../../contract/session.ts';
 import { DataDirectoryInUseError, openDatabase, pgliteDirectory } from '../../server/db/client.ts';
 import { projectEnv, root, spawnNode, waitForExit } from '../../scripts/lib/process.ts';
 import * as schema from '../../server/db/schema.ts';

@@ -9,15 +9,15 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import {
   answersDigestText,
   ExamDetailsSchema,
   ExamQuestionsSchema,
   FinishExamResponseSchema,
   SaveAnswerResponseSchema,
-  ScheduleHistoryStatus,
   StartExamResponseSchema,
-} from '../../src/shared/contract.ts';
+} from '../../contract/exam.ts';
 import { answers, jobs } from '../../server/db/schema.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, TEST_START, useApi } from '../helpers/server-api.ts';

@@ -6,12 +6,8 @@
  */
 import * as v from 'valibot';
 import { describe, expect, test, vi } from 'vitest';
-import {
-  ExamListSchema,
-  LoginResponseSchema,
-  MeResponseSchema,
-  ScheduleHistoryStatus,
-} from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { ExamListSchema, LoginResponseSchema, MeResponseSchema } from '../../contract/session.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, TEST_START, useApi } from '../helpers/server-api.ts';
 import { addAnotherSitting, addSitting, snapshotTables, type TestSitting } from '../helpers/server-fixtures.ts';

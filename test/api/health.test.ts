@@ -4,8 +4,8 @@
  */
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
-import { catalogOf, languageKeys, languages } from '../../src/i18n/languages.ts';
-import { HealthResponseSchema } from '../../src/shared/contract.ts';
+import { catalogOf, languageKeys, languages } from '../../contract/languages.ts';
+import { HealthResponseSchema } from '../../contract/http.ts';
 import { createApp } from '../../server/app.ts';
 import { createFakeClock } from '../../server/clock.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/db.ts';

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, like } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
-import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { createFakeClock } from '../../server/clock.ts';
 import { examinees, jobs, results, scheduleHistories, unitStatistics } from '../../server/db/schema.ts';
 import { scoreSitting } from '../../server/domain/results-lifecycle.ts';

@@ -9,7 +9,9 @@
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { LoginResponseSchema, ScheduleHistoryStatus, type ErrorCode } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { type ErrorCode } from '../../contract/errors.ts';
+import { LoginResponseSchema } from '../../contract/session.ts';
 import { createApp } from '../../server/app.ts';
 import { examinees } from '../../server/db/schema.ts';
 import { LOCK_MS, MAX_FAILED_LOGINS } from '../../server/domain/credentials.ts';

@@ -6,7 +6,8 @@
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
-import { LoginResponseSchema, LogoutResponseSchema, ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { LoginResponseSchema, LogoutResponseSchema } from '../../contract/session.ts';
 import { authTokens } from '../../server/db/schema.ts';
 import { hashToken } from '../../server/domain/tokens.ts';
 import { loadDemoAccounts } from '../../server/seed/demo-accounts.ts';

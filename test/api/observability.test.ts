@@ -10,7 +10,7 @@
 import { Writable } from 'node:stream';
 import * as v from 'valibot';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { LoginResponseSchema } from '../../src/shared/contract.ts';
+import { LoginResponseSchema } from '../../contract/session.ts';
 import { createApp } from '../../server/app.ts';
 import { createFakeClock } from '../../server/clock.ts';
 import { enqueueJob } from '../../server/jobs/queue.ts';

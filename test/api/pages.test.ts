@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
-import { AppScheduleSchema, ClientConfigSchema, OrganizationSchema, ScheduleSchema } from '../../src/shared/contract.ts';
+import { AppScheduleSchema, ClientConfigSchema, OrganizationSchema, ScheduleSchema } from '../../contract/session.ts';
 import { maintenanceWindows } from '../../server/db/schema.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, TEST_START, useApi } from '../helpers/server-api.ts';

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { KenyaLinkResponseSchema, MeResponseSchema } from '../../src/shared/contract.ts';
+import { KenyaLinkResponseSchema, MeResponseSchema } from '../../contract/session.ts';
 import type { AppSettings } from '../../server/config.ts';
 import { examinees, organizations } from '../../server/db/schema.ts';
 import { TOKEN_PATTERN } from '../../server/domain/tokens.ts';

@@ -10,7 +10,11 @@ import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ExamPaymentSettingSchema, PaymentSessionSchema, PaymentStatusResponseSchema } from '../../src/shared/contract.ts';
+import {
+  ExamPaymentSettingSchema,
+  PaymentSessionSchema,
+  PaymentStatusResponseSchema,
+} from '../../contract/payments.ts';
 import { paymentEvents, payments, purchases } from '../../server/db/schema.ts';
 import { defaultPaymentSettings } from '../../server/domain/payments/settings.ts';
 import { defaultSecuritySettings } from '../../server/security/settings.ts';

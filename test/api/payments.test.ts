@@ -7,14 +7,14 @@
 import { and, eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import {
-  ChoosePageStatusSchema,
   ExamPaymentSettingSchema,
   PaymentSessionSchema,
   PaymentStatusResponseSchema,
   ResultPaymentSettingSchema,
-  ScheduleHistoryStatus,
-} from '../../src/shared/contract.ts';
+} from '../../contract/payments.ts';
+import { ChoosePageStatusSchema } from '../../contract/results.ts';
 import { paymentSettingsFromEnv } from '../../server/config.ts';
 import type { Db } from '../../server/db/client.ts';
 import { paymentItems, payments, purchases, results, scheduleHistories } from '../../server/db/schema.ts';

@@ -11,7 +11,7 @@ import { HeartbeatResponseSchema } from '../../contract/presence.ts';
 import { scheduleHistories } from '../../server/db/schema.ts';
 import { issueToken } from '../../server/domain/tokens.ts';
 import { resetAccount } from '../../server/admin.ts';
-import { ScheduleHistoryStatus as S } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus as S } from '../../contract/enums.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, useApi, type ApiResponse } from '../helpers/server-api.ts';
 import { addSitting, historyRow, snapshotTables } from '../helpers/server-fixtures.ts';

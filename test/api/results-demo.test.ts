@@ -7,7 +7,9 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
-import { ChoosePageStatusSchema, LoginResponseSchema, ScheduleHistoryStatus, ScoreReportSchema, ShortResultSchema } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { ChoosePageStatusSchema, ScoreReportSchema, ShortResultSchema } from '../../contract/results.ts';
+import { LoginResponseSchema } from '../../contract/session.ts';
 import { examinees, exams, results, scheduleHistories, schedules, unitStatistics } from '../../server/db/schema.ts';
 import { loadResultsAccounts, seedResultsDemo } from '../../server/seed/results-demo.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';

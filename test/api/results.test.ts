@@ -7,7 +7,8 @@
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
-import { ScheduleHistoryStatus, ScoreReportSchema, ShortResultSchema } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { ScoreReportSchema, ShortResultSchema } from '../../contract/results.ts';
 import { RESULT_RELEASE_MS } from '../../machines/schedule-history/schedule-history.machine.ts';
 import { results, scheduleHistories } from '../../server/db/schema.ts';
 import { ageAt, displayAnswer, ratingOf } from '../../server/domain/results.ts';

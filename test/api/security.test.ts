@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ErrorBodySchema } from '../../src/shared/contract.ts';
+import { ErrorBodySchema } from '../../contract/errors.ts';
 import { createApp } from '../../server/app.ts';
 import { defaultSettings } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';

@@ -6,11 +6,9 @@
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
-import {
-  ChoosePageStatusSchema,
-  SaveExamineeInfoResponseSchema,
-  ScheduleHistoryStatus,
-} from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { ChoosePageStatusSchema } from '../../contract/results.ts';
+import { SaveExamineeInfoResponseSchema } from '../../contract/session.ts';
 import { examinees, paymentItems, payments, purchases, scheduleHistories, type PaymentKind } from '../../server/db/schema.ts';
 import { issueToken } from '../../server/domain/tokens.ts';
 import { runDueJobs } from '../../server/jobs/runner.ts';

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MeResponseSchema, OauthQuerySchema, type SsoErrorCode } from '../../src/shared/contract.ts';
+import { MeResponseSchema, OauthQuerySchema, type SsoErrorCode } from '../../contract/session.ts';
 import type { AppSettings } from '../../server/config.ts';
 import { examinees, organizations, ssoLoginAttempts, venues } from '../../server/db/schema.ts';
 import { TOKEN_PATTERN } from '../../server/domain/tokens.ts';

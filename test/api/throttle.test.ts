@@ -13,7 +13,7 @@
 import { sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { ErrorBodySchema } from '../../src/shared/contract.ts';
+import { ErrorBodySchema } from '../../contract/errors.ts';
 import { createApp } from '../../server/app.ts';
 import { openDatabase } from '../../server/db/client.ts';
 import { LOCK_MS, MAX_FAILED_LOGINS } from '../../server/domain/credentials.ts';

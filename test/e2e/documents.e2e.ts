@@ -21,7 +21,9 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ErrorBodySchema, LoginResponseSchema, ScoreReportSchema, type ScoreReport } from '../../src/shared/contract.ts';
+import { ErrorBodySchema } from '../../contract/errors.ts';
+import { ScoreReportSchema, type ScoreReport } from '../../contract/results.ts';
+import { LoginResponseSchema } from '../../contract/session.ts';
 import { baseUrl, launchChromium } from '../helpers/e2e-browser.ts';
 
 type ResultsAccount = { login_id: string; password: string; name: string; org_code: string; scenario: string };

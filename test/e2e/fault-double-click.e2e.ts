@@ -10,7 +10,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import type { StartExamResponse } from '../../src/shared/contract.ts';
+import type { StartExamResponse } from '../../contract/exam.ts';
 import {
   confirmIdentity,
   loginWithCode,

@@ -13,7 +13,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import type { Question } from '../../src/shared/contract.ts';
+import type { Question } from '../../contract/exam.ts';
 import { seeSaveState } from '../helpers/e2e-answers.ts';
 import { goToQuestion, loginAndStartExam, openKiosk, seeChosenAnswer, seeQuestionCounter, useKiosk } from '../helpers/e2e-browser.ts';
 import { takeSparePupil } from '../helpers/e2e-demo-accounts.ts';

@@ -13,7 +13,7 @@
 import { describe, expect, test } from 'vitest';
 import { isCorrect } from '../../server/domain/scoring.ts';
 import { demoExams } from '../../server/seed/demo-content.ts';
-import type { ExamQuestions } from '../../src/shared/contract.ts';
+import type { ExamQuestions } from '../../contract/exam.ts';
 import { answerCorrectly, digestOfAnswers, seeSaveState, watchSavedAnswers } from '../helpers/e2e-answers.ts';
 import {
   confirmIdentity,

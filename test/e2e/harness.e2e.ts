@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { expect, test } from 'vitest';
-import { HealthResponseSchema } from '../../src/shared/contract.ts';
+import { HealthResponseSchema } from '../../contract/http.ts';
 import { baseUrl, openKiosk, useKiosk } from '../helpers/e2e-browser.ts';
 
 const kiosk = useKiosk();

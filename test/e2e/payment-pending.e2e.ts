@@ -17,7 +17,8 @@ import type { Page, Request, Response } from 'playwright-core';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import type { ResultsAccount } from '../../server/seed/results-demo.ts';
-import { ChoosePageStatusSchema, PaymentSessionSchema, PaymentStatusResponseSchema } from '../../src/shared/contract.ts';
+import { PaymentSessionSchema, PaymentStatusResponseSchema } from '../../contract/payments.ts';
+import { ChoosePageStatusSchema } from '../../contract/results.ts';
 import { baseUrl, currentPath, screenText, seeScreen, useKiosk } from '../helpers/e2e-browser.ts';
 import { takeResultsJourneyPupil } from '../helpers/e2e-demo-accounts.ts';
 

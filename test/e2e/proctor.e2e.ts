@@ -14,7 +14,7 @@
 import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { loadStaffAccounts } from '../../server/seed/staff-accounts.ts';
-import { headerNames } from '../../src/shared/contract.ts';
+import { headerNames } from '../../contract/http.ts';
 import {
   baseUrl,
   confirmIdentity,

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Locator, Page, Response } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { loadDemoAccounts } from '../../server/seed/demo-accounts.ts';
-import type { ExamQuestions, Question } from '../../src/shared/contract.ts';
+import type { ExamQuestions, Question } from '../../contract/exam.ts';
 import { baseUrl, goToNextQuestion, goToQuestion, loginAndStartExam, openKiosk, seeQuestionCounter, useKiosk } from '../helpers/e2e-browser.ts';
 
 const kiosk = useKiosk();

@@ -24,16 +24,15 @@ import * as v from 'valibot';
 import { afterAll, describe, expect, test } from 'vitest';
 import { demoExams } from '../../server/seed/demo-content.ts';
 import type { ResultsAccount } from '../../server/seed/results-demo.ts';
+import { type ExamQuestions } from '../../contract/exam.ts';
 import {
   ExamPaymentSettingSchema,
   PaymentSessionSchema,
   PaymentStatusResponseSchema,
   ResultPaymentSettingSchema,
-  ScoreReportSchema,
-  ShortResultSchema,
-  type ExamQuestions,
   type PaymentSession,
-} from '../../src/shared/contract.ts';
+} from '../../contract/payments.ts';
+import { ScoreReportSchema, ShortResultSchema } from '../../contract/results.ts';
 import { answerCorrectly, seeSaveState, watchSavedAnswers } from '../helpers/e2e-answers.ts';
 import {
   baseUrl,

@@ -15,7 +15,8 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { demoShortExams } from '../../server/seed/demo-content.ts';
-import { headerNames, type ExamQuestions, type StartExamResponse } from '../../src/shared/contract.ts';
+import { type ExamQuestions, type StartExamResponse } from '../../contract/exam.ts';
+import { headerNames } from '../../contract/http.ts';
 import { answerCorrectly, digestOfAnswers, seeSaveState } from '../helpers/e2e-answers.ts';
 import {
   baseUrl,

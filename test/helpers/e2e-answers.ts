@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { ContentQuestion } from '../../server/seed/content/types.ts';
-import { answersDigestText, type Question } from '../../src/shared/contract.ts';
+import { answersDigestText, type Question } from '../../contract/exam.ts';
 
 /** The answer values the server acknowledged (POST /exam/answers answered 2xx), by question id. */
 export function watchSavedAnswers(page: Page): Map<number, string> {

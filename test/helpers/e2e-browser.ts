@@ -16,7 +16,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
-/** Flags that work on these machines (DESIGN.md, toolchain); playwright adds --headless and a fresh profile. */
+/** Flags that work on these machines (ARCHITECTURE.md, toolchain); playwright adds --headless and a fresh profile. */
 export const chromiumFlags = [
   '--no-sandbox',
   '--disable-gpu',

@@ -23,12 +23,12 @@ import { expect } from 'vitest';
 import type { DemoAccount } from '../../server/seed/demo-accounts.ts';
 import { demoExams, demoShortExams, type DemoExam, type DemoQuestion } from '../../server/seed/demo-content.ts';
 import {
-  headerNames,
   type ExamQuestions,
   type FinishExamResponse,
   type Question,
   type StartExamResponse,
-} from '../../src/shared/contract.ts';
+} from '../../contract/exam.ts';
+import { headerNames } from '../../contract/http.ts';
 import { answerCorrectly, digestOfAnswers, seeSaveState } from './e2e-answers.ts';
 import { goToQuestion } from './e2e-browser.ts';
 

@@ -15,7 +15,7 @@ import { createMemoryExamCache } from '../../machines/exam/memory-exam-cache.ts'
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
 import { createMemoryOutbox } from '../../machines/shared/memory-outbox.ts';
 import { ApiFailure, type ApiPort } from '../../machines/shared/ports.ts';
-import type { ExamineeSession } from '../../src/shared/contract.ts';
+import type { ExamineeSession } from '../../contract/session.ts';
 import { createFakeApi, demoExaminee, type FakeApi } from './fake-api.ts';
 
 /** The exam calls whose network the test cuts. */

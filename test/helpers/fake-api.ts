@@ -7,20 +7,11 @@ import type { ApiPort, FailureCode, StoragePort } from '../../machines/shared/po
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { scoreReportFixture } from '../view/score-report-fixture.ts';
 import type { HeartbeatRequest } from '../../contract/presence.ts';
-import type {
-  ChoosePageStatus,
-  PaymentLine,
-  PaymentProvider,
-  PaymentSession,
-  PaymentStatusResponse,
-  ResultItemKind,
-  ShortResult,
-  ExamDetails,
-  ExamineeInfo,
-  ExamListItem,
-  LoginResponse,
-  Question,
-} from '../../src/shared/contract.ts';
+import type { ExamDetails, Question } from '../../contract/exam.ts';
+import type { PaymentLine, PaymentProvider, PaymentSession, PaymentStatusResponse } from '../../contract/payments.ts';
+import type { ResultItemKind } from '../../contract/payments.ts';
+import type { ChoosePageStatus, ShortResult } from '../../contract/results.ts';
+import type { ExamineeInfo, ExamListItem, LoginResponse } from '../../contract/session.ts';
 
 export const demoExaminee: ExamineeInfo = {
   user_key: 'u-1',

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq, is, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
-import { LOGIN_CODE_ALPHABET } from '../../src/shared/contract.ts';
+import { LOGIN_CODE_ALPHABET } from '../../contract/session.ts';
 import type { Db } from '../../server/db/client.ts';
 import * as schema from '../../server/db/schema.ts';
 import { hashPassword } from '../../server/domain/passwords.ts';

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The UI level of the exam's and the retry dialog's model-based tests (DESIGN.md), the same
+ * The UI level of the exam's and the retry dialog's model-based tests (ARCHITECTURE.md), the same
  * approach as app-session.model.test.tsx: an abstract model of what a pupil sees and does from
  * the moment the exam flow starts (the session is already stored on this terminal) to the end
  * screen or the login page, where the server's answers, the network, the clock and a reload of
@@ -31,7 +31,7 @@ import { createMemoryOutbox } from '../../machines/shared/memory-outbox.ts';
 import { createMemoryExamCache } from '../../machines/exam/memory-exam-cache.ts';
 import type { FailureCode, OutboxEntry, OutboxPort } from '../../machines/shared/ports.ts';
 import { examineeKeys, readSession, readStoredErrorCode, readToken, writeSession } from '../../machines/shared/storage.ts';
-import type { Question } from '../../src/shared/contract.ts';
+import type { Question } from '../../contract/exam.ts';
 import { createControlledApi, type ControlledApi } from '../helpers/controlled-api.ts';
 import { demoExaminee, demoQuestions } from '../helpers/fake-api.ts';
 import { renderKioskApp, serverAnswers } from '../helpers/render-app.tsx';

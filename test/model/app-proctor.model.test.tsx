@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The proctor page at the UI level (DESIGN.md): an abstract model of what a proctor sees and does
+ * The proctor page at the UI level (ARCHITECTURE.md): an abstract model of what a proctor sees and does
  * on /proctor, where the server's answers, a dropped connection, the end of the staff session
  * and the 5-second poll timer are explicit events. Its shortest paths (every transition,
  * self-transitions included) drive the real app: the real kiosk machine (which runs the proctor

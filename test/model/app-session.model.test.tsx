@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The UI level of the session's model-based tests (DESIGN.md), the same approach as
+ * The UI level of the session's model-based tests (ARCHITECTURE.md), the same approach as
  * app.model.test.tsx: an abstract model of what a visitor sees and does on a shared terminal
  * (typed URLs, the login pages, the entry routes, where each examinee lands, logging out),
  * where the server's answers and failures are explicit events. Its shortest paths (every
@@ -31,14 +31,12 @@ import { STATUS_BACKOFF_MAX_MS, paymentMachine } from '../../machines/payment/pa
 import { sessionMachine } from '../../machines/session/session.machine.ts';
 import { examineeKeys, readPendingRevocations, readSession, readToken, storageKeys } from '../../machines/shared/storage.ts';
 import {
-  ChoosePageStatusSchema,
   ExamPaymentSettingSchema,
   PaymentSessionSchema,
   PaymentStatusResponseSchema,
   ResultPaymentSettingSchema,
-  ScoreReportSchema,
-  ShortResultSchema,
-} from '../../src/shared/contract.ts';
+} from '../../contract/payments.ts';
+import { ChoosePageStatusSchema, ScoreReportSchema, ShortResultSchema } from '../../contract/results.ts';
 import { createControlledApi, type ControlledApi } from '../helpers/controlled-api.ts';
 import { DEMO_PASSWORD, createFakeApi, demoLogins, type FakeApi } from '../helpers/fake-api.ts';
 import { memoryStorage } from '../view/render.tsx';

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The UI level of the model-based tests (DESIGN.md): an abstract model of what the pupil
+ * The UI level of the model-based tests (ARCHITECTURE.md): an abstract model of what the pupil
  * sees and does, where the server's answers and network failures are explicit events. Its
  * shortest paths (every transition, self-transitions included) drive the real app: the real
  * kiosk, session and exam machines, the real router and screens, over an API whose calls wait
@@ -28,7 +28,7 @@ import { createTestModel } from 'xstate/graph';
 import type { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { kioskMachine } from '../../machines/kiosk/kiosk.machine.ts';
 import { examineeKeys, storageKeys } from '../../machines/shared/storage.ts';
-import type { Question } from '../../src/shared/contract.ts';
+import type { Question } from '../../contract/exam.ts';
 import { createControlledApi, type ControlledApi } from '../helpers/controlled-api.ts';
 import { DEMO_PASSWORD, demoLogins, demoOrganizations, demoQuestions, type FakeApi } from '../helpers/fake-api.ts';
 import { memoryStorage } from '../view/render.tsx';

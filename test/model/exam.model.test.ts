@@ -11,12 +11,7 @@ import type { AnswerEntry, AnswerToSave, ExamContext, LoadedExam } from '../../m
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
 import { ApiFailure, type FailureCode } from '../../machines/shared/ports.ts';
 import type { HeartbeatResponse } from '../../contract/presence.ts';
-import type {
-  ExamDetails,
-  ExamQuestions,
-  FinishExamResponse,
-  StartExamResponse,
-} from '../../src/shared/contract.ts';
+import type { ExamDetails, ExamQuestions, FinishExamResponse, StartExamResponse } from '../../contract/exam.ts';
 import { demoExaminee, demoQuestions } from '../helpers/fake-api.ts';
 import { never } from '../helpers/never.ts';
 import type { ModelSpec } from './harness.ts';

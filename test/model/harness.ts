@@ -1,5 +1,5 @@
 /**
- * Model-based testing of the production machines (DESIGN.md, "Model-based tests walk every
+ * Model-based testing of the production machines (ARCHITECTURE.md, "Model-based tests walk every
  * transition").
  *
  * `createTestModel` refuses machines with `invoke` and `after`, so the logic level walks the

@@ -12,7 +12,7 @@ import type {
   PaymentSession,
   PaymentStatusResponse,
   ResultPaymentSetting,
-} from '../../src/shared/contract.ts';
+} from '../../contract/payments.ts';
 import { MAX_STATUS_CHECKS, paymentMachine, type PaymentContext } from '../../machines/payment/payment.machine.ts';
 import { viewOf, type PaymentSnapshot } from '../../machines/payment/payment.selectors.ts';
 import type { PaymentInput } from '../../machines/payment/payment.types.ts';

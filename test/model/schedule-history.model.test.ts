@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { transition, type AnyMachineSnapshot } from 'xstate';
-import { ScheduleHistoryStatus } from '../../src/shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { nextStatus, RESULT_RELEASE_MS, scheduleHistoryMachine } from '../../machines/schedule-history/schedule-history.machine.ts';
 import { resultAvailability, viewableUntil } from '../../machines/schedule-history/schedule-history.selectors.ts';
 import type { ScheduleHistoryEvent, StatusName } from '../../machines/schedule-history/schedule-history.types.ts';

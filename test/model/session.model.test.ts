@@ -12,7 +12,8 @@ import { sessionFromLogin, sessionMachine } from '../../machines/session/session
 import { validateBasicInfo } from '../../machines/session/session.rules.ts';
 import type { BasicInfoValues, LoginPlace, ResultsContext } from '../../machines/session/session.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
-import type { ChoosePageStatus, LoginResponse } from '../../src/shared/contract.ts';
+import type { ChoosePageStatus } from '../../contract/results.ts';
+import type { LoginResponse } from '../../contract/session.ts';
 import { demoChooseStatus, demoExamList, demoExaminee } from '../helpers/fake-api.ts';
 import { never } from '../helpers/never.ts';
 import { describeModel } from './suite.ts';

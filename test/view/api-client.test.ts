@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
-import type { LanguageKey } from '../../src/i18n/languages.ts';
+import type { LanguageKey } from '../../contract/languages.ts';
 
 interface Seen {
   method: string;

@@ -13,7 +13,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { connectivityImplementations } from '../../machines/connectivity/connectivity.actors.ts';
 import { connectivityMachine } from '../../machines/connectivity/connectivity.machine.ts';
-import type { LanguageKey } from '../../src/i18n/languages.ts';
+import type { LanguageKey } from '../../contract/languages.ts';
 import { ConnectivityScreen } from '../../src/screens/connectivity/connectivity.tsx';
 import { LoginCodeScreen } from '../../src/screens/login-code/login-code.tsx';
 import { LoginScreen } from '../../src/screens/login/login.tsx';

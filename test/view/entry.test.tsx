@@ -6,7 +6,7 @@
 import { screen } from '@testing-library/react';
 import { setupI18n } from '@lingui/core';
 import { describe, expect, it, vi } from 'vitest';
-import { ssoErrorCodes } from '../../src/shared/contract.ts';
+import { ssoErrorCodes } from '../../contract/session.ts';
 import { ssoErrorMessage, ssoErrorMessages } from '../../src/i18n/sso-messages.ts';
 import { EntryScreen } from '../../src/screens/entry/entry.tsx';
 import { renderView } from './render.tsx';

@@ -6,7 +6,7 @@
  */
 import { screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ErrorCode } from '../../src/shared/contract.ts';
+import type { ErrorCode } from '../../contract/errors.ts';
 import { ExamEndScreen } from '../../src/screens/exam-end/exam-end.tsx';
 import { createControlledApi } from '../helpers/controlled-api.ts';
 import { renderKioskApp } from '../helpers/render-app.tsx';

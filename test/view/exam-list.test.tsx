@@ -6,7 +6,7 @@
  */
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { ExamListItem } from '../../src/shared/contract.ts';
+import type { ExamListItem } from '../../contract/session.ts';
 import { ExamListScreen, type ExamListScreenProps } from '../../src/screens/exam-list/exam-list.tsx';
 import { renderView } from './render.tsx';
 

@@ -1,7 +1,7 @@
 /**
  * Example data for view tests: exam details and questions as the contract shapes them.
  */
-import type { ExamDetails, Question } from '../../src/shared/contract.ts';
+import type { ExamDetails, Question } from '../../contract/exam.ts';
 
 export const examDetails: ExamDetails = {
   schedule_history_id: 42,

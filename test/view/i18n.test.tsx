@@ -8,12 +8,12 @@ import { setupI18n } from '@lingui/core';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { catalogLocales } from '../../lingui.config.ts';
-import { errorCodes } from '../../src/shared/contract.ts';
+import { errorCodes } from '../../contract/errors.ts';
 import { failureMessage, failureMessages } from '../../src/i18n/failure-messages.ts';
 import { detectLanguage, matchBrowserLanguage } from '../../src/i18n/detect.ts';
 import { formatDate, formatPercent } from '../../src/i18n/format.ts';
 import { createLanguageController } from '../../src/i18n/language-controller.ts';
-import { catalogKeys, catalogOf, intlLocale, languageOptions, languages } from '../../src/i18n/languages.ts';
+import { catalogKeys, catalogOf, intlLocale, languageOptions, languages } from '../../contract/languages.ts';
 import { loadCatalog } from '../../src/i18n/catalog.ts';
 import { memoryStorage } from './render.tsx';
 

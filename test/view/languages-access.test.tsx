@@ -19,7 +19,7 @@ import { ExamStartScreen } from '../../src/screens/exam-start/exam-start.tsx';
 import { ExamTutorialScreen } from '../../src/screens/exam-tutorial/exam-tutorial.tsx';
 import { LoginConfirmScreen } from '../../src/screens/login-confirm/login-confirm.tsx';
 import { ShortResultScreen } from '../../src/screens/short-result/short-result.tsx';
-import type { ShortResult } from '../../src/shared/contract.ts';
+import type { ShortResult } from '../../contract/results.ts';
 import { examDetails } from './fixtures.ts';
 import { renderView } from './render.tsx';
 

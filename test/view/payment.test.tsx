@@ -9,7 +9,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { PaymentEvent, PaymentView } from '../../machines/payment/payment.types.ts';
-import type { PaymentLine, PaymentSession } from '../../src/shared/contract.ts';
+import type { PaymentLine, PaymentSession } from '../../contract/payments.ts';
 import { PaymentScreen, type PaymentScreenProps } from '../../src/screens/payment/payment.tsx';
 import { renderView } from './render.tsx';
 

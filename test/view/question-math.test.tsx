@@ -8,7 +8,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { splitMath } from '../../src/components/math/math-text.tsx';
 import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
-import type { Question } from '../../src/shared/contract.ts';
+import type { Question } from '../../contract/exam.ts';
 import { renderView } from './render.tsx';
 
 const mathQuestion: Question = {

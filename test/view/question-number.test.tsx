@@ -8,7 +8,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { pressKey, valueOf, type KeypadKey, type KeypadOptions } from '../../src/components/keypad/keypad-value.ts';
 import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
-import type { Question } from '../../src/shared/contract.ts';
+import type { Question } from '../../contract/exam.ts';
 import { renderView } from './render.tsx';
 
 const every: KeypadOptions = { negative: true, decimal: true, fraction: true };

@@ -8,7 +8,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
-import type { Question } from '../../src/shared/contract.ts';
+import type { Question } from '../../contract/exam.ts';
 import { renderView } from './render.tsx';
 
 const ordering: Question = {

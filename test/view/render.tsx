@@ -11,7 +11,7 @@ import type { StoragePort } from '../../machines/shared/ports.ts';
 import { writeLanguage } from '../../machines/shared/storage.ts';
 import { AppProviders } from '../../src/app/providers.tsx';
 import { createLanguageController } from '../../src/i18n/language-controller.ts';
-import type { LanguageKey } from '../../src/i18n/languages.ts';
+import type { LanguageKey } from '../../contract/languages.ts';
 
 export function memoryStorage(): StoragePort & { items: Map<string, string> } {
   const items = new Map<string, string>();

@@ -3,7 +3,7 @@
  * seed section 2 "Score report content" filled in.
  */
 import * as v from 'valibot';
-import { ScoreReportSchema, type ScoreReport } from '../../src/shared/contract.ts';
+import { ScoreReportSchema, type ScoreReport } from '../../contract/results.ts';
 
 export function scoreReportFixture(overrides: Partial<ScoreReport> = {}): ScoreReport {
   const report: ScoreReport = {

@@ -7,7 +7,7 @@
  */
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { ShortResult } from '../../src/shared/contract.ts';
+import type { ShortResult } from '../../contract/results.ts';
 import { ShortResultScreen, type ShortResultScreenProps } from '../../src/screens/short-result/short-result.tsx';
 import { renderView } from './render.tsx';
 

@@ -3,7 +3,7 @@
  * TestingMenu states), the release date only while it is still ahead, and the one primary action.
  */
 import { describe, expect, it } from 'vitest';
-import type { ChoosePageStatus } from '../../src/shared/contract.ts';
+import type { ChoosePageStatus } from '../../contract/results.ts';
 import { menuViewOf, type ChoosePageStatusWithRelease } from '../../src/screens/testing-menu/menu-view.ts';
 
 const now = new Date('2026-11-22T09:00:00.000Z');

@@ -24,15 +24,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, inArray, lte } from 'drizzle-orm';
+import { ScheduleHistoryStatus } from '../../../contract/enums.ts';
 import {
-  ScheduleHistoryStatus,
   type DemoPaymentCompleteRequest,
   type PaymentKind,
   type PaymentLine,
   type PaymentOutcome,
   type PaymentSession,
-  type ResultItemKind,
-} from '../../../src/shared/contract.ts';
+} from '../../../contract/payments.ts';
+import { type ResultItemKind } from '../../../contract/payments.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { paymentItems, payments, results, scheduleHistories } from '../../db/schema.ts';
 import type { Logger } from '../../logger.ts';

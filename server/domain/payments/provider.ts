@@ -1,10 +1,10 @@
 /**
- * The payment provider interface (DESIGN.md, "Payments"): a provider opens a checkout session
+ * The payment provider interface (ARCHITECTURE.md, "Payments"): a provider opens a checkout session
  * for one of our checkouts and, for Adyen, verifies the signatures of its webhooks. Two
  * providers: `adyen` (./adyen.ts) and `demo` (./demo.ts, the default without Adyen credentials).
  * Nothing here touches the database: ./checkout.ts and ./webhook.ts decide what is paid.
  */
-import type { PaymentKind, PaymentProvider as ProviderName } from '../../../src/shared/contract.ts';
+import type { PaymentKind, PaymentProvider as ProviderName } from '../../../contract/payments.ts';
 import { createAdyenProvider } from './adyen.ts';
 import { demoProvider } from './demo.ts';
 import type { PaymentSettings } from './settings.ts';

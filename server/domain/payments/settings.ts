@@ -1,10 +1,10 @@
 /**
  * Payment settings: the prices of the items (USD minor units, seed section 3 and 9: currency
  * USD), how long an open checkout lives, and Adyen's credentials. Without Adyen credentials
- * the demo provider serves every checkout (DESIGN.md, "Payments").
+ * the demo provider serves every checkout (ARCHITECTURE.md, "Payments").
  */
 import type ClientInterface from '@adyen/api-library/lib/src/httpClient/clientInterface.js';
-import type { PaymentKind } from '../../../src/shared/contract.ts';
+import type { PaymentKind } from '../../../contract/payments.ts';
 
 export type AdyenSettings = {
   apiKey: string;

@@ -1,7 +1,7 @@
 /**
  * The shape of the exam content (one module per subject in this folder) and small helpers to
  * write questions compactly. Correct answers are in the contract's answer encoding
- * (src/shared/contract.ts, QuestionTypeSchema) and stay on the server: the seed writes them to
+ * (contract/exam.ts, QuestionTypeSchema) and stay on the server: the seed writes them to
  * questions.correct_answer, which nothing sent to the browser reads.
  */
 import type { QuestionBlock, QuestionChoice, QuestionInput } from '../../db/schema.ts';

@@ -14,7 +14,7 @@ import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
 import type { ProviderResult } from '../../../machines/payment/payment.types.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
-import { intlLocale } from '../../i18n/languages.ts';
+import { intlLocale } from '../../../contract/languages.ts';
 import { FailureAlert } from '../failure-alert/failure-alert.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../skeleton/skeleton.tsx';
 import { loadAdyenWeb } from './adyen-loader.ts';

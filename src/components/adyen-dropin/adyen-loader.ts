@@ -1,5 +1,5 @@
 /**
- * Adyen Web, loaded only when a payment screen shows the Drop-in (DESIGN.md: heavy parts load
+ * Adyen Web, loaded only when a payment screen shows the Drop-in (ARCHITECTURE.md: heavy parts load
  * only where used): a dynamic import of the library and its stylesheet, each its own chunk. A
  * failed load is forgotten, so "Try again" fetches it afresh.
  */

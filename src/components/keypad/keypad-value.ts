@@ -1,12 +1,12 @@
 /**
  * What the number keypad types, as pure functions: a draft (what the display shows while the
  * pupil types, possibly unfinished: "-", "2.", "3/") and the contract's normalised value it
- * stands for (src/shared/contract.ts, QuestionTypeSchema: "-3", "2.5", "3/4"), or null while the
+ * stands for (contract/exam.ts, QuestionTypeSchema: "-3", "2.5", "3/4"), or null while the
  * draft is not a number yet. Only a complete value ever leaves the keypad.
  */
 
 import { asciiDigits, localizeDigits } from '../../i18n/format.ts';
-import type { LanguageKey } from '../../i18n/languages.ts';
+import type { LanguageKey } from '../../../contract/languages.ts';
 
 export type KeypadKey = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | 'minus' | 'point' | 'slash' | 'backspace' | 'clear';
 

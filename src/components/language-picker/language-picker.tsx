@@ -6,7 +6,7 @@
 import { Trans } from '@lingui/react/macro';
 import { useId } from 'react';
 import { useLanguage } from '../../i18n/language-context.tsx';
-import { isLanguageKey, languages } from '../../i18n/languages.ts';
+import { isLanguageKey, languages } from '../../../contract/languages.ts';
 import { GlobeIcon } from '../icon/icons.tsx';
 import styles from './language-picker.module.css';
 

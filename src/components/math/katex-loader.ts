@@ -1,7 +1,7 @@
 /**
  * KaTeX, loaded on first use only (a dynamic import: its own chunk, fetched when a math
  * question is shown). Its stylesheet and fonts come from node_modules through Vite, so they
- * are served from our own host with the app, never from a CDN (DESIGN.md, the browser side).
+ * are served from our own host with the app, never from a CDN (ARCHITECTURE.md, the browser side).
  */
 import type KatexModule from 'katex';
 

@@ -4,7 +4,7 @@
  * rounded "hat" instead of the notch (a program starts with it). Fill and outline come from
  * the category (program-blocks.module.css); the category is also written on the block.
  */
-import type { ProgramBlock } from '../../shared/contract.ts';
+import type { ProgramBlock } from '../../../contract/exam.ts';
 import styles from './program-blocks.module.css';
 
 const WIDTH = 300;

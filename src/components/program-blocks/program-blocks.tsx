@@ -14,7 +14,7 @@
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import type { ProgramBlock } from '../../shared/contract.ts';
+import type { ProgramBlock } from '../../../contract/exam.ts';
 import { BlockShape } from './block-shape.tsx';
 import styles from './program-blocks.module.css';
 

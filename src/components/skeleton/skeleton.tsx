@@ -1,6 +1,6 @@
 /**
  * Placeholders shaped like the content that is coming (skeletons rather than spinners,
- * DESIGN.md). Hidden from assistive technology; `SkeletonRegion` says "Loading" once instead.
+ * ARCHITECTURE.md). Hidden from assistive technology; `SkeletonRegion` says "Loading" once instead.
  */
 import { Trans } from '@lingui/react/macro';
 import type { CSSProperties, ReactNode } from 'react';

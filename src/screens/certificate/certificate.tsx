@@ -5,7 +5,7 @@
  * Presentational; the PDF renderer prints it from the embed route (`document=certificate`).
  */
 import { Trans, useLingui } from '@lingui/react/macro';
-import type { ScoreReport } from '../../shared/contract.ts';
+import type { ScoreReport } from '../../../contract/results.ts';
 import { formatDate, formatNumber } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { subjectName } from '../../i18n/subjects.ts';

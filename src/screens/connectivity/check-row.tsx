@@ -14,7 +14,7 @@ import { CHECK_TIMEOUT_MS } from '../../../machines/connectivity/connectivity.ru
 import type { CheckId, CheckResult } from '../../../machines/connectivity/connectivity.types.ts';
 import { CheckIcon, CircleIcon, ErrorIcon, SavingIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import { formatNumber } from '../../i18n/format.ts';
-import { isLanguageKey, languages, type LanguageKey } from '../../i18n/languages.ts';
+import { isLanguageKey, languages, type LanguageKey } from '../../../contract/languages.ts';
 import styles from './connectivity.module.css';
 
 const titles: Record<Exclude<CheckId, 'fonts'>, MessageDescriptor> = {

@@ -22,7 +22,7 @@ import { LanguagePicker } from '../../components/language-picker/language-picker
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { formatNumber } from '../../i18n/format.ts';
-import type { LanguageKey } from '../../i18n/languages.ts';
+import type { LanguageKey } from '../../../contract/languages.ts';
 import { CheckRowView } from './check-row.tsx';
 import styles from './connectivity.module.css';
 

@@ -7,7 +7,7 @@
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
-import type { SsoErrorCode } from '../../shared/contract.ts';
+import type { SsoErrorCode } from '../../../contract/session.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { ErrorIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';

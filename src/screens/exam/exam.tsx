@@ -23,7 +23,7 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type MouseEvent } from 'react';
 import type { SaveState } from '../../../machines/exam/exam.selectors.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
-import type { Question } from '../../shared/contract.ts';
+import type { Question } from '../../../contract/exam.ts';
 import { ExamHeader } from '../../components/exam-header/exam-header.tsx';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { ArrowIcon } from '../../components/icon/icons.tsx';

@@ -12,7 +12,7 @@
  */
 import { Trans } from '@lingui/react/macro';
 import { useEffect, useId, useRef } from 'react';
-import type { Question } from '../../shared/contract.ts';
+import type { Question } from '../../../contract/exam.ts';
 import { CheckIcon, CircleIcon, InfoIcon, SavingIcon, TerminalIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import type { ExamAnswer } from './exam.tsx';
 import { NumberAnswer } from './question-types/number-answer.tsx';

@@ -6,7 +6,7 @@
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
-import type { ExamDetails } from '../../shared/contract.ts';
+import type { ExamDetails } from '../../../contract/exam.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';

@@ -4,7 +4,7 @@
  */
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
-import type { PaymentKind } from '../../shared/contract.ts';
+import type { PaymentKind } from '../../../contract/payments.ts';
 
 export const itemNames: Record<PaymentKind, MessageDescriptor> = {
   exam_fee: msg`Exam fee`,

@@ -18,7 +18,8 @@ import { useLingui } from '@lingui/react';
 import { Trans, useLingui as useLinguiMacro } from '@lingui/react/macro';
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { PaymentEvent, PaymentView } from '../../../machines/payment/payment.types.ts';
-import type { PaymentLine, ResultItemKind } from '../../shared/contract.ts';
+import type { PaymentLine } from '../../../contract/payments.ts';
+import type { ResultItemKind } from '../../../contract/payments.ts';
 import { AdyenDropin } from '../../components/adyen-dropin/adyen-dropin.tsx';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, ClockIcon, InfoIcon, WarningIcon } from '../../components/icon/icons.tsx';
@@ -312,7 +313,7 @@ function Choosing({ view, send, onBack }: { view: PaymentView; send: PaymentScre
   );
 }
 
-/** The demo provider (DESIGN.md): clearly labelled, so nobody takes it for a real checkout. */
+/** The demo provider (ARCHITECTURE.md): clearly labelled, so nobody takes it for a real checkout. */
 function DemoPanel({ send }: { send: PaymentScreenProps['send'] }) {
   return (
     <section className={styles.demo} aria-labelledby="demo-heading">

@@ -19,7 +19,7 @@ import { CheckIcon, ClockIcon, OfflineIcon, WarningIcon } from '../../components
 import { PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { useLanguage } from '../../i18n/language-context.tsx';
-import { intlLocale, type LanguageKey } from '../../i18n/languages.ts';
+import { intlLocale, type LanguageKey } from '../../../contract/languages.ts';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import styles from './proctor.module.css';
 

@@ -1,7 +1,7 @@
 /**
  * The score report's charts (visx): the level's score distribution with the pupil's score marked,
  * and the per-unit correct rates of the pupil, all examinees and the organisation. This screen is
- * the only importer of visx, so it loads with the score report and nowhere else (DESIGN.md).
+ * the only importer of visx, so it loads with the score report and nowhere else (ARCHITECTURE.md).
  *
  * Each chart is an image with a summary for screen readers; the numbers themselves are in tables
  * beside them (the distribution's table is visually hidden, the units' table is shown). Series
@@ -14,9 +14,9 @@ import { Group } from '@visx/group';
 import { scaleBand, scaleLinear } from '@visx/scale';
 import { Bar, Line } from '@visx/shape';
 import { Text } from '@visx/text';
-import type { ScoreReport } from '../../shared/contract.ts';
+import type { ScoreReport } from '../../../contract/results.ts';
 import { formatNumber } from '../../i18n/format.ts';
-import type { LanguageKey } from '../../i18n/languages.ts';
+import type { LanguageKey } from '../../../contract/languages.ts';
 import styles from './score-report.module.css';
 
 const width = 640;

@@ -12,7 +12,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
-import type { ScoreReport } from '../../shared/contract.ts';
+import type { ScoreReport } from '../../../contract/results.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, ClockIcon, InfoIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import { MathText } from '../../components/math/math-text.tsx';
@@ -22,7 +22,7 @@ import { LinkedText } from '../../components/linked-text/linked-text.tsx';
 import { formatDate, formatNumber, formatPercent, formatRegion } from '../../i18n/format.ts';
 import { gradeName } from '../../i18n/grades.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
-import type { LanguageKey } from '../../i18n/languages.ts';
+import type { LanguageKey } from '../../../contract/languages.ts';
 import { subjectName } from '../../i18n/subjects.ts';
 import { DistributionChart, UnitsChart } from './score-report-charts.tsx';
 import styles from './score-report.module.css';

@@ -13,7 +13,7 @@
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
-import type { ShortResult } from '../../shared/contract.ts';
+import type { ShortResult } from '../../../contract/results.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, ClockIcon, InfoIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';

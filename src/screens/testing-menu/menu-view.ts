@@ -4,7 +4,8 @@
  * results), derived from GET /get-status-choose-page. Pure: the same status and clock give the
  * same menu, so the lead's selector and the tests share it.
  */
-import { ScheduleHistoryStatus, type ChoosePageStatus } from '../../shared/contract.ts';
+import { ScheduleHistoryStatus } from '../../../contract/enums.ts';
+import { type ChoosePageStatus } from '../../../contract/results.ts';
 
 /** The exam fee card: no card when the fee is not paid online. */
 export type FeeState = 'not_required' | 'to_pay' | 'pending' | 'paid';
@@ -18,7 +19,7 @@ export type ExamState = 'can_take' | 'needs_fee' | 'unavailable' | 'completed' |
 /** The results card: `none` when the exam ended without a result (cancelled or expired). */
 export type ResultState = 'not_finished' | 'waiting' | 'viewable' | 'none';
 
-/** The one action the menu offers as primary (DESIGN.md: one primary action per screen). */
+/** The one action the menu offers as primary (ARCHITECTURE.md: one primary action per screen). */
 export type MenuAction = 'pay_fee' | 'take_test' | 'view_results';
 
 export interface MenuView {

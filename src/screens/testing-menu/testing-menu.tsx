@@ -12,7 +12,7 @@
 import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
-import type { ChoosePageStatus } from '../../shared/contract.ts';
+import type { ChoosePageStatus } from '../../../contract/results.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, CircleIcon, ClockIcon, InfoIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';

@@ -3,7 +3,7 @@
  * "keypad"; a question without it gets digits only), handing over the contract's normalised
  * value ("-3", "2.5", "3/4") as soon as it is complete and changed.
  */
-import type { AnswerInput } from '../../../shared/contract.ts';
+import type { AnswerInput } from '../../../../contract/exam.ts';
 import { Keypad } from '../../../components/keypad/keypad.tsx';
 
 export interface NumberAnswerProps {

@@ -3,7 +3,7 @@
  * The saved answer's order is shown when it names exactly these blocks, else the order the
  * question gives; each finished move hands over the ids joined with "," ("b3,b1,b2").
  */
-import type { Question } from '../../../shared/contract.ts';
+import type { Question } from '../../../../contract/exam.ts';
 import { ProgramBlocks } from '../../../components/program-blocks/program-blocks.tsx';
 
 export interface OrderingAnswerProps {

@@ -2,7 +2,7 @@
  * A single-choice answer: a radio group of large tiles labelled with the choices (set with
  * KaTeX when the question is a math question); the answer is the chosen choice's id.
  */
-import type { Question } from '../../../shared/contract.ts';
+import type { Question } from '../../../../contract/exam.ts';
 import { QuestionText } from './question-text.tsx';
 import styles from '../exam.module.css';
 

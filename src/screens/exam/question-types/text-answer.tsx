@@ -10,7 +10,7 @@
  */
 import { Trans } from '@lingui/react/macro';
 import { useId } from 'react';
-import type { AnswerInput } from '../../../shared/contract.ts';
+import type { AnswerInput } from '../../../../contract/exam.ts';
 import { AlphabetKeyboard } from '../../../components/alphabet-keyboard/alphabet-keyboard.tsx';
 import examStyles from '../exam.module.css';
 import styles from './question-types.module.css';
