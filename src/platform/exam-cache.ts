@@ -10,7 +10,8 @@
  * matches the contract (valibot, as everything read back at boot); `clear` forgets everything.
  * No correct answer is ever in it: the server never sends them.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema } from 'idb';
+import { lazyDatabase } from './lazy-database.ts';
 import * as v from 'valibot';
 import type { CachedExam, ExamCachePort } from '../../machines/exam/exam.types.ts';
 import { ExamDetailsSchema, QuestionSchema, SavedAnswerSchema } from '../../contract/exam.ts';
@@ -36,23 +37,9 @@ interface ExamCacheSchema extends DBSchema {
 
 /** The cache in the global IndexedDB (tests install fake-indexeddb's). */
 export function createIndexedDbExamCache(name = EXAM_CACHE_DB): ExamCachePort {
-  let opened: Promise<IDBPDatabase<ExamCacheSchema>> | undefined;
-  const db = () => {
-    opened ??= openDB<ExamCacheSchema>(name, 1, {
-      upgrade(database) {
-        database.createObjectStore(STORE, { keyPath: 'scheduleHistoryId' });
-      },
-      // Another tab upgrading the database: let it, and open again on the next call.
-      blocking() {
-        void opened?.then((d) => d.close());
-        opened = undefined;
-      },
-    }).catch((error: unknown) => {
-      opened = undefined;
-      throw error;
-    });
-    return opened;
-  };
+  const db = lazyDatabase<ExamCacheSchema>(name, 1, (database) => {
+    database.createObjectStore(STORE, { keyPath: 'scheduleHistoryId' });
+  });
   return {
     async put(exam) {
       const database = await db();

@@ -6,7 +6,8 @@
  * reload, a crash or power loss from then on); records of another schedule history are never
  * listed; `remove` of an unknown key is not an error.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema } from 'idb';
+import { lazyDatabase } from './lazy-database.ts';
 import type { OutboxEntry, OutboxPort } from '../../machines/shared/ports.ts';
 
 /** The database's name; the e2e tests read its record counts. */
@@ -24,24 +25,10 @@ interface OutboxSchema extends DBSchema {
 
 /** The outbox in the global IndexedDB (tests install fake-indexeddb's). */
 export function createIndexedDbOutbox(name = OUTBOX_DB): OutboxPort {
-  let opened: Promise<IDBPDatabase<OutboxSchema>> | undefined;
-  const db = () => {
-    opened ??= openDB<OutboxSchema>(name, 1, {
-      upgrade(database) {
-        const store = database.createObjectStore(STORE, { keyPath: 'key' });
-        store.createIndex(BY_SITTING, 'scheduleHistoryId');
-      },
-      // Another tab upgrading the database: let it, and open again on the next call.
-      blocking() {
-        void opened?.then((d) => d.close());
-        opened = undefined;
-      },
-    }).catch((error: unknown) => {
-      opened = undefined;
-      throw error;
-    });
-    return opened;
-  };
+  const db = lazyDatabase<OutboxSchema>(name, 1, (database) => {
+    const store = database.createObjectStore(STORE, { keyPath: 'key' });
+    store.createIndex(BY_SITTING, 'scheduleHistoryId');
+  });
   return {
     async put(entry) {
       const database = await db();
