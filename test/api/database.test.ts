@@ -109,7 +109,7 @@ describe('PGlite on disk', () => {
 
   test('keeps its data across a close and a reopen, and the second start seeds nothing twice', async () => {
     const first = await openDatabase({ dataDir: dir, prepare: async (db) => void (await seedDemoData(db)) });
-    await first.db.update(schema.examinees).set({ email: 'kept@example.org' }).where(eq(schema.examinees.loginCode, 'CAT7-TEAM-3463'));
+    await first.db.update(schema.examinees).set({ email: 'kept@example.org' }).where(eq(schema.examinees.loginCode, 'GM47-WCWJ-CRKT'));
     const before = await snapshotTables(first.db);
     await first.close();
 
@@ -144,7 +144,7 @@ describe('a PGlite directory belongs to one process', () => {
     const server = await openDatabase({ dataDir: dir });
     try {
       const before = await snapshotTables(server.db);
-      const child = spawnNode(path.join(root, 'server/admin.ts'), ['reset', 'CAT7-TEAM-3463'], {
+      const child = spawnNode(path.join(root, 'server/admin.ts'), ['reset', 'GM47-WCWJ-CRKT'], {
         env: projectEnv({ DATA_DIR: dir, DATABASE_URL: undefined }),
         stdio: ['ignore', 'pipe', 'pipe'],
       });

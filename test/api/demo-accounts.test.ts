@@ -27,6 +27,17 @@ function landingOf(info: ExamineeInfo): (typeof demoLandings)[number] {
   return 'login-confirm';
 }
 
+test('demo login codes are drawn at random: no two share a group, so knowing one code tells nothing of another', () => {
+  const codes = loadDemoAccounts().map((a) => a.login_code);
+  expect(new Set(codes).size).toBe(codes.length);
+  // The old seed's codes were consecutive (CAT7-TEAM-3463, -3464, ...): trying a pupil's
+  // neighbours logged in others. Random codes share a whole group of four only by chance (1 in 194 481).
+  for (const position of [0, 1, 2]) {
+    const groups = codes.map((code) => code.split('-')[position]);
+    expect(groups.filter((group, i) => groups.indexOf(group) !== i), `group ${position + 1}`).toEqual([]);
+  }
+});
+
 describe.each(kinds)('the demo accounts on %s', (kind) => {
   const api = useApi(kind);
   // As on a running server: the results jobs (expiry, scoring, release) have run over the seed.

@@ -46,7 +46,7 @@ describe('startServer', () => {
     const response = await fetch(`${server.url}/api/login`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ login_type: 0, login_code: 'cat7team3466' }),
+      body: JSON.stringify({ login_type: 0, login_code: 'ncpj6k79n3hf' }),
     });
     expect(response.status).toBe(200);
     expect(v.parse(LoginResponseSchema, await response.json()).examinee.examinee_name).toBe('Lucía Fernández');
@@ -114,7 +114,7 @@ describe.runIf(kinds.includes('postgres'))('startServer on PostgreSQL', () => {
       expect(server.database.location).not.toContain('password');
       const response = await fetch(`${server.url}/api/login`, {
         method: 'POST',
-        body: JSON.stringify({ login_type: 0, login_code: 'MATH-FACT-7743' }),
+        body: JSON.stringify({ login_type: 0, login_code: 'XF6H-JGTE-RX69' }),
       });
       expect(v.parse(LoginResponseSchema, await response.json()).examinee.subject_id).toBe(2);
     } finally {
