@@ -174,14 +174,8 @@ function offsetFrom(serverTime: string): number {
   return Date.parse(serverTime) - Date.now();
 }
 
-/** Signed out: nothing of the staff session or its schedules is kept. */
-const signedOutContext = {
-  token: null,
-  staff: null,
-  credentials: null,
-  failure: null,
-  schedules: [],
-  scheduleCode: null,
+/** A schedule just chosen (or none): nothing of the roster, its actions or its audit is kept. */
+const freshScheduleContext = {
   roster: null,
   etag: null,
   updatedAt: null,
@@ -194,6 +188,17 @@ const signedOutContext = {
   actionFailure: null,
   outcome: null,
   audit: [],
+} satisfies Partial<ProctorContext>;
+
+/** Signed out: nothing of the staff session or its schedules is kept. */
+const signedOutContext = {
+  token: null,
+  staff: null,
+  credentials: null,
+  failure: null,
+  schedules: [],
+  scheduleCode: null,
+  ...freshScheduleContext,
 } satisfies Partial<ProctorContext>;
 
 export const proctorMachine = setup({
@@ -265,21 +270,7 @@ export const proctorMachine = setup({
     assignSchedules: assign(({ event }) => ({ schedules: outputOf<AdminSchedulesResponse>(event).schedules, failure: null })),
     chooseSchedule: assign(({ event }) => {
       if (event.type !== 'schedule.chosen') return {};
-      return {
-        scheduleCode: event.code,
-        roster: null,
-        etag: null,
-        updatedAt: null,
-        pollFailures: 0,
-        pollFailure: null,
-        venueId: null,
-        draft: null,
-        fieldErrors: {},
-        pending: null,
-        actionFailure: null,
-        outcome: null,
-        audit: [],
-      };
+      return { scheduleCode: event.code, ...freshScheduleContext };
     }),
     assignRoster: assign(({ event }) => {
       const result = outputOf<RosterResult>(event);
