@@ -6,6 +6,8 @@
  *   work the browser does per answer besides the network).
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createActor } from 'xstate';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
@@ -58,6 +60,23 @@ describe('server: save one answer', () => {
     await bench('POST /api/exam/answers (new revision)', async () => {
       const response = await request(body());
       if (response.status >= 300) throw new Error(`save failed: ${response.status} ${await response.text()}`);
+    }).run();
+  });
+
+  // The floor, in the same run and on the same PGlite: a bare Hono route that parses the same
+  // body and stores it with one upsert, no rules. Compare the two rows' hz, not the absolute figures.
+  test('floor: a bare Hono route with one upsert', async ({ bench }) => {
+    await database.db.execute(sql`create table if not exists bench_floor (key text primary key, question_id int not null, value text not null, answered_at timestamptz not null)`);
+    const bare = new Hono().post('/answers', async (c) => {
+      const b = (await c.req.json()) as { question_id: number; value: string; idempotency_key: string; answered_at: string };
+      await database.db.execute(
+        sql`insert into bench_floor values (${b.idempotency_key}, ${b.question_id}, ${b.value}, ${b.answered_at}) on conflict (key) do update set value = excluded.value returning key`,
+      );
+      return c.json({ ok: true }, 201);
+    });
+    await bench('floor: bare Hono + one PGlite upsert', async () => {
+      const response = await bare.request('/answers', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body()) });
+      if (response.status !== 201) throw new Error(`floor failed: ${response.status}`);
     }).run();
   });
 });
