@@ -4,8 +4,9 @@
  * props here and nothing else. Props are selected from the active child machine's snapshot;
  * callbacks only `send` events to the kiosk, which forwards them to the machine that owns them.
  */
-import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from 'react';
-import type { Actor, ActorRefFrom, SnapshotFrom } from 'xstate';
+import { useSyncExternalStore } from 'react';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import { useKioskActor, type KioskActor } from './actors.ts';
 import type { proctorMachine } from '../../machines/proctor/proctor.machine.ts';
 import type { connectivityMachine } from '../../machines/connectivity/connectivity.machine.ts';
 import { selectDocumentView, type DocumentView } from '../../machines/document/document.selectors.ts';
@@ -106,23 +107,13 @@ export interface ShellState {
   retryDialog: RetryDialogProps | null;
 }
 
-export type KioskActor = Actor<typeof kioskMachine>;
 type KioskSnapshot = SnapshotFrom<typeof kioskMachine>;
 type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 type ExamSnapshot = SnapshotFrom<typeof examMachine>;
 type DocumentSnapshot = SnapshotFrom<typeof documentMachine>;
 
-const KioskContext = createContext<KioskActor | null>(null);
-
-export function KioskProvider({ kiosk, children }: { kiosk: KioskActor; children: ReactNode }) {
-  return createElement(KioskContext.Provider, { value: kiosk }, children);
-}
-
-function useKiosk(): KioskActor {
-  const kiosk = useContext(KioskContext);
-  if (!kiosk) throw new Error('useKiosk: no KioskProvider above this component');
-  return kiosk;
-}
+export { KioskProvider, type KioskActor } from './actors.ts';
+const useKiosk = useKioskActor;
 
 /**
  * The kiosk's snapshot, re-read whenever anything in its actor system moves (a child's change

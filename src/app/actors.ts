@@ -1,0 +1,79 @@
+/**
+ * How a screen finds the actor it renders: by its name in the kiosk's actor tree (`actorPaths`:
+ * the kiosk's children session, exam, document, proctor, connectivity; the session's child
+ * payment). A connected screen reads `useSystemActor('exam')` and subscribes to that actor alone
+ * with `useSelector` (from `@xstate/react`) through its machine's pure `connect`, so a change in
+ * one actor re-renders only the screens bound to it.
+ *
+ * Why a path and not XState's `systemId`: the model-based tests explore the kiosk's graph with
+ * pure transitions in one actor scope, where a child invoked with a systemId on two paths is
+ * registered twice and throws ("Actor with system ID ... already exists"). The invoke ids are
+ * unique among siblings, so a path names one actor just as well.
+ *
+ * The lookup re-runs on every change in the kiosk's system, but returns the same actor
+ * reference until the child is invoked or stopped, so React re-renders nothing for it otherwise.
+ */
+import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import type { Actor, ActorRefFrom } from 'xstate';
+import type { connectivityMachine } from '../../machines/connectivity/connectivity.machine.ts';
+import type { documentMachine } from '../../machines/document/document.machine.ts';
+import type { examMachine } from '../../machines/exam/exam.machine.ts';
+import type { kioskMachine } from '../../machines/kiosk/kiosk.machine.ts';
+import { watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
+import type { paymentMachine } from '../../machines/payment/payment.machine.ts';
+import type { proctorMachine } from '../../machines/proctor/proctor.machine.ts';
+import type { sessionMachine } from '../../machines/session/session.machine.ts';
+
+export type KioskActor = Actor<typeof kioskMachine>;
+
+/** The actors a screen may bind to, by name. */
+export interface SystemActors {
+  session: ActorRefFrom<typeof sessionMachine>;
+  exam: ActorRefFrom<typeof examMachine>;
+  document: ActorRefFrom<typeof documentMachine>;
+  proctor: ActorRefFrom<typeof proctorMachine>;
+  connectivity: ActorRefFrom<typeof connectivityMachine>;
+  payment: ActorRefFrom<typeof paymentMachine>;
+}
+export type SystemId = keyof SystemActors;
+
+/** Where each actor sits in the kiosk's tree: the invoke ids from the root down. */
+export const actorPaths: { readonly [K in SystemId]: readonly string[] } = {
+  session: ['session'],
+  exam: ['exam'],
+  document: ['document'],
+  proctor: ['proctor'],
+  connectivity: ['connectivity'],
+  payment: ['session', 'payment'],
+};
+
+type AnyRef = { getSnapshot(): { children?: Record<string, AnyRef | undefined> } };
+
+/** The actor at `path` under `root`, or undefined while one on the way does not run. */
+export function actorAt(root: AnyRef, path: readonly string[]): unknown {
+  let actor: AnyRef | undefined = root;
+  for (const id of path) actor = actor?.getSnapshot().children?.[id];
+  return actor;
+}
+
+const KioskContext = createContext<KioskActor | null>(null);
+
+export function KioskProvider({ kiosk, children }: { kiosk: KioskActor; children: ReactNode }) {
+  return createElement(KioskContext.Provider, { value: kiosk }, children);
+}
+
+/** The kiosk actor (the root): for events that belong to it (location, connectivity.requested). */
+export function useKioskActor(): KioskActor {
+  const kiosk = useContext(KioskContext);
+  if (!kiosk) throw new Error('useKioskActor: no KioskProvider above this component');
+  return kiosk;
+}
+
+/** The running actor with this systemId, or undefined while none runs. */
+export function useSystemActor<K extends SystemId>(systemId: K): SystemActors[K] | undefined {
+  const kiosk = useKioskActor();
+  return useSyncExternalStore(
+    (onChange) => watchKiosk(kiosk, onChange),
+    () => actorAt(kiosk as unknown as AnyRef, actorPaths[systemId]) as SystemActors[K] | undefined,
+  );
+}
