@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import babel from '@rolldown/plugin-babel';
 import { lingui, linguiTransformerBabelPreset } from '@lingui/vite-plugin';
 import { VitePWA } from 'vite-plugin-pwa';
+import { compressPlugin } from './scripts/lib/compress-plugin.ts';
 import { mathAssetsPlugin } from './scripts/lib/math-assets-plugin.ts';
 
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3001';
@@ -53,7 +54,8 @@ const pwa = VitePWA({
 export default defineConfig({
   // The Lingui macro runs through Babel before React's transform (ARCHITECTURE.md, "Toolchain").
   // mathAssetsPlugin: index.html names KaTeX's built files for the terminal check (issue 11).
-  plugins: [babel({ presets: [linguiTransformerBabelPreset()] }), react(), lingui(), pwa, mathAssetsPlugin()],
+  // compressPlugin: brotli and gzip copies of dist/'s text files, served by the server (issue 12).
+  plugins: [babel({ presets: [linguiTransformerBabelPreset()] }), react(), lingui(), pwa, mathAssetsPlugin(), compressPlugin()],
   build: {
     outDir: 'dist',
     sourcemap: true,

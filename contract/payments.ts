@@ -9,8 +9,10 @@ import * as v from 'valibot';
 import { isoTimestamp, serverTime } from './common.ts';
 import { numericQuery } from './session.ts';
 
-/** Payment status (seed section 4). */
-export const PaymentStatusSchema = v.picklist([0, 1, 2]);
+/** Payment status (seed section 4): PENDING is a checkout opened and not completed. */
+export const PaymentStatus = { NOT_PAID: 0, PENDING: 1, PAID: 2 } as const;
+
+export const PaymentStatusSchema = v.picklist([PaymentStatus.NOT_PAID, PaymentStatus.PENDING, PaymentStatus.PAID]);
 
 /** Result payment status: NOT_PAID 0, PAID_ALL 1, PAID_PART 2 (seed section 4). */
 export const ResultPaymentStatusSchema = v.picklist([0, 1, 2]);

@@ -102,6 +102,11 @@ export const LogoutResponseSchema = v.object({ ok: v.literal(true) });
 
 const nonEmpty = (max: number) => v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.maxLength(max, 'invalid'));
 
+/** The longest value a pupil may type in each field; longer is refused as 'invalid' (a form stops typing there). */
+export const fieldMaxLength = { login_id: 64, password: 128, examinee_name: 100, email: 254 } as const;
+
+const passwordSchema = v.pipe(v.string(), v.nonEmpty('required'), v.maxLength(fieldMaxLength.password, 'invalid'));
+
 /** Organisation and schedule codes: letters, digits, hyphen and underscore. */
 const CodeSchema = v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'invalid'));
 
@@ -151,8 +156,8 @@ export type Schedule = v.InferOutput<typeof ScheduleSchema>;
 /** POST /login with a login ID and password (login type 1), on a school's or schedule's page. */
 export const LoginIdRequestSchema = v.object({
   login_type: v.literal(1),
-  login_id: nonEmpty(64),
-  password: v.pipe(v.string(), v.nonEmpty('required'), v.maxLength(128, 'invalid')),
+  login_id: nonEmpty(fieldMaxLength.login_id),
+  password: passwordSchema,
   org_code: v.optional(CodeSchema),
   schedule_code: v.optional(CodeSchema),
   venue_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
@@ -167,8 +172,8 @@ export type LoginRequest = v.InferInput<typeof LoginRequestSchema>;
 
 /** POST /login-examinee (login type 5): an examinee account with its own exam list. */
 export const LoginExamineeRequestSchema = v.object({
-  login_id: nonEmpty(64),
-  password: v.pipe(v.string(), v.nonEmpty('required'), v.maxLength(128, 'invalid')),
+  login_id: nonEmpty(fieldMaxLength.login_id),
+  password: passwordSchema,
   org_code: CodeSchema,
 });
 
@@ -263,14 +268,19 @@ export const MeResponseSchema = v.object({
 
 export type MeResponse = v.InferOutput<typeof MeResponseSchema>;
 
-/** Grades: 1 to 12, and 99 for "other" (seed section 3). */
-export const GradeIdSchema = v.picklist([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 99]);
+/** The grade of a pupil whose grade is other or unknown (seed sections 3 and 9: "unknown grade value: 99"). */
+export const OTHER_GRADE = 99;
+
+/** Grades: 1 to 12, then 99 for "other" (seed section 3), in the order a form offers them. */
+export const gradeIds = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, OTHER_GRADE] as const;
+
+export const GradeIdSchema = v.picklist(gradeIds);
 
 /** POST /save-examinee-info: basic information, registered once (seed section 5). */
 export const SaveExamineeInfoRequestSchema = v.object({
-  examinee_name: nonEmpty(100),
+  examinee_name: nonEmpty(fieldMaxLength.examinee_name),
   grade_id: GradeIdSchema,
-  email: v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.email('invalid'), v.maxLength(254, 'invalid')),
+  email: v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.email('invalid'), v.maxLength(fieldMaxLength.email, 'invalid')),
 });
 
 export type SaveExamineeInfoRequest = v.InferInput<typeof SaveExamineeInfoRequestSchema>;

@@ -5,7 +5,6 @@
  * The app holds no state of its own: any number of them can serve one database.
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { systemClock, type Clock } from './clock.ts';
 import { defaultSettings, type AppSettings } from './config.ts';
@@ -16,7 +15,7 @@ import type { AppDeps, AppEnv } from './http/env.ts';
 import { domainErrorResponse, errorResponse, RequestError } from './http/errors.ts';
 import { apiProduces, negotiate } from './http/negotiation.ts';
 import { maintenanceCheck } from './domain/maintenance.ts';
-import { recordExamContact, refuseDuringMaintenance, requestContext } from './http/middleware.ts';
+import { limitBody, recordExamContact, refuseDuringMaintenance, requestContext } from './http/middleware.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import { observeRequests } from './observability/http.ts';
 import { createMetrics, poolOf, type Metrics } from './observability/metrics.ts';
@@ -32,6 +31,7 @@ import { resultRoutes } from './routes/results.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { ssoRoutes } from './routes/sso.ts';
 import { testClockRoutes } from './routes/test-clock.ts';
+import { tutorialRoutes } from './routes/tutorial.ts';
 import { cspReportRoutes } from './security/csp-report.ts';
 import { securityHeaders } from './security/headers.ts';
 import { guardLogin, loginPaths } from './security/login-guard.ts';
@@ -60,7 +60,7 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
 
   const api = new Hono<AppEnv>();
   api.use(
-    bodyLimit({
+    limitBody({
       maxSize: deps.settings.maxBodyBytes,
       onError: () => {
         throw new RequestError(400, 'VALIDATION_ERROR', 'The request body is too large.');
@@ -91,6 +91,7 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
   api.route('/', ssoRoutes(deps));
   api.route('/', documentRoutes(deps));
   api.route('/', resultRoutes(deps));
+  api.route('/', tutorialRoutes(deps));
   api.route('/', testClockRoutes(deps));
   api.route('/', paymentRoutes(deps));
   api.route('/', cspReportRoutes(deps, { metrics, throttle, security }));

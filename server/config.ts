@@ -2,13 +2,14 @@
  * Settings of the API and of the process, with their defaults, and the reading of the
  * environment: PORT, DATABASE_URL, DATA_DIR, UPLOAD_WINDOW_HOURS, MAINTENANCE,
  * PARTNER_LOGOUT_URL_MUMBAI / _PHILIPPINE / _KENYA / _EGYPT, EMBED_TARGET_ORIGIN and (only
- * whether it is set) OIDC_ISSUER, and GRADUS_CLOCK_CONTROL
- * (tests only: a movable server clock, POST /api/test/clock). The payment settings (prices,
- * ADYEN_*) are read by paymentSettingsFromEnv. A bad value stops the start with a message
+ * whether it is set) OIDC_ISSUER, GRADUS_CLOCK_CONTROL (tests only: a movable server clock,
+ * POST /api/test/clock) and WEB_CONCURRENCY (API processes on PostgreSQL; see
+ * `apiProcessCount`). The payment settings (prices, ADYEN_*) are read by paymentSettingsFromEnv. A bad value stops the start with a message
  * naming the variable, rather than running with a surprise.
  */
 import * as v from 'valibot';
 import { defaultPaymentSettings, type PaymentSettings } from './domain/payments/settings.ts';
+import { parseEnv } from './env-vars.ts';
 import type { PartnerGateways } from './partners/gateway.ts';
 import { defaultSecuritySettings, type SecuritySettings } from './security/settings.ts';
 import type { OidcSettings } from './sso/settings.ts';
@@ -75,6 +76,8 @@ export type ServerConfig = {
   clientConfig: ClientSettings;
   /** GRADUS_CLOCK_CONTROL=1: end-to-end tests may move the server's clock. */
   clockControl: boolean;
+  /** WEB_CONCURRENCY: API processes wanted (a number, or undefined: one per core); used only on PostgreSQL. */
+  webConcurrency: number | undefined;
 };
 
 const httpUrl = (name: string) =>
@@ -135,6 +138,15 @@ const EnvSchema = v.object({
   EMBED_TARGET_ORIGIN: httpUrl('EMBED_TARGET_ORIGIN'),
   OIDC_ISSUER: v.optional(v.string()),
   GRADUS_CLOCK_CONTROL: v.optional(v.picklist(['0', '1'], 'GRADUS_CLOCK_CONTROL must be 1 or 0'), '0'),
+  WEB_CONCURRENCY: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,3}$/, 'WEB_CONCURRENCY must be a whole number of processes'),
+      v.transform(Number),
+      v.minValue(1, 'WEB_CONCURRENCY must be at least 1'),
+      v.maxValue(256, 'WEB_CONCURRENCY must be at most 256'),
+    ),
+  ),
 });
 
 /** The payment settings' variables (server/domain/payments/settings.ts). */
@@ -173,12 +185,7 @@ function adyenFromEnv(out: v.InferOutput<typeof PaymentEnvSchema>): PaymentSetti
 }
 
 export function configFromEnv(env: Record<string, string | undefined> = process.env): ServerConfig {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const result = v.safeParse(EnvSchema, present);
-  if (!result.success) {
-    throw new Error(`Invalid environment: ${result.issues.map((i) => i.message).join('; ')}`);
-  }
-  const out = result.output;
+  const out = parseEnv(EnvSchema, env);
   const partnerLogoutUrls: ClientSettings['partnerLogoutUrls'] = {};
   for (const [loginType, name] of Object.entries(partnerLogoutEnv) as [PartnerLoginType, keyof typeof out][]) {
     const url = out[name];
@@ -191,6 +198,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     uploadWindowHours: out.UPLOAD_WINDOW_HOURS,
     maintenance: out.MAINTENANCE === '1' || out.MAINTENANCE === 'true',
     clockControl: out.GRADUS_CLOCK_CONTROL === '1',
+    webConcurrency: out.WEB_CONCURRENCY,
     clientConfig: {
       partnerLogoutUrls,
       // An origin, never a path: the parent window is addressed by origin (postMessage).
@@ -207,17 +215,23 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
  * provider serves every checkout.
  */
 export function paymentSettingsFromEnv(env: Record<string, string | undefined> = process.env): PaymentSettings {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const result = v.safeParse(PaymentEnvSchema, present);
-  if (!result.success) {
-    throw new Error(`Invalid environment: ${result.issues.map((i) => i.message).join('; ')}`);
-  }
-  const out = result.output;
+  const out = parseEnv(PaymentEnvSchema, env);
   return {
     ...defaultPaymentSettings,
     prices: { exam_fee: out.EXAM_FEE_USD_CENTS, result_sheet: out.RESULT_SHEET_USD_CENTS, certificate: out.CERTIFICATE_USD_CENTS },
     adyen: adyenFromEnv(out),
   };
+}
+
+/**
+ * How many API processes `npm start` runs: on PostgreSQL, WEB_CONCURRENCY or else one per core
+ * (`cores`: os.availableParallelism()); they share the database, the jobs and the login
+ * throttle. On PGlite always one: its data directory belongs to one process (server/db/client.ts),
+ * and WEB_CONCURRENCY is ignored (`ignored` says so, for the log).
+ */
+export function apiProcessCount(config: Pick<ServerConfig, 'databaseUrl' | 'webConcurrency'>, cores: number): { count: number; ignored: boolean } {
+  if (config.databaseUrl === undefined) return { count: 1, ignored: (config.webConcurrency ?? 1) > 1 };
+  return { count: config.webConcurrency ?? Math.max(1, cores), ignored: false };
 }
 
 export function hoursToMs(hours: number): number {

@@ -9,6 +9,10 @@
  *   base directory, default ./data, database in <DATA_DIR>/pglite), UPLOAD_WINDOW_HOURS
  *   (default 24), GRADUS_CLOCK_CONTROL=1 (tests only: POST /api/test/clock moves the server's
  *   clock). Prints the URL and the demo logins.
+ *   On PostgreSQL it is a cluster (node:cluster): a primary that loads none of the API and
+ *   WEB_CONCURRENCY workers (default: one per core; server/config.ts `apiProcessCount`), each a
+ *   whole server on the shared port; see `runPrimary`. On PGlite, always this one process: its
+ *   data directory belongs to one process (server/db/client.ts).
  * - The results jobs (server/jobs/) run in the process every 15 000 ms; `close()` stops them.
  * - Logs are JSON lines on stdout (pino, LOG_LEVEL); TRUST_PROXY, HSTS_MAX_AGE, PUBLIC_ORIGIN and
  *   CSP_FRAME_SRC shape the security headers and throttling (server/security/settings.ts);
@@ -18,24 +22,18 @@
  *   (server/clock.ts) lets the harness move the server's time. Returns the URL and `close()`.
  * Running twice on one data directory reuses the data; the seed adds nothing twice.
  */
+import cluster, { type Worker } from 'node:cluster';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
-import { createApp } from './app.ts';
+import type { Hono } from 'hono';
 import { createOffsetClock, systemClock, type Clock } from './clock.ts';
-import { configFromEnv, defaultSettings, hoursToMs, paymentSettingsFromEnv, type AppSettings } from './config.ts';
-import { closeSharedRenderer } from './documents/renderer.ts';
-import { DataDirectoryInUseError, openDatabase, type Database } from './db/client.ts';
-import { serveClient } from './http/client-files.ts';
-import { consoleLogger, type Logger } from './logger.ts';
-import { createMetrics } from './observability/metrics.ts';
-import { startMetricsServer, type MetricsServer } from './observability/metrics-routes.ts';
+import { apiProcessCount, configFromEnv, defaultSettings, hoursToMs, paymentSettingsFromEnv, type AppSettings, type ServerConfig } from './config.ts';
+import type { Database } from './db/client.ts';
+import type { AppEnv } from './http/env.ts';
+import { consoleLogger, type LogFields, type Logger } from './logger.ts';
+import type { MetricsServer } from './observability/metrics-routes.ts';
 import { partnerGatewaysFromEnv } from './partners/gateway.ts';
-import { startJobRunner } from './jobs/runner.ts';
-import { loadDemoAccounts } from './seed/demo-accounts.ts';
-import { loadResultsAccounts } from './seed/results-demo.ts';
-import { loadStaffAccounts } from './seed/staff-accounts.ts';
-import { seedDemoData } from './seed/seed.ts';
 import { securitySettingsFromEnv } from './security/settings.ts';
 import { oidcSettingsFromEnv } from './sso/settings.ts';
 
@@ -78,6 +76,8 @@ export type StartServerOptions = {
   security?: AppSettings['security'];
   /** Serve GET /metrics on 127.0.0.1:<port> without a token (env METRICS_PORT; 0 picks a free port; default: none). */
   metricsPort?: number;
+  /** This process is one worker of a cluster: /api/metrics answers every worker's metrics, via the primary. */
+  clusterWorker?: boolean;
 };
 
 export type RunningServer = {
@@ -93,7 +93,44 @@ export type RunningServer = {
 
 export const defaultDistDir = fileURLToPath(new URL('../dist', import.meta.url));
 
+/** A logger that adds `fields` (the worker's number) to every line. */
+function withFields(logger: Logger, fields: LogFields): Logger {
+  return {
+    info: (line, more) => logger.info(line, { ...fields, ...more }),
+    error: (line, error, more) => logger.error(line, error, { ...fields, ...more }),
+  };
+}
+
+/**
+ * The server in this process. Its modules are loaded here, not at the top of the file, so that
+ * the primary of a cluster (which only starts and watches the workers) never loads them.
+ */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const [
+    { serve },
+    { Hono: HonoApp },
+    { createApp },
+    { closeSharedRenderer },
+    { openDatabase },
+    { serveClient },
+    { compressApi },
+    { createMetrics },
+    { startMetricsServer },
+    { startJobRunner },
+    { seedDemoData },
+  ] = await Promise.all([
+    import('@hono/node-server'),
+    import('hono'),
+    import('./app.ts'),
+    import('./documents/renderer.ts'),
+    import('./db/client.ts'),
+    import('./http/client-files.ts'),
+    import('./http/compression.ts'),
+    import('./observability/metrics.ts'),
+    import('./observability/metrics-routes.ts'),
+    import('./jobs/runner.ts'),
+    import('./seed/seed.ts'),
+  ]);
   const logger = options.logger ?? consoleLogger;
   const clock = options.clock ?? (options.clockControl === true ? createOffsetClock() : systemClock);
   const database = await openDatabase({
@@ -104,7 +141,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     onPoolError: (error) => logger.error('PostgreSQL connection error', error),
   });
 
-  const metrics = createMetrics({ db: database.db, clock, logger });
+  const metrics = createMetrics({ db: database.db, clock, logger, clusterWorker: options.clusterWorker });
   const app = createApp({
     db: database.db,
     clock,
@@ -126,11 +163,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     options.uploadWindowHours === undefined ? defaultSettings.uploadWindowMs : hoursToMs(options.uploadWindowHours);
   const jobRunner = options.runJobs === false ? undefined : startJobRunner({ db: database.db, clock, logger, uploadWindowMs });
   serveClient(app, options.distDir ?? defaultDistDir);
+  // Large JSON answers of the API go out compressed (server/http/compression.ts); the static
+  // files are compressed at build time. In front of the whole app, so it sees the final answer.
+  const front: Hono<AppEnv> = new HonoApp<AppEnv>();
+  front.use('/api/*', compressApi());
+  front.all('*', (c) => app.fetch(c.req.raw, c.env));
 
   let server: ReturnType<typeof serve>;
   try {
     server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port: options.port ?? 3000, hostname: options.hostname }, () => resolve(s));
+      const s = serve({ fetch: front.fetch, port: options.port ?? 3000, hostname: options.hostname }, () => resolve(s));
       s.once('error', reject);
     });
   } catch (error) {
@@ -175,10 +217,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   };
 }
 
-async function main(): Promise<void> {
-  const config = configFromEnv();
+/** The options `node server/main.ts` starts with, from the environment. */
+function optionsFromEnv(config: ServerConfig): StartServerOptions {
   const { security, metricsPort } = securitySettingsFromEnv(process.env);
-  const running = await startServer({
+  return {
     port: config.port,
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -191,15 +233,17 @@ async function main(): Promise<void> {
     payments: paymentSettingsFromEnv(process.env),
     security,
     metricsPort,
-  });
+  };
+}
 
-  consoleLogger.info('started', {
-    url: running.url,
-    database: running.database.driver,
-    ...(running.metricsPort === undefined ? {} : { metrics: `http://127.0.0.1:${running.metricsPort}/metrics` }),
-  });
-  // For the person who typed `npm start`: where to go and the demo logins (public demo data, README).
-  console.log(`Gradus is running at ${running.url}  (database: ${running.database.driver}, ${running.database.location})`);
+/** For the person who typed `npm start`: where to go and the demo logins (public demo data, README). */
+async function printBanner(url: string, database: string): Promise<void> {
+  const [{ loadDemoAccounts }, { loadResultsAccounts }, { loadStaffAccounts }] = await Promise.all([
+    import('./seed/demo-accounts.ts'),
+    import('./seed/results-demo.ts'),
+    import('./seed/staff-accounts.ts'),
+  ]);
+  console.log(`Gradus is running at ${url}  (database: ${database})`);
   console.log('Demo logins (login code, or login ID / password @ organisation; pupil; what for):');
   for (const account of loadDemoAccounts()) {
     const way =
@@ -210,29 +254,168 @@ async function main(): Promise<void> {
   for (const account of loadResultsAccounts()) {
     console.log(`  ${`${account.login_id} / ${account.password}`.padEnd(40)}  ${account.name.padEnd(18)}  ${account.shows}`);
   }
-  console.log(`Proctor console at ${running.url}/proctor (organisation code, login ID / password; server/seed/staff-accounts.json):`);
+  console.log(`Proctor console at ${url}/proctor (organisation code, login ID / password; server/seed/staff-accounts.json):`);
   for (const account of loadStaffAccounts()) {
     console.log(`  ${`${account.org_code}  ${account.login_id} / ${account.password}`.padEnd(40)}  ${account.name.padEnd(18)}  ${account.purpose}`);
   }
+}
 
-  const shutdown = (signal: string) => {
-    consoleLogger.info(`${signal}: closing the database and stopping.`);
+/** Messages between the primary and its workers (node:cluster IPC). */
+type WorkerMessage = { type: 'gradus:ready'; url: string; database: string; location: string };
+type PrimaryMessage = { type: 'gradus:shutdown' };
+const SEED_ENV = 'GRADUS_CLUSTER_SEED';
+/** How long a worker may take to close (answer the requests in flight, close the pool) before it is killed. */
+const WORKER_STOP_MS = 20_000;
+
+/** One server in this process: the whole of `npm start` on PGlite, or one worker of a cluster. */
+async function runServer(config: ServerConfig): Promise<void> {
+  const worker = cluster.isWorker ? cluster.worker : undefined;
+  const logger = worker ? withFields(consoleLogger, { worker: worker.id }) : consoleLogger;
+  const running = await startServer({
+    ...optionsFromEnv(config),
+    logger,
+    // In a cluster, the first worker migrates and seeds; the others (and replacements) only migrate
+    // (a no-op by then: the migration lock makes them wait for it).
+    seed: worker ? process.env[SEED_ENV] === '1' : true,
+    clusterWorker: worker !== undefined,
+    // METRICS_PORT is the primary's in a cluster (all workers' metrics together).
+    metricsPort: worker ? undefined : securitySettingsFromEnv(process.env).metricsPort,
+  });
+  logger.info('started', {
+    url: running.url,
+    database: running.database.driver,
+    ...(running.metricsPort === undefined ? {} : { metrics: `http://127.0.0.1:${running.metricsPort}/metrics` }),
+  });
+
+  let stopping = false;
+  const shutdown = (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${reason}: closing the database and stopping.`);
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        consoleLogger.error('Shutdown failed', error);
+        logger.error('Shutdown failed', error);
         process.exit(1);
       },
     );
   };
+  // Once each: a second Ctrl-C ends the process at once, as before.
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+  if (worker) {
+    process.on('message', (message: PrimaryMessage) => {
+      if (message?.type === 'gradus:shutdown') shutdown('stop asked by the primary');
+    });
+    // The primary is gone (killed): never keep serving without it.
+    process.on('disconnect', () => shutdown('the primary process is gone'));
+    const ready: WorkerMessage = { type: 'gradus:ready', url: running.url, database: running.database.driver, location: running.database.location };
+    process.send?.(ready);
+    if (process.env[SEED_ENV] === '1') await printBanner(running.url, `${running.database.driver}, ${running.database.location}`);
+  } else {
+    await printBanner(running.url, `${running.database.driver}, ${running.database.location}`);
+  }
+}
+
+/**
+ * The primary of a cluster (PostgreSQL, more than one process): forks `count` workers that
+ * share the port (node:cluster hands connections round-robin), replaces a worker that dies
+ * while serving, stops them all on SIGTERM/SIGINT (each closes its server and pool, then
+ * exits; any still running after WORKER_STOP_MS is killed), and serves METRICS_PORT with every
+ * worker's metrics added up (server/observability/cluster-metrics.ts). It never opens the
+ * database and loads none of the API's modules. A worker that fails before it is ready (a
+ * port in use, the database unreachable) stops the whole start with exit code 1.
+ */
+async function runPrimary(count: number): Promise<void> {
+  const logger = withFields(consoleLogger, { worker: 'primary' });
+  const { serveClusterMetrics } = await import('./observability/cluster-metrics.ts');
+  const metricsPort = securitySettingsFromEnv(process.env).metricsPort;
+  const metricsServer = await serveClusterMetrics({ port: metricsPort });
+  const ready = new Set<number>();
+  let stopping = false;
+  let announced = false;
+  const recentDeaths: number[] = [];
+
+  const fork = (seed: boolean): Worker => cluster.fork({ [SEED_ENV]: seed ? '1' : '0' });
+  const stopAll = (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+    logger.info(`stopping ${workers.length} worker(s)`);
+    const killer = setTimeout(() => {
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');
+    }, WORKER_STOP_MS);
+    killer.unref();
+    for (const w of workers) {
+      // A worker whose channel is closed already (it is exiting) gets a signal instead.
+      if (w.isConnected()) w.send({ type: 'gradus:shutdown' } satisfies PrimaryMessage, undefined, undefined, (error) => error && w.process.kill('SIGTERM'));
+      else w.process.kill('SIGTERM');
+    }
+    const finish = () => {
+      void metricsServer?.close().finally(() => process.exit(exitCode));
+      if (!metricsServer) process.exit(exitCode);
+    };
+    if (workers.length === 0) finish();
+    else cluster.on('exit', () => Object.keys(cluster.workers ?? {}).length === 0 && finish());
+  };
+
+  cluster.on('message', (worker, message: WorkerMessage) => {
+    if (message?.type !== 'gradus:ready') return;
+    ready.add(worker.id);
+    logger.info(`worker ${worker.id} (pid ${worker.process.pid}) ready`, { worker_pid: worker.process.pid });
+    if (!announced && ready.size >= count) {
+      announced = true;
+      logger.info(`all ${count} workers ready`, {
+        url: message.url,
+        database: message.database,
+        workers: count,
+        ...(metricsServer ? { metrics: `http://127.0.0.1:${metricsServer.port}/metrics` } : {}),
+      });
+      console.log(`${count} API processes (WEB_CONCURRENCY) share ${message.location}; stop them all with Ctrl-C or SIGTERM to pid ${process.pid}.`);
+    }
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    const wasReady = ready.delete(worker.id);
+    if (stopping) return;
+    if (!wasReady) {
+      logger.error(`worker ${worker.id} stopped before it was ready (exit ${code ?? signal}): not starting`);
+      stopAll(1);
+      return;
+    }
+    const now = Date.now();
+    recentDeaths.push(now);
+    while (recentDeaths.length > 0 && recentDeaths[0]! < now - 60_000) recentDeaths.shift();
+    if (recentDeaths.length > count * 3) {
+      logger.error(`workers keep dying (${recentDeaths.length} in a minute): stopping`);
+      stopAll(1);
+      return;
+    }
+    logger.error(`worker ${worker.id} (pid ${worker.process.pid}) died (exit ${code ?? signal}): starting another`);
+    fork(false);
+  });
+  process.on('SIGINT', () => stopAll(0));
+  process.on('SIGTERM', () => stopAll(0));
+
+  logger.info(`starting ${count} API processes`, { workers: count });
+  fork(true);
+  for (let i = 1; i < count; i++) fork(false);
+}
+
+async function main(): Promise<void> {
+  const config = configFromEnv();
+  if (cluster.isWorker) return runServer(config);
+  const { count, ignored } = apiProcessCount(config, availableParallelism());
+  if (ignored) {
+    consoleLogger.info('WEB_CONCURRENCY is ignored on PGlite: its data directory belongs to one process (set DATABASE_URL for several)');
+  }
+  if (count > 1) return runPrimary(count);
+  return runServer(config);
 }
 
 if (import.meta.main) {
   main().catch((error: unknown) => {
     // A data directory held by another process is an operator's mistake, not a crash: say only what to do.
-    console.error(error instanceof DataDirectoryInUseError ? `gradus: ${error.message}` : error);
+    console.error(error instanceof Error && error.name === 'DataDirectoryInUseError' ? `gradus: ${error.message}` : error);
     process.exit(1);
   });
 }

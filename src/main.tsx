@@ -79,9 +79,10 @@ async function boot() {
   setInterval(() => {
     if (revocations.pending() > 0) void revocations.flush();
   }, REVOCATION_RETRY_MS);
-  // Back online: calls waiting to be tried again go now (the retry machine decides).
+  // Back online: calls waiting to be tried again go now (the retry machine decides). The exam
+  // hears it itself, when one runs.
   window.addEventListener('online', () => {
-    kiosk.send({ type: 'connection.restored' });
+    kiosk.getSnapshot().children.exam?.send({ type: 'connection.restored' });
     void revocations.flush();
   });
   const history = createBrowserHistory();

@@ -14,7 +14,9 @@ export interface DocumentView {
   error: FailureCode | null;
 }
 
-export function selectDocumentView(snapshot: SnapshotFrom<typeof documentMachine>): DocumentView {
+export type DocumentSnapshot = SnapshotFrom<typeof documentMachine>;
+
+export function selectDocumentView(snapshot: DocumentSnapshot): DocumentView {
   const { context } = snapshot;
   // A certificate is issued only for a passed result (issue: "a PDF for a passed, paid result").
   if (snapshot.matches('ready') && context.document === 'certificate' && context.report && !context.report.result.passed) {

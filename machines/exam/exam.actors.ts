@@ -17,9 +17,11 @@ import { type ExamDetails, type ExamQuestions } from '../../contract/exam.ts';
 import { isNetworkFailure, retryMachine, withinWindow } from '../retry/retry.machine.ts';
 import type { RetryInput, RetryOutput } from '../retry/retry.types.ts';
 import { createMemoryExamCache } from './memory-exam-cache.ts';
+import { tutorialImplementations } from '../tutorial/tutorial.actors.ts';
+import { tutorialMachine } from '../tutorial/tutorial.machine.ts';
 import { createMemoryOutbox } from '../shared/memory-outbox.ts';
 import { failureCodeOf, type ApiPort, type OutboxEntry, type OutboxPort } from '../shared/ports.ts';
-import { cachedExamOf, finalSaveRefusals } from './exam.machine.ts';
+import { cachedExamOf, finalSaveRefusals } from './exam.rules.ts';
 import type {
   AnswerToSave,
   CachedExam,
@@ -180,6 +182,7 @@ export function examImplementations(deps: ExamDeps) {
         fromPromise(({ input }: { input: unknown }) => api.finishExam((input as { scheduleHistoryId: number }).scheduleHistoryId)),
         deps.retryWindowMs,
       ),
+      tutorial: tutorialMachine.provide(tutorialImplementations({ api })),
     },
     actions: {
       // Fire and forget: a write that fails leaves the last one (resuming offline is best effort).

@@ -1,10 +1,11 @@
 /**
- * Exam snapshot to view: where each answer is kept, and what the retry dialog shows while a
- * call of finishing runs in the retry machine.
+ * Exam snapshot to view: where each answer is kept, the time limits shown, and what the retry
+ * dialog shows while a call of the exam runs in the retry machine.
  */
 import type { SnapshotFrom } from 'xstate';
 import { selectRetryDialog, type RetryDialogView, type RetrySnapshot } from '../retry/retry.selectors.ts';
-import { retriedCalls, type examMachine } from './exam.machine.ts';
+import type { examMachine } from './exam.machine.ts';
+import { DEFAULT_TIME_LIMIT_SECONDS, retriedCalls } from './exam.rules.ts';
 import type { AnswerEntry, ExamContext } from './exam.types.ts';
 
 export type ExamSnapshot = SnapshotFrom<typeof examMachine>;
@@ -36,9 +37,14 @@ export function selectSaveState(entry: AnswerEntry): SaveState {
  * server moved the deadline (a proctor's extension, a time credit).
  */
 export function selectTimeLimitSeconds(context: Pick<ExamContext, 'details' | 'deadlineAt' | 'startedAt'>): number {
-  const own = context.details?.exam.time_limit_seconds ?? 2400;
+  const own = context.details?.exam.time_limit_seconds ?? DEFAULT_TIME_LIMIT_SECONDS;
   if (context.deadlineAt === null || context.startedAt === null) return own;
   return Math.max(own, Math.ceil((context.deadlineAt - context.startedAt) / 1000));
+}
+
+/** The exam's own time limit in whole minutes, as the tutorial and the start screen say it. */
+export function selectTimeLimitMinutes(context: Pick<ExamContext, 'details'>): number {
+  return Math.round((context.details?.exam.time_limit_seconds ?? DEFAULT_TIME_LIMIT_SECONDS) / 60);
 }
 
 /** The retry dialog of the call now running in the retry machine, if any. */

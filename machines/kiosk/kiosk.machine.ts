@@ -1,7 +1,8 @@
 /**
  * The kiosk machine: the root of the app. It composes the domain machines (session always;
- * exam once a signed-in examinee's schedule history is known), forwards what the pupil does to the machine that owns
- * it, and turns every location change into an event that machine judges.
+ * exam once a signed-in examinee's schedule history is known) and turns every location change
+ * into an event the active one judges. What the pupil does goes from each screen straight to the
+ * machine that owns it (its `connect`); the frame's own events (the terminal check) come here.
  *
  * Top states: visitor (the session machine's screens: the login pages and entry routes, and
  * after sign-in the basic information, testing menu and exam list) -> examinee (the exam
@@ -21,7 +22,7 @@
  * - the pupil's storage is written only by the session machine (the exam reports progress
  *   through here); the proctor machine writes only its own staff token key.
  */
-import { enqueueActions, forwardTo, not, sendTo, setup, assign, type AnyStateMachine } from 'xstate';
+import { enqueueActions, not, sendTo, setup, assign, type AnyStateMachine } from 'xstate';
 import { documentMachine } from '../document/document.machine.ts';
 import { documentRequestOf } from '../document/document.rules.ts';
 import { connectivityMachine } from '../connectivity/connectivity.machine.ts';
@@ -113,34 +114,6 @@ export const kioskMachine = setup({
     }),
   },
   initial: 'visitor',
-  on: {
-    'loginCode.submitted': { actions: forwardTo('session') },
-    'login.requested': { actions: forwardTo('session') },
-    'login.submitted': { actions: forwardTo('session') },
-    'basicInfo.changed': { actions: forwardTo('session') },
-    'basicInfo.reviewed': { actions: forwardTo('session') },
-    'basicInfo.edited': { actions: forwardTo('session') },
-    'basicInfo.confirmed': { actions: forwardTo('session') },
-    'basicInfo.acknowledged': { actions: forwardTo('session') },
-    'test.chosen': { actions: forwardTo('session') },
-    'exam.chosen': { actions: forwardTo('session') },
-    // The testing menu, results and payment screens (the session machine and its payment child).
-    'fee.payRequested': { actions: forwardTo('session') },
-    'results.viewRequested': { actions: forwardTo('session') },
-    'menu.requested': { actions: forwardTo('session') },
-    'resultItems.buyRequested': { actions: forwardTo('session') },
-    'report.openRequested': { actions: forwardTo('session') },
-    'report.printRequested': { actions: forwardTo('session') },
-    'report.pdfRequested': { actions: forwardTo('session') },
-    'certificate.downloadRequested': { actions: forwardTo('session') },
-    'payment.continued': { actions: forwardTo('session') },
-    'item.toggled': { actions: forwardTo('session') },
-    'terms.toggled': { actions: forwardTo('session') },
-    'checkout.requested': { actions: forwardTo('session') },
-    'provider.completed': { actions: forwardTo('session') },
-    'demo.chosen': { actions: forwardTo('session') },
-    'again.requested': { actions: forwardTo('session') },
-  },
   states: {
     visitor: {
       on: {
@@ -159,8 +132,6 @@ export const kioskMachine = setup({
         ],
         // "Check this terminal" on a login screen: the check, whatever the session is doing.
         'connectivity.requested': { target: 'connectivity' },
-        'logout.requested': { actions: forwardTo('session') },
-        'retry.requested': { actions: forwardTo('session') },
       },
     },
     examinee: {
@@ -170,6 +141,8 @@ export const kioskMachine = setup({
         input: ({ context }) => ({ session: context.session! }),
       },
       entry: sendTo('exam', { type: 'INIT_TEST' }),
+      // What the pupil does in the exam (its screens, the retry dialog) and the browser back online
+      // go to the exam actor itself (machines/exam/exam.connect.ts, src/main.tsx), never through here.
       on: {
         'session.signedOut': { target: 'visitor', actions: assign({ session: null }) },
         'exam.logoutRequested': {
@@ -180,27 +153,6 @@ export const kioskMachine = setup({
           actions: sendTo('session', ({ event }) => ({ type: 'session.updated' as const, change: event.change })),
         },
         'location.changed': { actions: 'routeToExam' },
-        'identity.confirmed': { actions: forwardTo('exam') },
-        'identity.rejected': { actions: forwardTo('exam') },
-        'retry.requested': { actions: forwardTo('exam') },
-        'tutorial.completed': { actions: forwardTo('exam') },
-        'start.confirmed': { actions: forwardTo('exam') },
-        'answer.given': { actions: forwardTo('exam') },
-        'question.next': { actions: forwardTo('exam') },
-        'question.previous': { actions: forwardTo('exam') },
-        'question.selected': { actions: forwardTo('exam') },
-        'question.flagged': { actions: forwardTo('exam') },
-        'questionList.toggled': { actions: forwardTo('exam') },
-        'keyboard.toggled': { actions: forwardTo('exam') },
-        'upperCase.toggled': { actions: forwardTo('exam') },
-        'focus.lost': { actions: forwardTo('exam') },
-        'finish.requested': { actions: forwardTo('exam') },
-        'finish.cancelled': { actions: forwardTo('exam') },
-        'finish.confirmed': { actions: forwardTo('exam') },
-        'logout.requested': { actions: forwardTo('exam') },
-        // The retry dialog's OK, and the browser back online (src/main.tsx).
-        'dialog.closed': { actions: forwardTo('exam') },
-        'connection.restored': { actions: forwardTo('exam') },
       },
     },
     // A score report or certificate for printing: the document machine decides what it shows.
@@ -211,7 +163,6 @@ export const kioskMachine = setup({
         input: ({ event }) =>
           documentRequestOf(event.type === 'location.changed' ? event.path : '', event.type === 'location.changed' ? event.search : {})!,
       },
-      on: { 'retry.requested': { actions: forwardTo('document') } },
     },
     // The staff page: its screens talk to the proctor actor itself (the kiosk's child `proctor`).
     proctor: {

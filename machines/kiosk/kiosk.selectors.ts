@@ -3,7 +3,7 @@
  */
 import type { SnapshotFrom } from 'xstate';
 import type { kioskMachine } from './kiosk.machine.ts';
-import { pathOf, screenOf } from './routes.ts';
+import { pathOf, screenActorOf, screenOf } from './routes.ts';
 
 export type KioskSnapshot = SnapshotFrom<typeof kioskMachine>;
 
@@ -47,10 +47,10 @@ export function selectActiveChild(snapshot: KioskSnapshot) {
 export function selectPath(snapshot: KioskSnapshot): string | undefined {
   const child = selectActiveChild(snapshot);
   if (!child) return undefined;
-  const childSnapshot = child.getSnapshot();
+  const childSnapshot = screenActorOf(child).getSnapshot();
   const pattern = pathOf(childSnapshot);
   // A path with a parameter shows the id the machine holds (the score report's schedule history).
-  const path = pattern?.replace('$id', String((childSnapshot.context as { results?: { id?: number | null } }).results?.id ?? ''));
+  const path = pattern?.replace('$id', String((childSnapshot.context as { id?: number | null }).id ?? ''));
   if (!path || !showsSearch(childSnapshot)) return path;
   const search = new URLSearchParams((childSnapshot.context as { search?: Record<string, string> }).search ?? {}).toString();
   return search ? `${path}?${search}` : path;
@@ -62,5 +62,5 @@ function showsSearch(snapshot: { getMeta(): Record<string, unknown> }): boolean 
 
 export function selectScreen(snapshot: KioskSnapshot): ScreenName {
   const child = selectActiveChild(snapshot);
-  return ((child && screenOf(child.getSnapshot())) ?? 'booting') as ScreenName;
+  return ((child && screenOf(screenActorOf(child).getSnapshot())) ?? 'booting') as ScreenName;
 }

@@ -1,8 +1,10 @@
 /**
  * The path table of the app, read from the machines' own definitions: each screen state has
- * `meta.path`; states marked `route: {}` may be entered by URL (XState routable states).
+ * `meta.path`; states marked `route: {}` may be entered by URL (XState routable states). A state
+ * with `meta.screensOf` hands its screens to the child it invokes under that id (the session's
+ * `results`): the child's states carry their own paths, and the screen shown is the child's.
  */
-import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import type { AnyActorRef, AnyStateMachine, AnyStateNode } from 'xstate';
 
 export interface RouteTable {
   /** Path -> id of the routable state node that shows it. */
@@ -11,18 +13,28 @@ export interface RouteTable {
   paths: Set<string>;
 }
 
-function walk(node: AnyStateNode, table: RouteTable): void {
-  const path = (node.meta as { path?: string } | undefined)?.path;
-  if (path) {
-    table.paths.add(path);
-    if (node.config.route && !table.routable.has(path)) table.routable.set(path, node.id);
+/** The machine a state invokes under `id`, if it is one (its logic as the machine provides it). */
+function invokedMachine(node: AnyStateNode, id: string): AnyStateMachine | undefined {
+  const src = node.invoke.find((invoke) => invoke.id === id)?.src;
+  const logic = typeof src === 'string' ? (node.machine.implementations.actors as Record<string, unknown>)[src] : src;
+  return logic && typeof logic === 'object' && 'root' in logic ? (logic as AnyStateMachine) : undefined;
+}
+
+function walk(node: AnyStateNode, table: RouteTable, routable: boolean): void {
+  const meta = node.meta as { path?: string; screensOf?: string } | undefined;
+  if (meta?.path) {
+    table.paths.add(meta.path);
+    if (routable && node.config.route && !table.routable.has(meta.path)) table.routable.set(meta.path, node.id);
   }
-  for (const child of Object.values(node.states)) walk(child as AnyStateNode, table);
+  // The child's paths belong to the app; a URL is routed to this machine only (the child has no routable state of its own).
+  const child = meta?.screensOf ? invokedMachine(node, meta.screensOf) : undefined;
+  if (child) walk(child.root, table, false);
+  for (const state of Object.values(node.states)) walk(state as AnyStateNode, table, routable);
 }
 
 export function routeTableOf(machine: AnyStateMachine): RouteTable {
   const table: RouteTable = { routable: new Map(), paths: new Set() };
-  walk(machine.root, table);
+  walk(machine.root, table, true);
   return table;
 }
 
@@ -32,6 +44,22 @@ export function matchesPath(pattern: string, path: string): boolean {
   const [before, after] = pattern.split('$id') as [string, string];
   if (!path.startsWith(before) || !path.endsWith(after)) return false;
   return /^[1-9][0-9]{0,9}$/.test(path.slice(before.length, path.length - after.length));
+}
+
+/**
+ * The actor whose states show the screen: `actor` itself, or (its deepest active state has
+ * `meta.screensOf`) the child it hands its screens to, followed down while that child runs.
+ */
+export function screenActorOf(actor: AnyActorRef): AnyActorRef {
+  let shown = actor;
+  for (;;) {
+    const snapshot = shown.getSnapshot() as { getMeta?(): Record<string, unknown>; children?: Record<string, AnyActorRef | undefined> };
+    let id: string | undefined;
+    for (const meta of Object.values(snapshot.getMeta?.() ?? {})) id = (meta as { screensOf?: string } | undefined)?.screensOf ?? id;
+    const child = id ? snapshot.children?.[id] : undefined;
+    if (!child) return shown;
+    shown = child;
+  }
 }
 
 /** The path the snapshot shows: the deepest active state's `meta.path`, if any. */

@@ -5,7 +5,26 @@
  */
 import { fromPromise } from 'xstate';
 import type { ResultItemKind } from '../../contract/payments.ts';
+import { ApiFailure } from '../shared/ports.ts';
 import type { PaymentPort, PaymentPurpose } from './payment.types.ts';
+
+/** A call the edge's API may lack (older test fakes): failing clearly rather than silently. */
+function required<F extends (...args: never[]) => unknown>(call: F | undefined): F {
+  if (!call) return (() => Promise.reject(new ApiFailure('GENERIC_ERROR'))) as unknown as F;
+  return call;
+}
+
+/** The payment calls of an edge's API that may lack some (each missing one fails as GENERIC_ERROR). */
+export function paymentPortOf(api: Partial<PaymentPort>): PaymentPort {
+  return {
+    examPaymentSetting: (id) => required(api.examPaymentSetting)(id),
+    resultPaymentSetting: (id) => required(api.resultPaymentSetting)(id),
+    createExamFeeSession: (body) => required(api.createExamFeeSession)(body),
+    createResultFeeSession: (body) => required(api.createResultFeeSession)(body),
+    paymentStatus: (reference) => required(api.paymentStatus)(reference),
+    completeDemoPayment: (body) => required(api.completeDemoPayment)(body),
+  };
+}
 
 export function paymentActors(port: PaymentPort) {
   return {

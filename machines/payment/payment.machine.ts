@@ -38,6 +38,7 @@ import type {
   ResultPaymentSetting,
 } from '../../contract/payments.ts';
 import type { ResultItemKind } from '../../contract/payments.ts';
+import { backoffMs } from '../shared/backoff.ts';
 import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
 import type {
   PaymentEvent,
@@ -129,7 +130,7 @@ function checkLimit(context: PaymentContext): number {
 
 /** The wait before status call `checks + 1`: 500 ms, doubling, at most 4 s. */
 export function statusBackoffMs(checks: number): number {
-  return Math.min(STATUS_BACKOFF_MS * 2 ** Math.max(0, checks - 1), STATUS_BACKOFF_MAX_MS);
+  return backoffMs(checks - 1, { firstMs: STATUS_BACKOFF_MS, maxMs: STATUS_BACKOFF_MAX_MS });
 }
 
 /** The message a checkout the server did not confirm ends with, from what the provider said. */

@@ -43,6 +43,7 @@ import {
   type StaffLoginRequest,
   type StaffLoginResponse,
 } from '../../contract/admin.ts';
+import { backoffMs } from '../shared/backoff.ts';
 import { ApiFailure, failureCodeOf } from '../shared/ports.ts';
 import type {
   ActionDraft,
@@ -63,8 +64,7 @@ export const POLL_BACKOFF_MAX_MS = 30_000;
 
 /** The wait before the next poll: ROSTER_POLL_MS, then 5 s, 10 s, 20 s, 30 s... after failures. */
 export function pollDelayMs(failures: number): number {
-  if (failures <= 0) return ROSTER_POLL_MS;
-  return Math.min(ROSTER_POLL_MS * 2 ** (failures - 1), POLL_BACKOFF_MAX_MS);
+  return backoffMs(failures - 1, { firstMs: ROSTER_POLL_MS, maxMs: POLL_BACKOFF_MAX_MS });
 }
 
 /** Roster states of a sitting that is in the exam (DOING). */

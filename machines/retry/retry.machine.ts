@@ -9,20 +9,22 @@
  *
  * Invariants:
  * - only network failures (NETWORK_ERROR, TIMEOUT) are tried again; a server's answer never is;
- * - the backoff waits 1 s, then doubles, and never waits more than the window in total;
- * - the silent variant never shows a dialog and never gives up on the network;
+ * - the backoff waits 1 s, then doubles (machines/shared/backoff.ts), and never waits more than
+ *   the window in total;
  * - OK exists only in the checkConnection variant, Retry only in autoConnect.
+ *
+ * The seed's third variant, "reconnects without a message" (section 4), is not this machine's:
+ * it is the exam's background answer save (machines/exam, region `sync`), which tries again
+ * quietly with the same backoff and never gives up. It cannot run here, because each try must
+ * send the outbox's newest answer, while this machine calls again with the input it was given.
  */
 import { assign, fromPromise, setup } from 'xstate';
+import { backoffMs } from '../shared/backoff.ts';
 import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
 import type { RetryContext, RetryEvent, RetryInput, RetryOutput } from './retry.types.ts';
 
-/** The seed's backoff starts at 1 s and doubles. */
-export const BACKOFF_BASE_MS = 1_000;
 /** Total window of the backoff before the pupil is asked. */
 export const RETRY_WINDOW_MS = 60_000;
-/** The silent variant keeps trying at most this far apart. */
-export const SILENT_MAX_DELAY_MS = 8_000;
 
 const networkFailures: ReadonlySet<FailureCode> = new Set(['NETWORK_ERROR', 'TIMEOUT']);
 
@@ -32,17 +34,13 @@ export function isNetworkFailure(code: FailureCode): boolean {
 }
 
 /** The wait before attempt `attempt + 1`: 1 s, 2 s, 4 s... */
-export function backoffMs(attempt: number, maxMs = Number.POSITIVE_INFINITY): number {
-  return Math.min(BACKOFF_BASE_MS * 2 ** attempt, maxMs);
-}
-
 function delayOf(context: RetryContext): number {
-  return backoffMs(context.attempt, context.variant === 'silent' ? SILENT_MAX_DELAY_MS : undefined);
+  return backoffMs(context.attempt);
 }
 
-/** Whether the next wait still fits in a window of `windowMs` (the silent variant has none). */
+/** Whether the next wait still fits in a window of `windowMs`. */
 export function withinWindow(context: RetryContext, windowMs = context.windowMs): boolean {
-  return context.variant === 'silent' || context.waitedMs + delayOf(context) <= windowMs;
+  return context.waitedMs + delayOf(context) <= windowMs;
 }
 
 const failureOf = ({ event }: { event: unknown }) => failureCodeOf((event as { error?: unknown }).error);
@@ -66,7 +64,7 @@ export const retryMachine = setup({
   },
   guards: {
     isNetworkFailure: (args) => isNetworkFailure(failureOf(args)),
-    // The next wait still fits in the window (the silent variant has none).
+    // The next wait still fits in the window.
     isWithinWindow: ({ context }) => withinWindow(context),
     offersRetry: ({ context }) => context.variant === 'autoConnect',
     offersOk: ({ context }) => context.variant === 'checkConnection',

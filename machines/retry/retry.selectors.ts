@@ -16,7 +16,6 @@ export type RetryDialogView = null | { kind: 'connecting' } | { kind: 'checkConn
 export function selectRetryDialog(snapshot: RetrySnapshot | undefined): RetryDialogView {
   if (!snapshot || snapshot.status !== 'active') return null;
   const { variant, error } = snapshot.context;
-  if (variant === 'silent') return null;
   if (snapshot.matches('offline')) return { kind: variant === 'autoConnect' ? 'retry' : 'checkConnection' };
   // After a network failure the call runs again: say so, until it succeeds or the window ends.
   return error !== null ? { kind: 'connecting' } : null;

@@ -6,9 +6,10 @@ import type { FailureCode } from '../shared/ports.ts';
 /**
  * checkConnection: after the window, "Check your internet connection" with OK, which closes
  * (the call fails). autoConnect: after the window, the same message with Retry, which re-runs
- * the failed call. silent: reconnects without a message, never gives up on the network.
+ * the failed call. (The seed's "reconnects without a message" is the exam's background answer
+ * save: see retry.machine.ts.)
  */
-export type RetryVariant = 'checkConnection' | 'autoConnect' | 'silent';
+export type RetryVariant = 'checkConnection' | 'autoConnect';
 
 export interface RetryInput {
   variant: RetryVariant;

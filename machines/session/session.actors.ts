@@ -1,7 +1,8 @@
 /**
  * The real side effects of the session machine, built from the edge's ports: the login,
- * entry, menu and logout calls, and the storage writes. Leaving the app for a partner's site
- * is the edge's (`leaveApp`, window.location in the browser).
+ * entry, menu and logout calls, and the storage writes; its children, the exam fee's payment
+ * and the results (machines/results), with theirs. Leaving the app for a partner's site is the
+ * edge's (`leaveApp`, window.location in the browser).
  */
 import { fromPromise } from 'xstate';
 import { LoginType } from '../../contract/enums.ts';
@@ -17,17 +18,12 @@ import {
   writeSession,
 } from '../shared/storage.ts';
 import { LoginPageQuerySchema, queryOf } from './session.rules.ts';
-import type { Credentials, EntryFacts, LoginPlace, ShortResultWithOwned } from './session.types.ts';
-import { paymentActors } from '../payment/payment.actors.ts';
+import type { Credentials, EntryFacts, LoginPlace } from './session.types.ts';
+import { paymentActors, paymentPortOf } from '../payment/payment.actors.ts';
 import { paymentMachine } from '../payment/payment.machine.ts';
 import type { PaymentPort } from '../payment/payment.types.ts';
-
-/** A call the edge's API may lack (older test fakes): failing clearly rather than silently. */
-function required<F extends (...args: never[]) => unknown>(call: F | undefined): F {
-  if (!call) return (() => Promise.reject(new ApiFailure('GENERIC_ERROR'))) as unknown as F;
-  return call;
-}
-import type { ScoreReport } from '../../contract/results.ts';
+import { resultsImplementations } from '../results/results.actors.ts';
+import { resultsMachine } from '../results/results.machine.ts';
 import type { ExamineeSession } from '../../contract/session.ts';
 import type { ExamCachePort } from '../exam/exam.types.ts';
 
@@ -109,15 +105,6 @@ export function loginWithPassword(api: ApiPort, place: LoginPlace, credentials: 
   });
 }
 
-/** GET /get-short-result and, from GET /get-setting-payment-for-result, which result items are owned. */
-export async function loadShortResult(api: ApiPort & Partial<PaymentPort>, id: number): Promise<ShortResultWithOwned> {
-  if (!api.shortResult || !api.resultPaymentSetting) throw new ApiFailure('GENERIC_ERROR');
-  const result = await api.shortResult(id);
-  const setting = await api.resultPaymentSetting(id);
-  const paid = (kind: 'result_sheet' | 'certificate') => setting.items.some((item) => item.kind === kind && item.status === 2);
-  return { result, owned: { result_sheet: paid('result_sheet'), certificate: paid('certificate') } };
-}
-
 export function sessionImplementations(deps: {
   api: ApiPort & Partial<PaymentPort>;
   storage: StoragePort;
@@ -130,14 +117,6 @@ export function sessionImplementations(deps: {
   /** The running exam kept for an offline reload (machines/exam): wiped with the rest of the pupil's data. */
   examCache?: Pick<ExamCachePort, 'clear'>;
 }) {
-  const paymentPort: PaymentPort = {
-    examPaymentSetting: (id) => required(deps.api.examPaymentSetting)(id),
-    resultPaymentSetting: (id) => required(deps.api.resultPaymentSetting)(id),
-    createExamFeeSession: (body) => required(deps.api.createExamFeeSession)(body),
-    createResultFeeSession: (body) => required(deps.api.createResultFeeSession)(body),
-    paymentStatus: (reference) => required(deps.api.paymentStatus)(reference),
-    completeDemoPayment: (body) => required(deps.api.completeDemoPayment)(body),
-  };
   return {
     actors: {
       loginWithCode: fromPromise<LoginResponse, { code: string }>(({ input }) =>
@@ -154,13 +133,8 @@ export function sessionImplementations(deps: {
       loadExamList: fromPromise<Awaited<ReturnType<ApiPort['exams']>>, void>(() => deps.api.exams()),
       loadClientConfig: fromPromise<Awaited<ReturnType<ApiPort['clientConfig']>>, void>(() => deps.api.clientConfig()),
       endServerSession: fromPromise<void, { token: string }>(({ input }) => deps.api.logout(input.token)),
-      payment: paymentMachine.provide({ actors: paymentActors(paymentPort) }),
-      loadShortResult: fromPromise<ShortResultWithOwned, { id: number }>(({ input }) => loadShortResult(deps.api, input.id)),
-      loadScoreReport: fromPromise<ScoreReport, { id: number }>(({ input }) => required(deps.api.scoreReport)(input.id)),
-      downloadDocument: fromPromise<void, { id: number; document: 'report' | 'certificate' }>(async ({ input }) => {
-        const file = await required(deps.api.resultDocument)(input.id, input.document);
-        deps.saveFile?.(file, input.document === 'report' ? `score-report-${input.id}.pdf` : `certificate-${input.id}.pdf`);
-      }),
+      payment: paymentMachine.provide({ actors: paymentActors(paymentPortOf(deps.api)) }),
+      results: resultsMachine.provide(resultsImplementations(deps)),
     },
     actions: {
       persistSession: (_: unknown, params: { session: ExamineeSession }) => writeSession(deps.storage, params.session),
@@ -178,7 +152,6 @@ export function sessionImplementations(deps: {
         if (params.schoolId) writeSchoolId(deps.storage, params.schoolId);
       },
       leaveApp: (_: unknown, params: { url: string }) => deps.leaveApp?.(params.url),
-      printPage: () => deps.print?.(),
     },
   };
 }

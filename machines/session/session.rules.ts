@@ -2,20 +2,23 @@
  * The session's rules as pure functions over facts: the entry routes' queries (seed section 2,
  * rules 1-4, validated with valibot), the public and protected paths (rules 5 and 7), the
  * landing rules ("Next screen after login"), the basic information form's validation
- * (section 5) and which failures a signed-in call ends the session with (section 8).
+ * (section 5), which failures a signed-in call ends the session with (section 8), the stored
+ * session built from a login, and who is leaving at logout and where to (section 4).
  */
 import * as v from 'valibot';
 import { LoginType } from '../../contract/enums.ts';
+import type { ErrorCode } from '../../contract/errors.ts';
 import {
   AppEntryQuerySchema,
   OauthQuerySchema,
   PartnerEntryQuerySchema,
   SsoErrorCodeSchema,
   type ExamineeSession,
+  type LoginResponse,
   type SsoErrorCode,
 } from '../../contract/session.ts';
 import { ApiFailure, type FailureCode } from '../shared/ports.ts';
-import type { BasicInfoErrors, BasicInfoValues, EntryFacts } from './session.types.ts';
+import type { BasicInfoErrors, BasicInfoValues, EntryFacts, ExitFacts, SessionContext } from './session.types.ts';
 
 /** Entry routes with no screen of their own (seed section 2). */
 export const entryPaths = {
@@ -166,4 +169,55 @@ export function visibleFailure(error: unknown): FailureCode {
   if (error instanceof ApiFailure) return error.status === 400 ? 'GENERIC_ERROR' : error.code;
   if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code as FailureCode;
   return 'GENERIC_ERROR';
+}
+
+/** Builds the stored session from the server's login answer (seed section 3). */
+export function sessionFromLogin(response: LoginResponse, uuid: string): ExamineeSession {
+  return {
+    ...response.examinee,
+    token: response.access_token,
+    uuid,
+    question_index: 0,
+    question_list_flag: false,
+    alphabets_keyboard_flag: false,
+    mode_upper_case_flag: false,
+    is_completed: false,
+    error_code: null,
+  };
+}
+
+/** The login page's query kept in the URL (only the keys it knows). */
+export function loginSearch(search: Record<string, string> | undefined): Record<string, string> {
+  const q = queryOf(LoginPageQuerySchema, search);
+  return Object.fromEntries(Object.entries(q).filter(([, value]) => value !== undefined)) as Record<string, string>;
+}
+
+/** A failure the last session ended with, shown on the login page (error_code in its query). */
+export function failureFromSearch(search: Record<string, string>) {
+  return search.error_code ? { kind: 'failure' as const, code: search.error_code as ErrorCode } : null;
+}
+
+/**
+ * The token being signed out: the exit's, which outlives the session's removal (signingOut's
+ * exit actions run before the actions of the transition that leaves it).
+ */
+export function tokenOf(context: SessionContext): string {
+  return context.exit?.token ?? context.session?.token ?? '';
+}
+
+/** Who is leaving, kept through the wipe: login type, school, why, and the token to revoke. */
+export function exitOf(context: SessionContext, errorCode: SessionContext['failure']): ExitFacts {
+  return {
+    loginType: context.session?.login_type ?? 0,
+    orgCode: context.session?.org_code ?? '',
+    errorCode,
+    token: context.session?.token ?? '',
+  };
+}
+
+/** logout=1, or school and error_code when the session ended with an error. */
+export function exitSearch(context: SessionContext, withSchool = false): Record<string, string> {
+  const school: Record<string, string> = withSchool && context.exit?.orgCode ? { school: context.exit.orgCode } : {};
+  if (context.exit?.errorCode) return { ...school, error_code: context.exit.errorCode };
+  return { ...school, logout: '1' };
 }

@@ -3,9 +3,8 @@
  * they land, and how they leave.
  */
 import type { PaymentReturnFacts } from '../payment/payment.return.ts';
-import type { PaymentEvent } from '../payment/payment.types.ts';
 import type { ErrorCode } from '../../contract/errors.ts';
-import type { ChoosePageStatus, ScoreReport, ShortResult } from '../../contract/results.ts';
+import type { ChoosePageStatus } from '../../contract/results.ts';
 import type { ExamineeSession, ExamListItem, LoginResponse, SsoErrorCode } from '../../contract/session.ts';
 import type { FailureCode } from '../shared/ports.ts';
 
@@ -58,7 +57,12 @@ export interface BasicInfoValues {
   grade_id: number | null;
   email: string;
 }
-export type BasicInfoErrors = Partial<Record<keyof BasicInfoValues, 'required' | 'invalid'>>;
+/** Why a field of the basic information cannot be registered (a grade is only ever missing). */
+export interface BasicInfoErrors {
+  examinee_name?: 'required' | 'invalid';
+  grade_id?: 'required';
+  email?: 'required' | 'invalid';
+}
 
 /** Who left, remembered across the wipe so the right login page (or partner site) follows. */
 export interface ExitFacts {
@@ -105,37 +109,10 @@ export interface SessionContext {
   failure: FailureCode | null;
   /** Who is leaving (kept through the wipe). */
   exit: ExitFacts | null;
-  /** The results being looked at (the menu's schedule history), once chosen. */
-  results: ResultsContext;
   /** The app's own origin, for the payment provider's return URL. */
   appOrigin: string;
   /** The payment provider's redirect back to a payment screen, until that screen has taken it (machines/payment). */
   paymentReturn: PaymentReturnFacts | null;
-}
-
-/** What the results screens (short-result, purchased-result, score-report) hold. */
-export interface ResultsContext {
-  /** The schedule history whose results are shown (the score report's {id}). */
-  id: number | null;
-  short: ShortResult | null;
-  owned: OwnedItems | null;
-  report: ScoreReport | null;
-  /** Why the last results call or download failed. */
-  failure: FailureCode | null;
-  /** Which document is being downloaded, if any. */
-  downloading: 'report' | 'certificate' | null;
-}
-
-/** Which result items the examinee owns. */
-export interface OwnedItems {
-  result_sheet: boolean;
-  certificate: boolean;
-}
-
-/** GET /get-short-result with what is owned (GET /get-setting-payment-for-result's items). */
-export interface ShortResultWithOwned {
-  result: ShortResult;
-  owned: OwnedItems;
 }
 
 export interface SessionInput {
@@ -179,22 +156,10 @@ export type SessionEvent =
   | { type: 'fee.payRequested' }
   /** Testing menu: view results (the short result). */
   | { type: 'results.viewRequested' }
-  /** Back to the testing menu from a payment or results screen. */
+  /** Back to the testing menu from the exam fee's payment screen. */
   | { type: 'menu.requested' }
-  /** Short result: buy the result sheet and/or certificate. */
-  | { type: 'resultItems.buyRequested' }
-  /** Short result, purchased result: open the score report. */
-  | { type: 'report.openRequested' }
-  /** Score report: print it (the browser's print dialog). */
-  | { type: 'report.printRequested' }
-  /** Score report: save it as a PDF. */
-  | { type: 'report.pdfRequested' }
-  /** Purchased result, score report: download the certificate (PDF). */
-  | { type: 'certificate.downloadRequested' }
-  /** A payment screen after PAID: continue (exam fee: the menu; result items: purchased-result). */
+  /** The exam fee's payment screen after PAID: continue to the menu. */
   | { type: 'payment.continued' }
-  /** Events of the payment screens, for the payment machine. */
-  | PaymentEvent
   /** The pupil chose a row of the exam list. */
   | { type: 'exam.chosen'; scheduleHistoryId: number }
   /** A URL that is not a routable screen of this machine: entry routes, /login, protected and unknown paths. */

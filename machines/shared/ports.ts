@@ -28,6 +28,7 @@ import type {
   LoginResponse,
 } from '../../contract/session.ts';
 import type { HeartbeatRequest, HeartbeatResponse } from '../../contract/presence.ts';
+import type { TutorialSetting } from '../../contract/tutorial.ts';
 
 /** Why a call failed: a code from the server's envelope, or what the network did. */
 export type FailureCode = ErrorCode | 'NETWORK_ERROR' | 'TIMEOUT';
@@ -52,6 +53,11 @@ export function failureCodeOf(error: unknown): FailureCode {
     return error.code as FailureCode;
   }
   return 'GENERIC_ERROR';
+}
+
+/** A failure that trying again may cure: no answer, a time-out, or the server's generic error. */
+export function isTransientFailure(code: FailureCode | null): boolean {
+  return code === null || code === 'NETWORK_ERROR' || code === 'TIMEOUT' || code === 'GENERIC_ERROR';
 }
 
 /** The API calls of seed section 7 that the machines use; each validates its response. */
@@ -99,6 +105,8 @@ export interface ApiPort {
   scoreReport?(scheduleHistoryId: number, token?: string): Promise<ScoreReport>;
   /** GET /score-report/pdf-report or /get-certificate: the PDF. */
   resultDocument?(scheduleHistoryId: number, document: 'report' | 'certificate'): Promise<Blob>;
+  /** GET /tutorial-setting: the tutorial of a sitting, with its practice questions (machines/tutorial). */
+  tutorialSetting?(scheduleHistoryId: number): Promise<TutorialSetting>;
 }
 
 /** The query of GET /schedule (venue_id and org_code only with login type 1). */

@@ -82,10 +82,35 @@ export function writeSession(storage: StoragePort, session: ExamineeSession): vo
   storage.setItem(storageKeys.orgStepMode, session.enable_mode_step ? '1' : '0');
 }
 
+/**
+ * The session each storage was last given by `updateSession`, as it was written: the exam reports
+ * its progress on every question swap, and the next change merges into this one without decoding
+ * and validating the stored text again, as long as the stored text and token are still exactly
+ * what was written (issue 12, the question swap). Anything else is read back as before.
+ */
+const lastUpdated = new WeakMap<StoragePort, { raw: string; session: ExamineeSession }>();
+
 /** Applies a change to the stored session (exam progress fields); no-op when logged out. */
 export function updateSession(storage: StoragePort, change: Partial<ExamineeSession>): void {
-  const current = readSession(storage);
-  if (current) writeSession(storage, { ...current, ...change });
+  const last = lastUpdated.get(storage);
+  const unchanged =
+    last !== undefined &&
+    storage.getItem(storageKeys.examineeInfo) === last.raw &&
+    storage.getItem(storageKeys.token) === last.session.token;
+  const current = unchanged ? last.session : readSession(storage);
+  if (!current) return;
+  const session = { ...current, ...change };
+  const raw = encode(session);
+  // Progress changes the session info alone: the other keys are written only if they differ.
+  storage.setItem(storageKeys.examineeInfo, raw);
+  const others: Array<[string, string]> = [
+    [storageKeys.token, session.token],
+    [storageKeys.schoolId, session.org_code],
+    [storageKeys.loginType, String(session.login_type)],
+    [storageKeys.orgStepMode, session.enable_mode_step ? '1' : '0'],
+  ];
+  for (const [key, value] of others) if (storage.getItem(key) !== value) storage.setItem(key, value);
+  lastUpdated.set(storage, { raw, session });
 }
 
 export function readToken(storage: StoragePort): string | null {

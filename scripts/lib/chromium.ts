@@ -1,12 +1,12 @@
 /**
- * Finds the Chromium the end-to-end tests drive: CHROMIUM_PATH if set, else Debian's
- * /usr/bin/chromium, else `chromium` or `chromium-browser` on PATH. Never downloads one
- * (`playwright install` fails on these machines), and never lets a missing browser pass
- * as a skipped test: the caller gets a message naming the package to install.
+ * Finds the Chromium the end-to-end tests drive, where the PDF renderer finds its own
+ * (server/documents/chromium.ts: CHROMIUM_PATH if set, else Debian's /usr/bin/chromium, else
+ * `chromium` or `chromium-browser` on PATH). Never downloads one (`playwright install` fails on
+ * these machines), and never lets a missing browser pass as a skipped test: the caller gets a
+ * message naming the package to install.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
+import { findChromiumExecutable } from '../../server/documents/chromium.ts';
 
 export const INSTALL_HINT =
   'Install Debian\'s Chromium package: `apt-get install chromium` (as root, or with sudo), ' +
@@ -14,35 +14,14 @@ export const INSTALL_HINT =
 
 export type ChromiumFound = { path: string; version: string };
 
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
-  }
-  return undefined;
-}
-
 /** Returns the browser and its version, or an error message that says what to install. */
 export function findChromium(): ChromiumFound | { error: string } {
-  const configured = process.env.CHROMIUM_PATH;
-  let candidate: string | undefined;
-  if (configured) {
-    if (!isExecutable(configured)) {
-      return { error: `CHROMIUM_PATH=${configured} is not an executable file. ${INSTALL_HINT}` };
-    }
-    candidate = configured;
-  } else {
-    candidate = ['/usr/bin/chromium'].find(isExecutable) ?? onPath('chromium') ?? onPath('chromium-browser');
+  const candidate = findChromiumExecutable();
+  if (!candidate) {
+    const configured = process.env.CHROMIUM_PATH;
+    if (configured) return { error: `CHROMIUM_PATH=${configured} is not an executable file. ${INSTALL_HINT}` };
+    return { error: `Chromium not found. The end-to-end tests need it. ${INSTALL_HINT}` };
   }
-  if (!candidate) return { error: `Chromium not found. The end-to-end tests need it. ${INSTALL_HINT}` };
 
   // Debian's /usr/bin/chromium is a shell wrapper; asking for the version proves it runs.
   const probe = spawnSync(candidate, ['--version'], { encoding: 'utf8', timeout: 30_000 });

@@ -13,6 +13,11 @@
  * opener gets `DataDirectoryInUseError` with a message saying who holds it. A lock left by a
  * process that died is taken over at once when its pid is gone, else once it is stale.
  * `close()` must be awaited on shutdown: PGlite only persists cleanly when closed.
+ *
+ * PGlite runs with PGLITE_SETTINGS: PostgreSQL's default 128 MB of shared buffers are memory
+ * the WebAssembly instance touches at start and keeps (about 120 MB of the process's resident
+ * memory at rest); the demo and a school's exam day fit in a fraction of 16 MB, and the files
+ * underneath are in the operating system's cache anyway.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -69,6 +74,16 @@ const LOCK_STALE_MS = 60_000;
 
 export type LockTiming = { updateMs?: number; staleMs?: number };
 
+/** PostgreSQL settings of the embedded PGlite (see the module comment). */
+export const PGLITE_SETTINGS = ['shared_buffers=16MB'] as const;
+
+function pgliteOptions(dataDir?: string) {
+  return {
+    ...(dataDir === undefined ? {} : { dataDir }),
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
+  };
+}
+
 /** A second process tried to open a PGlite directory that a running process holds. */
 export class DataDirectoryInUseError extends Error {
   readonly directory: string;
@@ -101,13 +116,13 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
   let client: PGlite;
   let releaseLock: () => Promise<void> = async () => {};
   if (options.memory) {
-    client = await PGlite.create();
+    client = await PGlite.create(pgliteOptions());
   } else {
     location = pgliteDirectory(options.dataDir);
     mkdirSync(location, { recursive: true });
     releaseLock = await holdDirectory(location, options.lockTiming);
     try {
-      client = await PGlite.create(location);
+      client = await PGlite.create(pgliteOptions(location));
     } catch (error) {
       await releaseLock();
       throw error;

@@ -13,12 +13,12 @@
  *   and formulas rendered); a page that reports a failure (`data-document-ready="error"`) turns
  *   into that error code; `close()` (and Playwright's own SIGINT/SIGTERM handling) ends Chromium.
  */
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+// Loaded on the first document, not at start: playwright-core costs the server's start about a second.
+import type { Browser } from 'playwright-core';
 import { errorCodes, type ErrorCode } from '../../contract/errors.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
+import { findChromiumExecutable } from './chromium.ts';
 
 /** Flags that work on these machines (ARCHITECTURE.md, toolchain); playwright adds --headless. */
 const chromiumFlags = [
@@ -56,27 +56,6 @@ export type RendererOptions = {
   timeoutMs?: number;
 };
 
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function findChromiumExecutable(): string | undefined {
-  const configured = process.env.CHROMIUM_PATH;
-  if (configured) return isExecutable(configured) ? configured : undefined;
-  if (isExecutable('/usr/bin/chromium')) return '/usr/bin/chromium';
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    for (const name of ['chromium', 'chromium-browser']) {
-      if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
-    }
-  }
-  return undefined;
-}
-
 function unavailable(): DomainError {
   return new DomainError('DOCUMENT_UNAVAILABLE', 'The PDF renderer (Chromium) is not available on this server.');
 }
@@ -96,7 +75,7 @@ export function createChromiumRenderer(options: RendererOptions): DocumentRender
       );
       return Promise.reject(unavailable());
     }
-    const launching = chromium.launch({ executablePath, args: chromiumFlags }).then(
+    const launching = import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath, args: chromiumFlags })).then(
       (launched) => {
         // A crashed browser is launched again on the next document.
         launched.on('disconnected', () => {

@@ -18,15 +18,33 @@
  *   with ARCHIVE_KEY (seed section 8): it is kept in the archive, never taken into the new attempt.
  * - The outcome says how it was taken (saved, duplicate, superseded with the value held instead)
  *   and carries the deadline as it stands, so a terminal learns of extensions with every save.
+ *
+ * Two ways to the same rules:
+ * - `saveAnswerAtOnce`, the usual one: ONE prepared statement (server/db/prepared.ts) checks
+ *   the token (live, not revoked or expired, examinee enabled), the sitting (the caller's own,
+ *   DOING, bound to this terminal or to none, before the deadline and inside the upload
+ *   window, of the question's exam), that the key is new and not archived by a reset, then
+ *   stores the answer (newest answered_at wins) and marks contact for the proctor roster. On
+ *   PostgreSQL the sitting's row is updated in that statement, so it is locked against a
+ *   concurrent Finish, reset or move as the share lock of the careful way locks it (PGlite runs
+ *   one statement at a time). A revocation, a reset or a move committed by any process is seen
+ *   by the next save: nothing of the token or the sitting is kept between calls. The question's
+ *   exam, type and choices are read once per process (the seed writes questions; nothing
+ *   changes them afterwards).
+ * - `saveAnswer`, the careful one: whenever the one statement does not store the answer (a
+ *   resend, a refusal of any kind, a sitting a proctor released), the route takes this way,
+ *   which decides and names the refusal in the order above. Nothing was written by then.
  */
 import { and, eq, sql } from 'drizzle-orm';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { driverOf, prepare, type PreparedStatement, type StatementValue } from '../db/prepared.ts';
 import { answerArchive, answers, questions } from '../db/schema.ts';
 import { DomainError, invalidField, isUniqueViolation } from './errors.ts';
 import { isPermutationOf, isWellFormedNumber } from './scoring.ts';
 import { answeringRefusal } from './schedule-history.ts';
 import { loadOwnSitting, MAX_ID } from './sitting.ts';
-import type { Principal } from './tokens.ts';
+import { hashToken, TOKEN_PATTERN, type Principal } from './tokens.ts';
 
 /** How far a client's answered_at may stray from the server's view (its clock offset is estimated). */
 export const CLOCK_TOLERANCE_MS = 2 * 60_000;
@@ -162,6 +180,207 @@ export async function saveAnswer(
     if (isUniqueViolation(error)) throw duplicateKey();
     throw error;
   }
+}
+
+/** What a save needs of its question: written by the seed, never changed afterwards. */
+type QuestionFacts = {
+  examId: number;
+  type: string;
+  choices: readonly { id: string }[];
+  blocks: readonly { id: string }[];
+};
+
+/** Per database (tests open several in one process), per question id; only questions that exist. */
+const questionFacts = new WeakMap<Db, Map<number, QuestionFacts>>();
+
+async function questionOf(db: Db, questionId: number): Promise<QuestionFacts | undefined> {
+  let known = questionFacts.get(db);
+  if (!known) questionFacts.set(db, (known = new Map()));
+  const cached = known.get(questionId);
+  if (cached) return cached;
+  const [row] = await db
+    .select({ examId: questions.examId, type: questions.type, choices: questions.choices, blocks: questions.blocks })
+    .from(questions)
+    .where(eq(questions.id, questionId))
+    .limit(1);
+  if (!row) return undefined;
+  const facts: QuestionFacts = {
+    examId: row.examId,
+    type: row.type,
+    choices: row.choices.map((c) => ({ id: c.id })),
+    blocks: row.blocks.map((b) => ({ id: b.id })),
+  };
+  known.set(questionId, facts);
+  return facts;
+}
+
+/** How often a save marks contact on PGlite (the roster calls a pupil offline after 30 s without). */
+const CONTACT_GRANULARITY_MS = 1000;
+
+/**
+ * The whole save as one statement. Parameters: $1 token hash, $2 sitting, $3 question, $4 the
+ * question's exam, $5 value, $6 answered_at, $7 now, $8 idempotency key, $9 device token (or
+ * null), $10 the earliest deadline still inside the upload window (now - window), $11 the
+ * latest start the answer time allows (answered_at + clock tolerance); on PGlite $12, contact
+ * older than this is marked again.
+ * One row when the token is valid (no row: the careful way tells why not); `deadline_at` is
+ * null unless every rule passed, and `saved` says whether this answer is now the question's
+ * (0: a later one is held).
+ * - PostgreSQL: the sitting's row is UPDATEd (last contact) as the statement reads it: that is
+ *   its lock. Under a concurrent Finish, reset or move it waits, then checks its conditions
+ *   again on the row as that left it, so no answer lands in a finished or reset sitting.
+ * - PGlite runs one statement at a time (and a transaction holds it whole), so nothing can
+ *   change the sitting under the statement: it reads it, and marks contact only when the last
+ *   is older than a second (a row write less on nearly every save).
+ */
+function saveAnswerStatement(driver: 'pglite' | 'postgres') {
+  const sitting = `h.id = $2::int and h.examinee_id = tok.examinee_id
+    and (tok.schedule_history_id is null or tok.schedule_history_id = h.id)
+    and h.status = ${ScheduleHistoryStatus.DOING} and h.exam_id = $4::int
+    and (h.device_token = $9::text or (h.device_token is null and h.device_released_at is null))
+    and h.deadline_at >= $6::timestamptz and h.deadline_at >= $10::timestamptz and h.started_at <= $11::timestamptz
+    and not exists (select 1 from answers k where k.idempotency_key = $8::text)
+    and (not h.flag_retake
+      or not exists (select 1 from answer_archive r where r.schedule_history_id = h.id and r.idempotency_key = $8::text))`;
+  const sit =
+    driver === 'postgres'
+      ? `sit as (
+  update schedule_histories h set last_contact_at = $7::timestamptz
+  from tok
+  where ${sitting}
+  returning h.id, h.deadline_at
+)`
+      : `sit as (
+  select h.id, h.deadline_at, h.last_contact_at from schedule_histories h, tok
+  where ${sitting}
+),
+contact as (
+  update schedule_histories h set last_contact_at = $7::timestamptz
+  from sit
+  where h.id = sit.id and (sit.last_contact_at is null or sit.last_contact_at < $12::timestamptz)
+)`;
+  return {
+    name: `gradus_save_answer_1_${driver}`,
+    text: `with tok as (
+  select t.id, t.examinee_id, t.schedule_history_id, t.login_type
+  from auth_tokens t join examinees e on e.id = t.examinee_id
+  where t.token_hash = $1::text and t.revoked_at is null and t.expires_at > $7::timestamptz and not e.disabled
+),
+${sit},
+saved as (
+  insert into answers as a (schedule_history_id, question_id, value, answered_at, received_at, idempotency_key, late)
+  select sit.id, $3::int, $5::text, $6::timestamptz, $7::timestamptz, $8::text, $7::timestamptz > sit.deadline_at from sit
+  on conflict (schedule_history_id, question_id) do update
+    set value = excluded.value, answered_at = excluded.answered_at, received_at = excluded.received_at,
+      idempotency_key = excluded.idempotency_key, late = excluded.late
+    where excluded.answered_at > a.answered_at
+  returning a.id
+)
+select tok.id as token_id, tok.examinee_id, tok.schedule_history_id, tok.login_type, sit.deadline_at,
+  (select count(*)::int from saved) as saved
+from tok left join sit on true`,
+  };
+}
+
+/** The answer a question holds (after a superseded save): $1 sitting, $2 question. */
+const HELD_ANSWER = {
+  name: 'gradus_held_answer_1',
+  text: 'select value from answers where schedule_history_id = $1::int and question_id = $2::int',
+};
+
+type SaveRow = {
+  token_id: number;
+  examinee_id: number;
+  schedule_history_id: number | null;
+  login_type: number | null;
+  deadline_at: Date | null;
+  saved: number;
+};
+
+type SaveStatements = {
+  driver: 'pglite' | 'postgres';
+  save: PreparedStatement<SaveRow>;
+  held: PreparedStatement<{ value: string }>;
+};
+
+const statements = new WeakMap<Db, SaveStatements | null>();
+
+function statementsOf(db: Db): SaveStatements | undefined {
+  let known = statements.get(db);
+  if (known === undefined) {
+    const driver = driverOf(db);
+    const save = driver && prepare<SaveRow>(db, saveAnswerStatement(driver));
+    const held = prepare<{ value: string }>(db, HELD_ANSWER);
+    known = driver && save && held ? { driver, save, held } : null;
+    statements.set(db, known);
+  }
+  return known ?? undefined;
+}
+
+/**
+ * The usual save: one statement (see the top of this file). `outcome` is set when the answer
+ * was taken (saved, or superseded by a later one already held); otherwise nothing was written
+ * and the caller goes the careful way, with `principal` when the token was valid.
+ */
+export async function saveAnswerAtOnce(
+  db: Db,
+  token: string,
+  deviceToken: string | undefined,
+  input: SaveAnswerInput,
+  context: { now: Date; uploadWindowMs: number },
+): Promise<{ principal?: Principal; outcome?: SaveAnswerOutcome }> {
+  const statement = statementsOf(db);
+  const { now } = context;
+  const answeredAt = input.answeredAt.getTime();
+  if (
+    !statement ||
+    !TOKEN_PATTERN.test(token) ||
+    input.scheduleHistoryId > MAX_ID ||
+    input.questionId > MAX_ID ||
+    answeredAt > now.getTime() + CLOCK_TOLERANCE_MS
+  ) {
+    return {};
+  }
+  const question = await questionOf(db, input.questionId);
+  if (!question || answerFormatProblem(question, input.value) !== undefined) return {};
+
+  let rows: SaveRow[];
+  try {
+    const values: StatementValue[] = [
+      hashToken(token),
+      input.scheduleHistoryId,
+      input.questionId,
+      question.examId,
+      input.value,
+      input.answeredAt,
+      now,
+      input.idempotencyKey,
+      deviceToken ?? null,
+      new Date(now.getTime() - context.uploadWindowMs),
+      new Date(answeredAt + CLOCK_TOLERANCE_MS),
+    ];
+    if (statement.driver === 'pglite') values.push(new Date(now.getTime() - CONTACT_GRANULARITY_MS));
+    rows = await statement.save.run(values);
+  } catch (error) {
+    // Two requests racing with one key for different questions: the database's unique key decides.
+    if (isUniqueViolation(error)) throw duplicateKey();
+    throw error;
+  }
+  const [row] = rows;
+  if (!row) return {};
+  const principal: Principal = {
+    tokenId: row.token_id,
+    examineeId: row.examinee_id,
+    scheduleHistoryId: row.schedule_history_id,
+    loginType: row.login_type,
+  };
+  if (row.deadline_at === null) return { principal };
+  const deadlineAt = row.deadline_at;
+  const late = now.getTime() > deadlineAt.getTime();
+  if (row.saved > 0) return { principal, outcome: { outcome: 'saved', late, deadlineAt } };
+  // Superseded: the answer held instead, so the window that sent this one can show it (rare: one more read).
+  const [held] = await statement.held.run([input.scheduleHistoryId, input.questionId]);
+  return { principal, outcome: { outcome: 'superseded', late, deadlineAt, ...(held ? { currentValue: held.value } : {}) } };
 }
 
 /** Why `value` is not an answer of this question's type, or undefined when it is one. */

@@ -18,11 +18,12 @@ import { and, eq } from 'drizzle-orm';
 import { LoginType, ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { type ErrorCode } from '../../contract/errors.ts';
 import { type ExamineeInfo } from '../../contract/session.ts';
-import type { Db } from '../db/client.ts';
-import { examinees, organizations, schedules } from '../db/schema.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { examinees } from '../db/schema.ts';
 import { checkPassword, passwordAccountColumns, wrongCredentials } from './credentials.ts';
 import { DomainError } from './errors.ts';
 import { verifyPassword } from './passwords.ts';
+import { invalidSchedule, organizationOfCode, scheduleOfPage } from './lookups.ts';
 import { isFinished, loginRefusal } from './schedule-history.ts';
 import { assertDevice, isSuspended, loadSittingsOfExaminee, paysOnline, type Sitting } from './sitting.ts';
 import { examineeInfo, examineeWideInfo, sortForList } from './views.ts';
@@ -36,10 +37,6 @@ export type LoginResult = { accessToken: string; examinee: ExamineeInfo };
 /** deviceToken: the terminal's X-Device-Token; a login into a DOING exam started elsewhere is INCORRECT_DEVICE. */
 type TokenContext = { now: Date; tokenTtlMs: number; deviceToken?: string | undefined };
 
-function invalidSchedule(message = 'Venue, organization or schedule URL invalid.'): DomainError {
-  return new DomainError('INVALID_SCHEDULE', message);
-}
-
 export async function loginWithCode(db: Db, input: { loginCode: string } & TokenContext): Promise<LoginResult> {
   const { loginCode, now } = input;
   return db.transaction(async (tx) => {
@@ -52,20 +49,31 @@ export async function loginWithCode(db: Db, input: { loginCode: string } & Token
 
     const sitting = pickSitting(await loadSittingsOfExaminee(tx, examinee.id), now);
     if (!sitting) throw invalidSchedule('No test is booked for this login code.');
-
-    const refusal = refusalAt(sitting, now);
-    if (refusal) throw new DomainError(refusal);
-    assertDevice(sitting, input.deviceToken);
-
-    const accessToken = await issueToken(tx, {
-      examineeId: examinee.id,
-      scheduleHistoryId: sitting.history.id,
-      loginType: LoginType.CODE,
-      now,
-      ttlMs: input.tokenTtlMs,
-    });
-    return { accessToken, examinee: examineeInfo(sitting, LoginType.CODE) };
+    return admit(tx, examinee.id, sitting, { ...input, loginType: LoginType.CODE });
   });
+}
+
+/**
+ * A schedule history login (code or ID) to the sitting picked for it: refused as `refusalAt`
+ * says or on another terminal's DOING exam, else a token bound to that sitting.
+ */
+async function admit(
+  tx: Tx,
+  examineeId: number,
+  sitting: Sitting,
+  input: TokenContext & { loginType: typeof LoginType.CODE | typeof LoginType.ID },
+): Promise<LoginResult> {
+  const refusal = refusalAt(sitting, input.now);
+  if (refusal) throw new DomainError(refusal);
+  assertDevice(sitting, input.deviceToken);
+  const accessToken = await issueToken(tx, {
+    examineeId,
+    scheduleHistoryId: sitting.history.id,
+    loginType: input.loginType,
+    now: input.now,
+    ttlMs: input.tokenTtlMs,
+  });
+  return { accessToken, examinee: examineeInfo(sitting, input.loginType) };
 }
 
 export type LoginWithIdInput = {
@@ -84,19 +92,11 @@ export async function loginWithId(db: Db, input: LoginWithIdInput): Promise<Logi
   let organizationId: number | undefined;
   let scheduleId: number | undefined;
   if (input.scheduleCode !== undefined) {
-    const [schedule] = await db
-      .select({ id: schedules.id, organizationId: schedules.organizationId, venueId: schedules.venueId, orgCode: organizations.code })
-      .from(schedules)
-      .innerJoin(organizations, eq(organizations.id, schedules.organizationId))
-      .where(eq(schedules.scheduleCode, input.scheduleCode))
-      .limit(1);
-    if (!schedule) throw invalidSchedule();
-    if (input.orgCode !== undefined && input.orgCode !== schedule.orgCode) throw invalidSchedule();
-    if (input.venueId !== undefined && input.venueId !== schedule.venueId) throw invalidSchedule();
+    const schedule = await scheduleOfPage(db, { scheduleCode: input.scheduleCode, orgCode: input.orgCode, venueId: input.venueId });
     organizationId = schedule.organizationId;
     scheduleId = schedule.id;
   } else if (input.orgCode !== undefined) {
-    organizationId = (await organizationByCode(db, input.orgCode)).id;
+    organizationId = (await organizationOfCode(db, input.orgCode)).id;
   }
 
   const [account] = await db
@@ -113,18 +113,7 @@ export async function loginWithId(db: Db, input: LoginWithIdInput): Promise<Logi
   const all = await loadSittingsOfExaminee(db, account.id);
   const sitting = pickSitting(scheduleId === undefined ? all : all.filter((s) => s.schedule.id === scheduleId), now);
   if (!sitting) throw invalidSchedule('No test is booked for this account.');
-  const refusal = refusalAt(sitting, now);
-  if (refusal) throw new DomainError(refusal);
-  assertDevice(sitting, input.deviceToken);
-
-  const accessToken = await issueToken(db, {
-    examineeId: account.id,
-    scheduleHistoryId: sitting.history.id,
-    loginType: LoginType.ID,
-    now,
-    ttlMs: input.tokenTtlMs,
-  });
-  return { accessToken, examinee: examineeInfo(sitting, LoginType.ID) };
+  return admit(db, account.id, sitting, { ...input, loginType: LoginType.ID });
 }
 
 /** Login type 5: an examinee account of an organisation with login method 3. */
@@ -133,7 +122,7 @@ export async function loginExaminee(
   input: { loginId: string; password: string; orgCode: string } & TokenContext,
 ): Promise<LoginResult> {
   const { now } = input;
-  const organization = await organizationByCode(db, input.orgCode);
+  const organization = await organizationOfCode(db, input.orgCode);
   const [account] = await db
     .select({ ...passwordAccountColumns, disabled: examinees.disabled })
     .from(examinees)
@@ -158,16 +147,6 @@ export async function loginExaminee(
     ttlMs: input.tokenTtlMs,
   });
   return { accessToken, examinee: examineeWideInfo(first, LoginType.EXAMINEE) };
-}
-
-async function organizationByCode(db: Db, code: string) {
-  const [organization] = await db
-    .select({ id: organizations.id, disabled: organizations.disabled, loginMethod: organizations.loginMethod })
-    .from(organizations)
-    .where(eq(organizations.code, code))
-    .limit(1);
-  if (!organization) throw invalidSchedule();
-  return organization;
 }
 
 /**

@@ -12,13 +12,49 @@ import { DomainError } from './errors.ts';
 
 type WithoutServerTime<T> = Omit<T, 'server_time'>;
 
-function invalid(): DomainError {
-  return new DomainError('INVALID_SCHEDULE', 'Venue, organization or schedule URL invalid.');
+/** The seed's "venue, organization or schedule URL invalid" (section 8). */
+export function invalidSchedule(message = 'Venue, organization or schedule URL invalid.'): DomainError {
+  return new DomainError('INVALID_SCHEDULE', message);
+}
+
+/** The organisation of a login page's code, or INVALID_SCHEDULE. */
+export async function organizationOfCode(db: Db, code: string): Promise<typeof organizations.$inferSelect> {
+  const [row] = await db.select().from(organizations).where(eq(organizations.code, code)).limit(1);
+  if (!row) throw invalidSchedule();
+  return row;
+}
+
+/**
+ * The schedule of a login page's code, or INVALID_SCHEDULE; also when the page names an
+ * organisation or a venue that is not the schedule's.
+ */
+export async function scheduleOfPage(db: Db, query: { scheduleCode: string; orgCode?: string | undefined; venueId?: number | undefined }) {
+  const [row] = await db
+    .select({
+      id: schedules.id,
+      organizationId: schedules.organizationId,
+      code: schedules.scheduleCode,
+      name: schedules.name,
+      startsAt: schedules.startsAt,
+      endsAt: schedules.endsAt,
+      orgCode: organizations.code,
+      orgName: organizations.name,
+      venueId: venues.id,
+      venueName: venues.name,
+    })
+    .from(schedules)
+    .innerJoin(organizations, eq(organizations.id, schedules.organizationId))
+    .leftJoin(venues, eq(venues.id, schedules.venueId))
+    .where(eq(schedules.scheduleCode, query.scheduleCode))
+    .limit(1);
+  if (!row) throw invalidSchedule();
+  if (query.orgCode !== undefined && query.orgCode !== row.orgCode) throw invalidSchedule();
+  if (query.venueId !== undefined && query.venueId !== row.venueId) throw invalidSchedule();
+  return row;
 }
 
 export async function findOrganization(db: Db, code: string): Promise<WithoutServerTime<Organization>> {
-  const [row] = await db.select().from(organizations).where(eq(organizations.code, code)).limit(1);
-  if (!row) throw invalid();
+  const row = await organizationOfCode(db, code);
   const method = row.loginMethod;
   if (method !== 1 && method !== 2 && method !== 3) throw new Error(`Not an organisation login method: ${method}`);
   return {
@@ -34,25 +70,7 @@ export async function findSchedule(
   db: Db,
   query: { scheduleCode: string; orgCode?: string; venueId?: number },
 ): Promise<WithoutServerTime<Schedule>> {
-  const [row] = await db
-    .select({
-      code: schedules.scheduleCode,
-      name: schedules.name,
-      startsAt: schedules.startsAt,
-      endsAt: schedules.endsAt,
-      orgCode: organizations.code,
-      orgName: organizations.name,
-      venueId: venues.id,
-      venueName: venues.name,
-    })
-    .from(schedules)
-    .innerJoin(organizations, eq(organizations.id, schedules.organizationId))
-    .leftJoin(venues, eq(venues.id, schedules.venueId))
-    .where(eq(schedules.scheduleCode, query.scheduleCode))
-    .limit(1);
-  if (!row) throw invalid();
-  if (query.orgCode !== undefined && query.orgCode !== row.orgCode) throw invalid();
-  if (query.venueId !== undefined && query.venueId !== row.venueId) throw invalid();
+  const row = await scheduleOfPage(db, query);
   return {
     schedule_code: row.code,
     name: row.name || row.code,
@@ -69,12 +87,7 @@ export async function findAppSchedule(
   organizationCode: string,
   now: Date,
 ): Promise<{ org_code: string; organization_name: string; schedule_code: string | null }> {
-  const [organization] = await db
-    .select({ id: organizations.id, code: organizations.code, name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.code, organizationCode))
-    .limit(1);
-  if (!organization) throw invalid();
+  const organization = await organizationOfCode(db, organizationCode);
   const [open] = await db
     .select({ code: schedules.scheduleCode })
     .from(schedules)

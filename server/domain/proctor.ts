@@ -81,63 +81,67 @@ async function audit(
   await tx.insert(auditLog).values(entry);
 }
 
-export async function moveTerminal(
-  db: Db,
+type StaffSitting = Awaited<ReturnType<typeof lockStaffSitting>>;
+
+/**
+ * A proctor's action on one sitting, called as (db, principal, scheduleHistoryId, context): in
+ * its own transaction, `act` runs with the sitting locked (see lockStaffSitting).
+ */
+function sittingAction<C extends ActionContext, T>(
+  act: (tx: Tx, sitting: StaffSitting, principal: StaffPrincipal, context: C) => Promise<T>,
+): (db: Db, principal: StaffPrincipal, scheduleHistoryId: number, context: C) => Promise<T> {
+  return (db, principal, scheduleHistoryId, context) =>
+    db.transaction(async (tx) => act(tx, await lockStaffSitting(tx, principal, scheduleHistoryId), principal, context));
+}
+
+/** The audit entry of an action on one sitting, by this proctor, now, for the reason given. */
+function auditSitting(
+  tx: Tx,
   principal: StaffPrincipal,
-  scheduleHistoryId: number,
+  sitting: StaffSitting,
   context: ActionContext,
-): Promise<RosterPupil> {
-  const { now } = context;
-  return db.transaction(async (tx) => {
-    const sitting = await lockStaffSitting(tx, principal, scheduleHistoryId);
-    assertInExam(sitting.status);
-    await tx
-      .update(scheduleHistories)
-      .set({ deviceToken: null, deviceReleasedAt: now })
-      .where(eq(scheduleHistories.id, sitting.id));
-    const revokedTokens = await revokeAllOfExaminee(tx, sitting.examineeId, now, 'moved');
-    await audit(tx, {
-      at: now,
-      staffId: principal.staffId,
-      action: 'move_terminal',
-      scheduleId: sitting.scheduleId,
-      scheduleHistoryId: sitting.id,
-      detail: { revoked_tokens: revokedTokens, deadline_at: sitting.deadlineAt?.toISOString() },
-      reason: context.reason,
-    });
-    return rosterPupil(tx, sitting.id, now);
+  action: AuditAction,
+  detail: Record<string, unknown>,
+): Promise<void> {
+  return audit(tx, {
+    at: context.now,
+    staffId: principal.staffId,
+    action,
+    scheduleId: sitting.scheduleId,
+    scheduleHistoryId: sitting.id,
+    detail,
+    reason: context.reason,
   });
 }
 
-export async function retakeSitting(
-  db: Db,
-  principal: StaffPrincipal,
-  scheduleHistoryId: number,
-  context: ActionContext,
-): Promise<RosterPupil> {
+export const moveTerminal = sittingAction(async (tx, sitting, principal, context: ActionContext): Promise<RosterPupil> => {
   const { now } = context;
-  return db.transaction(async (tx) => {
-    const sitting = await lockStaffSitting(tx, principal, scheduleHistoryId);
-    const refusal = retakeRefusal(sitting.status);
-    if (refusal) {
-      const message = sitting.status === ScheduleHistoryStatus.RESULT_PUBLIC ? 'The result is already public.' : refusalMessage(refusal);
-      throw new DomainError(refusal, message);
-    }
-    await resetSitting(tx, sitting, { now, staffId: principal.staffId, reason: context.reason });
-    return rosterPupil(tx, sitting.id, now);
+  assertInExam(sitting.status);
+  await tx
+    .update(scheduleHistories)
+    .set({ deviceToken: null, deviceReleasedAt: now })
+    .where(eq(scheduleHistories.id, sitting.id));
+  const revokedTokens = await revokeAllOfExaminee(tx, sitting.examineeId, now, 'moved');
+  await auditSitting(tx, principal, sitting, context, 'move_terminal', {
+    revoked_tokens: revokedTokens,
+    deadline_at: sitting.deadlineAt?.toISOString(),
   });
-}
+  return rosterPupil(tx, sitting.id, now);
+});
 
-export async function extendSitting(
-  db: Db,
-  principal: StaffPrincipal,
-  scheduleHistoryId: number,
-  context: ActionContext & { minutes: number },
-): Promise<{ pupil: RosterPupil; deadlineAt: Date }> {
-  const { now } = context;
-  const seconds = context.minutes * 60;
-  return db.transaction(async (tx) => {
-    const sitting = await lockStaffSitting(tx, principal, scheduleHistoryId);
+export const retakeSitting = sittingAction(async (tx, sitting, principal, context: ActionContext): Promise<RosterPupil> => {
+  const refusal = retakeRefusal(sitting.status);
+  if (refusal) {
+    const message = sitting.status === ScheduleHistoryStatus.RESULT_PUBLIC ? 'The result is already public.' : refusalMessage(refusal);
+    throw new DomainError(refusal, message);
+  }
+  await resetSitting(tx, sitting, { now: context.now, staffId: principal.staffId, reason: context.reason });
+  return rosterPupil(tx, sitting.id, context.now);
+});
+
+export const extendSitting = sittingAction(
+  async (tx, sitting, principal, context: ActionContext & { minutes: number }): Promise<{ pupil: RosterPupil; deadlineAt: Date }> => {
+    const seconds = context.minutes * 60;
     assertInExam(sitting.status);
     if (sitting.deadlineAt === null) throw new Error(`Sitting ${sitting.id} is DOING without a deadline`);
     const deadlineAt = new Date(sitting.deadlineAt.getTime() + seconds * 1000);
@@ -145,18 +149,14 @@ export async function extendSitting(
       .update(scheduleHistories)
       .set({ deadlineAt, extraSeconds: sql`${scheduleHistories.extraSeconds} + ${seconds}` })
       .where(eq(scheduleHistories.id, sitting.id));
-    await audit(tx, {
-      at: now,
-      staffId: principal.staffId,
-      action: 'extend',
-      scheduleId: sitting.scheduleId,
-      scheduleHistoryId: sitting.id,
-      detail: { seconds, previous_deadline_at: sitting.deadlineAt.toISOString(), deadline_at: deadlineAt.toISOString() },
-      reason: context.reason,
+    await auditSitting(tx, principal, sitting, context, 'extend', {
+      seconds,
+      previous_deadline_at: sitting.deadlineAt.toISOString(),
+      deadline_at: deadlineAt.toISOString(),
     });
-    return { pupil: await rosterPupil(tx, sitting.id, now), deadlineAt };
-  });
-}
+    return { pupil: await rosterPupil(tx, sitting.id, context.now), deadlineAt };
+  },
+);
 
 /**
  * Every DOING sitting of the schedule (of one room of it, with venueId) gets `minutes` more; one

@@ -18,12 +18,14 @@ export const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   NOT_LOGGED_IN: 401,
   // Seed section 8: "401 with DURING_MAINTENANCE" triggers the maintenance handling.
   DURING_MAINTENANCE: 401,
+  // An administrator reset the account (seed section 4, "forcing a new login"): the token is no
+  // longer valid, and section 8's "other 401" is the logout handling. requireLogin answers it.
+  ER_SCHEDULE_HISTORY_RETAKE: 401,
   NOT_FOUND: 404,
   INVALID_SCHEDULE: 404,
   EXAM_NOT_STARTED: 403,
   ER_SCHEDULE_HISTORY_CANCELLED: 403,
   ER_SCHEDULE_HISTORY_COMPLETED: 403,
-  ER_SCHEDULE_HISTORY_RETAKE: 403,
   ER_SCHEDULE_HISTORY_STEP_MODE: 403,
   ARCHIVE_KEY: 403,
   TIME_START: 403,

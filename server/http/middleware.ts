@@ -4,13 +4,13 @@
  * staff (separate tokens), and the pupil's contact for the proctor roster. (The request log,
  * request ids and request metrics: server/observability/http.ts.)
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { headerNames, RequestHeadersSchema } from '../../contract/http.ts';
 import { DomainError } from '../domain/errors.ts';
 import { recordContact } from '../domain/presence.ts';
 import { authenticateStaff } from '../domain/staff.ts';
-import { administrativeRevocation, authenticate } from '../domain/tokens.ts';
-import { RequestError } from './errors.ts';
+import { administrativeRevocation, authenticate, type Principal } from '../domain/tokens.ts';
 import type { AppDeps, AppEnv } from './env.ts';
 import { parseWith } from './validate.ts';
 
@@ -39,6 +39,27 @@ export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
       deviceToken: headers['x-device-token'],
     });
     await next();
+  };
+}
+
+/**
+ * Hono's bodyLimit, without its cost on the usual request: a body whose Content-Length is given
+ * (and no Transfer-Encoding) is judged by that header alone, exactly as bodyLimit judges it
+ * (Node's HTTP parser never delivers more than the Content-Length says), but without touching
+ * the request's body stream first, which makes @hono/node-server build a full web Request for
+ * every call (about a tenth of an answer save's CPU). Anything else (chunked, no length) goes
+ * through bodyLimit itself, which counts the bytes as they come.
+ */
+export function limitBody(options: { maxSize: number; onError: (c: Context<AppEnv>) => Response | Promise<Response> }): MiddlewareHandler<AppEnv> {
+  const counted = bodyLimit(options);
+  return async (c, next) => {
+    const length = c.req.header('content-length');
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
+      if (Number.parseInt(length, 10) > options.maxSize) return options.onError(c);
+      await next();
+      return;
+    }
+    return counted(c, next);
   };
 }
 
@@ -80,21 +101,28 @@ export function refuseDuringMaintenance(
  */
 export function requireLogin(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const token = bearerToken(c.get('headers').authorization);
-    const principal = token ? await authenticate(deps.db, token, c.get('now')) : undefined;
-    if (!principal) {
-      const revocation = token ? await administrativeRevocation(deps.db, token) : undefined;
-      if (revocation === 'retake') {
-        throw new RequestError(401, 'ER_SCHEDULE_HISTORY_RETAKE', 'An administrator has reset this account. Please log in again.');
-      }
-      if (revocation === 'moved') {
-        throw new DomainError('INCORRECT_DEVICE', 'A proctor moved this exam to another terminal.');
-      }
-      throw new DomainError('NOT_LOGGED_IN');
-    }
-    c.set('principal', principal);
+    c.set('principal', await authenticatePupil(deps, c));
     await next();
   };
+}
+
+/**
+ * The caller of a pupil call, or the refusal `requireLogin` answers. For a route that checks
+ * the token itself in the statement that does its work (the answer save) and comes here only
+ * when that statement did not find it valid.
+ */
+export async function authenticatePupil(deps: AppDeps, c: Context<AppEnv>): Promise<Principal> {
+  const token = bearerToken(c.get('headers').authorization);
+  const principal = token ? await authenticate(deps.db, token, c.get('now')) : undefined;
+  if (principal) return principal;
+  const revocation = token ? await administrativeRevocation(deps.db, token) : undefined;
+  if (revocation === 'retake') {
+    throw new DomainError('ER_SCHEDULE_HISTORY_RETAKE');
+  }
+  if (revocation === 'moved') {
+    throw new DomainError('INCORRECT_DEVICE', 'A proctor moved this exam to another terminal.');
+  }
+  throw new DomainError('NOT_LOGGED_IN');
 }
 
 /**
@@ -114,16 +142,23 @@ export function requireStaff(deps: AppDeps): MiddlewareHandler<AppEnv> {
 /**
  * After a successful pupil exam call, marks contact on the caller's DOING sitting (the proctor
  * roster's "last contact"): one UPDATE by key. A failure here never fails the call itself.
+ * Not for the heartbeat and the answer save: each records contact in its own statement (the
+ * save in the one statement that stores the answer, server/domain/answers.ts), so the call a
+ * terminal makes most often costs no extra round trip.
  */
 export function recordExamContact(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
     const principal = c.get('principal') as AppEnv['Variables']['principal'] | undefined;
-    if (principal === undefined || c.res.status < 200 || c.res.status >= 300 || c.req.path.endsWith('/exam/heartbeat')) return;
+    if (principal === undefined || c.res.status < 200 || c.res.status >= 300 || recordsOwnContact(c.req.path)) return;
     try {
       await recordContact(deps.db, principal, c.get('now'));
     } catch (error) {
       deps.logger.error(`${c.req.method} ${c.req.path}: recording contact failed`, error);
     }
   };
+}
+
+function recordsOwnContact(path: string): boolean {
+  return path.endsWith('/exam/heartbeat') || path.endsWith('/exam/answers');
 }

@@ -11,6 +11,7 @@
  *   most 1 h); after MAX_ATTEMPTS it is given up (done, with the last error kept).
  */
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { backoffMs } from '../../machines/shared/backoff.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { jobs } from '../db/schema.ts';
 
@@ -26,8 +27,9 @@ export const MAX_ATTEMPTS = 8;
 /** A lock older than this is taken to be a dead process's; the job can be claimed again. */
 export const STALE_LOCK_MS = 300_000;
 
-export function backoffMs(attempts: number): number {
-  return Math.min(JOB_TICK_MS * 2 ** Math.max(0, attempts - 1), MAX_BACKOFF_MS);
+/** The wait before a failed job is due again, after `attempts` attempts: 15 s, doubling, at most 1 h. */
+export function retryDelayMs(attempts: number): number {
+  return backoffMs(attempts - 1, { firstMs: JOB_TICK_MS, maxMs: MAX_BACKOFF_MS });
 }
 
 /** Adds a job unless one with the same key is pending; true when it was added. */
@@ -87,7 +89,7 @@ export async function markFailed(db: Db, job: Job, workerId: string, now: Date, 
       lockedAt: null,
       lockedBy: null,
       lastError: message.slice(0, 2000),
-      runAt: new Date(now.getTime() + backoffMs(job.attempts)),
+      runAt: new Date(now.getTime() + retryDelayMs(job.attempts)),
       doneAt: givenUp ? now : null,
     })
     .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId), isNull(jobs.doneAt)));

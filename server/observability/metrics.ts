@@ -18,7 +18,13 @@
  * Of this process's PostgreSQL pool (absent on PGlite, which has no pool):
  * - gradus_db_pool_connections{state="total|idle|waiting"}.
  * The database is asked at most once per DB_SNAPSHOT_MS, however often someone scrapes.
+ *
+ * In a cluster (`clusterWorker`, server/main.ts) the rendered text is every worker's, added up
+ * by the primary (server/observability/cluster-metrics.ts): counters and histograms summed, the
+ * database-read gauges their max (declared with `aggregator: 'max'`), and Node's process metrics
+ * one series per worker (label `worker`).
  */
+import cluster from 'node:cluster';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -28,6 +34,7 @@ import type { Db } from '../db/client.ts';
 import { jobs, scheduleHistories } from '../db/schema.ts';
 import { jobKinds } from '../jobs/queue.ts';
 import type { Logger } from '../logger.ts';
+import { clusterMetricsFromPrimary, shareWithPrimary } from './cluster-metrics.ts';
 
 /** How long one reading of the database serves scrapes. */
 export const DB_SNAPSHOT_MS = 5_000;
@@ -54,13 +61,15 @@ let processRegistry: Registry | undefined;
 function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
-    collectDefaultMetrics({ register: processRegistry });
+    // In a cluster worker, Node's metrics keep one series per worker when the primary adds them up.
+    collectDefaultMetrics({ register: processRegistry, ...(cluster.isWorker ? { labels: { worker: String(cluster.worker?.id) } } : {}) });
   }
   return processRegistry;
 }
 
-export function createMetrics(options: { db: Db; clock: Clock; logger: Logger }): Metrics {
+export function createMetrics(options: { db: Db; clock: Clock; logger: Logger; clusterWorker?: boolean }): Metrics {
   const { db, clock, logger } = options;
+  const clustered = options.clusterWorker === true && cluster.isWorker;
   const registry = new Registry();
   const pool = poolOf(db);
 
@@ -151,6 +160,7 @@ export function createMetrics(options: { db: Db; clock: Clock; logger: Logger })
   };
   new Gauge({
     name: 'gradus_sittings_in_progress',
+    aggregator: 'max',
     help: 'Sittings whose exam is running (status DOING), across all processes.',
     registers: [registry],
     async collect() {
@@ -160,6 +170,7 @@ export function createMetrics(options: { db: Db; clock: Clock; logger: Logger })
   });
   new Gauge({
     name: 'gradus_jobs_pending',
+    aggregator: 'max',
     help: 'Jobs not done yet (due or scheduled), by kind, across all processes.',
     labelNames: ['kind'] as const,
     registers: [registry],
@@ -170,6 +181,7 @@ export function createMetrics(options: { db: Db; clock: Clock; logger: Logger })
   });
   new Gauge({
     name: 'gradus_jobs_due',
+    aggregator: 'max',
     help: 'Jobs due now and not done: the queue a job runner still has to work through.',
     registers: [registry],
     async collect() {
@@ -179,6 +191,7 @@ export function createMetrics(options: { db: Db; clock: Clock; logger: Logger })
   });
   new Gauge({
     name: 'gradus_jobs_retrying',
+    aggregator: 'max',
     help: 'Jobs that failed and wait for another attempt, by kind.',
     labelNames: ['kind'] as const,
     registers: [registry],
@@ -189,6 +202,7 @@ export function createMetrics(options: { db: Db; clock: Clock; logger: Logger })
   });
   new Gauge({
     name: 'gradus_jobs_given_up',
+    aggregator: 'max',
     help: 'Jobs given up after their last attempt failed, by kind.',
     labelNames: ['kind'] as const,
     registers: [registry],
@@ -211,6 +225,8 @@ export function createMetrics(options: { db: Db; clock: Clock; logger: Logger })
     });
   }
 
+  if (clustered) shareWithPrimary([registry, processMetrics()]);
+
   return {
     registry,
     httpDuration,
@@ -220,7 +236,7 @@ export function createMetrics(options: { db: Db; clock: Clock; logger: Logger })
     loginThrottled,
     cspReports,
     async render() {
-      const body = `${await registry.metrics()}\n${await processMetrics().metrics()}`;
+      const body = clustered ? await clusterMetricsFromPrimary() : `${await registry.metrics()}\n${await processMetrics().metrics()}`;
       return { contentType: registry.contentType, body };
     },
   };

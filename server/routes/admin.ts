@@ -95,23 +95,20 @@ export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(response, 200);
   });
 
-  routes.post('/admin/sittings/:id/move-terminal', staff, async (c) => {
-    const now = c.get('now');
-    const { id } = parseWith(SittingIdParamSchema, c.req.param(), 'path');
-    const body = parseWith(SittingActionRequestSchema, await readJsonBody(c));
-    const pupil = await moveTerminal(db, c.get('staff'), id, { now, reason: body.reason });
-    const response: SittingActionResponse = { pupil, server_time: now.toISOString() };
-    return c.json(response, 200);
-  });
-
-  routes.post('/admin/sittings/:id/retake', staff, async (c) => {
-    const now = c.get('now');
-    const { id } = parseWith(SittingIdParamSchema, c.req.param(), 'path');
-    const body = parseWith(SittingActionRequestSchema, await readJsonBody(c));
-    const pupil = await retakeSitting(db, c.get('staff'), id, { now, reason: body.reason });
-    const response: SittingActionResponse = { pupil, server_time: now.toISOString() };
-    return c.json(response, 200);
-  });
+  // Move to another terminal, and retake: the same request (a reason) and answer (the pupil's row).
+  for (const [path, act] of [
+    ['/admin/sittings/:id/move-terminal', moveTerminal],
+    ['/admin/sittings/:id/retake', retakeSitting],
+  ] as const) {
+    routes.post(path, staff, async (c) => {
+      const now = c.get('now');
+      const { id } = parseWith(SittingIdParamSchema, c.req.param(), 'path');
+      const body = parseWith(SittingActionRequestSchema, await readJsonBody(c));
+      const pupil = await act(db, c.get('staff'), id, { now, reason: body.reason });
+      const response: SittingActionResponse = { pupil, server_time: now.toISOString() };
+      return c.json(response, 200);
+    });
+  }
 
   routes.post('/admin/sittings/:id/extend', staff, async (c) => {
     const now = c.get('now');

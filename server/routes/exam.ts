@@ -11,13 +11,16 @@ import {
   ScheduleHistoryBodySchema,
   type SaveAnswerResponse,
 } from '../../contract/exam.ts';
-import { saveAnswer } from '../domain/answers.ts';
+import { saveAnswer, saveAnswerAtOnce, type SaveAnswerInput } from '../domain/answers.ts';
 import { invalidField } from '../domain/errors.ts';
+import { recordContact } from '../domain/presence.ts';
 import { finishExam, getExamDetails, getQuestions, recordFocusLoss, startExam } from '../domain/exam.ts';
 import { assertOwnDevice } from '../domain/sitting.ts';
+import type { Principal } from '../domain/tokens.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
-import { requireLogin } from '../http/middleware.ts';
+import { authenticatePupil, bearerToken, requireLogin } from '../http/middleware.ts';
 import { parseInstant, parseWith, readJsonBody } from '../http/validate.ts';
+import { noteAnswerSaved } from '../observability/http.ts';
 
 export function examRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
@@ -48,34 +51,52 @@ export function examRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ ...exam, server_time: c.get('now').toISOString() }, 200);
   });
 
-  routes.post('/exam/answers', login, async (c) => {
+  // The call a terminal makes most: no login middleware, the token is checked in the one
+  // statement that stores the answer (saveAnswerAtOnce). Anything that statement does not take
+  // goes the careful way (login, device, saveAnswer), which names the refusal as it always has.
+  routes.post('/exam/answers', async (c) => {
     const now = c.get('now');
-    const body = parseWith(SaveAnswerRequestSchema, await readJsonBody(c));
-    const answeredAt = parseInstant(body.answered_at);
-    if (!answeredAt) throw invalidField('answered_at', 'Not a real instant.');
-    // Device binding: only the terminal that pressed Start may answer (INCORRECT_DEVICE).
-    await assertOwnDevice(db, c.get('principal'), body.schedule_history_id, c.get('headers').deviceToken);
-    const result = await saveAnswer(
-      db,
-      c.get('principal'),
-      {
+    const headers = c.get('headers');
+    let input: SaveAnswerInput;
+    let sentKey: string;
+    try {
+      const body = parseWith(SaveAnswerRequestSchema, await readJsonBody(c));
+      const answeredAt = parseInstant(body.answered_at);
+      if (!answeredAt) throw invalidField('answered_at', 'Not a real instant.');
+      sentKey = body.idempotency_key;
+      input = {
         scheduleHistoryId: body.schedule_history_id,
         questionId: body.question_id,
         value: body.value,
         idempotencyKey: body.idempotency_key.toLowerCase(),
         answeredAt,
-      },
-      { now, uploadWindowMs: deps.settings.uploadWindowMs },
-    );
+      };
+    } catch (error) {
+      await authenticatePupil(deps, c); // a caller who is not logged in is told that first
+      throw error;
+    }
+    const context = { now, uploadWindowMs: deps.settings.uploadWindowMs };
+    const token = bearerToken(headers.authorization);
+    const quick = token ? await saveAnswerAtOnce(db, token, headers.deviceToken, input, context) : {};
+    const principal = quick.principal ?? (await authenticatePupil(deps, c));
+    c.set('principal', principal);
+    let result = quick.outcome;
+    if (!result) {
+      // Device binding: only the terminal that pressed Start may answer (INCORRECT_DEVICE).
+      await assertOwnDevice(db, principal, input.scheduleHistoryId, headers.deviceToken);
+      result = await saveAnswer(db, principal, input, context);
+      await recordContactOf(deps, principal, now);
+    }
     // 201 when this request stored the answer; 200 when it was already held (a resend) or superseded.
     const response: SaveAnswerResponse = {
-      question_id: body.question_id,
-      idempotency_key: body.idempotency_key,
+      question_id: input.questionId,
+      idempotency_key: sentKey,
       outcome: result.outcome,
       ...(result.outcome === 'superseded' && result.currentValue !== undefined ? { current_value: result.currentValue } : {}),
       deadline_at: result.deadlineAt.toISOString(),
       server_time: now.toISOString(),
     };
+    noteAnswerSaved(c, result.outcome, result.late);
     return c.json(response, result.outcome === 'saved' ? 201 : 200);
   });
 
@@ -106,4 +127,13 @@ export function examRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   return routes;
+}
+
+/** Contact for the proctor roster after a save the one statement did not take (it marks its own). */
+async function recordContactOf(deps: AppDeps, principal: Principal, now: Date): Promise<void> {
+  try {
+    await recordContact(deps.db, principal, now);
+  } catch (error) {
+    deps.logger.error('POST /api/exam/answers: recording contact failed', error);
+  }
 }

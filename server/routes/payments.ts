@@ -3,7 +3,8 @@
  * (Adyen, or the demo provider when Adyen is not configured), a checkout's status, the demo
  * provider's outcome, and Adyen's webhook (no bearer token: Adyen signs each item instead).
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import type * as v from 'valibot';
 import {
   DemoPaymentCompleteRequestSchema,
   ExamFeeSessionRequestSchema,
@@ -28,8 +29,10 @@ import {
 } from '../domain/payments/checkout.ts';
 import { providerFor } from '../domain/payments/provider.ts';
 import { AdyenNotificationSchema, handleAdyenNotification } from '../domain/payments/webhook.ts';
+import type { Principal } from '../domain/tokens.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { requireLogin } from '../http/middleware.ts';
+import { sittingRead } from '../http/sitting-read.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { ownOrigin } from '../security/client.ts';
 import { assertOwnReturnUrl } from '../security/return-url.ts';
@@ -47,58 +50,55 @@ export function paymentRoutes(deps: AppDeps): Hono<AppEnv> {
     logger: deps.logger,
   };
 
-  routes.get('/get-setting-payment-for-exam', login, async (c) => {
-    const now = c.get('now');
-    const query = parseWith(ResultQuerySchema, c.req.query(), 'query');
-    const setting = await examPaymentSetting(payments, c.get('principal'), query.schedule_history_id, now);
-    const response: ExamPaymentSetting = { ...setting, server_time: now.toISOString() };
-    return c.json(response, 200);
-  });
+  routes.get(
+    '/get-setting-payment-for-exam',
+    login,
+    sittingRead(ResultQuerySchema, (principal, id, now): Promise<Omit<ExamPaymentSetting, 'server_time'>> =>
+      examPaymentSetting(payments, principal, id, now),
+    ),
+  );
 
-  routes.get('/get-setting-payment-for-result', login, async (c) => {
-    const now = c.get('now');
-    const query = parseWith(ResultQuerySchema, c.req.query(), 'query');
-    const setting = await resultPaymentSetting(payments, c.get('principal'), query.schedule_history_id, now);
-    const response: ResultPaymentSetting = { ...setting, server_time: now.toISOString() };
-    return c.json(response, 200);
-  });
+  routes.get(
+    '/get-setting-payment-for-result',
+    login,
+    sittingRead(ResultQuerySchema, (principal, id, now): Promise<Omit<ResultPaymentSetting, 'server_time'>> =>
+      resultPaymentSetting(payments, principal, id, now),
+    ),
+  );
 
-  const answerCheckout = (opened: OpenedCheckout, now: Date) => {
-    const response: PaymentSession = { ...opened.session, server_time: now.toISOString() };
-    return [response, opened.created ? 201 : 200] as const;
-  };
+  /**
+   * A checkout of the caller's sitting: 201 when opened now, 200 when the open one is answered
+   * again. The shopper comes back to our own pages only (issue 13): no javascript:, no other site.
+   */
+  const checkout =
+    <B extends { schedule_history_id: number; return_url: string }>(
+      schema: v.GenericSchema<unknown, B>,
+      open: (principal: Principal, request: { body: B; returnUrl: string; shopperLocale: string | undefined }, now: Date) => Promise<OpenedCheckout>,
+    ) =>
+    async (c: Context<AppEnv>) => {
+      const now = c.get('now');
+      const body = parseWith(schema, await readJsonBody(c));
+      assertOwnReturnUrl(body.return_url, ownOrigin(c, deps.settings.security));
+      const opened = await open(c.get('principal'), { body, returnUrl: body.return_url, shopperLocale: c.get('headers').acceptLanguage }, now);
+      const response: PaymentSession = { ...opened.session, server_time: now.toISOString() };
+      return c.json(response, opened.created ? 201 : 200);
+    };
 
-  routes.post('/payment/adyen/sessions/exam-fee', login, async (c) => {
-    const now = c.get('now');
-    const body = parseWith(ExamFeeSessionRequestSchema, await readJsonBody(c));
-    // The shopper comes back to our own pages only (issue 13): no javascript:, no other site.
-    assertOwnReturnUrl(body.return_url, ownOrigin(c, deps.settings.security));
-    const opened = await openExamFeeCheckout(
-      payments,
-      c.get('principal'),
-      { scheduleHistoryId: body.schedule_history_id, returnUrl: body.return_url, shopperLocale: c.get('headers').acceptLanguage },
-      now,
-    );
-    return c.json(...answerCheckout(opened, now));
-  });
+  routes.post(
+    '/payment/adyen/sessions/exam-fee',
+    login,
+    checkout(ExamFeeSessionRequestSchema, (principal, { body, ...request }, now) =>
+      openExamFeeCheckout(payments, principal, { scheduleHistoryId: body.schedule_history_id, ...request }, now),
+    ),
+  );
 
-  routes.post('/payment/adyen/sessions/result-fee', login, async (c) => {
-    const now = c.get('now');
-    const body = parseWith(ResultFeeSessionRequestSchema, await readJsonBody(c));
-    assertOwnReturnUrl(body.return_url, ownOrigin(c, deps.settings.security));
-    const opened = await openResultFeeCheckout(
-      payments,
-      c.get('principal'),
-      {
-        scheduleHistoryId: body.schedule_history_id,
-        items: body.items,
-        returnUrl: body.return_url,
-        shopperLocale: c.get('headers').acceptLanguage,
-      },
-      now,
-    );
-    return c.json(...answerCheckout(opened, now));
-  });
+  routes.post(
+    '/payment/adyen/sessions/result-fee',
+    login,
+    checkout(ResultFeeSessionRequestSchema, (principal, { body, ...request }, now) =>
+      openResultFeeCheckout(payments, principal, { scheduleHistoryId: body.schedule_history_id, items: body.items, ...request }, now),
+    ),
+  );
 
   routes.get('/payment/status', login, async (c) => {
     const now = c.get('now');

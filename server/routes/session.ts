@@ -4,11 +4,12 @@
  * GET /get-status-choose-page (the testing menu).
  */
 import { Hono } from 'hono';
-import { ChoosePageQuerySchema, type ChoosePageStatus } from '../../contract/results.ts';
+import { ChoosePageQuerySchema } from '../../contract/results.ts';
 import { SaveExamineeInfoRequestSchema, type MeResponse } from '../../contract/session.ts';
 import { choosePageStatus, listExams, saveBasicInfo, sessionInfo } from '../domain/session.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { bearerToken, requireLogin } from '../http/middleware.ts';
+import { sittingRead } from '../http/sitting-read.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 
 export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -41,13 +42,11 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ examinee, server_time: now.toISOString() }, 200);
   });
 
-  routes.get('/get-status-choose-page', login, async (c) => {
-    const now = c.get('now');
-    const query = parseWith(ChoosePageQuerySchema, c.req.query(), 'query');
-    const status = await choosePageStatus(db, c.get('principal'), query.schedule_history_id, now);
-    const response: ChoosePageStatus = { ...status, server_time: now.toISOString() };
-    return c.json(response, 200);
-  });
+  routes.get(
+    '/get-status-choose-page',
+    login,
+    sittingRead(ChoosePageQuerySchema, (principal, id, now) => choosePageStatus(db, principal, id, now)),
+  );
 
   return routes;
 }

@@ -13,6 +13,7 @@
  * | LOG_LEVEL            | info            | (read by server/logger.ts) fatal, error, warn, info, debug, trace or silent. |
  */
 import * as v from 'valibot';
+import { parseEnv } from '../env-vars.ts';
 
 export type SecuritySettings = {
   /** How many trusted reverse proxies stand in front (TRUST_PROXY); 0: X-Forwarded-* are ignored. */
@@ -76,12 +77,7 @@ const SecurityEnvSchema = v.object({
 export type SecurityEnv = { security: SecuritySettings; metricsPort: number | undefined };
 
 export function securitySettingsFromEnv(env: Record<string, string | undefined> = process.env): SecurityEnv {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const result = v.safeParse(SecurityEnvSchema, present);
-  if (!result.success) {
-    throw new Error(`Invalid environment: ${result.issues.map((i) => i.message).join('; ')}`);
-  }
-  const out = result.output;
+  const out = parseEnv(SecurityEnvSchema, env);
   return {
     security: {
       trustProxy: out.TRUST_PROXY,

@@ -25,6 +25,14 @@
  *   then 429: a terminal stuck re-sending one wrong code stops hammering the database.
  * No limit is per identifier alone: nobody can lock out a pupil they are not sitting beside.
  * Keys are hashed (address + identifier): the table never holds a login code or login ID.
+ *
+ * Across processes (several API processes on one PostgreSQL, `npm start`'s cluster): every
+ * count is one row of `rate_limits`, updated by one upsert, so any worker sees the others'
+ * failures at once; nothing is kept in a process's memory but the fallback for a database error
+ * (`insuranceLimiter`). The table is made once per process, before any limiter uses it, with
+ * its statement serialised by an advisory lock: the library would otherwise run five
+ * `CREATE TABLE IF NOT EXISTS` at once (one per limiter), and on a new database concurrent ones
+ * can fail; a limiter whose creation failed counts in memory only, forever.
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
@@ -65,7 +73,6 @@ export type LoginThrottle = {
 };
 
 type Limiters = {
-  ready: Promise<void>;
   addressPerMinute: RateLimiterAbstract;
   addressPerHour: RateLimiterAbstract;
   passwordLock: RateLimiterAbstract;
@@ -76,35 +83,72 @@ type Limiters = {
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
 /** Limiters belong to a database: two apps on one database (or one PostgreSQL) count together. */
-const limitersByDb = new WeakMap<Db, Limiters>();
+const limitersByDb = new WeakMap<Db, Promise<Limiters>>();
 
-function makeLimiters(pool: pg.Pool | undefined, logger: Logger): Limiters {
-  const pending: Promise<void>[] = [];
-  const make = (keyPrefix: string, options: { points: number; duration: number }): RateLimiterAbstract => {
-    const memory = new RateLimiterMemory({ keyPrefix, ...options });
-    if (!pool) return memory;
-    let done!: () => void;
-    pending.push(new Promise<void>((resolve) => (done = resolve)));
-    return new RateLimiterPostgres(
-      // A database error falls back to counting in this process rather than failing logins.
-      { storeClient: pool, storeType: 'pool', tableName: RATE_LIMIT_TABLE, keyPrefix, ...options, insuranceLimiter: memory },
-      (error?: Error) => {
-        if (error) logger.error(`throttle: the ${RATE_LIMIT_TABLE} table could not be made; counting in this process`, error);
-        done();
-      },
+/** Names the lock that serialises the table's creation among the database's advisory locks. */
+const TABLE_LOCK_ID = 7_230_412;
+
+/** Makes `rate_limits` as the library would (its own statement), once, whoever else starts at the same time. */
+async function createTable(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock($1)', [TABLE_LOCK_ID]);
+    await client.query(
+      `create table if not exists ${RATE_LIMIT_TABLE} (key varchar(255) primary key, points integer not null default 0, expire bigint)`,
     );
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function makeLimiters(pool: pg.Pool | undefined, logger: Logger): Promise<Limiters> {
+  const memoryLimiter = (keyPrefix: string, options: { points: number; duration: number }) => new RateLimiterMemory({ keyPrefix, ...options });
+  if (!pool) {
+    return {
+      addressPerMinute: memoryLimiter('login-address-minute', throttleLimits.addressPerMinute),
+      addressPerHour: memoryLimiter('login-address-hour', throttleLimits.addressPerHour),
+      passwordLock: memoryLimiter('login-password', throttleLimits.passwordLock),
+      identifier: memoryLimiter('login-identifier', throttleLimits.identifier),
+      cspReports: memoryLimiter('csp-report', throttleLimits.cspReports),
+    };
+  }
+  let tableMade = true;
+  try {
+    await createTable(pool);
+  } catch (error) {
+    tableMade = false;
+    logger.error(`throttle: the ${RATE_LIMIT_TABLE} table could not be made; counting in this process`, error);
+  }
+  // Each limiter is made once the table is there (`tableCreated`: the library adds nothing then).
+  // A database error later falls back to counting in this process rather than failing logins.
+  const limiter = (keyPrefix: string, options: { points: number; duration: number }): RateLimiterAbstract => {
+    const memory = memoryLimiter(keyPrefix, options);
+    if (!tableMade) return memory;
+    return new RateLimiterPostgres({
+      storeClient: pool,
+      storeType: 'pool',
+      tableName: RATE_LIMIT_TABLE,
+      tableCreated: true,
+      keyPrefix,
+      ...options,
+      insuranceLimiter: memory,
+    });
   };
   return {
-    addressPerMinute: make('login-address-minute', throttleLimits.addressPerMinute),
-    addressPerHour: make('login-address-hour', throttleLimits.addressPerHour),
-    passwordLock: make('login-password', throttleLimits.passwordLock),
-    identifier: make('login-identifier', throttleLimits.identifier),
-    cspReports: make('csp-report', throttleLimits.cspReports),
-    ready: Promise.all(pending).then(() => undefined),
+    addressPerMinute: limiter('login-address-minute', throttleLimits.addressPerMinute),
+    addressPerHour: limiter('login-address-hour', throttleLimits.addressPerHour),
+    passwordLock: limiter('login-password', throttleLimits.passwordLock),
+    identifier: limiter('login-identifier', throttleLimits.identifier),
+    cspReports: limiter('csp-report', throttleLimits.cspReports),
   };
 }
 
-function limitersFor(db: Db, pool: pg.Pool | undefined, logger: Logger): Limiters {
+function limitersFor(db: Db, pool: pg.Pool | undefined, logger: Logger): Promise<Limiters> {
   let limiters = limitersByDb.get(db);
   if (!limiters) {
     limiters = makeLimiters(pool, logger);
@@ -126,7 +170,7 @@ function isHeld(held: RateLimiterRes | null | undefined, points: number): held i
 }
 
 export function createLoginThrottle(options: { db: Db; pool: pg.Pool | undefined; logger: Logger }): LoginThrottle {
-  const limiters = limitersFor(options.db, options.pool, options.logger);
+  const made = limitersFor(options.db, options.pool, options.logger);
 
   /** Takes a point; the refusal when the limit is spent. Errors other than "spent" never refuse a login. */
   const take = async (limiter: RateLimiterAbstract, key: string, limit: string): Promise<ThrottleRefusal | undefined> => {
@@ -152,7 +196,7 @@ export function createLoginThrottle(options: { db: Db; pool: pg.Pool | undefined
 
   return {
     async admit(address, attempt) {
-      await limiters.ready;
+      const limiters = await made;
       const [minute, hour] = await Promise.all([
         take(limiters.addressPerMinute, address, 'address-minute'),
         take(limiters.addressPerHour, address, 'address-hour'),
@@ -177,6 +221,7 @@ export function createLoginThrottle(options: { db: Db; pool: pg.Pool | undefined
     },
 
     async settle(address, attempt, failed) {
+      const limiters = await made;
       const key = pairKey(address, attempt.identifier);
       if (!failed) {
         await Promise.all([
@@ -201,7 +246,7 @@ export function createLoginThrottle(options: { db: Db; pool: pg.Pool | undefined
     },
 
     async admitReport(address) {
-      await limiters.ready;
+      const limiters = await made;
       try {
         await limiters.cspReports.consume(address);
         return true;

@@ -96,21 +96,13 @@ export const demoSubjects = [
   { id: 6, name: 'Visual Programming' },
 ] as const;
 
-/** Three levels of each subject (level 1, 2, 3: grades 1-3, 3-5 and 6-9, roughly). */
-export const demoLevels = [
-  { subjectId: 1, position: 1, name: 'Level 1' },
-  { subjectId: 2, position: 1, name: 'Level 1' },
-  { subjectId: 3, position: 1, name: 'Level 1' },
-  { subjectId: 6, position: 1, name: 'Level 1' },
-  { subjectId: 1, position: 2, name: 'Level 2' },
-  { subjectId: 2, position: 2, name: 'Level 2' },
-  { subjectId: 3, position: 2, name: 'Level 2' },
-  { subjectId: 6, position: 2, name: 'Level 2' },
-  { subjectId: 1, position: 3, name: 'Level 3' },
-  { subjectId: 2, position: 3, name: 'Level 3' },
-  { subjectId: 3, position: 3, name: 'Level 3' },
-  { subjectId: 6, position: 3, name: 'Level 3' },
-] as const;
+/**
+ * Three levels of each subject (level 1, 2, 3: grades 1-3, 3-5 and 6-9, roughly), level by level
+ * (the order they are inserted in, so their ids: every subject's level 1 first).
+ */
+export const demoLevels = ([1, 2, 3] as const).flatMap((position) =>
+  demoSubjects.map((subject) => ({ subjectId: subject.id, position, name: `Level ${position}` })),
+);
 
 export type DemoQuestion = ContentQuestion;
 export type DemoExam = ContentExam;

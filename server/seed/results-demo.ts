@@ -37,9 +37,9 @@ import {
   type Region,
 } from '../db/schema.ts';
 import { receiptOf } from '../domain/exam.ts';
-import { hashPassword } from '../domain/passwords.ts';
 import { defaultPaymentSettings } from '../domain/payments/settings.ts';
 import { computeLevelStatistics, releaseResult, scoreSitting } from '../domain/results-lifecycle.ts';
+import { passwordHasher, type PasswordHasher } from './passwords.ts';
 
 const DAY = 86_400_000;
 
@@ -201,7 +201,12 @@ function demoPupils(): Pupil[] {
   });
 }
 
-export async function seedResultsDemo(tx: Tx, now: Date): Promise<void> {
+/**
+ * `hash`: the seeding's password hasher (server/seed/passwords.ts). Only the sittings this call
+ * creates are scored, ranked and released here; on a later start nothing is created, and
+ * whatever falls due since (the waiting pupil's release) is the jobs' work, as for any sitting.
+ */
+export async function seedResultsDemo(tx: Tx, now: Date, hash: PasswordHasher = passwordHasher()): Promise<void> {
   const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY);
 
   const organizationIds = new Map<string, number>();
@@ -249,9 +254,16 @@ export async function seedResultsDemo(tx: Tx, now: Date): Promise<void> {
   }
 
   const pupils = [...cohort(), ...demoPupils()];
+  // Which exist, in one read; the new ones' passwords are hashed side by side.
+  const existing = new Set(
+    (await tx.select({ loginCode: examinees.loginCode }).from(examinees).where(inArray(examinees.loginCode, pupils.map((p) => p.loginCode)))).map(
+      (row) => row.loginCode,
+    ),
+  );
+  for (const pupil of pupils) if (!existing.has(pupil.loginCode) && pupil.password !== null) void hash(pupil.password);
+  const created: number[] = [];
   for (const [index, pupil] of pupils.entries()) {
-    const [found] = await tx.select({ id: examinees.id }).from(examinees).where(eq(examinees.loginCode, pupil.loginCode));
-    if (found) continue;
+    if (existing.has(pupil.loginCode)) continue;
     const exam = examOf.get(pupil.examCode);
     if (!exam) throw new Error(`results demo: exam ${pupil.examCode} is missing`);
     const [examinee] = await tx
@@ -265,7 +277,7 @@ export async function seedResultsDemo(tx: Tx, now: Date): Promise<void> {
         basicInfoRegisteredAt: pupil.myPage ? at(20) : null,
         loginCode: pupil.loginCode,
         loginId: pupil.loginId,
-        passwordHash: pupil.password === null ? null : await hashPassword(pupil.password),
+        passwordHash: pupil.password === null ? null : await hash(pupil.password),
         isMyPageLogin: pupil.myPage,
       })
       .returning({ id: examinees.id });
@@ -287,6 +299,7 @@ export async function seedResultsDemo(tx: Tx, now: Date): Promise<void> {
       .insert(scheduleHistories)
       .values({ ...base, status: ScheduleHistoryStatus.COMPLETED, startedAt, deadlineAt: new Date(startedAt.getTime() + 2_400_000), finishedAt, locale: 'en' })
       .returning({ id: scheduleHistories.id });
+    created.push(history!.id);
     const paper = papers.get(exam.id)!;
     const pattern = pupil.answerPattern(paper.length);
     const rnd = random(history!.id * 7919);
@@ -311,12 +324,14 @@ export async function seedResultsDemo(tx: Tx, now: Date): Promise<void> {
     await recordPurchases(tx, history!.id, pupil.bought, finishedAt);
   }
 
-  // The real job functions: score, then rank the closed cohorts, then release what is a week old.
+  // The real job functions on what this call made: score, then rank the closed cohorts, then
+  // release what is a week old.
+  if (created.length === 0) return;
   const ours = await tx
     .select({ id: scheduleHistories.id, levelId: exams.levelId })
     .from(scheduleHistories)
     .innerJoin(exams, eq(exams.id, scheduleHistories.examId))
-    .where(inArray(scheduleHistories.scheduleId, [...scheduleIds.values()]));
+    .where(inArray(scheduleHistories.id, created));
   let scored = 0;
   for (const sitting of ours) if (await scoreSitting(tx, sitting.id, now)) scored++;
   if (scored > 0) for (const levelId of new Set(ours.map((s) => s.levelId))) await computeLevelStatistics(tx, levelId, now);

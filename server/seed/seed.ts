@@ -9,7 +9,7 @@
  * (server/seed/content/). So a newer version adds its new rows to an existing ./data.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Db, Tx } from '../db/client.ts';
 import {
@@ -25,9 +25,9 @@ import {
   venues,
 } from '../db/schema.ts';
 import { digestOf } from '../domain/exam.ts';
-import { hashPassword } from '../domain/passwords.ts';
 import { isFinished } from '../domain/schedule-history.ts';
 import { demoSittingsOf, loadDemoAccounts, type DemoAccount } from './demo-accounts.ts';
+import { passwordHasher, type PasswordHasher } from './passwords.ts';
 import { seedResultsDemo } from './results-demo.ts';
 import { loadStaffAccounts, type StaffAccount } from './staff-accounts.ts';
 import {
@@ -56,6 +56,7 @@ const DEMO_PAST = new Date('2026-01-05T09:00:00.000Z');
 /** `accounts`: the demo pupils to ensure (default: all of demo-accounts.json). */
 /** `now`: the server's time; the results demo (server/seed/results-demo.ts) places its exams before it. */
 export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAccounts(), now: Date = new Date()): Promise<SeedSummary> {
+  const hash = passwordHasher();
   return db.transaction(async (tx) => {
     await tx.insert(subjects).values([...demoSubjects]).onConflictDoNothing();
     await tx.insert(levels).values([...demoLevels]).onConflictDoNothing();
@@ -123,6 +124,22 @@ export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAcc
       questionCount += exam.questions.length;
     }
 
+    // Which pupils and sittings exist, in two reads (not three per pupil): on a later start, all.
+    const known = new Map(
+      (await tx.select({ id: examinees.id, loginCode: examinees.loginCode }).from(examinees).where(inArray(examinees.loginCode, accounts.map((a) => a.login_code)))).map(
+        (row) => [row.loginCode, row.id],
+      ),
+    );
+    const booked = new Set(
+      (known.size === 0
+        ? []
+        : await tx
+            .select({ examineeId: scheduleHistories.examineeId, scheduleId: scheduleHistories.scheduleId, examId: scheduleHistories.examId })
+            .from(scheduleHistories)
+            .where(inArray(scheduleHistories.examineeId, [...known.values()]))
+      ).map((row) => sittingKey(row.examineeId, row.scheduleId, row.examId)),
+    );
+    for (const account of accounts) if (!known.has(account.login_code) && account.password !== undefined) void hash(account.password);
     for (const account of accounts) {
       const organizationId = organizationIds.get(account.org_code);
       const scheduleCode = account.schedule_code ?? scheduleForScenario[account.scenario];
@@ -141,10 +158,10 @@ export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAcc
         }
         return { examId, status: sitting.status };
       });
-      await ensurePupil(tx, account, { organizationId, scheduleId, sittings });
+      await ensurePupil(tx, account, { organizationId, scheduleId, sittings }, { examineeId: known.get(account.login_code), booked, hash });
     }
-    await seedResultsDemo(tx, now);
-    await ensureStaff(tx, loadStaffAccounts());
+    await seedResultsDemo(tx, now, hash);
+    await ensureStaff(tx, loadStaffAccounts(), hash);
     return { examinees: accounts.length, exams: demoExams.length + demoShortExams.length, questions: questionCount };
   });
 }
@@ -161,18 +178,17 @@ async function ensureVenue(
   return idOf(tx, 'venue', venues, and(eq(venues.organizationId, organizationId), eq(venues.name, venue.name)));
 }
 
-/** The pupil and, each when missing, their sittings. */
+const sittingKey = (examineeId: number, scheduleId: number, examId: number) => `${examineeId}/${scheduleId}/${examId}`;
+
+/** The pupil and, each when missing, their sittings (`known`: the pupil's id if it exists, and every existing sitting). */
 async function ensurePupil(
   tx: Tx,
   account: DemoAccount,
   ids: { organizationId: number; scheduleId: number; sittings: { examId: number; status: number }[] },
+  known: { examineeId: number | undefined; booked: ReadonlySet<string>; hash: PasswordHasher },
 ): Promise<void> {
-  const [found] = await tx
-    .select({ id: examinees.id })
-    .from(examinees)
-    .where(eq(examinees.loginCode, account.login_code))
-    .limit(1);
-  if (!found) {
+  let examineeId = known.examineeId;
+  if (examineeId === undefined) {
     const registered = account.email !== undefined && account.email !== null;
     await tx
       .insert(examinees)
@@ -186,13 +202,14 @@ async function ensurePupil(
         loginCode: account.login_code,
         loginId: account.login_id ?? null,
         // Hashed only when the pupil is new: scrypt is deliberately slow.
-        passwordHash: account.password === undefined ? null : await hashPassword(account.password),
+        passwordHash: account.password === undefined ? null : await known.hash(account.password),
       })
       .onConflictDoNothing();
+    examineeId = await idOf(tx, 'examinee', examinees, eq(examinees.loginCode, account.login_code));
   }
-  const examineeId = await idOf(tx, 'examinee', examinees, eq(examinees.loginCode, account.login_code));
 
   for (const sitting of ids.sittings) {
+    if (known.booked.has(sittingKey(examineeId, ids.scheduleId, sitting.examId))) continue;
     const [existing] = await tx
       .select({ id: scheduleHistories.id })
       .from(scheduleHistories)
@@ -228,7 +245,7 @@ async function ensurePupil(
 }
 
 /** The demo proctors of server/seed/staff-accounts.json, each when missing (found by organisation and login id). */
-async function ensureStaff(tx: Tx, accounts: readonly StaffAccount[]): Promise<void> {
+async function ensureStaff(tx: Tx, accounts: readonly StaffAccount[], hash: PasswordHasher): Promise<void> {
   for (const account of accounts) {
     const organizationId = await idOf(tx, 'organization', organizations, eq(organizations.code, account.org_code));
     const [found] = await tx
@@ -239,7 +256,7 @@ async function ensureStaff(tx: Tx, accounts: readonly StaffAccount[]): Promise<v
     if (found) continue;
     await tx
       .insert(staff)
-      .values({ organizationId, loginId: account.login_id, name: account.name, role: 'proctor', passwordHash: await hashPassword(account.password) })
+      .values({ organizationId, loginId: account.login_id, name: account.name, role: 'proctor', passwordHash: await hash(account.password) })
       .onConflictDoNothing();
   }
 }

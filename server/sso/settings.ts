@@ -17,6 +17,7 @@
  * The issuer must be https, except on the loopback interface (a local demo or test provider).
  */
 import * as v from 'valibot';
+import { parseEnv, presentEnv } from '../env-vars.ts';
 
 export type OidcSettings = {
   issuer: URL;
@@ -69,11 +70,8 @@ export const DEFAULT_ATTEMPT_TTL_MS = 10 * 60_000;
 
 /** The OpenID Connect settings, or undefined when OIDC_ISSUER is unset; throws naming a bad variable. */
 export function oidcSettingsFromEnv(env: Record<string, string | undefined>, port: number): OidcSettings | undefined {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  if (present.OIDC_ISSUER === undefined) return undefined;
-  const result = v.safeParse(OidcEnvSchema, present);
-  if (!result.success) throw new Error(`Invalid environment: ${result.issues.map((i) => i.message).join('; ')}`);
-  const e = result.output;
+  if (presentEnv(env).OIDC_ISSUER === undefined) return undefined;
+  const e = parseEnv(OidcEnvSchema, env);
   const origin = e.PUBLIC_ORIGIN ?? `http://localhost:${port}`;
   return {
     issuer: e.OIDC_ISSUER,

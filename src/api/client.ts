@@ -6,12 +6,18 @@
  * parsed with its contract schema. Every failure rejects with an ApiFailure: the server's
  * envelope code and status for a non-2xx answer, GENERIC_ERROR for a body that does not
  * match its schema, NETWORK_ERROR when no answer came, TIMEOUT when it came too late.
- * No retries here: the retry machine decides whether to call again (seed section 7).
+ *
+ * Seed section 7's call behaviour lives here, in one place (`callModes`, next to the table of
+ * calls): a serial call waits, in 20 ms steps, for the serial call before it to finish; the
+ * reload helper reads a screen's data again, at most 3 times, after 2^n seconds, when no
+ * answer came. Nothing else is tried again here: the calls of the exam run in the retry
+ * machine (machines/retry), which decides whether to call again and opens the retry dialog.
  */
 import { ofetch, type FetchOptions } from 'ofetch';
 import * as v from 'valibot';
 import type { PaymentPort } from '../../machines/payment/payment.types.ts';
-import { ApiFailure, type ApiPort } from '../../machines/shared/ports.ts';
+import { backoffMs } from '../../machines/shared/backoff.ts';
+import { ApiFailure, failureCodeOf, type ApiPort } from '../../machines/shared/ports.ts';
 import { ErrorBodySchema } from '../../contract/errors.ts';
 import {
   ExamDetailsSchema,
@@ -47,6 +53,7 @@ import {
   type SaveExamineeInfoRequest,
 } from '../../contract/session.ts';
 import { HeartbeatResponseSchema } from '../../contract/presence.ts';
+import { TutorialSettingSchema } from '../../contract/tutorial.ts';
 import { catalogOf, languages, type LanguageKey } from '../../contract/languages.ts';
 
 /** Seed section 7 and 9: every call gives up after 60 s. */
@@ -58,6 +65,123 @@ export const API_TIMEOUT_MS = 60_000;
  * session machine's signingOut), so the next pupil never waits a minute for a dead network.
  */
 export const LOGOUT_TIMEOUT_MS = 10_000;
+
+/** Seed section 7: "A new call waits, in 20 ms steps, for a previous call to finish." */
+export const CALL_WAIT_STEP_MS = 20;
+
+/** Seed section 7: "A reload helper retries at most 3 times with 2^n seconds": 2 s, 4 s, 8 s. */
+export const RELOAD_RETRIES = 3;
+
+/**
+ * How a call runs beside the others (seed section 7, "Call behaviour"):
+ * - serial: waits, looking again every CALL_WAIT_STEP_MS, until every serial call made before it
+ *   has finished (answered, refused or failed), then runs: one at a time, in the order made;
+ * - beside: runs at once, whatever else is under way;
+ * - reload: runs at once; a read that got no answer at all (NETWORK_ERROR) is read again by the
+ *   reload helper, at most RELOAD_RETRIES times, after 2^n seconds. A refusal or an answer too
+ *   late (TIMEOUT, already a minute) is not: the screen shows it with its "Try again".
+ */
+export type CallMode = 'serial' | 'beside' | 'reload';
+
+type Calls = Required<ApiPort & PaymentPort>;
+export type CallName = keyof Calls;
+
+/**
+ * The decision, call by call (the table of calls is at the end of createApiClient).
+ *
+ * Serial: the writes of one pupil's session. Each changes what the next one relies on, on the
+ * server (the token and the terminal's binding, the basic information Start needs, the running
+ * exam, the checkout opened under a lock on the sitting): log in (any way, the Kenyan token
+ * exchange included), save the examinee info, start, finish, open or complete a payment, log
+ * out. A new pupil's login never overtakes the last pupil's logout, and a logout never
+ * overtakes the finish it follows.
+ *
+ * Beside, never waiting for a write:
+ * - answer saves: the outbox (src/platform/outbox.ts) and the exam machine already order them:
+ *   one save at a time in the `sync` region, the flush sends them one after another and Finish
+ *   only after it; each has its idempotency key and the server keeps the newest (answered_at),
+ *   so an answer never waits behind another pupil-session write and a repeat is harmless;
+ * - the heartbeat and the focus-loss report: presence is about now, and a beat held back by a
+ *   write would make the proctor's roster show the pupil offline;
+ * - the exam's details and questions: they run in the retry machine, which already tries them
+ *   again and opens the dialog; and when no answer comes the exam resumes from this terminal's
+ *   cache at once (issue 10, B), so they are not read again here either;
+ * - the payment's status checks (the payment machine polls them with its own backoff) and the
+ *   documents (the pupil's download, made on demand).
+ * - a logout of an earlier pupil's token (a revocation kept from an offline logout,
+ *   machines/session/session.revocation.ts): another session, nothing to wait for.
+ *
+ * Reload: the reads a screen shows (login page, entry, testing menu, exam list, payment
+ * settings, results): reads change nothing, so they never wait, and a blip of the network is
+ * read over before the screen says it failed.
+ */
+export const callModes = {
+  login: 'serial',
+  loginWithId: 'serial',
+  loginExaminee: 'serial',
+  kenyaLoginLink: 'serial',
+  saveExamineeInfo: 'serial',
+  startExam: 'serial',
+  finishExam: 'serial',
+  logout: 'serial',
+  createExamFeeSession: 'serial',
+  createResultFeeSession: 'serial',
+  completeDemoPayment: 'serial',
+  saveAnswer: 'beside',
+  heartbeat: 'beside',
+  focusLoss: 'beside',
+  examDetails: 'beside',
+  examQuestions: 'beside',
+  paymentStatus: 'beside',
+  resultDocument: 'beside',
+  organization: 'reload',
+  schedule: 'reload',
+  appSchedule: 'reload',
+  me: 'reload',
+  clientConfig: 'reload',
+  chooseStatus: 'reload',
+  exams: 'reload',
+  examPaymentSetting: 'reload',
+  resultPaymentSetting: 'reload',
+  shortResult: 'reload',
+  scoreReport: 'reload',
+  tutorialSetting: 'reload',
+} as const satisfies Record<CallName, CallMode>;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The line the serial calls stand in: a call runs once every serial call made before it has
+ * finished, looking again every `stepMs` (the seed's 20 ms steps). A failed call finishes too.
+ */
+export function createCallLine(stepMs = CALL_WAIT_STEP_MS): <T>(run: () => Promise<T>) => Promise<T> {
+  let made = 0;
+  let finished = 0;
+  return async (run) => {
+    const turn = made++;
+    while (finished < turn) await sleep(stepMs);
+    try {
+      return await run();
+    } finally {
+      finished++;
+    }
+  };
+}
+
+/**
+ * The reload helper: reads again while no answer comes, at most RELOAD_RETRIES times; retry n
+ * waits 2^n seconds first (machines/shared/backoff.ts). Any other failure is the read's result.
+ */
+export async function reload<T>(read: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (n > RELOAD_RETRIES || failureCodeOf(error) !== 'NETWORK_ERROR') throw error;
+      await sleep(backoffMs(n));
+    }
+  }
+}
 
 export interface ApiClientOptions {
   /** The API base; same origin `/api` by default. */
@@ -170,7 +294,19 @@ export function createApiClient(options: ApiClientOptions): ApiPort & PaymentPor
     return data;
   }
 
-  return {
+  const inLine = createCallLine();
+  /** The call as its mode says; a logout of another token than the terminal's is a revocation: beside. */
+  function inMode<A extends unknown[], R>(name: CallName, run: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+    return (...args) => {
+      const revocation = name === 'logout' && typeof args[0] === 'string' && args[0] !== '' && args[0] !== getToken();
+      const mode: CallMode = revocation ? 'beside' : callModes[name];
+      if (mode === 'serial') return inLine(() => run(...args));
+      if (mode === 'reload') return reload(() => run(...args));
+      return run(...args);
+    };
+  }
+
+  const calls: Calls = {
     // The document in the pupil's own language, the Arabic numerals variant included (X-Locale names only the catalog).
     resultDocument: (scheduleHistoryId, document) =>
       download(document === 'report' ? '/score-report/pdf-report' : '/get-certificate', {
@@ -223,5 +359,14 @@ export function createApiClient(options: ApiClientOptions): ApiPort & PaymentPor
         query: { schedule_history_id: scheduleHistoryId },
         ...(token ? { headers: { [headerNames.authorization]: `Bearer ${token}` } } : {}),
       }),
+    tutorialSetting: (scheduleHistoryId) =>
+      call('GET', '/tutorial-setting', TutorialSettingSchema, { query: { schedule_history_id: scheduleHistoryId } }),
   };
+
+  // Every call of the table in its mode (callModes).
+  const moded: Record<string, unknown> = {};
+  for (const name of Object.keys(calls) as CallName[]) {
+    moded[name] = inMode(name, calls[name] as (...args: unknown[]) => Promise<unknown>);
+  }
+  return moded as unknown as Calls;
 }

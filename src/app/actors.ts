@@ -1,9 +1,10 @@
 /**
  * How a screen finds the actor it renders: by its name in the kiosk's actor tree (`actorPaths`:
- * the kiosk's children session, exam, document, proctor, connectivity; the session's child
- * payment). A connected screen reads `useSystemActor('exam')` and subscribes to that actor alone
- * with `useSelector` (from `@xstate/react`) through its machine's pure `connect`, so a change in
- * one actor re-renders only the screens bound to it.
+ * the kiosk's children session, exam, document, proctor, connectivity; the session's children
+ * payment (the exam fee: `feePayment`) and results, and the results' payment (`resultPayment`);
+ * the exam's child tutorial). A connected screen reads `useSystemActor('exam')` and
+ * subscribes to that actor alone with `useSelector` (from `@xstate/react`) through its machine's
+ * pure `connect`, so a change in one actor re-renders only the screens bound to it.
  *
  * Why a path and not XState's `systemId`: the model-based tests explore the kiosk's graph with
  * pure transitions in one actor scope, where a child invoked with a systemId on two paths is
@@ -13,7 +14,7 @@
  * The lookup re-runs on every change in the kiosk's system, but returns the same actor
  * reference until the child is invoked or stopped, so React re-renders nothing for it otherwise.
  */
-import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, createElement, useCallback, useContext, useSyncExternalStore, type ReactNode } from 'react';
 import type { Actor, ActorRefFrom } from 'xstate';
 import type { connectivityMachine } from '../../machines/connectivity/connectivity.machine.ts';
 import type { documentMachine } from '../../machines/document/document.machine.ts';
@@ -22,7 +23,9 @@ import type { kioskMachine } from '../../machines/kiosk/kiosk.machine.ts';
 import { watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import type { paymentMachine } from '../../machines/payment/payment.machine.ts';
 import type { proctorMachine } from '../../machines/proctor/proctor.machine.ts';
+import type { resultsMachine } from '../../machines/results/results.machine.ts';
 import type { sessionMachine } from '../../machines/session/session.machine.ts';
+import type { tutorialMachine } from '../../machines/tutorial/tutorial.machine.ts';
 
 export type KioskActor = Actor<typeof kioskMachine>;
 
@@ -33,7 +36,12 @@ export interface SystemActors {
   document: ActorRefFrom<typeof documentMachine>;
   proctor: ActorRefFrom<typeof proctorMachine>;
   connectivity: ActorRefFrom<typeof connectivityMachine>;
-  payment: ActorRefFrom<typeof paymentMachine>;
+  /** The exam fee's payment (pay-exam-fee). */
+  feePayment: ActorRefFrom<typeof paymentMachine>;
+  results: ActorRefFrom<typeof resultsMachine>;
+  /** The result items' payment (pay-exam-result). */
+  resultPayment: ActorRefFrom<typeof paymentMachine>;
+  tutorial: ActorRefFrom<typeof tutorialMachine>;
 }
 export type SystemId = keyof SystemActors;
 
@@ -44,7 +52,10 @@ export const actorPaths: { readonly [K in SystemId]: readonly string[] } = {
   document: ['document'],
   proctor: ['proctor'],
   connectivity: ['connectivity'],
-  payment: ['session', 'payment'],
+  feePayment: ['session', 'payment'],
+  results: ['session', 'results'],
+  resultPayment: ['session', 'results', 'payment'],
+  tutorial: ['exam', 'tutorial'],
 };
 
 type AnyRef = { getSnapshot(): { children?: Record<string, AnyRef | undefined> } };
@@ -69,11 +80,17 @@ export function useKioskActor(): KioskActor {
   return kiosk;
 }
 
-/** The running actor with this systemId, or undefined while none runs. */
+/**
+ * The running actor with this systemId, or undefined while none runs (and where no kiosk is
+ * provided at all: a view rendered on its own, as the route tests do, binds to nothing).
+ */
 export function useSystemActor<K extends SystemId>(systemId: K): SystemActors[K] | undefined {
-  const kiosk = useKioskActor();
+  const kiosk = useContext(KioskContext);
+  // The same subscribe function while the kiosk is the same: a new one would make React
+  // unsubscribe and subscribe again on every render of the screen (issue 12, the question swap).
+  const subscribe = useCallback((onChange: () => void) => (kiosk ? watchKiosk(kiosk, onChange) : () => {}), [kiosk]);
   return useSyncExternalStore(
-    (onChange) => watchKiosk(kiosk, onChange),
-    () => actorAt(kiosk as unknown as AnyRef, actorPaths[systemId]) as SystemActors[K] | undefined,
+    subscribe,
+    () => (kiosk ? (actorAt(kiosk as unknown as AnyRef, actorPaths[systemId]) as SystemActors[K] | undefined) : undefined),
   );
 }

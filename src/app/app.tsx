@@ -4,7 +4,7 @@
  */
 import { RouterProvider } from '@tanstack/react-router';
 import type { BrowserEnvironment } from './environment.ts';
-import { KioskProvider, type KioskActor } from './kiosk-bindings.ts';
+import { KioskProvider, type KioskActor } from './actors.ts';
 import { AppProviders } from './providers.tsx';
 import type { AppRouter } from './router.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The app's providers: Lingui (the active catalog) and the language controller (the picker).
- * The kiosk actor has its own provider (src/app/kiosk-bindings.ts), set up in app.tsx.
+ * The kiosk actor has its own provider (src/app/actors.ts), set up in app.tsx.
  */
 import { I18nProvider } from '@lingui/react';
 import type { ReactNode } from 'react';

@@ -87,10 +87,32 @@ export function formatTime(date: Date | number | string, language: LanguageKey, 
   return dateTimeFormat(language, { timeStyle: 'short', ...(timeZone ? { timeZone } : {}) }).format(new Date(date));
 }
 
-export function formatNumber(value: number, language: LanguageKey, options?: Intl.NumberFormatOptions): string {
+/**
+ * Number formatters made once per language, options and implementation (the polyfill once its
+ * data is loaded, else the browser's): making one costs far more than using it, and the timer
+ * and the question counter format on every render (issue 12, the question swap).
+ */
+const numberFormats = new Map<string, { format(value: number): string }>();
+
+function numberFormat(
+  language: LanguageKey,
+  options?: Intl.NumberFormatOptions,
+  optionsKey = options ? JSON.stringify(options) : '',
+): { format(value: number): string } {
   const Polyfill = polyfilledNumberFormat(language);
-  if (Polyfill) return new Polyfill(intlLocale(language), options as ConstructorParameters<typeof Polyfill>[1]).format(value);
-  return new Intl.NumberFormat(intlLocale(language), options).format(value);
+  const key = `${language} ${Polyfill ? 'polyfill' : 'intl'} ${optionsKey}`;
+  let formatter = numberFormats.get(key);
+  if (!formatter) {
+    formatter = Polyfill
+      ? new Polyfill(intlLocale(language), options as ConstructorParameters<typeof Polyfill>[1])
+      : new Intl.NumberFormat(intlLocale(language), options);
+    numberFormats.set(key, formatter);
+  }
+  return formatter;
+}
+
+export function formatNumber(value: number, language: LanguageKey, options?: Intl.NumberFormatOptions): string {
+  return numberFormat(language, options).format(value);
 }
 
 const digitCache = new Map<LanguageKey, readonly string[]>();
@@ -153,9 +175,11 @@ export function formatUsd(minor: number, language: LanguageKey): string {
   return formatNumber(minor / 100, language, { style: 'currency', currency: 'USD' });
 }
 
+const twoDigits: Intl.NumberFormatOptions = { minimumIntegerDigits: 2, useGrouping: false };
+
 /** Minutes and seconds for the exam timer ("39:07"), digits in the language's numbering system. */
 export function formatClock(totalSeconds: number, language: LanguageKey): string {
   const seconds = Math.max(0, Math.floor(totalSeconds));
-  const two = (n: number) => formatNumber(n, language, { minimumIntegerDigits: 2, useGrouping: false });
-  return `${two(Math.floor(seconds / 60))}:${two(seconds % 60)}`;
+  const two = numberFormat(language, twoDigits, 'clock');
+  return `${two.format(Math.floor(seconds / 60))}:${two.format(seconds % 60)}`;
 }

@@ -29,6 +29,14 @@ describe('every error code has a message of its own', () => {
   });
 });
 
+describe('one status per code', () => {
+  test('ER_SCHEDULE_HISTORY_RETAKE is a 401 (seed sections 4 and 8: a reset forces a new login)', () => {
+    expect(statusOf.ER_SCHEDULE_HISTORY_RETAKE).toBe(401);
+    // The codes that end the pupil's session on the client are all 401s.
+    expect([statusOf.NOT_LOGGED_IN, statusOf.DURING_MAINTENANCE]).toEqual([401, 401]);
+  });
+});
+
 describe('Accept headers (seed section 8: 406)', () => {
   test.each([
     [undefined, 'application/json', true],
@@ -130,6 +138,28 @@ describe.each(kinds)('the error catalogue through the API on %s', (kind) => {
         body: api.answer(again.scheduleHistoryId, q2!.id, String(q2!.correctAnswer)),
       });
       expect(fresh.status).toBe(201);
+    });
+  });
+
+  describe('ER_SCHEDULE_HISTORY_RETAKE', () => {
+    test('the old token of a reset account is answered with the catalogue\'s status and message', async () => {
+      const pupil = await addSitting(api.db);
+      const { token, scheduleHistoryId } = await api.startAs(pupil.loginCode);
+      expect(await resetAccount(api.db, pupil.loginCode, api.clock.now())).toMatchObject({ ok: true });
+      for (const [method, path] of [
+        ['GET', `/api/exam/questions?schedule_history_id=${scheduleHistoryId}`],
+        ['POST', '/api/exam/heartbeat'],
+        ['GET', '/api/exams'],
+      ] as const) {
+        const response = await api.call(method, path, {
+          token,
+          ...(method === 'POST' ? { body: { schedule_history_id: scheduleHistoryId, question_index: 0, visible: true } } : {}),
+        });
+        // The middleware's answer and the catalogue's are one: 401, with the catalogue's message.
+        expect(response.status).toBe(statusOf.ER_SCHEDULE_HISTORY_RETAKE);
+        const { code, message } = errorBody('ER_SCHEDULE_HISTORY_RETAKE', undefined, api.clock.now());
+        expect(errorOf(response)).toMatchObject({ code, message });
+      }
     });
   });
 

@@ -12,7 +12,7 @@ import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { createFakeClock } from '../../server/clock.ts';
 import { examinees, jobs, results, scheduleHistories, unitStatistics } from '../../server/db/schema.ts';
 import { scoreSitting } from '../../server/domain/results-lifecycle.ts';
-import { backoffMs, claimJobs, enqueueJob, markDone, type Job } from '../../server/jobs/queue.ts';
+import { claimJobs, enqueueJob, markDone, retryDelayMs, type Job } from '../../server/jobs/queue.ts';
 import { runDueJobs, startJobRunner } from '../../server/jobs/runner.ts';
 import { sweep } from '../../server/jobs/sweep.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
@@ -117,10 +117,10 @@ describe.each(kinds)('jobs on %s', (kind) => {
     expect(first.jobs.filter((j) => j.key === key)).toEqual([expect.objectContaining({ ok: false })]);
     let [row] = await api.db.select().from(jobs).where(eq(jobs.key, key));
     expect(row).toMatchObject({ doneAt: null, lockedBy: null, lastError: 'the database blinked', attempts: 1 });
-    expect(row!.runAt.getTime()).toBe(clock.now().getTime() + backoffMs(1));
+    expect(row!.runAt.getTime()).toBe(clock.now().getTime() + retryDelayMs(1));
     // Not again before the backoff.
     expect((await runDueJobs(api.db, clock, { handlers: { release } })).jobs.filter((j) => j.key === key)).toEqual([]);
-    clock.advance(backoffMs(1));
+    clock.advance(retryDelayMs(1));
     const second = await runDueJobs(api.db, clock, { handlers: { release } });
     expect(second.jobs.filter((j) => j.key === key)).toEqual([expect.objectContaining({ ok: true })]);
     [row] = await api.db.select().from(jobs).where(eq(jobs.key, key));

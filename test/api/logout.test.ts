@@ -25,6 +25,7 @@ import { createApiClient } from '../../src/api/client.ts';
 import { createMemoryStorage } from '../helpers/fake-api.ts';
 import { useApi } from '../helpers/server-api.ts';
 import { addSitting } from '../helpers/server-fixtures.ts';
+import { examOf } from '../helpers/kiosk-exam.ts';
 
 /** The terminal's identity (X-Device-Token): a UUID, as the browser makes it. */
 const DEVICE_TOKEN = '00000000-0000-4000-8000-0000000000d1';
@@ -61,7 +62,7 @@ describe('logout ends the token on the server', () => {
 
   /** Logs in with the code: the terminal shows "Is this you?" (whose "No, log out" logs out). */
   async function logInOnTerminal(t: ReturnType<typeof terminal>, loginCode: string): Promise<string> {
-    t.kiosk.send({ type: 'loginCode.submitted', code: loginCode });
+    t.kiosk.getSnapshot().children.session!.send({ type: 'loginCode.submitted', code: loginCode });
     await waitForKiosk(t.kiosk, (s) => selectPath(s) === '/login-confirm', 10_000);
     const token = readToken(t.storage);
     if (!token) throw new Error('no token stored after login');
@@ -90,7 +91,7 @@ describe('logout ends the token on the server', () => {
     const pupil = await addSitting(api.db);
     const t = terminal();
     const token = await logInOnTerminal(t, pupil.loginCode);
-    t.kiosk.send({ type: 'identity.rejected' });
+    examOf(t.kiosk).send({ type: 'identity.rejected' });
     await waitForKiosk(t.kiosk, (s) => selectPath(s) === '/login-code?logout=1', 10_000);
     expect((await me(token)).status).toBe(401);
     expect(examineeKeys.filter((key) => t.storage.getItem(key) !== null)).toEqual([]);
@@ -103,7 +104,7 @@ describe('logout ends the token on the server', () => {
     const t = terminal();
     const token = await logInOnTerminal(t, pupil.loginCode);
     t.network.up = false;
-    t.kiosk.send({ type: 'identity.rejected' });
+    examOf(t.kiosk).send({ type: 'identity.rejected' });
     await waitForKiosk(t.kiosk, (s) => selectPath(s) === '/login-code?logout=1', 10_000);
     // Nothing the next pupil could log in with: only the bare token, under its own key.
     expect(examineeKeys.filter((key) => t.storage.getItem(key) !== null)).toEqual([]);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HealthResponseSchema } from '../../contract/http.ts';
 import { LoginResponseSchema } from '../../contract/session.ts';
 import { createFakeClock } from '../../server/clock.ts';
-import { configFromEnv } from '../../server/config.ts';
+import { apiProcessCount, configFromEnv } from '../../server/config.ts';
 import { silentLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/db.ts';
@@ -175,7 +175,18 @@ describe('configFromEnv', () => {
     [{ PARTNER_LOGOUT_URL_EGYPT: 'not a url' }, /PARTNER_LOGOUT_URL_EGYPT/],
     [{ PARTNER_LOGOUT_URL_PHILIPPINE: 'javascript:alert(1)' }, /PARTNER_LOGOUT_URL_PHILIPPINE/],
     [{ EMBED_TARGET_ORIGIN: '*' }, /EMBED_TARGET_ORIGIN/],
+    [{ WEB_CONCURRENCY: '0' }, /WEB_CONCURRENCY/],
+    [{ WEB_CONCURRENCY: 'auto' }, /WEB_CONCURRENCY/],
   ])('refuses %o, naming the variable', (env, message) => {
     expect(() => configFromEnv(env)).toThrow(message);
+  });
+
+  test('API processes: one per core on PostgreSQL unless WEB_CONCURRENCY says; always one on PGlite', () => {
+    const postgres = 'postgres://gradus@db:5432/gradus';
+    expect(apiProcessCount(configFromEnv({ DATABASE_URL: postgres }), 2)).toEqual({ count: 2, ignored: false });
+    expect(apiProcessCount(configFromEnv({ DATABASE_URL: postgres, WEB_CONCURRENCY: '6' }), 2)).toEqual({ count: 6, ignored: false });
+    expect(apiProcessCount(configFromEnv({ DATABASE_URL: postgres, WEB_CONCURRENCY: '1' }), 8)).toEqual({ count: 1, ignored: false });
+    expect(apiProcessCount(configFromEnv({}), 8)).toEqual({ count: 1, ignored: false });
+    expect(apiProcessCount(configFromEnv({ WEB_CONCURRENCY: '4' }), 8)).toEqual({ count: 1, ignored: true });
   });
 });

@@ -11,6 +11,7 @@ import { waitForKiosk, watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import { readSession, storageKeys } from '../../machines/shared/storage.ts';
 import { syncRouterWithKiosk } from '../../src/app/router-sync.ts';
 import { createFakeApi, createMemoryStorage, VALID_CODE } from '../helpers/fake-api.ts';
+import { examOf } from '../helpers/kiosk-exam.ts';
 
 function bootAt(url: string, storage = createMemoryStorage(), storedErrorCode: 'INCORRECT_DEVICE' | null = null) {
   const kiosk = createActor(createKioskMachine({ api: createFakeApi(), storage }), {
@@ -31,19 +32,19 @@ describe('router sync', () => {
   it('sends an unknown path to /404, and back to login from there', () => {
     const { history, kiosk } = bootAt('/nowhere');
     expect(history.location.pathname).toBe('/404');
-    kiosk.send({ type: 'login.requested' });
+    kiosk.getSnapshot().children.session!.send({ type: 'login.requested' });
     expect(history.location.pathname).toBe('/login-code');
   });
 
   it('follows the machine through the journey and keeps the exam when Back is pressed', async () => {
     const { history, kiosk } = bootAt('/login-code');
-    kiosk.send({ type: 'loginCode.submitted', code: VALID_CODE });
+    kiosk.getSnapshot().children.session!.send({ type: 'loginCode.submitted', code: VALID_CODE });
     await waitForKiosk(kiosk, (s) => selectPath(s) === '/login-confirm');
     expect(history.location.pathname).toBe('/login-confirm');
-    kiosk.send({ type: 'identity.confirmed' });
-    kiosk.send({ type: 'tutorial.completed' });
+    examOf(kiosk).send({ type: 'identity.confirmed' });
+    examOf(kiosk).send({ type: 'tutorial.completed' });
     expect(history.location.pathname).toBe('/exam-start');
-    kiosk.send({ type: 'start.confirmed' });
+    examOf(kiosk).send({ type: 'start.confirmed' });
     await waitForKiosk(kiosk, (s) => s.children.exam?.getSnapshot().matches('answering') ?? false);
     expect(history.location.pathname).toBe('/start');
 
@@ -59,10 +60,10 @@ describe('router sync', () => {
 
   it('lets Back return from the start screen to the tutorial before Start', async () => {
     const { history, kiosk } = bootAt('/login-code');
-    kiosk.send({ type: 'loginCode.submitted', code: VALID_CODE });
+    kiosk.getSnapshot().children.session!.send({ type: 'loginCode.submitted', code: VALID_CODE });
     await waitForKiosk(kiosk, (s) => selectPath(s) === '/login-confirm');
-    kiosk.send({ type: 'identity.confirmed' });
-    kiosk.send({ type: 'tutorial.completed' });
+    examOf(kiosk).send({ type: 'identity.confirmed' });
+    examOf(kiosk).send({ type: 'tutorial.completed' });
     history.back();
     expect(history.location.pathname).toBe('/exam-tutorial');
     expect(kiosk.getSnapshot().children.exam?.getSnapshot().matches('tutorial')).toBe(true);

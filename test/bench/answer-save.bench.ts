@@ -1,113 +1,198 @@
 /**
  * The answer-save path, measured (`npm run bench`), never asserted on time in tests.
- * - server: POST /api/exam/answers through the Hono app on an in-memory PGlite, each call a
- *   new answer revision (insert-or-replace, idempotency check, deadline check);
+ *
+ * - server: POST /api/exam/answers over HTTP (autocannon, BENCH_CONNECTIONS keep-alive
+ *   connections, default 50) against the real API and, in the same run, its floor: a bare Hono
+ *   route that stores the same body with one upsert. On PGlite and, when it answers at
+ *   127.0.0.1:5432, on PostgreSQL (a fresh database of test/helpers/db.ts). The four servers
+ *   run in a child process (answer-save-servers.ts); rounds are interleaved (the order turns
+ *   each round) so load from elsewhere on the machine falls on all of them alike. Prints
+ *   saves/s, p50 and p99 per server and the ratio real / floor of each round, and the CPU time
+ *   the servers' process spent per save (Node only: PostgreSQL's own work is in its processes),
+ *   which load from elsewhere inflates less than the wall time. Every save must be answered
+ *   2xx: anything else fails the run (that is correctness, not speed).
+ *   BENCH_ROUNDS (5), BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_PUPILS (= connections)
+ *   tune it.
  * - client: the exam machine taking `answer.given` and the server's acknowledgement (the
- *   work the browser does per answer besides the network).
+ *   work the browser does per answer besides the network), with the exam cache in IndexedDB
+ *   (fake-indexeddb) as the browser writes it on every acknowledgement: coalesced now
+ *   (src/platform/exam-cache.ts), and beside it the write-every-ack it replaced.
  */
+import 'fake-indexeddb/auto';
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import { Hono } from 'hono';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { once } from 'node:events';
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { openDB } from 'idb';
+import { describe, test } from 'vitest';
 import { createActor } from 'xstate';
+import { examImplementations } from '../../machines/exam/exam.actors.ts';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
+import type { CachedExam, ExamCachePort } from '../../machines/exam/exam.types.ts';
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
-import { createApp } from '../../server/app.ts';
-import { createFakeClock } from '../../server/clock.ts';
-import { ExamQuestionsSchema, StartExamResponseSchema } from '../../contract/exam.ts';
-import { LoginResponseSchema } from '../../contract/session.ts';
-import * as v from 'valibot';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import type { ApiPort } from '../../machines/shared/ports.ts';
+import { createIndexedDbExamCache } from '../../src/platform/exam-cache.ts';
 import { demoExaminee, demoQuestions } from '../helpers/fake-api.ts';
 import { never } from '../helpers/never.ts';
-import demoAccounts from '../../server/seed/demo-accounts.json' with { type: 'json' };
+import type { BenchTarget, ServersReady } from './answer-save-servers.ts';
+import { postAnswers, type LoadResult } from './load.ts';
 
-describe('server: save one answer', () => {
-  let database: TestDatabase;
-  let request: (body: unknown) => Promise<Response>;
-  let body: () => unknown;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const GOALS = { pglite: 0.9, postgres: 0.8 } as const;
 
-  beforeAll(async () => {
-    database = await createTestDatabase('pglite');
-    const clock = createFakeClock('2026-06-01T09:00:00.000Z');
-    const app = createApp({ db: database.db, clock, logger: { info: () => {}, error: () => {} } });
-    const account = (demoAccounts as Array<{ login_code: string; purpose?: string; scenario?: string }>)[0]!;
-    const json = { 'content-type': 'application/json' };
-    const login = v.parse(LoginResponseSchema, await (await app.request('/api/login', {
-      method: 'POST', headers: json, body: JSON.stringify({ login_type: 0, login_code: account.login_code }),
-    })).json());
-    const auth = { ...json, authorization: `Bearer ${login.access_token}` };
-    const id = login.examinee.schedule_history_id;
-    v.parse(StartExamResponseSchema, await (await app.request('/api/exam/start', {
-      method: 'POST', headers: auth, body: JSON.stringify({ schedule_history_id: id }),
-    })).json());
-    const questions = v.parse(ExamQuestionsSchema, await (await app.request(`/api/exam/questions?schedule_history_id=${id}`, { headers: auth })).json());
-    const text = questions.questions.find((q) => q.type === 'text')!;
-    body = () => ({
-      schedule_history_id: id,
-      question_id: text.id,
-      value: 'cold',
-      idempotency_key: randomUUID(),
-      answered_at: clock.now().toISOString(),
+const name = (t: BenchTarget) => `${t.database === 'pglite' ? 'PGlite' : 'PostgreSQL'} ${t.server === 'real' ? 'Gradus' : 'floor '}`;
+const range = (xs: number[], digits = 0) => {
+  const f = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return `${f(Math.min(...xs))}–${f(Math.max(...xs))}`;
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+describe('server: save one answer over HTTP, beside its floor', () => {
+  test('the real API and the bare floor, PGlite and PostgreSQL, interleaved rounds', { timeout: 60 * 60_000 }, async () => {
+    const child = fork(fileURLToPath(new URL('./answer-save-servers.ts', import.meta.url)), [], {
+      execArgv: [],
+      env: { ...process.env, BENCH_PUPILS: process.env.BENCH_PUPILS ?? String(CONNECTIONS) },
     });
-    request = (payload) => app.request('/api/exam/answers', { method: 'POST', headers: auth, body: JSON.stringify(payload) }) as Promise<Response>;
-  });
-  afterAll(async () => {
-    await database.close();
-  });
+    try {
+      const [ready] = (await once(child, 'message')) as [ServersReady];
+      type Slot = LoadResult & { cpuPerSave: number };
+      const results = new Map<BenchTarget, Slot[]>(ready.targets.map((t) => [t, []]));
+      const cpu = async () => {
+        child.send('cpu');
+        const [answer] = (await once(child, 'message')) as [{ cpu: number }];
+        return answer.cpu;
+      };
+      const load = async (target: BenchTarget, seconds: number): Promise<Slot> => {
+        const before = await cpu();
+        const result = await postAnswers(target.url, ready.pupils[target.database], { connections: CONNECTIONS, seconds });
+        const used = (await cpu()) - before;
+        return { ...result, cpuPerSave: used / Math.max(1, result.savesPerSecond * seconds) };
+      };
 
-  test('POST /api/exam/answers', async ({ bench }) => {
-    await bench('POST /api/exam/answers (new revision)', async () => {
-      const response = await request(body());
-      if (response.status >= 300) throw new Error(`save failed: ${response.status} ${await response.text()}`);
-    }).run();
-  });
+      const started = loadavg()[0]!.toFixed(2);
+      // Warm-up (JIT, plans, caches): not counted.
+      for (const target of ready.targets) await load(target, 2);
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = ready.targets.map((_, i) => ready.targets[(i + round) % ready.targets.length]!);
+        for (const target of order) {
+          const result = await load(target, SECONDS);
+          results.get(target)!.push(result);
+          const failed = Object.keys(result.failures).length > 0 ? ` FAILURES ${JSON.stringify(result.failures)}` : '';
+          console.log(
+            `round ${round + 1} ${name(target)}: ${result.savesPerSecond.toFixed(0)} saves/s, p50 ${result.p50} ms, ` +
+              `p99 ${result.p99} ms, server CPU ${result.cpuPerSave.toFixed(0)} µs/save${failed}`,
+          );
+        }
+      }
 
-  // The floor, in the same run and on the same PGlite: a bare Hono route that parses the same
-  // body and stores it with one upsert, no rules. Compare the two rows' hz, not the absolute figures.
-  test('floor: a bare Hono route with one upsert', async ({ bench }) => {
-    await database.db.execute(sql`create table if not exists bench_floor (key text primary key, question_id int not null, value text not null, answered_at timestamptz not null)`);
-    const bare = new Hono().post('/answers', async (c) => {
-      const b = (await c.req.json()) as { question_id: number; value: string; idempotency_key: string; answered_at: string };
-      await database.db.execute(
-        sql`insert into bench_floor values (${b.idempotency_key}, ${b.question_id}, ${b.value}, ${b.answered_at}) on conflict (key) do update set value = excluded.value returning key`,
-      );
-      return c.json({ ok: true }, 201);
-    });
-    await bench('floor: bare Hono + one PGlite upsert', async () => {
-      const response = await bare.request('/answers', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body()) });
-      if (response.status !== 201) throw new Error(`floor failed: ${response.status}`);
-    }).run();
+      const lines = [
+        '',
+        `answer save over HTTP: ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, ` +
+          `${availableParallelism()} cores, load average ${started} at the start`,
+        '| server | saves/s | p50 ms | p99 ms | ratio to its floor (saves/s, per round) | Node CPU µs/save | floor / Gradus CPU |',
+        '|---|---|---|---|---|---|---|',
+      ];
+      for (const database of ['pglite', 'postgres'] as const) {
+        const real = ready.targets.find((t) => t.database === database && t.server === 'real');
+        const floor = ready.targets.find((t) => t.database === database && t.server === 'floor');
+        if (!real || !floor) continue;
+        const r = results.get(real)!;
+        const f = results.get(floor)!;
+        const ratios = r.map((x, i) => x.savesPerSecond / f[i]!.savesPerSecond);
+        const cpuRatios = r.map((x, i) => f[i]!.cpuPerSave / x.cpuPerSave);
+        const verdict = median(ratios) >= GOALS[database] ? 'goal met' : 'below goal';
+        lines.push(
+          `| ${name(real)} | ${range(r.map((x) => x.savesPerSecond))} | ${range(r.map((x) => x.p50))} | ${range(r.map((x) => x.p99))} | ` +
+            `${range(ratios, 2)} (median ${median(ratios).toFixed(2)}; goal ≥ ${GOALS[database]}: ${verdict}) | ` +
+            `${range(r.map((x) => x.cpuPerSave))} | ${range(cpuRatios, 2)} (median ${median(cpuRatios).toFixed(2)}) |`,
+          `| ${name(floor)} | ${range(f.map((x) => x.savesPerSecond))} | ${range(f.map((x) => x.p50))} | ${range(f.map((x) => x.p99))} | – | ` +
+            `${range(f.map((x) => x.cpuPerSave))} | – |`,
+        );
+      }
+      console.log(lines.join('\n'));
+
+      const failures = [...results].filter(([, rs]) => rs.some((x) => Object.keys(x.failures).length > 0));
+      if (failures.length > 0) {
+        throw new Error(`saves failed: ${failures.map(([t, rs]) => `${name(t)} ${JSON.stringify(rs.map((x) => x.failures))}`).join('; ')}`);
+      }
+    } finally {
+      child.send('close');
+      await once(child, 'exit');
+    }
   });
 });
 
 describe('client: the exam machine takes an answer and its acknowledgement', () => {
-  const machine = examMachine.provide({
-    actors: { loadExamDetails: never(), startExam: never(), loadQuestions: never(), storeAnswer: never(), saveAnswer: never(), flushAnswers: never(), finishExam: never() },
-    actions: { reportProgress: () => {}, reportCompleted: () => {}, requestLogout: () => {}, reportUnauthorized: () => {} },
-  });
-  const session = sessionFromLogin({ access_token: 't', examinee: demoExaminee, server_time: '2026-06-01T09:00:00.000Z' }, randomUUID());
-  const actor = createActor(machine, { input: { session } }).start();
   const now = new Date().toISOString();
-  actor.send({ type: 'INIT_TEST' });
-  // Loading runs in the retry machine: its output wraps the details.
-  actor.send({ type: 'xstate.done.actor.loadExamDetails', output: { ok: true, value: {
+  const details = {
     schedule_history_id: 7, examinee_name: 'A', subject: { id: 1, name: 'E' }, level: { id: 1, name: 'L' },
     exam: { id: 1, title: 'E', question_count: 3, time_limit_seconds: 2400 }, status: 6, started_at: now,
     deadline_at: new Date(Date.now() + 2_400_000).toISOString(), server_time: now,
-  } } } as never);
-  actor.send({ type: 'xstate.done.actor.loadQuestions', output: { ok: true, value: {
-    questions: demoQuestions, answers: [], unsent: [], deadline_at: new Date(Date.now() + 2_400_000).toISOString(), server_time: now,
-  } } } as never);
+  };
 
-  test('answer.given, written to the outbox, and its acknowledgement', async ({ bench }) => {
-    await bench('answer.given then xstate.done.actor.storeAnswer then xstate.done.actor.saveAnswer', () => {
+  /** An exam under way; `cache` receives what the kiosk's cacheExam action writes (exam.actors.ts). */
+  function answering(cache?: ExamCachePort) {
+    const machine = examMachine.provide({
+      actors: { loadExamDetails: never(), startExam: never(), loadQuestions: never(), storeAnswer: never(), saveAnswer: never(), flushAnswers: never(), finishExam: never() },
+      actions: {
+        reportProgress: () => {}, reportCompleted: () => {}, requestLogout: () => {}, reportUnauthorized: () => {},
+        // The kiosk's own action (exam.actors.ts), writing to `cache`.
+        ...(cache ? { cacheExam: examImplementations({ api: {} as ApiPort, examCache: cache }).actions.cacheExam } : {}),
+      },
+    });
+    const session = sessionFromLogin({ access_token: 't', examinee: demoExaminee, server_time: now }, randomUUID());
+    const actor = createActor(machine, { input: { session } }).start();
+    actor.send({ type: 'INIT_TEST' });
+    // Loading runs in the retry machine: its output wraps the details.
+    actor.send({ type: 'xstate.done.actor.loadExamDetails', output: { ok: true, value: details } } as never);
+    actor.send({ type: 'xstate.done.actor.loadQuestions', output: { ok: true, value: {
+      questions: demoQuestions, answers: [], unsent: [], deadline_at: details.deadline_at, server_time: now,
+    } } } as never);
+    return () => {
       actor.send({ type: 'answer.given', questionId: 102, value: 'cold' });
       const key = actor.getSnapshot().context.answers[102]!.key;
       actor.send({ type: 'xstate.done.actor.storeAnswer', output: key } as never);
       if (actor.getSnapshot().context.answers[102]!.status !== 'local') throw new Error('answer not in the outbox');
-      actor.send({ type: 'xstate.done.actor.saveAnswer', output: { key, serverTime: now } } as never);
+      actor.send({ type: 'xstate.done.actor.saveAnswer', output: { key, serverTime: now, deadlineAt: details.deadline_at } } as never);
       if (actor.getSnapshot().context.answers[102]!.status !== 'saved') throw new Error('answer not marked saved');
+    };
+  }
+
+  /** The exam cache as it was before: every put one IndexedDB transaction (read the others, delete them, put). */
+  function writeEveryAck(name: string): ExamCachePort {
+    const db = openDB(name, 1, { upgrade: (d) => void d.createObjectStore('exams', { keyPath: 'scheduleHistoryId' }) });
+    return {
+      async put(exam: CachedExam) {
+        const tx = (await db).transaction('exams', 'readwrite');
+        const others = ((await tx.store.getAll()) as CachedExam[]).filter((kept) => kept.owner !== exam.owner);
+        await Promise.all([...others.map((kept) => tx.store.delete(kept.scheduleHistoryId)), tx.store.put(structuredClone(exam)), tx.done]);
+      },
+      get: async () => null,
+      clear: async () => {},
+    };
+  }
+
+  // The browser gets back to its event loop between acknowledgements (each is a network answer).
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  test('answer.given, written to the outbox, and its acknowledgement', async ({ bench }) => {
+    const ack = answering();
+    await bench('answer.given then xstate.done.actor.storeAnswer then xstate.done.actor.saveAnswer', ack).run();
+  });
+
+  test('the same with the exam cache written on acknowledgement', async ({ bench }) => {
+    const coalesced = answering(createIndexedDbExamCache(`bench-cache-${randomUUID()}`));
+    const everyAck = answering(writeEveryAck(`bench-cache-${randomUUID()}`));
+    await bench('ack + exam cache, coalesced (src/platform/exam-cache.ts)', async () => {
+      coalesced();
+      await turn();
+    }).run();
+    await bench('ack + exam cache, one IndexedDB write per ack (before)', async () => {
+      everyAck();
+      await turn();
     }).run();
   });
 });

@@ -11,7 +11,7 @@ import { createActor, type InspectionEvent, type SimulatedClock } from 'xstate';
 import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import type { KioskInput } from '../../machines/kiosk/kiosk.types.ts';
 import { watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
-import { KioskProvider } from '../../src/app/kiosk-bindings.ts';
+import { KioskProvider } from '../../src/app/actors.ts';
 import { AppProviders } from '../../src/app/providers.tsx';
 import { createAppRouter } from '../../src/app/router.ts';
 import { syncRouterWithKiosk } from '../../src/app/router-sync.ts';

@@ -9,6 +9,7 @@ import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { selectPath, selectScreen } from '../../machines/kiosk/kiosk.selectors.ts';
 import { readSession, storageKeys } from '../../machines/shared/storage.ts';
 import { createFakeApi, createMemoryStorage, demoQuestions, VALID_CODE } from '../helpers/fake-api.ts';
+import { examOf } from '../helpers/kiosk-exam.ts';
 
 function boot(storage = createMemoryStorage(), api = createFakeApi()) {
   const actor = createActor(createKioskMachine({ api, storage }), { input: { storedSession: readSession(storage) } });
@@ -23,26 +24,26 @@ describe('kiosk', () => {
   it('walks the journey from login code to logout and leaves nothing of the pupil', async () => {
     const { actor, api, storage } = boot();
     expect(selectPath(actor.getSnapshot())).toBe('/login-code');
-    actor.send({ type: 'loginCode.submitted', code: 'ac3ef4ghj6km' });
+    actor.getSnapshot().children.session!.send({ type: 'loginCode.submitted', code: 'ac3ef4ghj6km' });
     await settle(actor, '/login-confirm');
     expect(storage.getItem(storageKeys.token)).toBe('token-1');
-    actor.send({ type: 'identity.confirmed' });
+    examOf(actor).send({ type: 'identity.confirmed' });
     expect(selectPath(actor.getSnapshot())).toBe('/exam-tutorial');
-    actor.send({ type: 'tutorial.completed' });
+    examOf(actor).send({ type: 'tutorial.completed' });
     expect(selectScreen(actor.getSnapshot())).toBe('exam-start');
-    actor.send({ type: 'start.confirmed' });
+    examOf(actor).send({ type: 'start.confirmed' });
     await waitFor(actor, (s) => s.children.exam?.getSnapshot().matches('answering') ?? false);
     expect(selectPath(actor.getSnapshot())).toBe('/start');
-    actor.send({ type: 'answer.given', questionId: demoQuestions[0]!.id, value: 'a' });
-    actor.send({ type: 'question.next' });
-    actor.send({ type: 'answer.given', questionId: demoQuestions[1]!.id, value: 'cold' });
+    examOf(actor).send({ type: 'answer.given', questionId: demoQuestions[0]!.id, value: 'a' });
+    examOf(actor).send({ type: 'question.next' });
+    examOf(actor).send({ type: 'answer.given', questionId: demoQuestions[1]!.id, value: 'cold' });
     expect(readSession(storage)?.question_index).toBe(1);
-    actor.send({ type: 'finish.requested' });
-    actor.send({ type: 'finish.confirmed' });
+    examOf(actor).send({ type: 'finish.requested' });
+    examOf(actor).send({ type: 'finish.confirmed' });
     await settle(actor, '/exam-end');
     expect(api.saved.get(102)?.value).toBe('cold');
     expect(readSession(storage)?.is_completed).toBe(true);
-    actor.send({ type: 'logout.requested' });
+    examOf(actor).send({ type: 'logout.requested' });
     // Seed section 4: a code login ends on its login page with logout=1.
     await settle(actor, '/login-code?logout=1');
     expect(Object.keys(storage.dump())).toEqual([]);
@@ -59,15 +60,15 @@ describe('kiosk', () => {
 
   it('keeps the exam when Back asks for the start screen', async () => {
     const { actor } = boot();
-    actor.send({ type: 'loginCode.submitted', code: VALID_CODE });
+    actor.getSnapshot().children.session!.send({ type: 'loginCode.submitted', code: VALID_CODE });
     await settle(actor, '/login-confirm');
-    actor.send({ type: 'identity.confirmed' });
-    actor.send({ type: 'tutorial.completed' });
+    examOf(actor).send({ type: 'identity.confirmed' });
+    examOf(actor).send({ type: 'tutorial.completed' });
     // Before Start, Back returns to the tutorial.
     actor.send({ type: 'location.changed', path: '/exam-tutorial' });
     expect(selectPath(actor.getSnapshot())).toBe('/exam-tutorial');
-    actor.send({ type: 'tutorial.completed' });
-    actor.send({ type: 'start.confirmed' });
+    examOf(actor).send({ type: 'tutorial.completed' });
+    examOf(actor).send({ type: 'start.confirmed' });
     await settle(actor, '/start');
     actor.send({ type: 'location.changed', path: '/exam-start' });
     actor.send({ type: 'location.changed', path: '/exam-tutorial' });
@@ -79,16 +80,16 @@ describe('kiosk', () => {
     const storage = createMemoryStorage();
     const api = createFakeApi();
     const first = boot(storage, api).actor;
-    first.send({ type: 'loginCode.submitted', code: VALID_CODE });
+    first.getSnapshot().children.session!.send({ type: 'loginCode.submitted', code: VALID_CODE });
     await settle(first, '/login-confirm');
-    first.send({ type: 'identity.confirmed' });
-    first.send({ type: 'tutorial.completed' });
-    first.send({ type: 'start.confirmed' });
+    examOf(first).send({ type: 'identity.confirmed' });
+    examOf(first).send({ type: 'tutorial.completed' });
+    examOf(first).send({ type: 'start.confirmed' });
     await settle(first, '/start');
     await waitFor(first, (s) => s.children.exam?.getSnapshot().matches('answering') ?? false);
-    first.send({ type: 'answer.given', questionId: 101, value: 'a' });
-    first.send({ type: 'question.next' });
-    first.send({ type: 'question.next' });
+    examOf(first).send({ type: 'answer.given', questionId: 101, value: 'a' });
+    examOf(first).send({ type: 'question.next' });
+    examOf(first).send({ type: 'question.next' });
     await waitFor(first, () => api.saved.has(101));
     first.stop();
 

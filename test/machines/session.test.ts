@@ -22,6 +22,9 @@ function boot(url: string, api = createFakeApi(), storage = createMemoryStorage(
   return { actor, api, storage, left };
 }
 
+/** What the pupil does on the session's screens goes to the session actor itself (session.connect.ts). */
+const session = (actor: ReturnType<typeof boot>['actor']) => actor.getSnapshot().children.session!;
+
 describe('login page place', () => {
   it('asks GET /schedule for a schedule code, with venue and org only for login type 1', async () => {
     const api = createFakeApi();
@@ -63,14 +66,14 @@ describe('session journeys on the kiosk', () => {
   it('an examinee login lands on the exam list; the exam machine starts only once an exam is chosen', async () => {
     const { actor, storage } = boot(`/login?org_code=${demoOrganizations.examinee}`);
     await waitForKiosk(actor, (s) => s.children.session?.getSnapshot().matches({ signedOut: { login: 'ready' } }) ?? false);
-    actor.send({ type: 'login.submitted', login_id: demoLogins.examinee, password: DEMO_PASSWORD });
+    session(actor).send({ type: 'login.submitted', login_id: demoLogins.examinee, password: DEMO_PASSWORD });
     await waitForKiosk(actor, (s) => selectScreen(s) === 'exam-list' && s.children.session?.getSnapshot().matches({ signedIn: { examList: { list: 'ready' } } }) === true);
     expect(selectPath(actor.getSnapshot())).toBe('/exam');
     expect(actor.getSnapshot().children.exam).toBeUndefined();
     // A locked step cannot be chosen.
-    actor.send({ type: 'exam.chosen', scheduleHistoryId: 8 });
+    session(actor).send({ type: 'exam.chosen', scheduleHistoryId: 8 });
     expect(actor.getSnapshot().children.exam).toBeUndefined();
-    actor.send({ type: 'exam.chosen', scheduleHistoryId: 7 });
+    session(actor).send({ type: 'exam.chosen', scheduleHistoryId: 7 });
     await waitForKiosk(actor, (s) => selectPath(s) === '/login-confirm');
     expect(readSession(storage)?.schedule_history_id).toBe(7);
   });
@@ -78,27 +81,27 @@ describe('session journeys on the kiosk', () => {
   it('a my-page user registers basic info, sees it, then the testing menu', async () => {
     const { actor, api } = boot(`/login?org_code=${demoOrganizations.id}`);
     await waitForKiosk(actor, (s) => s.children.session?.getSnapshot().matches({ signedOut: { login: 'ready' } }) ?? false);
-    actor.send({ type: 'login.submitted', login_id: demoLogins.myPage, password: DEMO_PASSWORD });
+    session(actor).send({ type: 'login.submitted', login_id: demoLogins.myPage, password: DEMO_PASSWORD });
     await waitForKiosk(actor, (s) => selectPath(s) === '/examinee-input-info');
-    actor.send({ type: 'basicInfo.changed', values: { examinee_name: 'Aiko', grade_id: null, email: 'aiko@' } });
-    actor.send({ type: 'basicInfo.reviewed' });
+    session(actor).send({ type: 'basicInfo.changed', values: { examinee_name: 'Aiko', grade_id: null, email: 'aiko@' } });
+    session(actor).send({ type: 'basicInfo.reviewed' });
     expect(actor.getSnapshot().children.session?.getSnapshot().context.basicInfo.errors).toEqual({ grade_id: 'required', email: 'invalid' });
-    actor.send({ type: 'basicInfo.changed', values: { examinee_name: 'Aiko', grade_id: 99, email: 'aiko@example.com' } });
-    actor.send({ type: 'basicInfo.reviewed' });
-    actor.send({ type: 'basicInfo.confirmed' });
+    session(actor).send({ type: 'basicInfo.changed', values: { examinee_name: 'Aiko', grade_id: 99, email: 'aiko@example.com' } });
+    session(actor).send({ type: 'basicInfo.reviewed' });
+    session(actor).send({ type: 'basicInfo.confirmed' });
     await waitForKiosk(actor, (s) => selectPath(s) === '/examinee-info');
-    actor.send({ type: 'basicInfo.acknowledged' });
+    session(actor).send({ type: 'basicInfo.acknowledged' });
     await waitForKiosk(actor, (s) => s.children.session?.getSnapshot().matches({ signedIn: { testingMenu: 'ready' } }) ?? false);
     expect(selectPath(actor.getSnapshot())).toBe('/testing-menu');
     expect(api.calls).toContain('saveExamineeInfo');
-    actor.send({ type: 'test.chosen' });
+    session(actor).send({ type: 'test.chosen' });
     await waitForKiosk(actor, (s) => selectPath(s) === '/login-confirm');
   });
 
   it('a partner login type leaves for its configured site at logout, leaving nothing', async () => {
     const { actor, storage, left } = boot('/oauth-egypt?token=egypt-token&orgCode=EG1');
     await waitForKiosk(actor, (s) => selectPath(s) === '/exam');
-    actor.send({ type: 'logout.requested' });
+    session(actor).send({ type: 'logout.requested' });
     await waitForKiosk(actor, () => left.length === 1);
     expect(left).toEqual(['https://egypt.example/']);
     expect(Object.keys(storage.dump())).toEqual([]);

@@ -450,7 +450,7 @@ async function passTime(app: AppUnderTest, ms: number) {
 }
 
 async function browserGoesOnline(app: AppUnderTest) {
-  await act(async () => app.kiosk.send({ type: 'connection.restored' }));
+  await act(async () => app.kiosk.getSnapshot().children.exam?.send({ type: 'connection.restored' }));
 }
 
 /** Clicks a choice of the question on screen that is not chosen yet. */

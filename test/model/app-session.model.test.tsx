@@ -11,7 +11,8 @@
  * is empty: a transition the screens offer no way to is a missing button, to be fixed there).
  *
  * The testing menu leads on to the exam fee, the short result, the result items' payment, the
- * purchased result and the score report. Payments go through the payment screens: the demo
+ * purchased result and the score report (the results machine, the session's child: its
+ * transitions are reported as `model coverage results (through the app)`). Payments go through the payment screens: the demo
  * provider's panel, and Adyen's Drop-in over a stand-in of the Adyen Web library (the real one
  * loads Adyen's scripts), whose callbacks the path fires. Confirmation backoffs run on a
  * SimulatedClock the path moves. The payment machine's transitions are reported as
@@ -28,6 +29,7 @@ import { SimulatedClock, createMachine } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import * as v from 'valibot';
 import { STATUS_BACKOFF_MAX_MS, paymentMachine } from '../../machines/payment/payment.machine.ts';
+import { resultsMachine } from '../../machines/results/results.machine.ts';
 import { sessionMachine } from '../../machines/session/session.machine.ts';
 import { examineeKeys, readPendingRevocations, readSession, readToken, storageKeys } from '../../machines/shared/storage.ts';
 import {
@@ -474,11 +476,13 @@ interface AppUnderTest {
 
 const recorder = new CoverageRecorder('session', allTransitions(sessionMachine));
 const paymentRecorder = new CoverageRecorder('payment', allTransitions(paymentMachine));
+const resultsRecorder = new CoverageRecorder('results', allTransitions(resultsMachine));
 
 const record = recordByMachine(
   new Map([
     ['session', recorder],
     ['payment', paymentRecorder],
+    ['results', resultsRecorder],
   ]),
 );
 
@@ -1370,5 +1374,11 @@ describe('a visitor through the app, every transition of the session model', () 
     paymentRecorder.report('ui');
     expect(paymentRecorder.missing()).toEqual([]);
     expect(paymentRecorder.taken.size).toBe(paymentRecorder.all.size);
+  });
+
+  it('takes the results machine through the results screens', () => {
+    resultsRecorder.report('ui');
+    expect(resultsRecorder.missing()).toEqual([]);
+    expect(resultsRecorder.taken.size).toBe(resultsRecorder.all.size);
   });
 });

@@ -384,7 +384,7 @@ describe('the pupil through the app, every transition of the model', () => {
             await act(async () => app.control.fail('saveAnswer', 'NETWORK_ERROR'));
           },
           'browser.goesOnline': async () => {
-            await act(async () => app.kiosk.send({ type: 'connection.restored' }));
+            await act(async () => app.kiosk.getSnapshot().children.exam?.send({ type: 'connection.restored' }));
           },
           'pupil.pressesOk': () => app.user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'OK' })),
           'pupil.retries': () => app.user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Retry' })),

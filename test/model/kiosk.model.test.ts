@@ -1,7 +1,7 @@
 /**
  * The kiosk machine walked transition by transition, with stand-in children: what it owns is
- * composing them, forwarding the pupil's events and turning locations into events (the proctor
- * page at /proctor, and back to the pupil's screens from it; the terminal check at
+ * composing them, passing the exam's reports to the session and turning locations into events
+ * (the proctor page at /proctor, and back to the pupil's screens from it; the terminal check at
  * /checking-domain-connection, by URL or by a login screen's link, left when done or by URL).
  */
 import { expect } from 'vitest';
@@ -37,10 +37,6 @@ describeModel({
       type: 'location.changed',
       path,
     })),
-    'loginCode.submitted': [{ type: 'loginCode.submitted', code: 'AC3E-F4GH-J6KM' }],
-    'answer.given': [{ type: 'answer.given', questionId: 101, value: 'a' }],
-    'question.selected': [{ type: 'question.selected', index: 1 }],
-    'question.flagged': [{ type: 'question.flagged', questionId: 101 }],
     // The terminal check is done: the teacher pressed "Back".
     'xstate.done.actor.connectivity': [{ type: 'xstate.done.actor.connectivity', output: undefined }],
   },

@@ -4,9 +4,10 @@
  */
 import { expect } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
-import { backoffMs, retryMachine } from '../../machines/retry/retry.machine.ts';
+import { retryMachine } from '../../machines/retry/retry.machine.ts';
 import { selectRetryDialog } from '../../machines/retry/retry.selectors.ts';
 import type { RetryContext, RetryInput } from '../../machines/retry/retry.types.ts';
+import { backoffMs } from '../../machines/shared/backoff.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { never } from '../helpers/never.ts';
 import { describeModel } from './suite.ts';
@@ -15,7 +16,7 @@ const machine = retryMachine.provide({ actors: { call: never() } });
 
 /** A window of 3 s: waits of 1 s and 2 s fit, the third (4 s) does not. */
 const windowMs = 3_000;
-const inputs: RetryInput[] = (['checkConnection', 'autoConnect', 'silent'] as const).map((variant) => ({
+const inputs: RetryInput[] = (['checkConnection', 'autoConnect'] as const).map((variant) => ({
   variant,
   input: { scheduleHistoryId: 7 },
   windowMs,
@@ -33,7 +34,6 @@ describeModel({
       { type: 'xstate.error.actor.call', error: new ApiFailure('GENERIC_ERROR', 500) },
     ],
   },
-  // The silent variant never gives up: its attempts are told apart only up to the longest wait.
   contextKey: (context) => {
     const c = context as unknown as RetryContext;
     return { attempt: Math.min(c.attempt, 4), error: c.error };
@@ -45,10 +45,8 @@ describeModel({
     if (context.error && context.error !== 'NETWORK_ERROR' && context.error !== 'TIMEOUT') {
       expect(snapshot.status).toBe('done');
     }
-    // The backoff never waits more than the window in total (silent has none).
-    if (context.variant !== 'silent') expect(context.waitedMs).toBeLessThanOrEqual(context.windowMs);
-    // The silent variant never shows a message; the others ask only once the window is used up.
-    if (context.variant === 'silent') expect(dialog).toBeNull();
+    // The backoff never waits more than the window in total; the pupil is asked only once it is used up.
+    expect(context.waitedMs).toBeLessThanOrEqual(context.windowMs);
     if (snapshot.matches('offline')) {
       expect(context.waitedMs + backoffMs(context.attempt)).toBeGreaterThan(context.windowMs);
       expect(dialog).toEqual({ kind: context.variant === 'autoConnect' ? 'retry' : 'checkConnection' });

@@ -3,14 +3,15 @@
  * password, examinee login, the entry routes of rules 1-4), the entry guards for visitors
  * (rules 5 and 7, /404), where each examinee lands, and every way out (logout per login type,
  * 401 with and without maintenance; the logout call answered, refused as already ended, or
- * unanswered with its token kept for revocation), and the payment provider's redirect back to a
- * payment screen.
+ * unanswered with its token kept for revocation), the payment provider's redirect back to a
+ * payment screen, and the results (its child, walked by its own model: test/model/results.model.test.ts)
+ * ending back on the menu or with a 401.
  */
 import { expect } from 'vitest';
 import { createMachine, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
 import { sessionFromLogin, sessionMachine } from '../../machines/session/session.machine.ts';
 import { validateBasicInfo } from '../../machines/session/session.rules.ts';
-import type { BasicInfoValues, LoginPlace, ResultsContext } from '../../machines/session/session.types.ts';
+import type { BasicInfoValues, LoginPlace } from '../../machines/session/session.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import type { ChoosePageStatus } from '../../contract/results.ts';
 import type { LoginResponse } from '../../contract/session.ts';
@@ -60,11 +61,10 @@ const machine = sessionMachine.provide({
     loadExamList: never(),
     loadClientConfig: never(),
     endServerSession: never(),
-    // The payment machine has its own model (test/model/payment.model.test.ts): here a child that never ends.
+    // The payment and results machines have their own models (payment.model.test.ts,
+    // results.model.test.ts): here children that never end by themselves.
     payment: createMachine({}),
-    loadShortResult: never(),
-    loadScoreReport: never(),
-    downloadDocument: never(),
+    results: createMachine({}),
   } as never,
   actions: {
     persistSession: () => {},
@@ -75,8 +75,6 @@ const machine = sessionMachine.provide({
     persistEntry: () => {},
     persistSchoolId: () => {},
     leaveApp: () => {},
-    printPage: () => {},
-    forwardToPayment: () => {},
     notifySignedIn: () => {},
     notifySignedOut: () => {},
   },
@@ -121,23 +119,6 @@ const menuReleased = {
   exam: { schedule_history_id: 7, status: 5 as const, can_take: false },
   result: { released: true, payment_status: 0 as const },
 };
-const shortResult = (passed: boolean, owned: { result_sheet: boolean; certificate: boolean }) => ({
-  result: {
-    schedule_history_id: 7,
-    subject: { id: 1 as const, name: 'English' },
-    level: { id: 1, name: 'Level 1', order: 1 },
-    exam_date: serverTime,
-    score: passed ? 17 : 9,
-    max_score: 20,
-    passed,
-    correct_count: passed ? 17 : 9,
-    question_count: 20,
-    correct_rate: passed ? 85 : 45,
-    viewable_until: '2028-11-22T09:00:00.000Z',
-    server_time: serverTime,
-  },
-  owned,
-});
 /** Samples sent only in these signed-in states. */
 const onlyIn =
   (states: string[], events: AnyEventObject[]) =>
@@ -145,7 +126,6 @@ const onlyIn =
     states.some((state) => snapshot.matches({ signedIn: state })) ? events : [];
 const menuFacts = (menu: ChoosePageStatus | null) =>
   menu === null ? null : [menu.exam_fee.required, menu.exam_fee.status, menu.result.released, menu.exam.can_take];
-const resultFacts = (results: ResultsContext) => [results.owned?.result_sheet, results.owned?.certificate, results.short?.passed];
 const errorsOf = (id: string, list: ApiFailure[] = failures) => list.map((error) => ({ type: `xstate.error.actor.${id}`, error }));
 
 describeModel({
@@ -210,33 +190,18 @@ describeModel({
       { type: 'xstate.done.actor.loadTestingMenu', output: { ...menuToPay, server_time: serverTime } },
       { type: 'xstate.done.actor.loadTestingMenu', output: { ...menuReleased, server_time: serverTime } },
     ]),
-    // The results and payment screens' events, sampled only where they can matter (each
+    // The payment and results screens' ways back, sampled only where they can matter (each
     // sample sent everywhere would multiply the paths without adding a transition).
-    'xstate.done.actor.loadShortResult': onlyIn(['shortResult', 'purchasedResult'], [
-      { type: 'xstate.done.actor.loadShortResult', output: shortResult(true, { result_sheet: false, certificate: false }) },
-      { type: 'xstate.done.actor.loadShortResult', output: shortResult(true, { result_sheet: true, certificate: true }) },
-      { type: 'xstate.done.actor.loadShortResult', output: shortResult(false, { result_sheet: true, certificate: false }) },
-    ]),
-    'xstate.error.actor.loadShortResult': onlyIn(['shortResult', 'purchasedResult'], errorsOf('loadShortResult')),
-    'xstate.done.actor.loadScoreReport': onlyIn(['scoreReport'], [{ type: 'xstate.done.actor.loadScoreReport', output: { result: { passed: true } } }]),
-    'xstate.error.actor.loadScoreReport': onlyIn(['scoreReport'], errorsOf('loadScoreReport')),
-    'xstate.done.actor.downloadDocument': onlyIn(['purchasedResult', 'scoreReport'], [{ type: 'xstate.done.actor.downloadDocument', output: undefined }]),
-    'xstate.error.actor.downloadDocument': onlyIn(['purchasedResult', 'scoreReport'], errorsOf('downloadDocument')),
     'fee.payRequested': onlyIn(['testingMenu'], [{ type: 'fee.payRequested' }]),
     'results.viewRequested': onlyIn(['testingMenu'], [{ type: 'results.viewRequested' }]),
-    'menu.requested': onlyIn(['payExamFee', 'shortResult', 'payExamResult', 'purchasedResult', 'scoreReport'], [{ type: 'menu.requested' }]),
-    'resultItems.buyRequested': onlyIn(['shortResult'], [{ type: 'resultItems.buyRequested' }]),
-    'report.openRequested': onlyIn(['shortResult', 'purchasedResult'], [{ type: 'report.openRequested' }]),
-    'report.printRequested': onlyIn(['scoreReport'], [{ type: 'report.printRequested' }]),
-    'report.pdfRequested': onlyIn(['scoreReport'], [{ type: 'report.pdfRequested' }]),
-    'certificate.downloadRequested': onlyIn(['purchasedResult', 'scoreReport'], [{ type: 'certificate.downloadRequested' }]),
-    'payment.continued': onlyIn(['payExamFee', 'payExamResult'], [{ type: 'payment.continued' }]),
-    'item.toggled': onlyIn(['payExamFee', 'payExamResult'], [{ type: 'item.toggled', kind: 'certificate' }]),
-    'terms.toggled': onlyIn(['payExamFee', 'payExamResult'], [{ type: 'terms.toggled' }]),
-    'checkout.requested': onlyIn(['payExamFee', 'payExamResult'], [{ type: 'checkout.requested' }]),
-    'provider.completed': onlyIn(['payExamFee', 'payExamResult'], [{ type: 'provider.completed', result: 'authorised' }]),
-    'demo.chosen': onlyIn(['payExamFee', 'payExamResult'], [{ type: 'demo.chosen', outcome: 'authorised' }]),
-    'again.requested': onlyIn(['payExamFee', 'payExamResult'], [{ type: 'again.requested' }]),
+    'menu.requested': onlyIn(['payExamFee'], [{ type: 'menu.requested' }]),
+    'payment.continued': onlyIn(['payExamFee'], [{ type: 'payment.continued' }]),
+    // The results end back on the menu, or with a 401 (maintenance, or any other) that ends the session.
+    'xstate.done.actor.results': onlyIn(['results'], [
+      { type: 'xstate.done.actor.results', output: { refusal: null } },
+      { type: 'xstate.done.actor.results', output: { refusal: 'DURING_MAINTENANCE' } },
+      { type: 'xstate.done.actor.results', output: { refusal: 'GENERIC_ERROR' } },
+    ]),
     'xstate.error.actor.loadTestingMenu': errorsOf('loadTestingMenu'),
     'xstate.done.actor.loadExamList': [{ type: 'xstate.done.actor.loadExamList', output: { exams: demoExamList, server_time: serverTime } }],
     'xstate.error.actor.loadExamList': errorsOf('loadExamList'),
@@ -262,7 +227,7 @@ describeModel({
       return snapshot.matches({ signedIn: 'info' }) ? paymentReturns : [];
     },
     'xstate.route': (snapshot) => [
-      ...onlyIn(['payExamFee', 'shortResult', 'testingMenu'], [{ type: 'xstate.route', to: '#sessionTestingMenu' }])(snapshot),
+      ...onlyIn(['payExamFee', 'results', 'testingMenu'], [{ type: 'xstate.route', to: '#sessionTestingMenu' }])(snapshot),
       { type: 'xstate.route', to: '#sessionLoginCode' },
       { type: 'xstate.route', to: '#sessionNotFound' },
       { type: 'xstate.route', to: '#sessionForbidden' },
@@ -282,9 +247,8 @@ describeModel({
       Boolean((context.entry as { schoolId?: string } | null)?.schoolId),
       Object.keys(validateBasicInfo(basicInfo.values)).length === 0,
       (context.exit as { loginType?: number } | null)?.loginType ?? null,
-      // The menu's and the results' facts the guards read.
+      // The menu's facts the guards read.
       menuFacts(context.menu as ChoosePageStatus | null),
-      resultFacts(context.results as ResultsContext),
     ];
   },
   invariants: (snapshot) => {
@@ -293,11 +257,12 @@ describeModel({
     expect(snapshot.context.session !== null).toBe(holds);
     // The exam flow starts only with a known schedule history.
     if (snapshot.matches({ signedIn: 'examFlow' })) expect(snapshot.context.session.schedule_history_id).not.toBeNull();
-    // A redirect back is held only by the payment screen it opened, and names that screen's sitting.
+    // A redirect back is held only by the payment screen (or the results) it opened.
     const paymentReturn = snapshot.context.paymentReturn as { scheduleHistoryId: number } | null;
     if (paymentReturn !== null) {
-      expect(snapshot.matches({ signedIn: 'payExamFee' }) || snapshot.matches({ signedIn: 'payExamResult' })).toBe(true);
-      expect(snapshot.context.results.id).toBe(paymentReturn.scheduleHistoryId);
+      expect(snapshot.matches({ signedIn: 'payExamFee' }) || snapshot.matches({ signedIn: 'results' })).toBe(true);
     }
+    // The results run exactly while their screens show (the session's child `results`).
+    expect(Boolean(snapshot.children.results)).toBe(snapshot.matches({ signedIn: 'results' }));
   },
 });

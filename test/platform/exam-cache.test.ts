@@ -2,11 +2,13 @@
  * The IndexedDB exam cache (src/platform/exam-cache.ts) on fake-indexeddb: what a running exam
  * keeps to resume offline is read back after a new connection (a reload), only by the login
  * that wrote it and only for its sitting; a new login's write forgets the last one's; clear
- * forgets everything; a record that no longer matches the contract is not read.
+ * forgets everything; a record that no longer matches the contract is not read. Writes are
+ * coalesced (a burst of puts is two writes, the newest wins), a logout's clear drops a put not
+ * yet written, and leaving the page writes a pending record at once.
  */
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CachedExam } from '../../machines/exam/exam.types.ts';
 import { createIndexedDbExamCache } from '../../src/platform/exam-cache.ts';
 import { demoQuestions } from '../helpers/fake-api.ts';
@@ -85,5 +87,64 @@ describe('IndexedDB exam cache', () => {
     await database.put('exams', { ...exam(), deadlineAt: 'not a time' });
     database.close();
     expect(await createIndexedDbExamCache(name).get(7, exam().owner)).toBeNull();
+  });
+
+  describe('coalesced writes', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+      vi.unstubAllGlobals();
+    });
+
+    it('writes a burst of puts in at most two writes, the newest last, and every put hears when it is written', async () => {
+      const name = freshName();
+      const cache = createIndexedDbExamCache(name);
+      await cache.put(exam({ questionIndex: 0 })); // opens the database
+      const transactions = vi.spyOn(IDBDatabase.prototype, 'transaction');
+      const puts = [1, 2, 3, 4, 5, 6, 7, 8].map((questionIndex) => cache.put(exam({ questionIndex })));
+      await Promise.all(puts);
+      expect(transactions.mock.calls.length).toBeGreaterThanOrEqual(1);
+      expect(transactions.mock.calls.length).toBeLessThanOrEqual(2);
+      expect((await createIndexedDbExamCache(name).get(7, exam().owner))?.questionIndex).toBe(8);
+    });
+
+    it('reads its own puts, written or not', async () => {
+      const cache = createIndexedDbExamCache(freshName());
+      void cache.put(exam({ questionIndex: 1 }));
+      void cache.put(exam({ questionIndex: 2 }));
+      expect((await cache.get(7, exam().owner))?.questionIndex).toBe(2);
+    });
+
+    it('forgets a put not yet written when cleared (a logout), so nothing of it reappears', async () => {
+      const name = freshName();
+      const cache = createIndexedDbExamCache(name);
+      const first = cache.put(exam({ questionIndex: 1 }));
+      const waiting = cache.put(exam({ questionIndex: 2 }));
+      await cache.clear();
+      await Promise.all([first, waiting]);
+      expect(await createIndexedDbExamCache(name).get(7, exam().owner)).toBeNull();
+    });
+
+    it('writes a pending record at once when the page is left, beside the write under way', async () => {
+      const listeners = new Map<string, () => void>();
+      vi.stubGlobal('addEventListener', (type: string, listener: () => void) => listeners.set(type, listener));
+      const name = freshName();
+      const cache = createIndexedDbExamCache(name);
+      await cache.put(exam({ questionIndex: 0 }));
+      await new Promise((resolve) => setTimeout(resolve, 0)); // that write is over
+      const transactions = vi.spyOn(IDBDatabase.prototype, 'transaction');
+      // Microtasks only: fake-indexeddb completes a transaction in a later macrotask.
+      const ticks = async () => {
+        for (let i = 0; i < 10; i++) await Promise.resolve();
+      };
+      const underWay = cache.put(exam({ questionIndex: 1 }));
+      const pending = cache.put(exam({ questionIndex: 2 }));
+      await ticks();
+      expect(transactions).toHaveBeenCalledTimes(1); // the second waits for the first...
+      listeners.get('pagehide')!();
+      await ticks();
+      expect(transactions).toHaveBeenCalledTimes(2); // ...unless the page is left
+      await Promise.all([underWay, pending]);
+      expect((await createIndexedDbExamCache(name).get(7, exam().owner))?.questionIndex).toBe(2);
+    });
   });
 });

@@ -12,6 +12,7 @@ import { waitForKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import { readSession } from '../../machines/shared/storage.ts';
 import { mayActivateUpdate, startServiceWorker, updateMomentOf } from '../../src/platform/service-worker.ts';
 import { createFakeApi, createMemoryStorage, demoQuestions, VALID_CODE } from '../helpers/fake-api.ts';
+import { examOf } from '../helpers/kiosk-exam.ts';
 
 describe('may a waiting version activate now?', () => {
   const safe: ScreenName[] = [
@@ -56,34 +57,34 @@ describe('the policy on the kiosk as a pupil sits the exam', () => {
     expect(updateMomentOf(kiosk.getSnapshot())).toEqual({ screen: 'login-code', busy: false });
     expect(mayNow()).toBe(true);
 
-    kiosk.send({ type: 'loginCode.submitted', code: VALID_CODE });
+    kiosk.getSnapshot().children.session!.send({ type: 'loginCode.submitted', code: VALID_CODE });
     await waitForKiosk(kiosk, (s) => updateMomentOf(s).screen === 'login-confirm' && !updateMomentOf(s).busy);
     expect(mayNow()).toBe(true);
-    kiosk.send({ type: 'identity.confirmed' });
+    examOf(kiosk).send({ type: 'identity.confirmed' });
     expect(updateMomentOf(kiosk.getSnapshot()).screen).toBe('exam-tutorial');
     expect(mayNow()).toBe(true);
-    kiosk.send({ type: 'tutorial.completed' });
+    examOf(kiosk).send({ type: 'tutorial.completed' });
     expect(updateMomentOf(kiosk.getSnapshot())).toEqual({ screen: 'exam-start', busy: false });
     expect(mayNow()).toBe(true);
 
     // Start pressed: from here until the end screen, no version swaps under the pupil.
-    kiosk.send({ type: 'start.confirmed' });
+    examOf(kiosk).send({ type: 'start.confirmed' });
     expect(updateMomentOf(kiosk.getSnapshot())).toEqual({ screen: 'exam-start', busy: true });
     expect(mayNow()).toBe(false);
     await waitForKiosk(kiosk, (s) => s.children.exam?.getSnapshot().matches('answering') ?? false);
     expect(updateMomentOf(kiosk.getSnapshot())).toEqual({ screen: 'exam', busy: false });
     expect(mayNow()).toBe(false);
-    kiosk.send({ type: 'answer.given', questionId: demoQuestions[0]!.id, value: 'a' });
-    kiosk.send({ type: 'finish.requested' });
+    examOf(kiosk).send({ type: 'answer.given', questionId: demoQuestions[0]!.id, value: 'a' });
+    examOf(kiosk).send({ type: 'finish.requested' });
     expect(mayNow()).toBe(false);
-    kiosk.send({ type: 'finish.confirmed' });
+    examOf(kiosk).send({ type: 'finish.confirmed' });
     expect(mayNow()).toBe(false);
 
     await waitForKiosk(kiosk, (s) => updateMomentOf(s).screen === 'exam-end');
     expect(mayNow()).toBe(true);
 
     // Logging out: not while POST /logout is in flight; the login screen afterwards is safe.
-    kiosk.send({ type: 'logout.requested' });
+    examOf(kiosk).send({ type: 'logout.requested' });
     await waitForKiosk(kiosk, (s) => updateMomentOf(s).screen === 'login-code');
     expect(mayNow()).toBe(true);
     kiosk.stop();

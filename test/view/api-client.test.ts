@@ -1,11 +1,13 @@
 /**
  * The browser's API client against a tiny local HTTP server: the seed's headers on every call,
- * responses parsed with the contract, the error envelope, and what the network did.
+ * responses parsed with the contract, the error envelope, what the network did, and the seed's
+ * call behaviour (section 7): serial calls in 20 ms steps, the reload helper's 2^n seconds
+ * (fake timers: nothing waits for real; what was sent is read from a spy on fetch).
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { CALL_WAIT_STEP_MS, RELOAD_RETRIES, callModes, createApiClient, type CallName } from '../../src/api/client.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import type { LanguageKey } from '../../contract/languages.ts';
 
@@ -212,5 +214,177 @@ describe('documents', () => {
     expect(failure.code).toBe('NOT_PASSED');
     expect(failure.status).toBe(403);
     expect(seen[0]?.url).toBe('/api/get-certificate?schedule_history_id=42&locale=ja');
+  });
+});
+
+describe('call behaviour (seed section 7)', () => {
+  let sent: MockInstance<typeof fetch>;
+
+  beforeEach(() => {
+    // Timers only: the local server's sockets stay real, the client's waits are ours to move.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    sent = vi.spyOn(globalThis, 'fetch');
+  });
+
+  afterEach(() => {
+    sent.mockRestore();
+    vi.useRealTimers();
+  });
+
+  /** The paths the client has handed to fetch so far, in order (sent, whether or not answered). */
+  const sentPaths = () =>
+    sent.mock.calls.map(([input]) => new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url).pathname);
+
+  /** Lets the sockets and promises move on; fake time stands still. */
+  const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  /** Resolves once the server has seen `count` requests. */
+  async function arrived(count: number): Promise<void> {
+    for (let i = 0; i < 2000 && seen.length < count; i++) await settle();
+    expect(seen).toHaveLength(count);
+  }
+
+  /** Waits for the i-th fetch to fail or succeed, and for the client to act on it. */
+  async function fetchSettled(i: number): Promise<void> {
+    for (let k = 0; k < 2000 && sent.mock.results.length <= i; k++) await settle();
+    await (sent.mock.results[i]?.value as Promise<unknown>).catch(() => undefined);
+    for (let k = 0; k < 20; k++) await settle();
+  }
+
+  /** Moves fake time in the seed's steps until `promise` has settled. */
+  async function drive(promise: Promise<unknown>): Promise<void> {
+    let done = false;
+    void promise.then(() => (done = true), () => (done = true));
+    for (let i = 0; i < 500 && !done; i++) {
+      await vi.advanceTimersByTimeAsync(CALL_WAIT_STEP_MS);
+      await settle();
+    }
+    expect(done).toBe(true);
+  }
+
+  it('a serial call waits, in 20 ms steps, for the one before it; reads, saves, heartbeats and revocations go at once', async () => {
+    const held: ServerResponse[] = [];
+    handler = (req, res) => {
+      if (req.url === '/api/exam/start') held.push(res);
+      else json(403, { code: 'NOT_FOUND', message: 'No.' })(req, res);
+    };
+    const api = client();
+    const start = api.startExam(42).catch((error: unknown) => error);
+    await arrived(1);
+    const finish = api.finishExam(42).catch((error: unknown) => error);
+    const beside = Promise.all(
+      [
+        api.exams(),
+        api.heartbeat({ schedule_history_id: 42, question_index: 0, visible: true }),
+        api.saveAnswer({
+          schedule_history_id: 42, question_id: 1, value: 'A', idempotency_key: '0f6e6c1e-6a4f-4e8c-9d55-3f1d2f3a4b5c', answered_at: now,
+        }),
+        // An earlier pupil's token, kept from an offline logout (session.revocation.ts).
+        api.logout('tok-of-an-earlier-pupil'),
+      ].map((call) => call.catch(() => undefined)),
+    );
+    await beside;
+    expect(sentPaths()).toEqual(['/api/exam/start', '/api/exams', '/api/exam/heartbeat', '/api/exam/answers', '/api/logout']);
+
+    // While Start has no answer, Finish keeps looking, every 20 ms.
+    await vi.advanceTimersByTimeAsync(200);
+    expect(sentPaths()).not.toContain('/api/exam/finish');
+
+    json(201, { status: 6, started_at: now, deadline_at: '2026-11-22T09:40:00.000Z', server_time: now })({} as IncomingMessage, held[0]!);
+    expect(await start).toMatchObject({ status: 6 });
+    // Its next look is at the next 20 ms step, not before.
+    await vi.advanceTimersByTimeAsync(19);
+    expect(sentPaths()).not.toContain('/api/exam/finish');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sentPaths().at(-1)).toBe('/api/exam/finish');
+    expect(await finish).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('serial calls run one at a time, in the order they were made, a failed one included', async () => {
+    let open = 0;
+    let most = 0;
+    handler = (req, res) => {
+      open++;
+      most = Math.max(most, open);
+      res.on('finish', () => open--);
+      // Start fails on the server; the others are refused: each call finishes either way.
+      json(req.url === '/api/exam/start' ? 500 : 403, { code: req.url === '/api/exam/start' ? 'GENERIC_ERROR' : 'NOT_FOUND', message: 'No.' })(req, res);
+    };
+    const api = client();
+    const calls = [
+      api.saveExamineeInfo({ examinee_name: 'Aiko Tanaka', grade_id: 5, email: 'aiko@example.com' }),
+      api.startExam(42),
+      api.finishExam(42),
+      api.logout(),
+      api.login({ login_type: 0, login_code: 'AC3E-F4GH-J6KM' }),
+    ].map((call) => call.catch((error: unknown) => error));
+    await drive(Promise.all(calls));
+    expect(seen.map((s) => s.url)).toEqual(['/api/save-examinee-info', '/api/exam/start', '/api/exam/finish', '/api/logout', '/api/login']);
+    expect(most).toBe(1);
+    expect(((await calls[1]) as ApiFailure).code).toBe('GENERIC_ERROR');
+  });
+
+  it('the reload helper reads again while no answer comes, at most 3 times, after 2, 4 and 8 s', async () => {
+    handler = (req) => req.socket.destroy();
+    const menu = client().exams().catch((error: unknown) => error);
+    for (const [retry, waitMs] of [[1, 2_000], [2, 4_000], [3, 8_000]] as const) {
+      await fetchSettled(retry - 1);
+      await vi.advanceTimersByTimeAsync(waitMs - 1);
+      expect(sentPaths()).toHaveLength(retry);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sentPaths()).toHaveLength(retry + 1);
+    }
+    expect(((await menu) as ApiFailure).code).toBe('NETWORK_ERROR');
+    expect(sentPaths()).toHaveLength(1 + RELOAD_RETRIES);
+    // Given up: nothing more goes out.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sentPaths()).toHaveLength(4);
+  });
+
+  it('the reload helper stops at the first answer: the read succeeds on a later try', async () => {
+    let count = 0;
+    handler = (req, res) => (++count <= 2 ? req.socket.destroy() : json(200, { exams: [], server_time: now })(req, res));
+    const list = client().exams();
+    await fetchSettled(0);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await fetchSettled(1);
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(await list).toEqual({ exams: [], server_time: now });
+    expect(seen).toHaveLength(3);
+  });
+
+  it('reloads only reads: every reload call is a GET, and a refusal or a time-out is not read again', async () => {
+    handler = json(403, { code: 'NOT_FOUND', message: 'No.', server_time: now });
+    const api = client();
+    const reads: Record<Extract<CallName, { [K in CallName]: (typeof callModes)[K] extends 'reload' ? K : never }[CallName]>, () => Promise<unknown>> = {
+      organization: () => api.organization('ORG'),
+      schedule: () => api.schedule({ schedule_code: 'S1', login_type: 0 }),
+      appSchedule: () => api.appSchedule('ORG'),
+      me: () => api.me(),
+      clientConfig: () => api.clientConfig(),
+      chooseStatus: () => api.chooseStatus(),
+      exams: () => api.exams(),
+      examPaymentSetting: () => api.examPaymentSetting(42),
+      resultPaymentSetting: () => api.resultPaymentSetting(42),
+      shortResult: () => api.shortResult!(42),
+      scoreReport: () => api.scoreReport!(42),
+      tutorialSetting: () => api.tutorialSetting!(42),
+    };
+    for (const [name, read] of Object.entries(reads)) {
+      expect(callModes[name as CallName]).toBe('reload');
+      expect(((await read().catch((error: unknown) => error)) as ApiFailure).code).toBe('NOT_FOUND');
+    }
+    expect(seen.map((s) => s.method)).toEqual(Object.keys(reads).map(() => 'GET'));
+    expect(Object.keys(reads)).toEqual(Object.entries(callModes).filter(([, mode]) => mode === 'reload').map(([name]) => name));
+
+    // An answer too late is not read again either (it already took the whole time-out).
+    const before = sentPaths().length;
+    handler = () => undefined;
+    const late = createApiClient({ baseURL, getToken: () => null, getLanguage: () => 'en', getDeviceToken: () => 'd', timeoutMs: 150 });
+    const failure = late.exams().catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(((await failure) as ApiFailure).code).toBe('TIMEOUT');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sentPaths().slice(before)).toEqual(['/api/exams']);
   });
 });

@@ -2,11 +2,13 @@
 /**
  * exam-list (/exam and /exam-step-mode): the table with its caption and the seed's columns,
  * Start and Continue, completed and locked rows, scores and scoring states, step mode's order,
- * the empty list, loading, a failed load with Try again, and Log out.
+ * the empty list, loading, a failed load with Try again, and Log out. The rows are the session's
+ * (examRowsOf decides each row's order and what it offers); the screen renders them.
  */
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { ExamListItem } from '../../contract/session.ts';
+import { examRowsOf } from '../../machines/session/session.selectors.ts';
 import { ExamListScreen, type ExamListScreenProps } from '../../src/screens/exam-list/exam-list.tsx';
 import { renderView } from './render.tsx';
 
@@ -31,8 +33,11 @@ const exams: ExamListItem[] = [
   item(4),
 ];
 
-function props(overrides: Partial<ExamListScreenProps> = {}): ExamListScreenProps {
-  return { status: 'ready', exams, stepMode: false, error: null, onChoose: vi.fn(), onRetry: vi.fn(), onLogout: vi.fn(), ...overrides };
+/** The screen's props for these exams, their rows as the session machine's selector gives them. */
+function props(overrides: Partial<Omit<ExamListScreenProps, 'rows'>> & { exams?: ExamListItem[] } = {}): ExamListScreenProps {
+  const { exams: list = exams, ...rest } = overrides;
+  const stepMode = rest.stepMode ?? false;
+  return { status: 'ready', rows: examRowsOf(list, stepMode), stepMode, error: null, onChoose: vi.fn(), onRetry: vi.fn(), onLogout: vi.fn(), ...rest };
 }
 
 function bodyRows(): HTMLElement[] {

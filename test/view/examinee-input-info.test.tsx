@@ -12,6 +12,7 @@ import {
   type ExamineeInfoValues,
   type ExamineeInputInfoScreenProps,
 } from '../../src/screens/examinee-input-info/examinee-input-info.tsx';
+import { gradeIds } from '../../contract/session.ts';
 import { renderView } from './render.tsx';
 
 const empty: ExamineeInfoValues = { examinee_name: '', grade_id: null, email: '' };
@@ -23,6 +24,7 @@ function props(overrides: Partial<ExamineeInputInfoScreenProps> = {}): ExamineeI
     values: empty,
     errors: {},
     failure: null,
+    grades: gradeIds,
     onChange: vi.fn(),
     onReview: vi.fn(),
     onBack: vi.fn(),

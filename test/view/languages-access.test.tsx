@@ -113,8 +113,10 @@ describe('the level in the pupil\'s language, as the score report says it', () =
       <ShortResultScreen
         status="ready"
         result={result}
-        owned={{ result_sheet: false, certificate: false }}
         error={null}
+        canRetry
+        canOpenReport={false}
+        canBuy
         onBuy={vi.fn()}
         onOpenReport={vi.fn()}
         onBack={vi.fn()}

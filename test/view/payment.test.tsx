@@ -8,9 +8,10 @@
  */
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { apiOf } from '../../machines/payment/payment.connect.ts';
 import type { PaymentEvent, PaymentView } from '../../machines/payment/payment.types.ts';
 import type { PaymentLine, PaymentSession } from '../../contract/payments.ts';
-import { PaymentScreen, type PaymentScreenProps } from '../../src/screens/payment/payment.tsx';
+import { PaymentScreen } from '../../src/screens/payment/payment.tsx';
 import { renderView } from './render.tsx';
 
 vi.mock('../../src/components/adyen-dropin/adyen-dropin.tsx', () => ({
@@ -77,11 +78,24 @@ function resultView(overrides: Partial<PaymentView> = {}): PaymentView {
   return examView({ purpose: 'result_fee', items: [sheet, certificate], selected: [], totalMinor: 0, ...overrides });
 }
 
-function setup(view: PaymentView, overrides: Partial<PaymentScreenProps> = {}) {
+interface ScreenFacts {
+  view: PaymentView;
+  send(event: PaymentEvent): void;
+  /** The owner's Back (menu.requested) and Continue (payment.continued). */
+  onBack(): void;
+  onContinue(): void;
+}
+
+/** The screen as payment.connect.ts binds it to this view: events to `send`, Back and Continue to the owner. */
+function Screen({ view, send, onBack, onContinue }: ScreenFacts) {
+  return <PaymentScreen api={apiOf(view, send, (event) => (event.type === 'menu.requested' ? onBack() : onContinue()))} />;
+}
+
+function setup(view: PaymentView) {
   const send = vi.fn<(event: PaymentEvent) => void>();
   const onBack = vi.fn();
   const onContinue = vi.fn();
-  return { send, onBack, onContinue, ui: <PaymentScreen view={view} send={send} onBack={onBack} onContinue={onContinue} {...overrides} /> };
+  return { send, onBack, onContinue, ui: <Screen view={view} send={send} onBack={onBack} onContinue={onContinue} /> };
 }
 
 function item(name: string): HTMLElement {
@@ -382,7 +396,7 @@ describe('payment: focus follows the phase, never <body>', () => {
     const pressed = screen.getByRole('button', { name: button });
     await rendered.user.click(pressed);
     expect(document.activeElement).toBe(pressed);
-    rendered.rerender(<PaymentScreen view={next} send={send} onBack={onBack} onContinue={onContinue} />);
+    rendered.rerender(<Screen view={next} send={send} onBack={onBack} onContinue={onContinue} />);
     return rendered;
   }
 
@@ -393,7 +407,7 @@ describe('payment: focus follows the phase, never <body>', () => {
     const { rerender } = await pressThenShow(ready, 'Pay $25.00', { ...ready, phase: 'startingCheckout', canCheckout: false });
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Opening the payment…' }));
     const { send, onBack, onContinue } = setup(checkoutView);
-    rerender(<PaymentScreen view={checkoutView} send={send} onBack={onBack} onContinue={onContinue} />);
+    rerender(<Screen view={checkoutView} send={send} onBack={onBack} onContinue={onContinue} />);
     expect(document.activeElement).not.toBe(document.body);
     expect(document.activeElement?.textContent).toBe('Amount to pay$25.00');
   });
@@ -411,7 +425,7 @@ describe('payment: focus follows the phase, never <body>', () => {
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     const again = examView({ termsAccepted: true, canCheckout: true });
     const { send, onBack, onContinue } = setup(again);
-    rerender(<PaymentScreen view={again} send={send} onBack={onBack} onContinue={onContinue} />);
+    rerender(<Screen view={again} send={send} onBack={onBack} onContinue={onContinue} />);
     expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'What you pay for' }));
   });
 
@@ -420,7 +434,7 @@ describe('payment: focus follows the phase, never <body>', () => {
     const { rerender } = await renderView(ui);
     const heading = screen.getByRole('heading', { level: 1, name: 'Pay the exam fee' });
     expect(document.activeElement).toBe(heading);
-    rerender(<PaymentScreen view={examView()} send={send} onBack={onBack} onContinue={onContinue} />);
+    rerender(<Screen view={examView()} send={send} onBack={onBack} onContinue={onContinue} />);
     expect(document.activeElement).toBe(heading);
   });
 });

@@ -6,16 +6,26 @@
  */
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import type { Purchases } from '../../machines/results/results.connect.ts';
+import { canDownloadCertificate, hasItemsToBuy, ownsResultSheet } from '../../machines/results/results.selectors.ts';
 import {
   PurchasedResultScreen,
   type PurchasedResultScreenProps,
 } from '../../src/screens/purchased-result/purchased-result.tsx';
 import { renderView } from './render.tsx';
 
+/** What results.connect.ts decides from what is owned, by the results' own rules. */
+function decided(purchases: Purchases | null) {
+  const facts = { owned: purchases, passed: purchases?.passed ?? false };
+  return { canOpenReport: ownsResultSheet(facts), canDownloadCertificate: canDownloadCertificate(facts), canBuy: hasItemsToBuy(facts) };
+}
+
 function props(overrides: Partial<PurchasedResultScreenProps> = {}): PurchasedResultScreenProps {
+  const purchases = 'purchases' in overrides ? (overrides.purchases ?? null) : { result_sheet: true, certificate: true, passed: true };
   return {
     status: 'ready',
-    purchases: { result_sheet: true, certificate: true, passed: true },
+    purchases,
+    ...decided(purchases),
     error: null,
     download: { status: 'idle', error: null },
     onOpenReport: vi.fn(),

@@ -1,64 +1,62 @@
 // @vitest-environment jsdom
 /**
- * The route tree: every URL of the journey renders its one screen through the kiosk bindings
- * (stubbed here with fixed props), unknown paths wait for the machine, and the page title is
- * the product name on every route.
+ * The route tree: every URL of the journey renders its one screen through its actor's binding
+ * (stubbed here with fixed props and APIs; the results and payment screens, bound to no running
+ * actor, show their loading state), unknown paths wait for the machine, and the page title
+ * is the product name on every route.
  */
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as KioskBindings from '../../src/app/kiosk-bindings.ts';
-import type { ScreenName, ScreenProps } from '../../src/app/kiosk-bindings.ts';
+import { gradeIds } from '../../contract/session.ts';
+import type { ExamApi } from '../../machines/exam/exam.connect.ts';
+import type { KioskApi } from '../../machines/kiosk/kiosk.connect.ts';
+import type { SessionApi } from '../../machines/session/session.connect.ts';
 import { createAppRouter } from '../../src/app/router.ts';
 import { examDetails, questions } from './fixtures.ts';
 import { renderView } from './render.tsx';
 
 const noop = () => undefined;
-const fixtures: ScreenProps = {
-  booting: {},
-  'login-code': { busy: false, error: null, onSubmit: noop },
-  'login-confirm': { status: 'ready', details: examDetails, error: null, onConfirm: noop, onReject: noop, onRetry: noop },
-  'exam-tutorial': { questionCount: 3, timeLimitMinutes: 40, onContinue: noop },
-  'exam-start': { busy: false, error: null, timeLimitMinutes: 40, onStart: noop },
+/** The exam's screens (machines/exam/exam.connect.ts), each in a state that shows its heading. */
+const exam: ExamApi = {
+  loginConfirm: { status: 'ready', details: examDetails, error: null, confirm: noop, reject: noop, retry: noop },
+  examStart: { busy: false, error: null, timeLimitMinutes: 40, start: noop },
   exam: {
-    status: 'answering', questions, index: 0, answers: {}, deadlineAt: Date.now() + 2_400_000, clockOffsetMs: 0,
-    confirmingFinish: false, error: null, onAnswer: noop, onNext: noop, onPrevious: noop, onFinishRequest: noop,
-    onFinishConfirm: noop, onFinishCancel: noop, onRetry: noop,
+    status: 'answering', questions, index: 0, answers: {}, deadlineAt: Date.now() + 2_400_000, clockOffsetMs: 0, timeLimitSeconds: 2_400,
+    confirmingFinish: false, error: null, flagged: [], listOpen: false, keyboardOpen: true, upperCase: false,
+    retry: noop, answer: noop, next: noop, previous: noop, select: noop, flag: noop, toggleList: noop, toggleKeyboard: noop,
+    toggleUpperCase: noop, requestFinish: noop, confirmFinish: noop, cancelFinish: noop, focusLost: noop,
   },
-  'exam-end': { outcome: 'sent', receipt: null, onLogout: noop },
-  'not-found': { onGoToLogin: noop },
-  login: { status: 'ready', place: null, kind: 'id', ssoUrl: null, busy: false, error: null, onSubmit: noop, onRetry: noop },
-  entry: { status: 'working', error: null, onGoToLogin: noop },
-  forbidden: { onGoToLogin: noop },
-  'examinee-input-info': {
-    step: 'editing', values: { examinee_name: '', grade_id: null, email: '' }, errors: {}, failure: null,
-    onChange: noop, onReview: noop, onBack: noop, onConfirm: noop,
-  },
-  'examinee-info': { info: { examinee_name: 'Aiko Tanaka', grade_id: 4, email: 'aiko@example.com' }, onContinue: noop },
-  'testing-menu': { status: 'loading', menu: null, error: null, onTakeTest: noop, onRetry: noop, onLogout: noop },
-  'exam-list': { status: 'ready', exams: [], stepMode: false, error: null, onChoose: noop, onRetry: noop, onLogout: noop },
-  'score-report-embed': { status: 'loading', document: 'report', report: null, error: null, onRetry: noop },
-  'short-result': {
-    status: 'loading', result: null, owned: { result_sheet: false, certificate: false }, error: null,
-    onBuy: noop, onOpenReport: noop, onBack: noop, onRetry: noop,
-  },
-  'pay-exam-fee': { view: null, send: noop, onBack: noop, onContinue: noop },
-  'pay-exam-result': { view: null, send: noop, onBack: noop, onContinue: noop },
-  'purchased-result': {
-    status: 'loading', purchases: null, error: null, download: { status: 'idle', error: null },
-    onOpenReport: noop, onDownloadCertificate: noop, onBuy: noop, onBack: noop, onRetry: noop,
-  },
-  'score-report': { status: 'loading', report: null, error: null, variant: 'screen' },
+  examEnd: { outcome: 'sent', receipt: null, errorCode: null, logout: noop },
+  tutorial: { questionCount: 3, timeLimitMinutes: 40, complete: noop },
+  retryDialog: null,
 };
 
-const shell = vi.hoisted(() => ({ busy: false, screen: 'login-code' as string }));
+/** The session's screens (machines/session/session.connect.ts), each in a state that shows its heading. */
+const session: SessionApi = {
+  goToLogin: noop,
+  loginCode: { busy: false, error: null, submit: noop },
+  login: { status: 'ready', place: null, kind: 'id', ssoUrl: null, busy: false, error: null, submit: noop, retry: noop },
+  entry: { status: 'working', error: null },
+  inputInfo: {
+    step: 'editing', values: { examinee_name: '', grade_id: null, email: '' }, errors: {}, failure: null, grades: gradeIds,
+    change: noop, review: noop, edit: noop, confirm: noop,
+  },
+  info: { info: { examinee_name: 'Aiko Tanaka', grade_id: 4, email: 'aiko@example.com' }, acknowledge: noop },
+  menu: { status: 'loading', menu: null, error: null, takeTest: noop, payFee: noop, viewResults: noop, retry: noop, logout: noop },
+  examList: { status: 'ready', rows: [], stepMode: false, error: null, choose: noop, retry: noop, logout: noop },
+};
 
-vi.mock('../../src/app/kiosk-bindings.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof KioskBindings>()),
-  useScreen: (name: ScreenName) => fixtures[name],
-  useShell: () => shell,
-  // The shell's retry dialog reads the kiosk too; no call is being retried here.
-  useRetryDialog: () => null,
+/** The frame's part of the kiosk (machines/kiosk/kiosk.connect.ts): nothing waits, no retry dialog. */
+const shell = vi.hoisted(() => ({ busy: false, screen: 'login-code' as string }));
+const kiosk = (): KioskApi =>
+  ({ ...shell, retryDialog: null, retry: noop, closeDialog: noop, checkTerminal: noop }) as KioskApi;
+
+vi.mock('../../src/app/connect/use-session.ts', () => ({ useSession: () => session }));
+vi.mock('../../src/app/connect/use-exam.ts', () => ({ useExam: () => exam }));
+vi.mock('../../src/app/use-kiosk.ts', () => ({
+  useKioskValue: (select: (api: KioskApi) => unknown) => select(kiosk()),
+  useKioskApi: () => kiosk,
 }));
 
 beforeAll(() => {

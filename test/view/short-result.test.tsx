@@ -8,6 +8,8 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { ShortResult } from '../../contract/results.ts';
+import { hasItemsToBuy, isRetryableLoad, ownsResultSheet } from '../../machines/results/results.selectors.ts';
+import type { OwnedItems } from '../../machines/results/results.types.ts';
 import { ShortResultScreen, type ShortResultScreenProps } from '../../src/screens/short-result/short-result.tsx';
 import { renderView } from './render.tsx';
 
@@ -26,12 +28,19 @@ const result: ShortResult = {
   server_time: '2026-11-22T09:00:00.000Z',
 };
 
-function props(overrides: Partial<ShortResultScreenProps> = {}): ShortResultScreenProps {
+/**
+ * The screen's props for these facts (what is owned, the result, the failure): what can be bought,
+ * opened or tried again as results.connect.ts decides it, by the results' own rules.
+ */
+function props({ owned = { result_sheet: false, certificate: false }, ...overrides }: Partial<ShortResultScreenProps> & { owned?: OwnedItems } = {}): ShortResultScreenProps {
+  const shown = 'result' in overrides ? (overrides.result ?? null) : result;
   return {
     status: 'ready',
-    result,
-    owned: { result_sheet: false, certificate: false },
+    result: shown,
     error: null,
+    canRetry: isRetryableLoad(overrides.error ?? null),
+    canOpenReport: ownsResultSheet({ owned }),
+    canBuy: shown !== null && hasItemsToBuy({ owned, passed: shown.passed }),
     onBuy: vi.fn(),
     onOpenReport: vi.fn(),
     onBack: vi.fn(),

@@ -1,18 +1,18 @@
 /**
- * menuViewOf: the contract's ChoosePageStatus as the testing menu's states (seed section 2,
+ * menuViewOf (machines/session/session.selectors.ts): the contract's ChoosePageStatus as the testing menu's states (seed section 2,
  * TestingMenu states), the release date only while it is still ahead, and the one primary action.
  */
 import { describe, expect, it } from 'vitest';
 import type { ChoosePageStatus } from '../../contract/results.ts';
-import { menuViewOf, type ChoosePageStatusWithRelease } from '../../src/screens/testing-menu/menu-view.ts';
+import { menuViewOf } from '../../machines/session/session.selectors.ts';
 
 const now = new Date('2026-11-22T09:00:00.000Z');
 
 function status(overrides: {
   exam_fee?: Partial<ChoosePageStatus['exam_fee']>;
   exam?: Partial<ChoosePageStatus['exam']>;
-  result?: Partial<ChoosePageStatusWithRelease['result']>;
-} = {}): ChoosePageStatusWithRelease {
+  result?: Partial<ChoosePageStatus['result']>;
+} = {}): ChoosePageStatus {
   return {
     exam_fee: { required: true, status: 0, ...overrides.exam_fee },
     exam: { schedule_history_id: 42, status: 0, can_take: false, ...overrides.exam },

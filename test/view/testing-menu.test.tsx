@@ -7,7 +7,7 @@
  */
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { MenuView } from '../../src/screens/testing-menu/menu-view.ts';
+import type { MenuView } from '../../machines/session/session.selectors.ts';
 import { TestingMenuScreen, type TestingMenuProps } from '../../src/screens/testing-menu/testing-menu.tsx';
 import { renderView } from './render.tsx';
 

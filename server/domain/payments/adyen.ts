@@ -5,11 +5,20 @@
  * (`new Client(config, httpClient)`): they point it at a local fake that speaks Adyen's wire
  * format (test/helpers/fake-adyen.ts).
  */
-import { CheckoutAPI, Client, EnvironmentEnum, hmacValidator, type Types } from '@adyen/api-library';
+import { createRequire } from 'node:module';
+import type * as AdyenLibrary from '@adyen/api-library';
+import type { Types } from '@adyen/api-library';
 import type { PaymentProvider } from './provider.ts';
 import type { AdyenSettings } from './settings.ts';
 
 type NotificationRequestItem = Types.notification.NotificationRequestItem;
+
+let library: typeof AdyenLibrary | undefined;
+/** The library, loaded on first use: most servers never configure Adyen, and loading it costs every start about a second. */
+function adyen(): typeof AdyenLibrary {
+  library ??= createRequire(import.meta.url)('@adyen/api-library') as typeof AdyenLibrary;
+  return library;
+}
 
 /** Our item kinds as Adyen line item descriptions (shown on Adyen's side, not to pupils). */
 const descriptions = { exam_fee: 'Exam fee', result_sheet: 'Result sheet', certificate: 'Certificate' } as const;
@@ -18,6 +27,7 @@ const descriptions = { exam_fee: 'Exam fee', result_sheet: 'Result sheet', certi
 const ADYEN_TIMEOUT_MS = 20_000;
 
 export function createAdyenProvider(settings: AdyenSettings): PaymentProvider {
+  const { CheckoutAPI, Client, EnvironmentEnum } = adyen();
   const client = new Client(
     {
       apiKey: settings.apiKey,
@@ -64,7 +74,7 @@ export function createAdyenProvider(settings: AdyenSettings): PaymentProvider {
 export function isSignedItem(item: NotificationRequestItem, hmacKey: string): boolean {
   if (!item.additionalData?.hmacSignature) return false;
   try {
-    return new hmacValidator().validateHMAC(item, hmacKey);
+    return new (adyen().hmacValidator)().validateHMAC(item, hmacKey);
   } catch {
     return false;
   }

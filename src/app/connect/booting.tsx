@@ -1,9 +1,9 @@
 /**
- * The booting screen wired to the kiosk machine: its props come from useScreen('booting').
+ * The boot skeleton: what the kiosk shows while it restores a session or judges a URL. It shows
+ * nothing of any actor.
  */
 import { BootingScreen } from '../../screens/booting/booting.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
 
 export function ConnectedBooting() {
-  return <BootingScreen {...useScreen('booting')} />;
+  return <BootingScreen />;
 }

@@ -5,9 +5,9 @@
  */
 import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { ConnectivityScreen } from '../../screens/connectivity/connectivity.tsx';
-import { useConnectivityActor } from '../kiosk-bindings.ts';
+import { useSystemActor } from '../actors.ts';
 
 export function ConnectedConnectivity() {
-  const actor = useConnectivityActor();
+  const actor = useSystemActor('connectivity');
   return actor ? <ConnectivityScreen actor={actor} /> : <BootingScreen />;
 }

@@ -1,9 +1,13 @@
 /**
- * The entry screen wired to the kiosk machine: its props come from useScreen('entry').
+ * The entry routes' screen (/oauth*, /app-entry) bound to the session actor
+ * (machines/session/session.connect.ts).
  */
+import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { EntryScreen } from '../../screens/entry/entry.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
+import { useSession } from './use-session.ts';
 
 export function ConnectedEntry() {
-  return <EntryScreen {...useScreen('entry')} />;
+  const api = useSession();
+  if (!api) return <BootingScreen />;
+  return <EntryScreen status={api.entry.status} error={api.entry.error} onGoToLogin={api.goToLogin} />;
 }

@@ -1,9 +1,23 @@
 /**
- * The exam-list screen wired to the kiosk machine: its props come from useScreen('exam-list').
+ * The exam list (/exam, /exam-step-mode) bound to the session actor
+ * (machines/session/session.connect.ts), which decides each row's order and what it offers.
  */
+import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { ExamListScreen } from '../../screens/exam-list/exam-list.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
+import { useSession } from './use-session.ts';
 
 export function ConnectedExamList() {
-  return <ExamListScreen {...useScreen('exam-list')} />;
+  const api = useSession()?.examList;
+  if (!api) return <BootingScreen />;
+  return (
+    <ExamListScreen
+      status={api.status}
+      rows={api.rows}
+      stepMode={api.stepMode}
+      error={api.error}
+      onChoose={api.choose}
+      onRetry={api.retry}
+      onLogout={api.logout}
+    />
+  );
 }

@@ -1,9 +1,13 @@
 /**
- * The exam-start screen wired to the kiosk machine: its props come from useScreen('exam-start').
+ * "Ready to start" bound to the exam actor (machines/exam/exam.connect.ts). Until the exam runs,
+ * the boot skeleton.
  */
+import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { ExamStartScreen } from '../../screens/exam-start/exam-start.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
+import { useExam } from './use-exam.ts';
 
 export function ConnectedExamStart() {
-  return <ExamStartScreen {...useScreen('exam-start')} />;
+  const api = useExam()?.examStart;
+  if (!api) return <BootingScreen />;
+  return <ExamStartScreen busy={api.busy} error={api.error} timeLimitMinutes={api.timeLimitMinutes} onStart={api.start} />;
 }

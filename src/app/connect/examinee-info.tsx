@@ -1,9 +1,12 @@
 /**
- * The examinee-info screen wired to the kiosk machine: its props come from useScreen('examinee-info').
+ * The registered basic information bound to the session actor (machines/session/session.connect.ts).
  */
+import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { ExamineeInfoScreen } from '../../screens/examinee-info/examinee-info.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
+import { useSession } from './use-session.ts';
 
 export function ConnectedExamineeInfo() {
-  return <ExamineeInfoScreen {...useScreen('examinee-info')} />;
+  const api = useSession()?.info;
+  if (!api) return <BootingScreen />;
+  return <ExamineeInfoScreen info={api.info} onContinue={api.acknowledge} />;
 }

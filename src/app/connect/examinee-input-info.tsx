@@ -1,9 +1,24 @@
 /**
- * The examinee-input-info screen wired to the kiosk machine: its props come from useScreen('examinee-input-info').
+ * The basic information form bound to the session actor (machines/session/session.connect.ts).
  */
+import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { ExamineeInputInfoScreen } from '../../screens/examinee-input-info/examinee-input-info.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
+import { useSession } from './use-session.ts';
 
 export function ConnectedExamineeInputInfo() {
-  return <ExamineeInputInfoScreen {...useScreen('examinee-input-info')} />;
+  const api = useSession()?.inputInfo;
+  if (!api) return <BootingScreen />;
+  return (
+    <ExamineeInputInfoScreen
+      step={api.step}
+      values={api.values}
+      errors={api.errors}
+      failure={api.failure}
+      grades={api.grades}
+      onChange={api.change}
+      onReview={api.review}
+      onBack={api.edit}
+      onConfirm={api.confirm}
+    />
+  );
 }

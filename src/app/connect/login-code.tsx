@@ -1,9 +1,22 @@
 /**
- * The login-code screen wired to the kiosk machine: its props come from useScreen('login-code').
+ * The login-code screen bound to the session actor (machines/session/session.connect.ts); "Check
+ * this terminal" is the kiosk's (machines/kiosk/kiosk.connect.ts).
  */
+import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { LoginCodeScreen } from '../../screens/login-code/login-code.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
+import { useKioskApi } from '../use-kiosk.ts';
+import { useSession } from './use-session.ts';
 
 export function ConnectedLoginCode() {
-  return <LoginCodeScreen {...useScreen('login-code')} />;
+  const kiosk = useKioskApi();
+  const api = useSession()?.loginCode;
+  if (!api) return <BootingScreen />;
+  return (
+    <LoginCodeScreen
+      busy={api.busy}
+      error={api.error}
+      onSubmit={api.submit}
+      onCheckTerminal={() => kiosk().checkTerminal()}
+    />
+  );
 }

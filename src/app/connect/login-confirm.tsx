@@ -1,9 +1,23 @@
 /**
- * The login-confirm screen wired to the kiosk machine: its props come from useScreen('login-confirm').
+ * "Is this you?" bound to the exam actor (machines/exam/exam.connect.ts): the screen renders what
+ * the exam's `connect` gives and sends its events to the exam itself. Until the exam runs (the
+ * kiosk is still judging the sign-in), the boot skeleton.
  */
+import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { LoginConfirmScreen } from '../../screens/login-confirm/login-confirm.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
+import { useExam } from './use-exam.ts';
 
 export function ConnectedLoginConfirm() {
-  return <LoginConfirmScreen {...useScreen('login-confirm')} />;
+  const api = useExam()?.loginConfirm;
+  if (!api) return <BootingScreen />;
+  return (
+    <LoginConfirmScreen
+      status={api.status}
+      details={api.details}
+      error={api.error}
+      onConfirm={api.confirm}
+      onReject={api.reject}
+      onRetry={api.retry}
+    />
+  );
 }

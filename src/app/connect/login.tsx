@@ -1,9 +1,27 @@
 /**
- * The login screen wired to the kiosk machine: its props come from useScreen('login').
+ * The login page (ID and password) bound to the session actor (machines/session/session.connect.ts);
+ * "Check this terminal" is the kiosk's (machines/kiosk/kiosk.connect.ts).
  */
+import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { LoginScreen } from '../../screens/login/login.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
+import { useKioskApi } from '../use-kiosk.ts';
+import { useSession } from './use-session.ts';
 
 export function ConnectedLogin() {
-  return <LoginScreen {...useScreen('login')} />;
+  const kiosk = useKioskApi();
+  const api = useSession()?.login;
+  if (!api) return <BootingScreen />;
+  return (
+    <LoginScreen
+      status={api.status}
+      place={api.place}
+      kind={api.kind}
+      ssoUrl={api.ssoUrl}
+      busy={api.busy}
+      error={api.error}
+      onSubmit={api.submit}
+      onRetry={api.retry}
+      onCheckTerminal={() => kiosk().checkTerminal()}
+    />
+  );
 }

@@ -1,9 +1,13 @@
 /**
- * The not-found screen wired to the kiosk machine: its props come from useScreen('not-found').
+ * /404 bound to the session actor (machines/session/session.connect.ts): one way on, the login
+ * page the session chooses.
  */
+import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { NotFoundScreen } from '../../screens/not-found/not-found.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
+import { useSession } from './use-session.ts';
 
 export function ConnectedNotFound() {
-  return <NotFoundScreen {...useScreen('not-found')} />;
+  const api = useSession();
+  if (!api) return <BootingScreen />;
+  return <NotFoundScreen onGoToLogin={api.goToLogin} />;
 }

@@ -1,37 +1,28 @@
 /**
- * The payment screens (pay-exam-fee, pay-exam-result) wired to the kiosk machine: the session's
- * payment child decides what they show. Until that child has started, the screen shows its
- * loading phase.
+ * The payment screens bound to their payment actors (machines/payment/payment.connect.ts decides
+ * what they show and which events they may send): pay-exam-fee to the session's child `payment`
+ * (`feePayment`), whose Back and Continue go to the session; pay-exam-result to the results'
+ * child `payment` (`resultPayment`), whose Back and Continue go to the results. Until the payment
+ * runs (its owner is about to start it), the screen shows its loading phase.
  */
-import type { PaymentPurpose, PaymentView } from '../../../machines/payment/payment.types.ts';
+import { useSelector } from '@xstate/react';
+import { connect } from '../../../machines/payment/payment.connect.ts';
 import { PaymentScreen } from '../../screens/payment/payment.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
-
-function loadingView(purpose: PaymentPurpose): PaymentView {
-  return {
-    phase: 'loading',
-    purpose,
-    provider: null,
-    adyen: null,
-    items: [],
-    selected: [],
-    totalMinor: 0,
-    termsAccepted: false,
-    canCheckout: false,
-    session: null,
-    redirect: null,
-    justPaid: false,
-    paymentStatus: 0,
-    failure: null,
-  };
-}
+import { useSystemActor } from '../actors.ts';
+import { useResults } from './use-results.ts';
 
 export function ConnectedPayExamFee() {
-  const { view, ...props } = useScreen('pay-exam-fee');
-  return <PaymentScreen {...props} view={view ?? loadingView('exam_fee')} />;
+  const session = useSystemActor('session');
+  const payment = useSystemActor('feePayment');
+  const snapshot = useSelector(payment, (current) => current);
+  const api = connect(snapshot, (event) => payment?.send(event), (event) => session?.send(event), 'exam_fee');
+  return <PaymentScreen api={api} />;
 }
 
 export function ConnectedPayExamResult() {
-  const { view, ...props } = useScreen('pay-exam-result');
-  return <PaymentScreen {...props} view={view ?? loadingView('result_fee')} />;
+  const { paymentOwner } = useResults();
+  const payment = useSystemActor('resultPayment');
+  const snapshot = useSelector(payment, (current) => current);
+  const api = connect(snapshot, (event) => payment?.send(event), paymentOwner, 'result_fee');
+  return <PaymentScreen api={api} />;
 }

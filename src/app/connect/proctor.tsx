@@ -5,9 +5,9 @@
  */
 import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { ProctorScreen } from '../../screens/proctor/proctor.tsx';
-import { useProctorActor } from '../kiosk-bindings.ts';
+import { useSystemActor } from '../actors.ts';
 
 export function ConnectedProctor() {
-  const actor = useProctorActor();
+  const actor = useSystemActor('proctor');
   return actor ? <ProctorScreen actor={actor} /> : <BootingScreen />;
 }

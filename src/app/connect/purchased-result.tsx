@@ -1,9 +1,10 @@
 /**
- * The purchased-result screen wired to the kiosk machine: its props come from useScreen('purchased-result').
+ * The purchased result (seed section 2, `purchased-result`) bound to the results actor:
+ * results.connect.ts decides what it shows and which events it may send.
  */
 import { PurchasedResultScreen } from '../../screens/purchased-result/purchased-result.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
+import { useResults } from './use-results.ts';
 
 export function ConnectedPurchasedResult() {
-  return <PurchasedResultScreen {...useScreen('purchased-result')} />;
+  return <PurchasedResultScreen {...useResults().purchasedResult} />;
 }

@@ -1,10 +1,11 @@
 /**
- * The score report (seed section 2, `score-report/{id}`) wired to the kiosk machine. Loaded
- * lazily by its route, so the charts library stays out of every other page.
+ * The score report (seed section 2, `score-report/{id}`) bound to the results actor:
+ * results.connect.ts decides what it shows and which events it may send. Loaded lazily by its
+ * route, so the charts library stays out of every other page.
  */
 import { ScoreReportScreen } from '../../screens/score-report/score-report.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
+import { useResults } from './use-results.ts';
 
 export function ConnectedScoreReport() {
-  return <ScoreReportScreen {...useScreen('score-report')} />;
+  return <ScoreReportScreen {...useResults().scoreReport} />;
 }

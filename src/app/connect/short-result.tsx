@@ -1,9 +1,10 @@
 /**
- * The short-result screen wired to the kiosk machine: its props come from useScreen('short-result').
+ * The short result (seed section 2, `short-result`) bound to the results actor: results.connect.ts
+ * decides what it shows and which events it may send.
  */
 import { ShortResultScreen } from '../../screens/short-result/short-result.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
+import { useResults } from './use-results.ts';
 
 export function ConnectedShortResult() {
-  return <ShortResultScreen {...useScreen('short-result')} />;
+  return <ShortResultScreen {...useResults().shortResult} />;
 }

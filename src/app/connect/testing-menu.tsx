@@ -1,12 +1,24 @@
 /**
- * The testing-menu screen wired to the kiosk machine: its props come from useScreen('testing-menu');
- * the contract's status becomes the screen's MenuView at the server's clock.
+ * The testing menu bound to the session actor (machines/session/session.connect.ts), which
+ * decides its states from the server's status at the server's clock.
  */
-import { menuViewOf } from '../../screens/testing-menu/menu-view.ts';
+import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { TestingMenuScreen } from '../../screens/testing-menu/testing-menu.tsx';
-import { useScreen } from '../kiosk-bindings.ts';
+import { useSession } from './use-session.ts';
 
 export function ConnectedTestingMenu() {
-  const { menu, ...props } = useScreen('testing-menu');
-  return <TestingMenuScreen {...props} menu={menu && menuViewOf(menu, new Date(menu.server_time))} />;
+  const api = useSession()?.menu;
+  if (!api) return <BootingScreen />;
+  return (
+    <TestingMenuScreen
+      status={api.status}
+      menu={api.menu}
+      error={api.error}
+      onTakeTest={api.takeTest}
+      onPayFee={api.payFee}
+      onViewResults={api.viewResults}
+      onRetry={api.retry}
+      onLogout={api.logout}
+    />
+  );
 }

@@ -7,6 +7,7 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
+import { DEFAULT_TIME_LIMIT_SECONDS } from '../../../machines/exam/exam.rules.ts';
 import { PRODUCT_NAME } from '../../app/product.ts';
 import { formatClock, formatNumber } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
@@ -22,7 +23,7 @@ export interface ExamHeaderProps {
   deadlineAt: number | null;
   /** Server clock minus local clock, in ms. */
   clockOffsetMs: number;
-  /** The exam's time limit (seed section 9: 40 minutes). */
+  /** The exam's time limit (the exam machine's; without one, seed section 9's 40 minutes). */
   timeLimitSeconds?: number;
 }
 
@@ -42,7 +43,7 @@ function stageOf(seconds: number | null): keyof typeof announcements | null {
   return null;
 }
 
-export function ExamHeader({ questionNumber, questionCount, deadlineAt, clockOffsetMs, timeLimitSeconds = 2400 }: ExamHeaderProps) {
+export function ExamHeader({ questionNumber, questionCount, deadlineAt, clockOffsetMs, timeLimitSeconds = DEFAULT_TIME_LIMIT_SECONDS }: ExamHeaderProps) {
   const { i18n } = useLingui();
   const { language } = useLanguage();
   const seconds = useSecondsLeft(deadlineAt, clockOffsetMs, timeLimitSeconds);

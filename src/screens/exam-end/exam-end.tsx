@@ -6,6 +6,7 @@
  */
 import { Trans } from '@lingui/react/macro';
 import { useLingui } from '@lingui/react';
+import { explainedCancellations } from '../../../machines/exam/exam.rules.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { failureMessages } from '../../i18n/failure-messages.ts';
 import { ExamHeader } from '../../components/exam-header/exam-header.tsx';
@@ -28,12 +29,9 @@ export interface ExamEndScreenProps {
   onLogout(): void;
 }
 
-/** Cancellations the end screen explains with the code's own message. */
-const explainedCodes = ['INCORRECT_DEVICE', 'ER_SCHEDULE_HISTORY_RETAKE'] as const;
-type ExplainedCode = (typeof explainedCodes)[number];
-
-function isExplained(code: FailureCode | null): code is ExplainedCode {
-  return (explainedCodes as readonly string[]).includes(code ?? '');
+/** A cancellation the end screen explains with the code's own message (the exam's rule). */
+function isExplained(code: FailureCode | null): code is FailureCode {
+  return code !== null && explainedCancellations.has(code);
 }
 
 export function ExamEndScreen({ outcome, receipt, errorCode = null, onLogout }: ExamEndScreenProps) {

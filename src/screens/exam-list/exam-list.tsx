@@ -5,15 +5,15 @@
  * order as numbered steps, and a later step stays locked (lock icon and words) until the earlier
  * one is finished. Top-aligned and wide, as the seed says for the exam list.
  *
- * Presentational: the session machine loads the list and decides what "Start" leads to.
+ * Presentational: the session machine loads the list, orders it and decides what each row offers
+ * (machines/session/session.selectors.ts) and what "Start" leads to; this renders the rows.
  */
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import { useId } from 'react';
+import type { ExamRow } from '../../../machines/session/session.selectors.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
-import { ScheduleHistoryStatus } from '../../../contract/enums.ts';
-import { type ExamListItem } from '../../../contract/session.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, InfoIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
@@ -26,7 +26,8 @@ import styles from './exam-list.module.css';
 
 export interface ExamListScreenProps {
   status: 'loading' | 'ready' | 'error';
-  exams: ExamListItem[];
+  /** The rows in the order shown, each with what the pupil can do. */
+  rows: ExamRow[];
   /** /exam-step-mode: levels in order, as steps. */
   stepMode: boolean;
   error: FailureCode | null;
@@ -42,60 +43,50 @@ const scoringNames = {
   scored: msg({ message: 'Scored', context: 'scoring state' }),
 } as const;
 
-const completedStatuses: ReadonlySet<number> = new Set([
-  ScheduleHistoryStatus.COMPLETED,
-  ScheduleHistoryStatus.CANCELED_COMPLETED,
-  ScheduleHistoryStatus.STATISTIC_COMPLETED,
-  ScheduleHistoryStatus.RESULT_PUBLIC,
-  ScheduleHistoryStatus.SCORING_COMPLETED,
-]);
-
-function RowAction({ exam, describedBy, onChoose }: { exam: ExamListItem; describedBy: string; onChoose(id: number): void }) {
-  const open = exam.status === ScheduleHistoryStatus.PENDING || exam.status === ScheduleHistoryStatus.DOING;
-  if (open && exam.locked) {
-    return (
-      <span className={styles.state} data-state="locked">
-        <LockIcon />
-        <Trans>Finish the earlier level first</Trans>
-      </span>
-    );
+function RowAction({ exam, describedBy, onChoose }: { exam: ExamRow; describedBy: string; onChoose(id: number): void }) {
+  switch (exam.action) {
+    case 'locked':
+      return (
+        <span className={styles.state} data-state="locked">
+          <LockIcon />
+          <Trans>Finish the earlier level first</Trans>
+        </span>
+      );
+    case 'start':
+    case 'continue':
+      return (
+        <button
+          type="button"
+          className={`button ${styles.action}`}
+          data-variant="primary"
+          aria-describedby={describedBy}
+          onClick={() => onChoose(exam.schedule_history_id)}
+        >
+          {exam.action === 'continue' ? <Trans context="exam in progress">Continue</Trans> : <Trans>Start</Trans>}
+        </button>
+      );
+    case 'completed':
+      return (
+        <span className={styles.state} data-state="completed">
+          <CheckIcon />
+          <Trans>Completed</Trans>
+        </span>
+      );
+    default:
+      return (
+        <span className={styles.state} data-state="closed">
+          <InfoIcon />
+          {exam.action === 'cancelled' ? <Trans>Cancelled</Trans> : <Trans>Closed</Trans>}
+        </span>
+      );
   }
-  if (open) {
-    return (
-      <button
-        type="button"
-        className={`button ${styles.action}`}
-        data-variant="primary"
-        aria-describedby={describedBy}
-        onClick={() => onChoose(exam.schedule_history_id)}
-      >
-        {exam.status === ScheduleHistoryStatus.DOING ? <Trans context="exam in progress">Continue</Trans> : <Trans>Start</Trans>}
-      </button>
-    );
-  }
-  if (completedStatuses.has(exam.status)) {
-    return (
-      <span className={styles.state} data-state="completed">
-        <CheckIcon />
-        <Trans>Completed</Trans>
-      </span>
-    );
-  }
-  return (
-    <span className={styles.state} data-state="closed">
-      <InfoIcon />
-      {exam.status === ScheduleHistoryStatus.CANCELED_PENDING ? <Trans>Cancelled</Trans> : <Trans>Closed</Trans>}
-    </span>
-  );
 }
 
-function ExamTable({ exams, stepMode, onChoose }: { exams: ExamListItem[]; stepMode: boolean; onChoose(id: number): void }) {
+function ExamTable({ rows, stepMode, onChoose }: { rows: ExamRow[]; stepMode: boolean; onChoose(id: number): void }) {
   const { i18n } = useLingui();
   const { language } = useLanguage();
   const captionId = useId();
   const rowId = useId();
-  // Step mode: the levels in their order (seed section 2, exam-step-mode).
-  const rows = stepMode ? [...exams].sort((a, b) => a.level.order - b.level.order) : exams;
   return (
     <div className={styles.scroll} role="region" aria-labelledby={captionId} tabIndex={0}>
       <table className={styles.table}>
@@ -169,13 +160,13 @@ function ExamTable({ exams, stepMode, onChoose }: { exams: ExamListItem[]; stepM
   );
 }
 
-export function ExamListScreen({ status, exams, stepMode, error, onChoose, onRetry, onLogout }: ExamListScreenProps) {
+export function ExamListScreen({ status, rows, stepMode, error, onChoose, onRetry, onLogout }: ExamListScreenProps) {
   return (
     <Page align="start" width="wide">
       <PageHeading>
         <Trans>Choose an exam</Trans>
       </PageHeading>
-      {stepMode && status === 'ready' && exams.length > 0 && (
+      {stepMode && status === 'ready' && rows.length > 0 && (
         <p className={styles.intro}>
           <Trans>Take the levels in order. The next level opens when you finish the one before.</Trans>
         </p>
@@ -196,7 +187,7 @@ export function ExamListScreen({ status, exams, stepMode, error, onChoose, onRet
         </>
       )}
       {status === 'ready' &&
-        (exams.length === 0 ? (
+        (rows.length === 0 ? (
           <div className="alert" data-tone="info">
             <InfoIcon />
             <p>
@@ -204,7 +195,7 @@ export function ExamListScreen({ status, exams, stepMode, error, onChoose, onRet
             </p>
           </div>
         ) : (
-          <ExamTable exams={exams} stepMode={stepMode} onChoose={onChoose} />
+          <ExamTable rows={rows} stepMode={stepMode} onChoose={onChoose} />
         ))}
       <div className={styles.foot}>
         <button type="button" className="button" onClick={onLogout}>

@@ -2,21 +2,30 @@
  * How the test works (seed section 2, `exam-tutorial`): the number of questions, the time limit,
  * the timer in the header, moving between questions, changing answers until the end, and that
  * answers are saved as the pupil goes. Top-aligned, as the seed says for this screen.
+ *
+ * With the tutorial machine's view (`tutorial`, machines/tutorial/tutorial.connect.ts), the
+ * practice follows the points: one unscored practice question of each type the exam uses, with
+ * the exam's own components (practice.tsx). Continue is there in every state: the practice is
+ * optional and never keeps the pupil from the test.
  */
 import { Plural, Trans } from '@lingui/react/macro';
 import { ArrowIcon, CheckIcon, ClockIcon, InfoIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { formatClock } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
+import type { TutorialApi } from '../../../machines/tutorial/tutorial.connect.ts';
+import { Practice } from './practice.tsx';
 import styles from './exam-tutorial.module.css';
 
 export interface ExamTutorialScreenProps {
   questionCount: number;
   timeLimitMinutes: number;
   onContinue(): void;
+  /** The practice (the tutorial machine's view); without it, the points alone. */
+  tutorial?: TutorialApi;
 }
 
-export function ExamTutorialScreen({ questionCount, timeLimitMinutes, onContinue }: ExamTutorialScreenProps) {
+export function ExamTutorialScreen({ questionCount, timeLimitMinutes, onContinue, tutorial }: ExamTutorialScreenProps) {
   const { language } = useLanguage();
   // The timer's end as the header's timer shows it, in the language's digits.
   const zeroTime = formatClock(0, language);
@@ -56,6 +65,7 @@ export function ExamTutorialScreen({ questionCount, timeLimitMinutes, onContinue
           </p>
         </li>
       </ul>
+      {tutorial && <Practice tutorial={tutorial} />}
       <button type="button" className="button" data-variant="primary" onClick={onContinue}>
         <Trans>Continue</Trans>
       </button>

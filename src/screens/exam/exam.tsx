@@ -21,6 +21,7 @@
  */
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type MouseEvent } from 'react';
+import { isAnswered } from '../../../machines/exam/exam.rules.ts';
 import type { SaveState } from '../../../machines/exam/exam.selectors.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import type { Question } from '../../../contract/exam.ts';
@@ -89,8 +90,9 @@ const noop = () => {};
 /** How long typing may pause before the answer is handed over. */
 export const TEXT_COMMIT_DELAY_MS = 800;
 
-function isAnswered(answer: ExamAnswer | undefined): boolean {
-  return answer !== undefined && answer.value.trim() !== '';
+/** Given, by the exam's rule (machines/exam/exam.rules.ts). */
+function isGiven(answer: ExamAnswer | undefined): boolean {
+  return isAnswered(answer?.value);
 }
 
 function preventContextMenu(event: MouseEvent) {
@@ -181,8 +183,8 @@ export function ExamScreen(props: ExamScreenProps) {
   useEffect(() => () => latestCommit.current(), []);
 
   const unanswered = questions.filter((q) => {
-    const typed = draft?.questionId === q.id ? draft.value.trim() !== '' : false;
-    return !typed && !isAnswered(answers[q.id]);
+    const typed = draft?.questionId === q.id ? isAnswered(draft.value) : false;
+    return !typed && !isGiven(answers[q.id]);
   }).length;
 
   const textValue = question ? (draft?.questionId === question.id ? draft.value : (answers[question.id]?.value ?? '')) : '';
@@ -235,7 +237,7 @@ export function ExamScreen(props: ExamScreenProps) {
             <QuestionList
               items={questions.map((q) => ({
                 id: q.id,
-                answered: (draft?.questionId === q.id && draft.value.trim() !== '') || isAnswered(answers[q.id]),
+                answered: (draft?.questionId === q.id && isAnswered(draft.value)) || isGiven(answers[q.id]),
                 flagged: flagged.includes(q.id),
               }))}
               current={index}
@@ -248,7 +250,6 @@ export function ExamScreen(props: ExamScreenProps) {
           )}
           {question ? (
             <QuestionView
-              key={question.id}
               question={question}
               answer={answers[question.id]}
               textValue={textValue}

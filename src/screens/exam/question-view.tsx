@@ -3,6 +3,13 @@
  * reader reads it), the answer input of its type (question-types/, chosen by `question.type`)
  * and whether its answer is saved. A math question's prompt and choices are set with KaTeX.
  *
+ * The same view shows one question after another: the heading, the section, the choice tiles and
+ * the saved line stay and change their text; an answer input with a state of its own (a text box,
+ * a keypad draft, an order of blocks) is new for each question. The heading takes the focus at once when the view first
+ * shows a question; after a swap, once the new question is painted (focusing makes the browser
+ * work out styles at once: issue 12, the question swap), unless the pupil has moved the focus
+ * meanwhile.
+ *
  * - single_choice: a radio group of large tiles; the answer is the choice's id, at once.
  * - text: a text box "Your answer", with the on-screen alphabet keyboard when the question
  *   asks for it (shown or hidden, capitals or not: the exam machine's); the draft is handed over on blur, Enter, navigation and after a pause
@@ -11,7 +18,8 @@
  * - ordering: Visual Programming blocks to arrange; each finished move is handed over.
  */
 import { Trans } from '@lingui/react/macro';
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, type RefObject } from 'react';
+import { isAnswered } from '../../../machines/exam/exam.rules.ts';
 import type { Question } from '../../../contract/exam.ts';
 import { CheckIcon, CircleIcon, InfoIcon, SavingIcon, TerminalIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import type { ExamAnswer } from './exam.tsx';
@@ -45,11 +53,7 @@ export function QuestionView(props: QuestionViewProps) {
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const value = answer?.value ?? '';
-
-  useEffect(() => {
-    // Mounted once per question (keyed by id): the new question is where reading starts.
-    heading.current?.focus({ preventScroll: true });
-  }, []);
+  useFocusOnQuestion(heading, question.id);
 
   return (
     <section className={styles.question} aria-labelledby={headingId}>
@@ -63,6 +67,7 @@ export function QuestionView(props: QuestionViewProps) {
       )}
       {question.type === 'text' && (
         <TextAnswer
+          key={question.id}
           input={question.input}
           value={textValue}
           disabled={disabled}
@@ -75,15 +80,47 @@ export function QuestionView(props: QuestionViewProps) {
         />
       )}
       {question.type === 'number' && (
-        <NumberAnswer input={question.input} value={value} disabled={disabled} onAnswer={onChoose} />
+        <NumberAnswer key={question.id} input={question.input} value={value} disabled={disabled} onAnswer={onChoose} />
       )}
       {question.type === 'ordering' && (
-        <OrderingAnswer question={question} value={value} disabled={disabled} onAnswer={onChoose} />
+        <OrderingAnswer key={question.id} question={question} value={value} disabled={disabled} onAnswer={onChoose} />
       )}
 
       <SavedIndicator answer={answer} />
     </section>
   );
+}
+
+/** Runs `focus` after the browser has painted what was just committed (the next frame, then a task). */
+function afterPaint(focus: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(focus, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
+}
+
+/** The heading is where reading starts: focused when the view first shows a question, and on every new question. */
+function useFocusOnQuestion(heading: RefObject<HTMLHeadingElement | null>, questionId: number): void {
+  const shown = useRef(false);
+  useEffect(() => {
+    const element = heading.current;
+    if (!element) return;
+    if (!shown.current) {
+      shown.current = true;
+      element.focus({ preventScroll: true });
+      return;
+    }
+    const focusedBefore = document.activeElement;
+    return afterPaint(() => {
+      // The pupil went on (a field, a key) before the new question was painted: leave the focus there.
+      const focused = document.activeElement;
+      if (focused === focusedBefore || focused === document.body || focused === null) element.focus({ preventScroll: true });
+    });
+  }, [heading, questionId]);
 }
 
 /**
@@ -93,7 +130,7 @@ export function QuestionView(props: QuestionViewProps) {
  * shown (this window's own is gone, and never shown as saved).
  */
 function SavedIndicator({ answer }: { answer: ExamAnswer | undefined }) {
-  const state = !answer || answer.value.trim() === '' ? 'empty' : answer.saved;
+  const state = !answer || !isAnswered(answer.value) ? 'empty' : answer.saved;
   return (
     <p className={styles.saved} data-state={state} role="status">
       {state === 'server' && (

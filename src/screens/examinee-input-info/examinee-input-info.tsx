@@ -11,12 +11,13 @@ import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
+import { fieldMaxLength } from '../../../contract/session.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { ErrorIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { invalidEmailMessage, requiredFieldMessage, tooLongMessage } from '../../i18n/field-messages.ts';
-import { gradeIds, gradeName } from '../../i18n/grades.ts';
+import { gradeName } from '../../i18n/grades.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import styles from './examinee-input-info.module.css';
 
@@ -39,6 +40,8 @@ export interface ExamineeInputInfoScreenProps {
   values: ExamineeInfoValues;
   errors: ExamineeInfoErrors;
   failure: FailureCode | null;
+  /** The grades to choose from, in the order offered (1 to 12, then 99 for Other). */
+  grades: readonly number[];
   onChange(values: ExamineeInfoValues): void;
   /** "Next": the machine validates and moves to confirming. */
   onReview(): void;
@@ -70,7 +73,7 @@ export function ExamineeInputInfoScreen(props: ExamineeInputInfoScreenProps) {
   );
 }
 
-function EditForm({ values, errors, onChange, onReview }: ExamineeInputInfoScreenProps) {
+function EditForm({ values, errors, grades, onChange, onReview }: ExamineeInputInfoScreenProps) {
   const { i18n } = useLingui();
   const { language } = useLanguage();
   const ids = {
@@ -126,7 +129,7 @@ function EditForm({ values, errors, onChange, onReview }: ExamineeInputInfoScree
           onChange={(event) => onChange({ ...values, examinee_name: event.target.value })}
           // Shared terminals: the browser must not remember one pupil's details for the next.
           autoComplete="off"
-          maxLength={100}
+          maxLength={fieldMaxLength.examinee_name}
           aria-invalid={errors.examinee_name ? true : undefined}
           aria-describedby={errors.examinee_name ? ids.nameError : undefined}
         />
@@ -151,7 +154,7 @@ function EditForm({ values, errors, onChange, onReview }: ExamineeInputInfoScree
           aria-describedby={errors.grade_id ? ids.gradeError : undefined}
         >
           <option value="">{i18n._(msg`Choose your grade`)}</option>
-          {gradeIds.map((grade) => (
+          {grades.map((grade) => (
             <option key={grade} value={grade}>
               {gradeName(i18n, grade, language)}
             </option>
@@ -176,7 +179,7 @@ function EditForm({ values, errors, onChange, onReview }: ExamineeInputInfoScree
           autoCapitalize="none"
           autoCorrect="off"
           spellCheck={false}
-          maxLength={254}
+          maxLength={fieldMaxLength.email}
           aria-invalid={errors.email ? true : undefined}
           aria-describedby={errors.email ? ids.emailError : undefined}
         />

@@ -14,6 +14,7 @@ import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { fieldMaxLength } from '../../../contract/session.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { ErrorIcon, WarningIcon } from '../../components/icon/icons.tsx';
@@ -253,7 +254,7 @@ function LoginForm({ busy, fields, onSubmit }: {
           autoCorrect="off"
           spellCheck={false}
           enterKeyHint="next"
-          maxLength={64}
+          maxLength={fieldMaxLength.login_id}
           // The first thing a pupil does here is type the login ID.
           autoFocus
           aria-invalid={fields?.login_id ? true : undefined}
@@ -285,7 +286,7 @@ function LoginForm({ busy, fields, onSubmit }: {
             autoCorrect="off"
             spellCheck={false}
             enterKeyHint="go"
-            maxLength={128}
+            maxLength={fieldMaxLength.password}
             aria-invalid={fields?.password ? true : undefined}
             aria-describedby={fields?.password ? ids.passwordError : undefined}
           />

@@ -11,15 +11,14 @@
  * payment is being confirmed, it is paid or declined), focus moves to the new content's first
  * meaningful element, never to <body>; while the checkout is being opened it stays on Pay.
  *
- * Presentational: it renders PaymentView (machines/payment/payment.types.ts) and writes only
- * with `send`; leaving the screen is the host's (`onBack`, `onContinue`).
+ * Presentational: it renders PaymentApi (machines/payment/payment.connect.ts: what is paid,
+ * tickable, payable or pending is decided there) and calls back what it is given; leaving the
+ * screen goes to the machine that runs the payment (`api.back`, `api.continue`).
  */
 import { useLingui } from '@lingui/react';
 import { Trans, useLingui as useLinguiMacro } from '@lingui/react/macro';
 import { useEffect, useRef, type ReactNode } from 'react';
-import type { PaymentEvent, PaymentView } from '../../../machines/payment/payment.types.ts';
-import type { PaymentLine } from '../../../contract/payments.ts';
-import type { ResultItemKind } from '../../../contract/payments.ts';
+import type { CheckoutApi, PaymentApi, PaymentItemApi } from '../../../machines/payment/payment.connect.ts';
 import { AdyenDropin } from '../../components/adyen-dropin/adyen-dropin.tsx';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, ClockIcon, InfoIcon, WarningIcon } from '../../components/icon/icons.tsx';
@@ -32,19 +31,7 @@ import { itemNames } from './item-names.ts';
 import styles from './payment.module.css';
 
 export interface PaymentScreenProps {
-  view: PaymentView;
-  send(event: PaymentEvent): void;
-  /** Back to the menu (before paying, after a failed load or a declined payment). */
-  onBack(): void;
-  /** On, once everything chosen is paid (or was paid already). */
-  onContinue(): void;
-}
-
-const PAID = 2;
-const PENDING = 1;
-
-function isPaid(line: PaymentLine): boolean {
-  return line.status === PAID;
+  api: PaymentApi;
 }
 
 /** Marks the element that takes focus when its phase appears (see usePhaseFocus). */
@@ -56,7 +43,7 @@ const phaseFocus = { 'data-phase-focus': '', tabIndex: -1 } as const;
  * it never falls to <body>. Focus that is still on the page (the screen's heading after loading)
  * stays where it is.
  */
-function usePhaseFocus(phase: PaymentView['phase']) {
+function usePhaseFocus(phase: PaymentApi['phase']) {
   const ref = useRef<HTMLDivElement>(null);
   const previous = useRef(phase);
   useEffect(() => {
@@ -75,37 +62,35 @@ function Money({ minor }: { minor: number }) {
   return <span className="ltr-isolate">{formatUsd(minor, language)}</span>;
 }
 
-function Heading({ view }: { view: PaymentView }) {
+function Heading({ api }: { api: PaymentApi }) {
   return (
     <PageHeading>
-      {view.purpose === 'exam_fee' ? <Trans>Pay the exam fee</Trans> : <Trans>Buy the result sheet and certificate</Trans>}
+      {api.purpose === 'exam_fee' ? <Trans>Pay the exam fee</Trans> : <Trans>Buy the result sheet and certificate</Trans>}
     </PageHeading>
   );
 }
 
 /** One item: a checkbox for result items, its state, quantity, unit price and amount. */
-function Item({ line, view, send, locked }: { line: PaymentLine; view: PaymentView; send: PaymentScreenProps['send']; locked: boolean }) {
+function Item({ item }: { item: PaymentItemApi }) {
   const { i18n } = useLingui();
   const { language } = useLanguage();
-  const name = i18n._(itemNames[line.kind]);
-  const paid = isPaid(line);
-  const tickable = line.kind !== 'exam_fee';
-  const id = `payment-item-${line.kind}`;
+  const name = i18n._(itemNames[item.kind]);
+  const paid = item.note === 'paid';
+  const id = `payment-item-${item.kind}`;
   const noteId = `${id}-note`;
-  const hasNote = paid || !line.available || line.status === PENDING;
   return (
-    <li className={styles.item} data-kind={line.kind} data-paid={paid}>
+    <li className={styles.item} data-kind={item.kind} data-paid={paid}>
       <div className={styles.itemHead}>
-        {tickable ? (
+        {item.tickable ? (
           <label className={styles.check} htmlFor={id}>
             <input
               id={id}
               type="checkbox"
               className={styles.box}
-              checked={paid || view.selected.includes(line.kind)}
-              disabled={locked || paid || !line.available}
-              aria-describedby={hasNote ? noteId : undefined}
-              onChange={() => send({ type: 'item.toggled', kind: line.kind as ResultItemKind })}
+              checked={item.checked}
+              disabled={item.disabled}
+              aria-describedby={item.note ? noteId : undefined}
+              onChange={item.toggle}
             />
             <span className={styles.itemName}>{name}</span>
           </label>
@@ -119,11 +104,11 @@ function Item({ line, view, send, locked }: { line: PaymentLine; view: PaymentVi
           </span>
         )}
       </div>
-      {!paid && !line.available && (
+      {(item.note === 'notPassed' || item.note === 'unavailable') && (
         <p className="note" id={noteId}>
           <InfoIcon />
           <span>
-            {line.kind === 'certificate' ? (
+            {item.note === 'notPassed' ? (
               <Trans>A certificate is issued only for a passed exam.</Trans>
             ) : (
               <Trans>This item cannot be bought now.</Trans>
@@ -131,7 +116,7 @@ function Item({ line, view, send, locked }: { line: PaymentLine; view: PaymentVi
           </span>
         </p>
       )}
-      {!paid && line.available && line.status === PENDING && (
+      {item.note === 'pending' && (
         <p className="note" id={noteId}>
           <ClockIcon />
           <span>
@@ -144,14 +129,14 @@ function Item({ line, view, send, locked }: { line: PaymentLine; view: PaymentVi
           <dt>
             <Trans>Quantity</Trans>
           </dt>
-          <dd>{formatNumber(line.quantity, language)}</dd>
+          <dd>{formatNumber(item.quantity, language)}</dd>
         </div>
         <div>
           <dt>
             <Trans>Unit price</Trans>
           </dt>
           <dd>
-            <Money minor={line.unit_price_minor} />
+            <Money minor={item.unitPriceMinor} />
           </dd>
         </div>
         <div>
@@ -159,7 +144,7 @@ function Item({ line, view, send, locked }: { line: PaymentLine; view: PaymentVi
             <Trans>Amount</Trans>
           </dt>
           <dd>
-            <Money minor={line.total_minor} />
+            <Money minor={item.totalMinor} />
           </dd>
         </div>
       </dl>
@@ -167,15 +152,15 @@ function Item({ line, view, send, locked }: { line: PaymentLine; view: PaymentVi
   );
 }
 
-function Items({ view, send, locked }: { view: PaymentView; send: PaymentScreenProps['send']; locked: boolean }) {
+function Items({ api }: { api: PaymentApi }) {
   return (
     <section aria-labelledby="payment-items-heading">
       <h2 id="payment-items-heading" className={styles.sectionTitle} {...phaseFocus}>
-        {view.purpose === 'exam_fee' ? <Trans>What you pay for</Trans> : <Trans>Choose what to buy</Trans>}
+        {api.purpose === 'exam_fee' ? <Trans>What you pay for</Trans> : <Trans>Choose what to buy</Trans>}
       </h2>
       <ul className={styles.items}>
-        {view.items.map((line) => (
-          <Item key={line.kind} line={line} view={view} send={send} locked={locked} />
+        {api.items.map((item) => (
+          <Item key={item.kind} item={item} />
         ))}
       </ul>
       <p className={styles.total}>
@@ -183,7 +168,7 @@ function Items({ view, send, locked }: { view: PaymentView; send: PaymentScreenP
           <Trans>Total (US dollars)</Trans>
         </span>
         <strong data-testid="payment-total">
-          <Money minor={view.totalMinor} />
+          <Money minor={api.totalMinor} />
         </strong>
       </p>
     </section>
@@ -191,7 +176,7 @@ function Items({ view, send, locked }: { view: PaymentView; send: PaymentScreenP
 }
 
 /** The payment terms (seed section 5: read and agreed before paying), in a scrollable region. */
-function Terms({ view, send, locked }: { view: PaymentView; send: PaymentScreenProps['send']; locked: boolean }) {
+function Terms({ terms }: { terms: PaymentApi['terms'] }) {
   return (
     <div className={styles.terms}>
       <h2 id="payment-terms-heading" className={styles.sectionTitle}>
@@ -221,9 +206,9 @@ function Terms({ view, send, locked }: { view: PaymentView; send: PaymentScreenP
         <input
           type="checkbox"
           className={styles.box}
-          checked={view.termsAccepted}
-          disabled={locked}
-          onChange={() => send({ type: 'terms.toggled' })}
+          checked={terms.accepted}
+          disabled={terms.disabled}
+          onChange={terms.toggle}
         />
         <span>
           <Trans>I have read and agree to the payment terms</Trans>
@@ -255,11 +240,11 @@ function RefundNotice() {
   );
 }
 
-function Choosing({ view, send, onBack }: { view: PaymentView; send: PaymentScreenProps['send']; onBack(): void }) {
-  const starting = view.phase === 'startingCheckout';
+function Choosing({ api }: { api: PaymentApi }) {
+  const { pay } = api;
   return (
     <>
-      {view.purpose === 'exam_fee' && view.paymentStatus === PENDING && (
+      {api.unfinishedCheckout && (
         <div className="alert" data-tone="info" role="status">
           <ClockIcon />
           <p>
@@ -267,44 +252,42 @@ function Choosing({ view, send, onBack }: { view: PaymentView; send: PaymentScre
           </p>
         </div>
       )}
-      <Items view={view} send={send} locked={starting} />
+      <Items api={api} />
       <RefundNotice />
-      <Terms view={view} send={send} locked={starting} />
+      <Terms terms={api.terms} />
       <div className="button-row">
         <button
           type="button"
           className={`button ${styles.pay}`}
           data-variant="primary"
           // While the checkout opens Pay keeps the focus (aria-disabled): a disabled button would drop it to <body>.
-          disabled={!view.canCheckout && !starting}
-          aria-disabled={starting || undefined}
-          aria-busy={starting || undefined}
-          onClick={() => {
-            if (!starting) send({ type: 'checkout.requested' });
-          }}
+          disabled={!pay.enabled && !pay.busy}
+          aria-disabled={pay.busy || undefined}
+          aria-busy={pay.busy || undefined}
+          onClick={pay.request}
         >
-          {starting ? (
+          {pay.busy ? (
             <Trans>Opening the payment…</Trans>
           ) : (
             <Trans>
-              Pay <Money minor={view.totalMinor} />
+              Pay <Money minor={api.totalMinor} />
             </Trans>
           )}
         </button>
-        <button type="button" className="button" onClick={onBack} disabled={starting}>
+        <button type="button" className="button" onClick={api.back} disabled={pay.busy}>
           <Trans>Back to menu</Trans>
         </button>
       </div>
-      {!view.canCheckout && !starting && (
+      {pay.hint && (
         <p className={styles.hint}>
-          {view.termsAccepted ? (
+          {pay.hint === 'chooseItem' ? (
             <Trans>Choose at least one item to pay.</Trans>
           ) : (
             <Trans>To pay, read the payment terms and tick the box to agree.</Trans>
           )}
         </p>
       )}
-      {starting && (
+      {pay.busy && (
         <p className="visually-hidden" role="status">
           <Trans>Opening the payment…</Trans>
         </p>
@@ -314,7 +297,7 @@ function Choosing({ view, send, onBack }: { view: PaymentView; send: PaymentScre
 }
 
 /** The demo provider (ARCHITECTURE.md): clearly labelled, so nobody takes it for a real checkout. */
-function DemoPanel({ send }: { send: PaymentScreenProps['send'] }) {
+function DemoPanel({ chooseDemo }: { chooseDemo: PaymentApi['chooseDemo'] }) {
   return (
     <section className={styles.demo} aria-labelledby="demo-heading">
       <h2 id="demo-heading" className={styles.demoTitle}>
@@ -327,13 +310,13 @@ function DemoPanel({ send }: { send: PaymentScreenProps['send'] }) {
         <Trans>This is a test setup without a payment provider. Choose how the payment ends.</Trans>
       </p>
       <div className="button-row">
-        <button type="button" className="button" data-variant="primary" onClick={() => send({ type: 'demo.chosen', outcome: 'authorised' })}>
+        <button type="button" className="button" data-variant="primary" onClick={() => chooseDemo('authorised')}>
           <Trans>Authorise</Trans>
         </button>
-        <button type="button" className="button" onClick={() => send({ type: 'demo.chosen', outcome: 'refused' })}>
+        <button type="button" className="button" onClick={() => chooseDemo('refused')}>
           <Trans>Refuse</Trans>
         </button>
-        <button type="button" className="button" onClick={() => send({ type: 'demo.chosen', outcome: 'cancelled' })}>
+        <button type="button" className="button" onClick={() => chooseDemo('cancelled')}>
           <Trans>Cancel</Trans>
         </button>
       </div>
@@ -341,26 +324,25 @@ function DemoPanel({ send }: { send: PaymentScreenProps['send'] }) {
   );
 }
 
-function Checkout({ view, send }: { view: PaymentView; send: PaymentScreenProps['send'] }) {
-  const session = view.session;
+function Checkout({ api, checkout }: { api: PaymentApi; checkout: CheckoutApi }) {
   let provider: ReactNode;
-  if (view.provider === 'demo') {
-    provider = <DemoPanel send={send} />;
-  } else if (view.provider === 'adyen' && view.adyen && session?.adyen_session) {
+  if (checkout.provider === 'demo') {
+    provider = <DemoPanel chooseDemo={api.chooseDemo} />;
+  } else if (checkout.provider === 'adyen') {
     provider = (
       <AdyenDropin
-        session={{ id: session.adyen_session.id, sessionData: session.adyen_session.session_data }}
-        clientKey={view.adyen.client_key}
-        environment={view.adyen.environment}
-        amountMinor={session.amount_minor}
-        onCompleted={(result) => send({ type: 'provider.completed', result })}
+        session={checkout.session}
+        clientKey={checkout.clientKey}
+        environment={checkout.environment}
+        amountMinor={checkout.amountMinor}
+        onCompleted={api.complete}
       />
     );
   } else {
     // The machine opened a checkout without what the provider needs: nothing can be paid here.
     provider = (
       <FailureAlert code="PAYMENT_ERROR">
-        <button type="button" className="button" onClick={() => send({ type: 'again.requested' })}>
+        <button type="button" className="button" onClick={api.tryAgain}>
           <Trans>Try again</Trans>
         </button>
       </FailureAlert>
@@ -373,7 +355,7 @@ function Checkout({ view, send }: { view: PaymentView; send: PaymentScreenProps[
           <Trans>Amount to pay</Trans>
         </span>
         <strong data-testid="payment-total">
-          <Money minor={session?.amount_minor ?? view.totalMinor} />
+          <Money minor={api.amountMinor} />
         </strong>
       </p>
       {provider}
@@ -393,48 +375,46 @@ function Confirming() {
   );
 }
 
-function Paid({ view, onContinue }: { view: PaymentView; onContinue(): void }) {
+function Paid({ api }: { api: PaymentApi }) {
   const { i18n } = useLingui();
   const { t } = useLinguiMacro();
-  // The items now paid: the server's statuses, or what was chosen for the payment just confirmed.
-  const paid = view.items.filter((line) => isPaid(line) || view.selected.includes(line.kind));
   return (
     <>
       <div className={styles.success} role="status" {...phaseFocus}>
         <CheckIcon />
         <p>
           {/* No checkout confirmed on this screen: it was paid before (another tab, an earlier visit). */}
-          {view.justPaid ? <Trans>Payment complete. Thank you.</Trans> : i18n._(failureMessage('ALREADY_PAID'))}
+          {api.justPaid ? <Trans>Payment complete. Thank you.</Trans> : i18n._(failureMessage('ALREADY_PAID'))}
         </p>
       </div>
-      {paid.length > 0 && (
+      {api.paidItems.length > 0 && (
         <ul className={styles.paidList} aria-label={t`Paid items`}>
-          {paid.map((line) => (
-            <li key={line.kind}>
+          {api.paidItems.map((kind) => (
+            <li key={kind}>
               <CheckIcon />
-              <span>{i18n._(itemNames[line.kind])}</span>
+              <span>{i18n._(itemNames[kind])}</span>
             </li>
           ))}
         </ul>
       )}
-      <button type="button" className="button" data-variant="primary" onClick={onContinue}>
+      <button type="button" className="button" data-variant="primary" onClick={api.continue}>
         <Trans>Continue</Trans>
       </button>
     </>
   );
 }
 
-function Declined({ view, send, onBack }: { view: PaymentView; send: PaymentScreenProps['send']; onBack(): void }) {
+function Declined({ api }: { api: PaymentApi }) {
   return (
     <>
       <div {...phaseFocus}>
-        <FailureAlert code={view.failure ?? 'PAYMENT_ERROR'} />
+        <FailureAlert code={api.failure ?? 'PAYMENT_ERROR'} />
       </div>
       <div className="button-row">
-        <button type="button" className="button" data-variant="primary" onClick={() => send({ type: 'again.requested' })}>
+        <button type="button" className="button" data-variant="primary" onClick={api.tryAgain}>
           <Trans>Try again</Trans>
         </button>
-        <button type="button" className="button" onClick={onBack}>
+        <button type="button" className="button" onClick={api.back}>
           <Trans>Back to menu</Trans>
         </button>
       </div>
@@ -443,17 +423,17 @@ function Declined({ view, send, onBack }: { view: PaymentView; send: PaymentScre
 }
 
 /** Everything here is paid already: nothing to choose, nothing charged again. */
-function NothingToPay({ view, onContinue }: { view: PaymentView; onContinue(): void }) {
+function NothingToPay({ api }: { api: PaymentApi }) {
   const { i18n } = useLingui();
   return (
     <>
       <div className="alert" data-tone="info" role="status" {...phaseFocus}>
         <InfoIcon />
         <p>
-          {view.items.length === 0 ? <Trans>There is nothing to pay here.</Trans> : i18n._(failureMessage('ALREADY_PAID'))}
+          {api.nothingToPay === 'empty' ? <Trans>There is nothing to pay here.</Trans> : i18n._(failureMessage('ALREADY_PAID'))}
         </p>
       </div>
-      <button type="button" className="button" data-variant="primary" onClick={onContinue}>
+      <button type="button" className="button" data-variant="primary" onClick={api.continue}>
         <Trans>Continue</Trans>
       </button>
     </>
@@ -464,30 +444,30 @@ function NothingToPay({ view, onContinue }: { view: PaymentView; onContinue(): v
  * Back from Adyen's redirect: the pupil sees the confirmation while Adyen Web (no form shown)
  * hands the redirect result to Adyen, which reports the outcome.
  */
-function Returning({ view, send }: { view: PaymentView; send: PaymentScreenProps['send'] }) {
+function Returning({ api }: { api: PaymentApi }) {
+  const { redirect } = api;
   return (
     <>
       <Confirming />
-      {view.adyen && view.redirect && (
+      {redirect && (
         <AdyenDropin
-          redirect={view.redirect}
-          clientKey={view.adyen.client_key}
-          environment={view.adyen.environment}
-          onCompleted={(result) => send({ type: 'provider.completed', result })}
+          redirect={{ sessionId: redirect.sessionId, redirectResult: redirect.redirectResult }}
+          clientKey={redirect.clientKey}
+          environment={redirect.environment}
+          onCompleted={api.complete}
         />
       )}
     </>
   );
 }
 
-export function PaymentScreen({ view, send, onBack, onContinue }: PaymentScreenProps) {
-  const { phase } = view;
-  const nothingToPay = view.items.every((line) => isPaid(line) || !line.available);
+export function PaymentScreen({ api }: PaymentScreenProps) {
+  const { phase } = api;
   const content = usePhaseFocus(phase);
   return (
     <Page align="start">
       <div className="card" ref={content}>
-        <Heading view={view} />
+        <Heading api={api} />
         {phase === 'loading' && (
           <SkeletonRegion>
             {[0, 1].map((row) => (
@@ -500,25 +480,25 @@ export function PaymentScreen({ view, send, onBack, onContinue }: PaymentScreenP
         {phase === 'loadFailed' && (
           <>
             <div {...phaseFocus}>
-              <FailureAlert code={view.failure ?? 'GENERIC_ERROR'} />
+              <FailureAlert code={api.failure ?? 'GENERIC_ERROR'} />
             </div>
             <div className="button-row">
-              <button type="button" className="button" data-variant="primary" onClick={() => send({ type: 'retry.requested' })}>
+              <button type="button" className="button" data-variant="primary" onClick={api.retry}>
                 <Trans>Try again</Trans>
               </button>
-              <button type="button" className="button" onClick={onBack}>
+              <button type="button" className="button" onClick={api.back}>
                 <Trans>Back to menu</Trans>
               </button>
             </div>
           </>
         )}
         {(phase === 'choosing' || phase === 'startingCheckout') &&
-          (nothingToPay ? <NothingToPay view={view} onContinue={onContinue} /> : <Choosing view={view} send={send} onBack={onBack} />)}
-        {phase === 'checkout' && <Checkout view={view} send={send} />}
-        {phase === 'returning' && <Returning view={view} send={send} />}
+          (api.nothingToPay ? <NothingToPay api={api} /> : <Choosing api={api} />)}
+        {phase === 'checkout' && api.checkout && <Checkout api={api} checkout={api.checkout} />}
+        {phase === 'returning' && <Returning api={api} />}
         {phase === 'confirming' && <Confirming />}
-        {phase === 'paid' && <Paid view={view} onContinue={onContinue} />}
-        {phase === 'declined' && <Declined view={view} send={send} onBack={onBack} />}
+        {phase === 'paid' && <Paid api={api} />}
+        {phase === 'declined' && <Declined api={api} />}
       </div>
     </Page>
   );

@@ -6,12 +6,13 @@
  * its downloading and failed states. With nothing bought yet the screen says so and offers the
  * purchase.
  *
- * Presentational: it renders what it is given and calls back.
+ * Presentational: it renders what results.connect.ts gives it (PurchasedResultApi: what can be
+ * opened, downloaded or bought is decided there) and calls back.
  */
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
-import type { FailureCode } from '../../../machines/shared/ports.ts';
+import type { PurchasedResultApi, Purchases } from '../../../machines/results/results.connect.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, CircleIcon, InfoIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
@@ -19,26 +20,7 @@ import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleto
 import { failureMessage } from '../../i18n/failure-messages.ts';
 import styles from './purchased-result.module.css';
 
-export interface Purchases {
-  result_sheet: boolean;
-  certificate: boolean;
-  /** The exam was passed: a certificate exists only then. */
-  passed: boolean;
-}
-
-export interface PurchasedResultScreenProps {
-  status: 'loading' | 'ready' | 'error';
-  purchases: Purchases | null;
-  error: FailureCode | null;
-  /** The certificate download: idle, in progress, or failed (with why). */
-  download: { status: 'idle' | 'downloading' | 'failed'; error: FailureCode | null };
-  onOpenReport(): void;
-  onDownloadCertificate(): void;
-  /** Opens pay-exam-result, when something can still be bought. */
-  onBuy(): void;
-  onBack(): void;
-  onRetry(): void;
-}
+export type PurchasedResultScreenProps = PurchasedResultApi;
 
 function Owned({ owned, children, note }: { owned: boolean; children: ReactNode; note?: ReactNode }) {
   return (
@@ -60,16 +42,17 @@ function Owned({ owned, children, note }: { owned: boolean; children: ReactNode;
   );
 }
 
-function Ready({ purchases, download, onOpenReport, onDownloadCertificate, onBuy }: {
-  purchases: Purchases;
-  download: PurchasedResultScreenProps['download'];
-  onOpenReport(): void;
-  onDownloadCertificate(): void;
-  onBuy(): void;
-}) {
+function Ready({
+  purchases,
+  download,
+  canOpenReport,
+  canDownloadCertificate,
+  canBuy,
+  onOpenReport,
+  onDownloadCertificate,
+  onBuy,
+}: Omit<PurchasedResultScreenProps, 'purchases'> & { purchases: Purchases }) {
   const { i18n } = useLingui();
-  const canDownload = purchases.certificate && purchases.passed;
-  const canBuy = !purchases.result_sheet || (purchases.passed && !purchases.certificate);
   const downloading = download.status === 'downloading';
   if (!purchases.result_sheet && !purchases.certificate) {
     return (
@@ -106,16 +89,16 @@ function Ready({ purchases, download, onOpenReport, onDownloadCertificate, onBuy
         </p>
       )}
       <div className="button-row">
-        {purchases.result_sheet && (
+        {canOpenReport && (
           <button type="button" className="button" data-variant="primary" onClick={onOpenReport}>
             <Trans>Open the score report</Trans>
           </button>
         )}
-        {canDownload && (
+        {canDownloadCertificate && (
           <button
             type="button"
             className="button"
-            data-variant={purchases.result_sheet ? undefined : 'primary'}
+            data-variant={canOpenReport ? undefined : 'primary'}
             disabled={downloading}
             aria-busy={downloading || undefined}
             onClick={onDownloadCertificate}
@@ -133,17 +116,8 @@ function Ready({ purchases, download, onOpenReport, onDownloadCertificate, onBuy
   );
 }
 
-export function PurchasedResultScreen({
-  status,
-  purchases,
-  error,
-  download,
-  onOpenReport,
-  onDownloadCertificate,
-  onBuy,
-  onBack,
-  onRetry,
-}: PurchasedResultScreenProps) {
+export function PurchasedResultScreen(props: PurchasedResultScreenProps) {
+  const { status, purchases, error, onBack, onRetry } = props;
   return (
     <Page align="center">
       <div className="card">
@@ -167,15 +141,7 @@ export function PurchasedResultScreen({
             </button>
           </>
         )}
-        {status === 'ready' && purchases && (
-          <Ready
-            purchases={purchases}
-            download={download}
-            onOpenReport={onOpenReport}
-            onDownloadCertificate={onDownloadCertificate}
-            onBuy={onBuy}
-          />
-        )}
+        {status === 'ready' && purchases && <Ready {...props} purchases={purchases} />}
         {status !== 'loading' && (
           <div className={styles.back}>
             <button type="button" className="button" data-variant="link" onClick={onBack}>

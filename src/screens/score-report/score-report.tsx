@@ -5,12 +5,14 @@
  * per-unit analysis against all examinees and the organisation, a wrong-answer example, and
  * print and save-PDF buttons.
  *
- * Presentational: props in, callbacks out. `variant: 'print'` is the document the PDF renderer
+ * Presentational: props in, callbacks out (in the app, results.connect.ts's ScoreReportApi; on the
+ * print route, the document machine's view). `variant: 'print'` is the document the PDF renderer
  * and the Android app print (`score-report-embed/{id}`): no buttons. The print stylesheet gives
  * the on-screen variant the same paper layout (A4, no buttons, page breaks between sections).
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
+import type { DownloadState } from '../../../machines/results/results.connect.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import type { ScoreReport } from '../../../contract/results.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
@@ -27,9 +29,6 @@ import { subjectName } from '../../i18n/subjects.ts';
 import { DistributionChart, UnitsChart } from './score-report-charts.tsx';
 import styles from './score-report.module.css';
 
-/** Where a PDF download stands. */
-export type DownloadState = 'idle' | 'working' | 'failed';
-
 export interface ScoreReportScreenProps {
   status: 'loading' | 'ready' | 'error';
   /** The report once loaded; null while loading or after a failure. */
@@ -44,6 +43,7 @@ export interface ScoreReportScreenProps {
   /** Back to the testing menu (the app's screen variant). */
   onBack?(): void;
   onDownloadCertificate?(): void;
+  /** "Try again", given only where trying again may help (the host decides). */
   onRetry?(): void;
 }
 
@@ -105,10 +105,9 @@ function Failure({ error, onRetry }: { error: FailureCode; onRetry?: () => void 
       </p>
     );
   }
-  const retryable = error === 'NETWORK_ERROR' || error === 'TIMEOUT' || error === 'GENERIC_ERROR';
   return (
     <FailureAlert code={error}>
-      {retryable && onRetry && (
+      {onRetry && (
         <button type="button" className="button" onClick={onRetry}>
           <Trans>Try again</Trans>
         </button>

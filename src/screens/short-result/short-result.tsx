@@ -8,10 +8,12 @@
  * A result that is not released yet, or no longer viewable (two years, seed section 9), is not a
  * failure to retry: the screen says why and offers the way back to the menu.
  *
- * Presentational: it renders what it is given and calls back.
+ * Presentational: it renders what results.connect.ts gives it (ShortResultApi: what can be
+ * bought, opened or tried again is decided there) and calls back.
  */
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
+import type { ShortResultApi } from '../../../machines/results/results.connect.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import type { ShortResult } from '../../../contract/results.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
@@ -26,35 +28,10 @@ import { subjectName } from '../../i18n/subjects.ts';
 import { NotPassedIcon } from './not-passed-icon.tsx';
 import styles from './short-result.module.css';
 
-/** What the pupil already owns of this result (seed section 3, payment items). */
-export interface OwnedItems {
-  result_sheet: boolean;
-  certificate: boolean;
-}
+export type ShortResultScreenProps = ShortResultApi;
 
-export interface ShortResultScreenProps {
-  status: 'loading' | 'ready' | 'error';
-  result: ShortResult | null;
-  owned: OwnedItems;
-  error: FailureCode | null;
-  /** Opens pay-exam-result. */
-  onBuy(): void;
-  /** Opens the score report (only offered when the result sheet is owned). */
-  onOpenReport(): void;
-  /** Back to the testing menu. */
-  onBack(): void;
-  onRetry(): void;
-}
-
-/** Refusals that say when a result can be seen: retrying now cannot change them. */
-const unavailableCodes = ['RESULT_NOT_RELEASED', 'RESULT_VIEW_EXPIRED'] as const;
-type UnavailableCode = (typeof unavailableCodes)[number];
-
-function isUnavailable(code: FailureCode | null): code is UnavailableCode {
-  return (unavailableCodes as readonly string[]).includes(code ?? '');
-}
-
-function Unavailable({ code }: { code: UnavailableCode }) {
+/** A refusal that says when the result can be seen (not released yet, no longer viewable). */
+function Unavailable({ code }: { code: FailureCode }) {
   const { i18n } = useLingui();
   return (
     <div className="alert" data-tone="info" role="status" data-code={code}>
@@ -130,9 +107,8 @@ function Result({ result }: { result: ShortResult }) {
   );
 }
 
-export function ShortResultScreen({ status, result, owned, error, onBuy, onOpenReport, onBack, onRetry }: ShortResultScreenProps) {
-  // Buyable: the result sheet always; the certificate only for a passed result.
-  const canBuy = result !== null && (!owned.result_sheet || (result.passed && !owned.certificate));
+export function ShortResultScreen(props: ShortResultScreenProps) {
+  const { status, result, error, canRetry, canOpenReport, canBuy, onBuy, onOpenReport, onBack, onRetry } = props;
   return (
     <Page align="center">
       <div className="card">
@@ -153,8 +129,8 @@ export function ShortResultScreen({ status, result, owned, error, onBuy, onOpenR
         )}
 
         {status === 'error' &&
-          (isUnavailable(error) ? (
-            <Unavailable code={error} />
+          (!canRetry ? (
+            <Unavailable code={error ?? 'GENERIC_ERROR'} />
           ) : (
             <>
               <FailureAlert code={error ?? 'GENERIC_ERROR'} />
@@ -170,7 +146,7 @@ export function ShortResultScreen({ status, result, owned, error, onBuy, onOpenR
           <>
             <Result result={result} />
             <div className="button-row">
-              {owned.result_sheet && (
+              {canOpenReport && (
                 <button type="button" className="button" data-variant="primary" onClick={onOpenReport}>
                   <Trans>Open the score report</Trans>
                 </button>
@@ -179,7 +155,7 @@ export function ShortResultScreen({ status, result, owned, error, onBuy, onOpenR
                 <button
                   type="button"
                   className="button"
-                  data-variant={owned.result_sheet ? undefined : 'primary'}
+                  data-variant={canOpenReport ? undefined : 'primary'}
                   onClick={onBuy}
                 >
                   <Trans>Buy the result sheet / certificate</Trans>

@@ -4,25 +4,23 @@
  * colour alone). Every seed TestingMenu state is live: "Pay fee" (button), "Fee paid", "Payment
  * not completed" (a checkout is pending: the button opens it again), "Take test" (button),
  * "Exam completed", "Waiting for the result to be released" (with the release date when known)
- * and "View results" (button). The menu's one primary action is `menu.next` (menu-view.ts).
+ * and "View results" (button). The menu's one primary action is `menu.next`.
  *
- * Presentational: it renders the MenuView it is given (menuViewOf, from the contract's
- * ChoosePageStatus) and calls back; it decides nothing.
+ * Presentational: it renders the MenuView it is given (the session's `menuViewOf`,
+ * machines/session/session.selectors.ts, from the contract's ChoosePageStatus) and calls back;
+ * it decides nothing.
  */
 import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
+import type { MenuAction, MenuView } from '../../../machines/session/session.selectors.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
-import type { ChoosePageStatus } from '../../../contract/results.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, CircleIcon, ClockIcon, InfoIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { formatDate } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
-import type { MenuAction, MenuView } from './menu-view.ts';
 import styles from './testing-menu.module.css';
-
-export type { MenuView } from './menu-view.ts';
 
 export interface TestingMenuProps {
   status: 'loading' | 'ready' | 'error';
@@ -39,12 +37,6 @@ export interface TestingMenuProps {
   onRetry(): void;
   onLogout(): void;
 }
-
-/**
- * The kiosk binding's shape (src/app/kiosk-bindings.ts): the contract's status, which
- * src/app/connect/testing-menu.tsx maps through menuViewOf.
- */
-export type TestingMenuScreenProps = Omit<TestingMenuProps, 'menu'> & { menu: ChoosePageStatus | null };
 
 type Tone = 'done' | 'todo' | 'waiting';
 

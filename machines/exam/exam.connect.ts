@@ -1,0 +1,301 @@
+/**
+ * The exam's screens' binding, in the chakra-ui/zag style: `connect(snapshot, send)` turns a
+ * snapshot of the exam machine into exactly what its screens render and the events they may
+ * send, and nothing else. Pure: no React, no DOM, no clock of its own (the timer reads the
+ * deadline and the offset given here). Strings are the screens' (Lingui); this gives them facts
+ * and codes.
+ *
+ * One part per screen: login-confirm, exam-start, exam (/start), exam-end, and the retry dialog
+ * the shell shows over them while one of the exam's calls waits for the network. The tutorial
+ * (exam-tutorial) has its own binding. `examEndWithoutExam` is the end screen kept without a login
+ * (seed section 2, rule 5), when no exam runs.
+ *
+ * What does not change between snapshots stays the same object (the handlers of one `send`, the
+ * answers' view of one `answers` record, each dialog kind), so a screen's memoised parts see equal
+ * props when only something else moved (issue 12: the question swap).
+ */
+import type { ExamDetails, Question } from '../../contract/exam.ts';
+import type { RetryDialogView } from '../retry/retry.selectors.ts';
+import type { FailureCode } from '../shared/ports.ts';
+import {
+  selectExamRetryDialog,
+  selectSaveState,
+  selectTimeLimitMinutes,
+  selectTimeLimitSeconds,
+  type ExamSnapshot,
+  type SaveState,
+} from './exam.selectors.ts';
+import type { AnswerEntry, ExamContext, ExamEvent } from './exam.types.ts';
+
+export type { ExamSnapshot, SaveState } from './exam.selectors.ts';
+
+export interface ExamApi {
+  loginConfirm: LoginConfirmApi;
+  examStart: ExamStartApi;
+  exam: ExamScreenApi;
+  examEnd: ExamEndApi;
+  /** The tutorial's points while its practice (machines/tutorial) does not run. */
+  tutorial: TutorialPointsApi;
+  /** The retry dialog over the screen (one of the exam's calls waits for the network), or null. */
+  retryDialog: RetryDialogApi | null;
+}
+
+/** "Is this you?" (login-confirm). */
+export interface LoginConfirmApi {
+  /** loading: the details are on their way; error: they could not be loaded (`error` says why). */
+  status: 'loading' | 'ready' | 'error';
+  details: ExamDetails | null;
+  error: FailureCode | null;
+  /** "Yes, continue". */
+  confirm(): void;
+  /** "No, log out". */
+  reject(): void;
+  /** "Try again" after a failed load. */
+  retry(): void;
+}
+
+/** The tutorial's four points, from the exam's details (null until they are loaded). */
+export interface TutorialPointsApi {
+  questionCount: number | null;
+  timeLimitMinutes: number;
+  /** "Continue": on to Start. */
+  complete(): void;
+}
+
+/** "Ready to start" (exam-start). */
+export interface ExamStartApi {
+  /** Start was pressed and the server has not answered yet. */
+  busy: boolean;
+  /** Why the last Start failed, if it did. */
+  error: FailureCode | null;
+  /** The exam's own time limit, in whole minutes (40 until the exam says otherwise, seed section 9). */
+  timeLimitMinutes: number;
+  start(): void;
+}
+
+/** One answer as the exam screen shows it. */
+export interface AnswerView {
+  value: string;
+  /** Where it is kept (exam.selectors.ts, SaveState). */
+  saved: SaveState;
+}
+
+/** The exam itself (/start). */
+export interface ExamScreenApi {
+  /** loading: no questions yet (or they failed); answering; finishing: the answers are being sent. */
+  status: 'loading' | 'answering' | 'finishing';
+  questions: Question[];
+  /** 0-based index of the question on screen. */
+  index: number;
+  /** By question id. */
+  answers: Record<number, AnswerView>;
+  /** The server's deadline, epoch ms on the server's clock; 0 while not known yet. */
+  deadlineAt: number;
+  /** Server clock minus this terminal's, in ms. */
+  clockOffsetMs: number;
+  /** What the timer counts down from: the exam's own limit, or longer after an extension. */
+  timeLimitSeconds: number;
+  /** The "Finish the test?" dialog is open. */
+  confirmingFinish: boolean;
+  /** Loading the questions or finishing failed ("Try again"); null otherwise. */
+  error: FailureCode | null;
+  /** Question ids flagged for review, in the order flagged. */
+  flagged: readonly number[];
+  /** The question list overview is open (question_list_flag). */
+  listOpen: boolean;
+  /** The on-screen alphabet keyboard is shown where a question offers it (alphabets_keyboard_flag). */
+  keyboardOpen: boolean;
+  /** The alphabet keyboard types capitals (mode_upper_case_flag). */
+  upperCase: boolean;
+  retry(): void;
+  answer(questionId: number, value: string): void;
+  next(): void;
+  previous(): void;
+  /** Jump to the question at this 0-based index (the question list). */
+  select(index: number): void;
+  /** Flag the question for review, or remove its flag. */
+  flag(questionId: number): void;
+  toggleList(): void;
+  toggleKeyboard(): void;
+  toggleUpperCase(): void;
+  requestFinish(): void;
+  confirmFinish(): void;
+  cancelFinish(): void;
+  /** The window lost focus while answering (kiosk: counted and reported, never blocking). */
+  focusLost(): void;
+}
+
+/** The end of the test (exam-end). */
+export interface ExamEndApi {
+  outcome: 'sent' | 'cancelled';
+  /** What the server acknowledged at finish; null when it is not known (after a reload). */
+  receipt: { answer_count: number; digest: string } | null;
+  /** Why the test was cancelled, when it was; null otherwise. */
+  errorCode: FailureCode | null;
+  logout(): void;
+}
+
+export interface RetryDialogApi {
+  view: Exclude<RetryDialogView, null>;
+  /** Retry: the failed call runs again now. */
+  retry(): void;
+  /** OK: the dialog closes and the call gives up. */
+  close(): void;
+}
+
+type Send = (event: ExamEvent) => void;
+
+/** Every event the exam's screens send, made once per `send` (the same functions on every snapshot). */
+function handlersOf(send: Send) {
+  return {
+    confirm: () => send({ type: 'identity.confirmed' }),
+    reject: () => send({ type: 'identity.rejected' }),
+    retry: () => send({ type: 'retry.requested' }),
+    start: () => send({ type: 'start.confirmed' }),
+    completeTutorial: () => send({ type: 'tutorial.completed' }),
+    answer: (questionId: number, value: string) => send({ type: 'answer.given', questionId, value }),
+    next: () => send({ type: 'question.next' }),
+    previous: () => send({ type: 'question.previous' }),
+    select: (index: number) => send({ type: 'question.selected', index }),
+    flag: (questionId: number) => send({ type: 'question.flagged', questionId }),
+    toggleList: () => send({ type: 'questionList.toggled' }),
+    toggleKeyboard: () => send({ type: 'keyboard.toggled' }),
+    toggleUpperCase: () => send({ type: 'upperCase.toggled' }),
+    requestFinish: () => send({ type: 'finish.requested' }),
+    confirmFinish: () => send({ type: 'finish.confirmed' }),
+    cancelFinish: () => send({ type: 'finish.cancelled' }),
+    focusLost: () => send({ type: 'focus.lost' }),
+    logout: () => send({ type: 'logout.requested' }),
+    close: () => send({ type: 'dialog.closed' }),
+  };
+}
+
+const handlerCache = new WeakMap<Send, ReturnType<typeof handlersOf>>();
+function handlers(send: Send): ReturnType<typeof handlersOf> {
+  let made = handlerCache.get(send);
+  if (!made) {
+    made = handlersOf(send);
+    handlerCache.set(send, made);
+  }
+  return made;
+}
+
+const answersCache = new WeakMap<Record<number, AnswerEntry>, Record<number, AnswerView>>();
+/** The answers as the screen shows them; the same object for the same `answers` record. */
+function answersView(answers: Record<number, AnswerEntry>): Record<number, AnswerView> {
+  let view = answersCache.get(answers);
+  if (!view) {
+    view = Object.fromEntries(Object.entries(answers).map(([id, entry]) => [id, { value: entry.value, saved: selectSaveState(entry) }]));
+    answersCache.set(answers, view);
+  }
+  return view;
+}
+
+/** One object per dialog kind, so an unchanged dialog is the same value. */
+const dialogViews = {
+  connecting: { kind: 'connecting' },
+  checkConnection: { kind: 'checkConnection' },
+  retry: { kind: 'retry' },
+} as const satisfies Record<string, Exclude<RetryDialogView, null>>;
+
+/** The retry dialog alone (the shell shows it over every exam screen). */
+export function connectRetryDialog(snapshot: ExamSnapshot | undefined, send: Send): RetryDialogApi | null {
+  const view = selectExamRetryDialog(snapshot);
+  if (!view) return null;
+  const { retry, close } = handlers(send);
+  return { view: dialogViews[view.kind], retry, close };
+}
+
+function loginConfirmOf(snapshot: ExamSnapshot, send: Send): LoginConfirmApi {
+  const { context } = snapshot;
+  const { confirm, reject, retry } = handlers(send);
+  return {
+    status: snapshot.matches('detailsFailed') ? 'error' : snapshot.matches('confirming') ? 'ready' : 'loading',
+    details: context.details,
+    error: context.error,
+    confirm,
+    reject,
+    retry,
+  };
+}
+
+function tutorialOf(snapshot: ExamSnapshot, send: Send): TutorialPointsApi {
+  return {
+    questionCount: snapshot.context.details?.exam.question_count ?? null,
+    timeLimitMinutes: selectTimeLimitMinutes(snapshot.context),
+    complete: handlers(send).completeTutorial,
+  };
+}
+
+function examStartOf(snapshot: ExamSnapshot, send: Send): ExamStartApi {
+  return {
+    busy: snapshot.matches('starting'),
+    error: snapshot.context.error,
+    timeLimitMinutes: selectTimeLimitMinutes(snapshot.context),
+    start: handlers(send).start,
+  };
+}
+
+function examOf(snapshot: ExamSnapshot, send: Send): ExamScreenApi {
+  const context: ExamContext = snapshot.context;
+  const h = handlers(send);
+  const finishing = snapshot.matches('finishing') || snapshot.matches('finishFailed');
+  return {
+    status: snapshot.matches('answering') ? 'answering' : finishing ? 'finishing' : 'loading',
+    questions: context.questions,
+    index: context.questionIndex,
+    answers: answersView(context.answers),
+    deadlineAt: context.deadlineAt ?? 0,
+    clockOffsetMs: context.clockOffsetMs,
+    timeLimitSeconds: selectTimeLimitSeconds(context),
+    confirmingFinish: snapshot.matches({ answering: { view: 'confirmingFinish' } }),
+    error: snapshot.matches('questionsFailed') || snapshot.matches('finishFailed') ? context.error : null,
+    flagged: context.flagged,
+    listOpen: context.questionListOpen,
+    keyboardOpen: context.keyboardOpen,
+    upperCase: context.upperCase,
+    retry: h.retry,
+    answer: h.answer,
+    next: h.next,
+    previous: h.previous,
+    select: h.select,
+    flag: h.flag,
+    toggleList: h.toggleList,
+    toggleKeyboard: h.toggleKeyboard,
+    toggleUpperCase: h.toggleUpperCase,
+    requestFinish: h.requestFinish,
+    confirmFinish: h.confirmFinish,
+    cancelFinish: h.cancelFinish,
+    focusLost: h.focusLost,
+  };
+}
+
+function examEndOf(snapshot: ExamSnapshot, send: Send): ExamEndApi {
+  const { context } = snapshot;
+  return {
+    outcome: context.outcome ?? 'sent',
+    receipt: context.receipt ? { answer_count: context.receipt.answer_count, digest: context.receipt.digest } : null,
+    errorCode: context.outcome === 'cancelled' ? context.error : null,
+    logout: handlers(send).logout,
+  };
+}
+
+export function connect(snapshot: ExamSnapshot, send: Send): ExamApi {
+  return {
+    loginConfirm: loginConfirmOf(snapshot, send),
+    examStart: examStartOf(snapshot, send),
+    exam: examOf(snapshot, send),
+    examEnd: examEndOf(snapshot, send),
+    tutorial: tutorialOf(snapshot, send),
+    retryDialog: connectRetryDialog(snapshot, send),
+  };
+}
+
+/**
+ * Rule 5's exception (seed section 2): the end screen kept after a reload without a login
+ * (INCORRECT_DEVICE, RETAKE). No exam runs; the session keeps the end screen only for those codes,
+ * so its stored code says why, and "Log out" leads to the login page.
+ */
+export function examEndWithoutExam(storedErrorCode: FailureCode | null, goToLogin: () => void): ExamEndApi {
+  return { outcome: 'cancelled', receipt: null, errorCode: storedErrorCode, logout: goToLogin };
+}

@@ -1,0 +1,80 @@
+/**
+ * Finishing (state `finishing`, on the exam screen): first every answer the server does not hold
+ * yet is sent (`flushAnswers`: answers refused for good do not hold Finish up), then the server is
+ * asked to finish (`finishExam`) and answers the receipt. Both calls run in the retry machine
+ * (autoConnect), so a network failure shows the retry dialog with Retry, never a dead end; any
+ * other failure is `finishFailed` (Try again). ER_SCHEDULE_HISTORY_CANCELLED ends with
+ * FINISH_WITH_ERROR; the ending codes end the exam flow (exam.machine.ts's header). Reached from
+ * Finish, at 00:00, and when the server says the exam is over.
+ */
+import { assign, enqueueActions, raise, sendTo } from 'xstate';
+import type { FinishExamResponse } from '../../contract/exam.ts';
+import { allNotSaved, failureOfEvent, markSaved, valueOf, withStatus } from './exam.rules.ts';
+import { examSetup } from './exam.setup.ts';
+import type { FlushResult } from './exam.types.ts';
+
+export const finishingState = examSetup.createStateConfig({
+  tags: ['busy'],
+  meta: { path: '/start', screen: 'exam' },
+  initial: 'checking',
+  states: {
+    checking: {
+      always: [{ guard: 'hasAnswerNotSaved', target: 'flushing' }, { target: 'submitting' }],
+    },
+    flushing: {
+      invoke: {
+        id: 'flushAnswers',
+        src: 'flushAnswers',
+        input: ({ context }) => ({ variant: 'autoConnect' as const, input: allNotSaved(context) }),
+        onDone: [
+          { guard: 'isUnauthorized', actions: 'raiseEnding' },
+          { guard: 'hasFailed', target: '#exam.finishFailed', actions: 'assignFailure' },
+          {
+            target: 'submitting',
+            actions: enqueueActions(({ context, event, enqueue }) => {
+              const { saved, refused } = valueOf<FlushResult>(event);
+              let answers = markSaved(context.answers, saved);
+              for (const key of refused) answers = withStatus(answers, key, 'rejected');
+              enqueue.assign({ answers });
+              enqueue({ type: 'removeFromOutbox', params: { keys: [...saved, ...refused] } });
+            }),
+          },
+        ],
+      },
+      // The retry dialog's Retry, and the browser back online: the retry machine decides. Finishing's
+      // calls run in the autoConnect variant, whose dialog has no OK: there is no dialog.closed here.
+      on: {
+        'retry.requested': { actions: sendTo('flushAnswers', { type: 'retry.requested' }) },
+        'connection.restored': { actions: sendTo('flushAnswers', { type: 'connection.restored' }) },
+      },
+    },
+    submitting: {
+      invoke: {
+        id: 'finishExam',
+        src: 'finishExam',
+        input: ({ context }) => ({ variant: 'autoConnect' as const, input: { scheduleHistoryId: context.scheduleHistoryId } }),
+        onDone: [
+          { guard: 'isUnauthorized', actions: 'raiseEnding' },
+          {
+            guard: 'isCancelled',
+            actions: raise(({ event }) => ({ type: 'FINISH_WITH_ERROR', code: failureOfEvent(event) ?? 'GENERIC_ERROR' })),
+          },
+          { guard: 'hasFailed', target: '#exam.finishFailed', actions: 'assignFailure' },
+          {
+            actions: [
+              assign({ receipt: ({ event }) => valueOf<FinishExamResponse>(event) }),
+              raise({ type: 'FINISH' }),
+            ],
+          },
+        ],
+      },
+      on: {
+        'retry.requested': { actions: sendTo('finishExam', { type: 'retry.requested' }) },
+        'connection.restored': { actions: sendTo('finishExam', { type: 'connection.restored' }) },
+      },
+    },
+  },
+  on: {
+    FINISH: { target: 'finished', actions: assign({ outcome: 'sent', error: null }) },
+  },
+});

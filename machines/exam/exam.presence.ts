@@ -1,0 +1,79 @@
+/**
+ * Presence while the pupil answers (a region of `answering`): the heartbeat every
+ * PRESENCE_INTERVAL_MS (contract/presence.ts) and at once when the page changes, telling the
+ * server this terminal is here, which question is on screen and whether the page is visible; its
+ * answer carries the current deadline (a proctor's extension, a time credit) and a fresh clock
+ * offset. When the page comes back into view the server's answers are read again first: another
+ * window may have replaced one (shown as `replaced`, never as saved). Past the deadline a page
+ * change finishes the exam at once. Best effort: its failures are silent, except the refusals
+ * that end the exam flow or say the exam is over.
+ */
+import { assign } from 'xstate';
+import { offsetFrom, withServerAnswers } from './exam.rules.ts';
+import { examSetup } from './exam.setup.ts';
+
+export const presenceRegion = examSetup.createStateConfig({
+  initial: 'waiting',
+  on: {
+    // visibilitychange, focus, online: the deadline at once, then the server's answers
+    // (a tab switch: another window may have replaced one) and a heartbeat.
+    'page.changed': [
+      { guard: 'isPastDeadline', target: '#exam.finishing' },
+      { guard: 'isPageVisible', target: '.rereading', actions: 'assignVisibility' },
+      { target: '.beating', actions: 'assignVisibility' },
+    ],
+  },
+  states: {
+    waiting: { after: { heartbeatInterval: 'beating' } },
+    rereading: {
+      invoke: {
+        id: 'loadServerAnswers',
+        src: 'loadServerAnswers',
+        input: ({ context }) => ({ scheduleHistoryId: context.scheduleHistoryId }),
+        onDone: {
+          target: 'beating',
+          actions: [
+            assign(({ context, event }) => ({
+              ...withServerAnswers(context, event.output.answers),
+              deadlineAt: Date.parse(event.output.deadline_at),
+              clockOffsetMs: offsetFrom(event.output.server_time),
+            })),
+            'cacheExam',
+          ],
+        },
+        onError: [
+          { guard: 'isUnauthorized', actions: 'raiseEnding' },
+          { guard: 'isExamOver', target: '#exam.finishing' },
+          { target: 'beating' },
+        ],
+      },
+    },
+    beating: {
+      invoke: {
+        id: 'sendHeartbeat',
+        src: 'sendHeartbeat',
+        input: ({ context }) => ({
+          schedule_history_id: context.scheduleHistoryId,
+          question_index: context.questionIndex,
+          visible: context.visible,
+        }),
+        onDone: {
+          target: 'waiting',
+          // The current deadline (a proctor's extension, a time credit) and a fresh offset.
+          actions: [
+            assign({
+              deadlineAt: ({ event }) => Date.parse(event.output.deadline_at),
+              clockOffsetMs: ({ event }) => offsetFrom(event.output.server_time),
+            }),
+            'cacheExam',
+          ],
+        },
+        onError: [
+          { guard: 'isUnauthorized', actions: 'raiseEnding' },
+          { guard: 'isExamOver', target: '#exam.finishing' },
+          { target: 'waiting' },
+        ],
+      },
+    },
+  },
+});

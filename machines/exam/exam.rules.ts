@@ -1,0 +1,253 @@
+/**
+ * The exam's rules as pure functions over its context and the calls' results: which refusals are
+ * final, which end the exam flow or say it is over, where each answer stands (writing, in the
+ * outbox, sent, refused, replaced), how the server's answers and the outbox's unsent ones merge
+ * after a (re)load, the answers' idempotency keys, what the terminal caches to resume offline,
+ * and the time limit before the exam's own is known. No XState, no I/O: the machine
+ * (exam.machine.ts and its regions) decides with these, the selectors and `connect` read them.
+ */
+import type { ExamDetails, SavedAnswer } from '../../contract/exam.ts';
+import type { RetryOutput } from '../retry/retry.types.ts';
+import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
+import type { AnswerEntry, AnswerToSave, CachedExam, ExamContext, LoadedExam, LoadInput } from './exam.types.ts';
+
+/** The exam's time limit when the exam does not say otherwise: 40 minutes (seed section 9). */
+export const DEFAULT_TIME_LIMIT_SECONDS = 40 * 60;
+
+/** Codes after which a save will never succeed; retrying them would loop forever. */
+export const finalSaveRefusals: ReadonlySet<FailureCode> = new Set([
+  'TIME_END',
+  // An answer of an attempt an administrator reset (resent from the outbox after the new login):
+  // the server keeps it archived, never takes it.
+  'ARCHIVE_KEY',
+  'ER_SCHEDULE_HISTORY_COMPLETED',
+  'ER_SCHEDULE_HISTORY_CANCELLED',
+  'VALIDATION_ERROR',
+  'NOT_FOUND',
+]);
+
+/** Failures of any exam call that end the exam flow: each raises its exam-level event. */
+export const endingCodes: ReadonlySet<FailureCode> = new Set([
+  'NOT_LOGGED_IN',
+  'ER_SCHEDULE_HISTORY_RETAKE',
+  'DURING_MAINTENANCE',
+  'INCORRECT_DEVICE',
+]);
+
+/** Background saves try again from 1 s, doubling, at most this far apart (seed section 7). */
+export const SAVE_RETRY_MAX_MS = 8_000;
+
+/**
+ * Refusals that say the exam is over on the server (time is up, or it was finished from another
+ * window): the running exam finishes (the finish call answers the receipt either way).
+ */
+export const examOverCodes: ReadonlySet<FailureCode> = new Set(['TIME_END', 'ER_SCHEDULE_HISTORY_COMPLETED']);
+
+/** Ids of the calls that run in the retry machine (the retry dialog reads them). */
+export const retriedCalls = ['loadExamDetails', 'loadQuestions', 'flushAnswers', 'finishExam'] as const;
+
+/** Statuses of answers the server does not hold yet and that are ready to send. */
+const unsentStatuses: ReadonlySet<AnswerEntry['status']> = new Set(['local', 'unsaved']);
+
+export function offsetFrom(serverTime: string): number {
+  return Date.parse(serverTime) - Date.now();
+}
+
+export function toSave(context: ExamContext, questionId: number, entry: AnswerEntry): AnswerToSave {
+  return {
+    scheduleHistoryId: context.scheduleHistoryId,
+    questionId,
+    value: entry.value,
+    key: entry.key,
+    answeredAt: entry.answeredAt,
+  };
+}
+
+/** Answers in question order whose status is one of `statuses`. */
+export function answersIn(context: ExamContext, statuses: ReadonlySet<AnswerEntry['status']>): AnswerToSave[] {
+  return context.questions.flatMap((question) => {
+    const entry = context.answers[question.id];
+    return entry && statuses.has(entry.status) ? [toSave(context, question.id, entry)] : [];
+  });
+}
+
+const writingStatus: ReadonlySet<AnswerEntry['status']> = new Set(['writing']);
+/** Everything the server does not hold yet: finishing sends it all. */
+const notSavedStatuses: ReadonlySet<AnswerEntry['status']> = new Set(['writing', 'local', 'unsaved']);
+
+/** Whether the server's deadline has passed at this terminal time (epoch ms), on the server's clock. */
+export function isPastDeadlineAt(context: Pick<ExamContext, 'deadlineAt' | 'clockOffsetMs'>, now: number): boolean {
+  return context.deadlineAt !== null && now + context.clockOffsetMs >= context.deadlineAt;
+}
+
+/** Answers the server is known to hold (saved, or replaced by the server's own). */
+const serverKnownStatuses: ReadonlySet<AnswerEntry['status']> = new Set(['saved', 'replaced']);
+/** Answers still on their way to the server: this window's newest word on the question. */
+const pendingStatuses: ReadonlySet<AnswerEntry['status']> = new Set(['writing', 'local', 'unsaved']);
+
+/** What the cache keeps of this exam, or null before the exam is loaded. */
+export function cachedExamOf(context: ExamContext): CachedExam | null {
+  if (!context.details || context.deadlineAt === null || context.questions.length === 0) return null;
+  const answers: SavedAnswer[] = context.questions.flatMap((question) => {
+    const entry = context.answers[question.id];
+    return entry && serverKnownStatuses.has(entry.status)
+      ? [{ question_id: question.id, value: entry.value, answered_at: entry.answeredAt }]
+      : [];
+  });
+  return {
+    scheduleHistoryId: context.scheduleHistoryId,
+    owner: context.answerSeed,
+    details: context.details,
+    questions: context.questions,
+    answers,
+    deadlineAt: new Date(context.deadlineAt).toISOString(),
+    clockOffsetMs: context.clockOffsetMs,
+    questionIndex: context.questionIndex,
+  };
+}
+
+/**
+ * The answers once the server's are known again (a tab switch): where the server holds a value
+ * other than this window's acknowledged (or refused) one, the server's replaces it, marked
+ * `replaced`; a question only the server has an answer to shows it as saved; answers still on
+ * their way are left alone (they are this window's newest word and go out next).
+ */
+export function withServerAnswers(context: ExamContext, held: readonly SavedAnswer[]): Pick<ExamContext, 'answers' | 'revision'> {
+  const answers = { ...context.answers };
+  let revision = context.revision;
+  const known = new Set(context.questions.map((q) => q.id));
+  for (const saved of held) {
+    if (!known.has(saved.question_id)) continue;
+    const local = answers[saved.question_id];
+    if (!local) {
+      revision += 1;
+      answers[saved.question_id] = { value: saved.value, answeredAt: saved.answered_at, key: answerKey(context.answerSeed, revision), status: 'saved' };
+    } else if (pendingStatuses.has(local.status)) {
+      continue;
+    } else if (local.value !== saved.value) {
+      answers[saved.question_id] = { ...local, value: saved.value, answeredAt: saved.answered_at, status: 'replaced' };
+    } else if (local.status === 'rejected') {
+      answers[saved.question_id] = { ...local, status: 'saved' };
+    }
+  }
+  return { answers, revision };
+}
+
+/** Marks the answer with this key replaced by the server's value (a later answer from another window). */
+export function replacedBy(answers: Record<number, AnswerEntry>, key: string, value: string | undefined): Record<number, AnswerEntry> {
+  const next: Record<number, AnswerEntry> = {};
+  for (const [id, entry] of Object.entries(answers)) {
+    next[Number(id)] = entry.key === key ? { ...entry, value: value ?? entry.value, status: 'replaced' } : entry;
+  }
+  return next;
+}
+
+export function firstUnsent(context: ExamContext): AnswerToSave | undefined {
+  return answersIn(context, unsentStatuses)[0];
+}
+
+/** The key of the answer being sent, if any (a list, as removeFromOutbox takes). */
+export function firstUnsentKeys(context: ExamContext): string[] {
+  const first = firstUnsent(context);
+  return first ? [first.key] : [];
+}
+
+export function firstUnwritten(context: ExamContext): AnswerToSave | undefined {
+  return answersIn(context, writingStatus)[0];
+}
+
+export function allNotSaved(context: ExamContext): AnswerToSave[] {
+  return answersIn(context, notSavedStatuses);
+}
+
+/** Sets the status of the answer with this key (a newer revision of the question is left alone). */
+export function withStatus(answers: Record<number, AnswerEntry>, key: string, status: AnswerEntry['status']): Record<number, AnswerEntry> {
+  const next: Record<number, AnswerEntry> = {};
+  for (const [id, entry] of Object.entries(answers)) next[Number(id)] = entry.key === key ? { ...entry, status } : entry;
+  return next;
+}
+
+/**
+ * The answers after a (re)load: the server's, with the outbox's unsent ones merged over them
+ * where they were given later. Returns the merged answers and the outbox keys now stale.
+ */
+export function mergeAnswers(
+  loaded: LoadedExam,
+  keyOf: (index: number) => string,
+): { answers: Record<number, AnswerEntry>; stale: string[] } {
+  const answers: Record<number, AnswerEntry> = {};
+  loaded.answers.forEach((saved, i) => {
+    answers[saved.question_id] = { value: saved.value, answeredAt: saved.answered_at, key: keyOf(i), status: 'saved' };
+  });
+  const known = new Set(loaded.questions.map((q) => q.id));
+  const stale: string[] = [];
+  const byTime = [...loaded.unsent].sort((a, b) => Date.parse(a.answeredAt) - Date.parse(b.answeredAt));
+  for (const entry of byTime) {
+    const current = answers[entry.questionId];
+    if (!known.has(entry.questionId) || (current && Date.parse(current.answeredAt) >= Date.parse(entry.answeredAt))) {
+      stale.push(entry.key);
+      continue;
+    }
+    if (current && current.status !== 'saved') stale.push(current.key);
+    answers[entry.questionId] = { value: entry.value, answeredAt: entry.answeredAt, key: entry.key, status: 'local' };
+  }
+  return { answers, stale };
+}
+
+/** The output of a call run in the retry machine, or of an error event. */
+export function failureOfEvent(event: unknown): FailureCode | null {
+  const e = event as { error?: unknown; output?: unknown };
+  if ('error' in e) return failureCodeOf(e.error);
+  const output = e.output as RetryOutput | undefined;
+  return output && typeof output === 'object' && 'ok' in output && output.ok === false ? output.error : null;
+}
+
+export function valueOf<T>(event: unknown): T {
+  return ((event as { output: RetryOutput }).output as { value: T }).value;
+}
+
+/** The exam details a successful loadExamDetails delivered, if that is what the event is. */
+export function detailsOf(event: unknown): ExamDetails | undefined {
+  const output = (event as { output?: RetryOutput }).output;
+  return output?.ok ? (output.value as ExamDetails) : undefined;
+}
+
+/** Marks the answers whose keys the server acknowledged (a newer version stays unsent). */
+export function markSaved(answers: Record<number, AnswerEntry>, keys: readonly string[]): Record<number, AnswerEntry> {
+  const acknowledged = new Set(keys);
+  const next: Record<number, AnswerEntry> = {};
+  for (const [id, entry] of Object.entries(answers)) {
+    next[Number(id)] = acknowledged.has(entry.key) ? { ...entry, status: 'saved' } : entry;
+  }
+  return next;
+}
+
+/**
+ * The idempotency key of an answer's revision: the session's uuid (made on this terminal at
+ * login) with the revision number in its last 12 hex digits. Unique per session and answer,
+ * still a valid v4 UUID, and reproducible, so a replayed exam sends the same keys. After a
+ * (re)load the revisions continue from the server's time in ms, so a reload never reuses a key
+ * it made before (the server would refuse it as ER_DUP_ENTRY).
+ */
+export function answerKey(seed: string, revision: number): string {
+  return `${seed.slice(0, 24)}${revision.toString(16).padStart(12, '0')}`;
+}
+
+
+/** The loading calls' input: the sitting, and whose cached exam may stand in offline. */
+export function loadInputOf(context: ExamContext): LoadInput {
+  return { scheduleHistoryId: context.scheduleHistoryId, owner: context.answerSeed };
+}
+
+
+/** An answer counts as given once it holds more than blanks (the list, the finish dialog, the indicator). */
+export function isAnswered(value: string | undefined): boolean {
+  return value !== undefined && value.trim() !== '';
+}
+
+/**
+ * Cancellations the end screen explains with the code's own message (seed section 2, rule 5):
+ * another terminal pressed Start, or an administrator reset the account. Any other code keeps
+ * the general words.
+ */
+export const explainedCancellations: ReadonlySet<FailureCode> = new Set(['INCORRECT_DEVICE', 'ER_SCHEDULE_HISTORY_RETAKE']);

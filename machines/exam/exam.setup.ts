@@ -1,0 +1,204 @@
+/**
+ * The exam machine's vocabulary, by name: its types, the actors the edge provides (exam.actors.ts
+ * gives the real ones; these stand-ins only say what each call is), the actions, the guards
+ * (questions about the context or a call's result, decided by exam.rules.ts) and the delays.
+ * exam.machine.ts and its regions (exam.answering.ts, exam.presence.ts, exam.finishing.ts) are
+ * built from this setup, so every name they use is checked against it.
+ */
+import { assign, fromCallback, fromPromise, raise, sendParent, setup } from 'xstate';
+import { PRESENCE_INTERVAL_MS, type HeartbeatRequest, type HeartbeatResponse } from '../../contract/presence.ts';
+import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import type { ExamQuestions, StartExamResponse } from '../../contract/exam.ts';
+import { backoffMs } from '../shared/backoff.ts';
+import type { RetryInput, RetryOutput } from '../retry/retry.types.ts';
+import { tutorialMachine } from '../tutorial/tutorial.machine.ts';
+import type { OutboxEntry } from '../shared/ports.ts';
+import {
+  SAVE_RETRY_MAX_MS,
+  allNotSaved,
+  detailsOf,
+  endingCodes,
+  examOverCodes,
+  failureOfEvent,
+  finalSaveRefusals,
+  firstUnsent,
+  firstUnwritten,
+  isPastDeadlineAt,
+  offsetFrom,
+  withStatus,
+} from './exam.rules.ts';
+import type {
+  AnswerToSave,
+  ExamContext,
+  ExamEvent,
+  ExamInput,
+  ExamParentEvent,
+  SaveAcknowledgement,
+  TerminalSignal,
+} from './exam.types.ts';
+
+const errorCodeOf = ({ event }: { event: unknown }) => failureOfEvent(event);
+
+export const examSetup = setup({
+  types: {
+    context: {} as ExamContext,
+    events: {} as ExamEvent,
+    input: {} as ExamInput,
+  },
+  actors: {
+    /** GET /exam-details inside the retry machine (checkConnection); its output's value is the details. */
+    loadExamDetails: fromPromise<RetryOutput, RetryInput>(async () => {
+      throw new Error('loadExamDetails is provided by the edge');
+    }),
+    /** POST /exam/start: the server fixes the deadline. */
+    startExam: fromPromise<StartExamResponse, { scheduleHistoryId: number }>(async () => {
+      throw new Error('startExam is provided by the edge');
+    }),
+    /**
+     * GET /exam/questions, with the answers the server already holds and the outbox's unsent
+     * ones, inside the retry machine (checkConnection); its output's value is a LoadedExam.
+     */
+    loadQuestions: fromPromise<RetryOutput, RetryInput>(async () => {
+      throw new Error('loadQuestions is provided by the edge');
+    }),
+    /** Writes one answer to the outbox; resolves with its key once it is durable. */
+    storeAnswer: fromPromise<string, OutboxEntry>(async () => {
+      throw new Error('storeAnswer is provided by the edge');
+    }),
+    /** POST /exam/answers for one answer; resolves with how the server took it. */
+    saveAnswer: fromPromise<SaveAcknowledgement, AnswerToSave>(async () => {
+      throw new Error('saveAnswer is provided by the edge');
+    }),
+    /** POST /exam/heartbeat: this terminal is present; answers the current deadline and server time. */
+    sendHeartbeat: fromPromise<HeartbeatResponse, HeartbeatRequest>(async () => {
+      throw new Error('sendHeartbeat is provided by the edge');
+    }),
+    /** GET /exam/questions once more, for the answers the server holds now (a tab switch). */
+    loadServerAnswers: fromPromise<ExamQuestions, { scheduleHistoryId: number }>(async () => {
+      throw new Error('loadServerAnswers is provided by the edge');
+    }),
+    /** The page's ticks and wake-up signals (TerminalPort); none unless the edge provides them. */
+    watchTerminal: fromCallback<TerminalSignal>(() => undefined),
+    /**
+     * Sends every answer not saved yet, in order, inside the retry machine (autoConnect, see
+     * exam.actors.ts); its output's value is a FlushResult: the keys acknowledged, and those
+     * refused for good (given after the deadline), which must not keep Finish from completing.
+     */
+    flushAnswers: fromPromise<RetryOutput, RetryInput>(async () => {
+      throw new Error('flushAnswers is provided by the edge');
+    }),
+    /** POST /exam/finish inside the retry machine (autoConnect); its output's value is the receipt. */
+    finishExam: fromPromise<RetryOutput, RetryInput>(async () => {
+      throw new Error('finishExam is provided by the edge');
+    }),
+    /** The tutorial and its practice, the `tutorial` state's child (its GET is provided by the edge). */
+    tutorial: tutorialMachine,
+  },
+  actions: {
+    reportProgress: sendParent(({ context }): ExamParentEvent => ({
+      type: 'exam.progressed',
+      change: {
+        question_index: context.questionIndex,
+        question_list_flag: context.questionListOpen,
+        flagged_question_ids: context.flagged,
+        alphabets_keyboard_flag: context.keyboardOpen,
+        mode_upper_case_flag: context.upperCase,
+      },
+    })),
+    reportCompleted: sendParent(({ context }): ExamParentEvent => ({
+      type: 'exam.progressed',
+      change: { is_completed: true, error_code: context.outcome === 'cancelled' ? (context.error as never) : null },
+    })),
+    requestLogout: sendParent((): ExamParentEvent => ({ type: 'exam.logoutRequested' })),
+    reportUnauthorized: sendParent((): ExamParentEvent => ({ type: 'exam.unauthorized' })),
+    /** Logout to the login page with the reason in the query (retake, maintenance). */
+    requestLogoutWithError: sendParent(({ context }): ExamParentEvent => ({
+      type: 'exam.logoutRequested',
+      errorCode: context.error ?? 'GENERIC_ERROR',
+    })),
+    /** Raises the exam-level event that a call's ending failure stands for (see the header). */
+    raiseEnding: raise(({ event }): ExamEvent => {
+      const code = failureOfEvent(event);
+      if (code === 'ER_SCHEDULE_HISTORY_RETAKE') return { type: 'UPDATE_FLAG_RETAKE' };
+      if (code === 'DURING_MAINTENANCE') return { type: 'DURING_MAINTENANCE' };
+      if (code === 'INCORRECT_DEVICE') return { type: 'FINISH_WITH_ERROR', code };
+      return { type: 'UNAUTHORIZED' };
+    }),
+    assignFailure: assign({ error: ({ event }) => failureOfEvent(event) ?? 'GENERIC_ERROR' }),
+    clearError: assign({ error: null }),
+    assignDetails: assign(({ event }) => {
+      const details = detailsOf(event);
+      return details
+        ? {
+            details,
+            clockOffsetMs: offsetFrom(details.server_time),
+            startedAt: details.started_at ? Date.parse(details.started_at) : null,
+          }
+        : {};
+    }),
+    /**
+     * Kiosk: asks the browser for fullscreen as Start is pressed (inside the pupil's gesture);
+     * the edge provides it and ignores a refusal.
+     */
+    requestFullscreen: () => {},
+    /** Reports the running count of focus losses to the server; fire and forget, never blocking. */
+    reportFocusLoss: (_, _params: { scheduleHistoryId: number; count: number; at: string }) => {},
+    /** Forgets acknowledged (or stale) answers in the outbox; the edge provides it. */
+    removeFromOutbox: (_, _params: { keys: readonly string[] }) => {},
+    /**
+     * Keeps what the exam needs to resume offline (`cachedExamOf(context)`: after the assignments
+     * before it); fire and forget, the edge provides it.
+     */
+    cacheExam: () => {},
+    /** Forgets the cached exam (the exam flow ended); fire and forget, the edge provides it. */
+    clearExamCache: () => {},
+    assignVisibility: assign({
+      visible: ({ context, event }) => (event.type === 'page.changed' ? event.visible : context.visible),
+    }),
+    /**
+     * The answer being sent (the first not sent) is refused for good: marked (the outbox is told
+     * to forget it just before, while it is still the first not sent).
+     */
+    rejectFirstUnsent: assign({
+      answers: ({ context }) => withStatus(context.answers, firstUnsent(context)?.key ?? '', 'rejected'),
+    }),
+  },
+  guards: {
+    isDoing: ({ event }) => detailsOf(event)?.status === ScheduleHistoryStatus.DOING,
+    isCompleted: ({ event }) => {
+      const status = detailsOf(event)?.status;
+      return status !== undefined && status !== ScheduleHistoryStatus.PENDING && status !== ScheduleHistoryStatus.DOING;
+    },
+    /** A failure that ends the exam flow (see the header): NOT_LOGGED_IN, RETAKE, maintenance, another device. */
+    isUnauthorized: (args) => endingCodes.has(errorCodeOf(args as never) ?? 'GENERIC_ERROR'),
+    isAlreadyFinished: (args) => errorCodeOf(args as never) === 'ER_SCHEDULE_HISTORY_COMPLETED',
+    isCancelled: (args) => errorCodeOf(args as never) === 'ER_SCHEDULE_HISTORY_CANCELLED',
+    isFinalRefusal: (args) => finalSaveRefusals.has(errorCodeOf(args as never) ?? 'GENERIC_ERROR'),
+    hasFailed: (args) => errorCodeOf(args as never) !== null,
+    /** TIME_END (or finished from another window): the running exam finishes. */
+    isExamOver: (args) => examOverCodes.has(errorCodeOf(args as never) ?? 'GENERIC_ERROR'),
+    /** The terminal's time in the event is at or past the server's deadline. */
+    isPastDeadline: ({ context, event }) =>
+      (event.type === 'clock.ticked' || event.type === 'page.changed') && isPastDeadlineAt(context, event.now),
+    isPageVisible: ({ event }) => event.type === 'page.changed' && event.visible,
+    wasSuperseded: ({ event }) => (event as { output?: SaveAcknowledgement }).output?.outcome === 'superseded',
+    isKnownQuestion: ({ context, event }) =>
+      event.type === 'answer.given' && context.questions.some((q) => q.id === event.questionId),
+    isFlaggableQuestion: ({ context, event }) =>
+      event.type === 'question.flagged' && context.questions.some((q) => q.id === event.questionId),
+    hasNext: ({ context }) => context.questionIndex < context.questions.length - 1,
+    hasPrevious: ({ context }) => context.questionIndex > 0,
+    isValidIndex: ({ context, event }) =>
+      event.type === 'question.selected' &&
+      Number.isInteger(event.index) && event.index >= 0 && event.index < context.questions.length,
+    hasUnsentAnswer: ({ context }) => firstUnsent(context) !== undefined,
+    hasUnwrittenAnswer: ({ context }) => firstUnwritten(context) !== undefined,
+    hasAnswerNotSaved: ({ context }) => allNotSaved(context).length > 0,
+  },
+  delays: {
+    /** Between heartbeats while answering (contract/presence.ts). */
+    heartbeatInterval: PRESENCE_INTERVAL_MS,
+    /** 1 s, doubling, at most SAVE_RETRY_MAX_MS (seed section 7). */
+    saveBackoff: ({ context }) => backoffMs(context.saveAttempts, { maxMs: SAVE_RETRY_MAX_MS }),
+  },
+});

@@ -1,0 +1,236 @@
+/**
+ * The results machine: one sitting's results after the testing menu (seed section 2,
+ * "short-result, then the result sheet and certificate"). It owns the short result, the
+ * payment of result items (the payment machine as its child `payment`), the purchased result,
+ * the score report and the PDFs saved from them. The session invokes it (child `results`) when
+ * the pupil asks for the results on the menu, or when the payment provider's redirect comes back
+ * to /pay-exam-result; its states carry the screens' paths (`meta.path`), which the kiosk shows.
+ *
+ * Top states: opening -> shortResult (loading -> ready | failed) | payExamResult (a redirect
+ * back: that checkout is confirmed first); shortResult -> payExamResult -> purchasedResult;
+ * shortResult, purchasedResult -> scoreReport (loading -> ready (idle | downloading) | failed);
+ * every screen -> closed (back to the menu); any results call refused with a 401 -> refused.
+ * Invariants:
+ * - the score report opens only when the result sheet is owned; the certificate is downloaded
+ *   only when it is owned and the exam was passed (seed section 3);
+ * - one document at a time, and the screens say which (`downloading`);
+ * - a 401 on any results call ends the results with the session's reason (seed section 8): the
+ *   maintenance message for DURING_MAINTENANCE, the generic error for any other;
+ * - the provider's redirect back is held only while pay-exam-result confirms it.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { ScoreReport } from '../../contract/results.ts';
+import { paymentMachine } from '../payment/payment.machine.ts';
+import { returnUrlOf } from '../payment/payment.return.ts';
+import { isMaintenanceFailure, isUnauthorizedFailure, visibleFailure } from '../session/session.rules.ts';
+import { canDownloadCertificate, ownedFactsOf, ownsResultSheet } from './results.selectors.ts';
+import type { DocumentKind, ResultsContext, ResultsEvent, ResultsInput, ResultsOutput, ShortResultWithOwned } from './results.types.ts';
+
+const provided = (name: string) => () => {
+  throw new Error(`${name} is provided by the edge (results.actors.ts)`);
+};
+
+/** Every results call's first two error branches (seed section 8): the session ends. */
+const endOnRefusal = [
+  { guard: 'isMaintenance', target: '#results.refused', actions: { type: 'keepRefusal', params: { refusal: 'DURING_MAINTENANCE' } } },
+  { guard: 'isUnauthorized', target: '#results.refused', actions: { type: 'keepRefusal', params: { refusal: 'GENERIC_ERROR' } } },
+] as const;
+
+export const resultsMachine = setup({
+  types: {
+    context: {} as ResultsContext,
+    events: {} as ResultsEvent,
+    input: {} as ResultsInput,
+    output: {} as ResultsOutput,
+  },
+  actors: {
+    /** A checkout of result items (the payment machine, provided with its port by the edge). */
+    payment: paymentMachine,
+    /** GET /get-short-result and what of the result is owned (GET /get-setting-payment-for-result). */
+    loadShortResult: fromPromise<ShortResultWithOwned, { id: number }>(provided('loadShortResult')),
+    /** GET /score-report/results. */
+    loadScoreReport: fromPromise<ScoreReport, { id: number }>(provided('loadScoreReport')),
+    /** GET /score-report/pdf-report or /get-certificate, saved as a file by the edge. */
+    downloadDocument: fromPromise<void, { id: number; document: DocumentKind }>(provided('downloadDocument')),
+  },
+  actions: {
+    /** Opens the browser's print dialog (the score report's print stylesheet); provided by the edge. */
+    printPage: () => provided('printPage')(),
+    keepShortResult: assign(({ event }) => {
+      const { output } = event as unknown as { output: ShortResultWithOwned };
+      return { short: output.result, owned: output.owned, failure: null };
+    }),
+    keepReport: assign({ report: ({ event }) => (event as unknown as { output: ScoreReport }).output, failure: null }),
+    /** A results call or download failed: the results screens show why. */
+    keepFailure: assign({ failure: ({ event }) => visibleFailure((event as { error?: unknown }).error) }),
+    keepRefusal: assign((_, params: { refusal: ResultsContext['refusal'] }) => ({ refusal: params.refusal })),
+    markDownloading: assign((_, params: { document: DocumentKind }) => ({ downloading: params.document, failure: null })),
+    clearDownloading: assign({ downloading: null }),
+    /** The redirect back belongs to the payment it opened: gone once the pupil leaves it. */
+    forgetReturn: assign({ returning: null }),
+  },
+  guards: {
+    isPaymentReturn: ({ context }) => context.returning !== null,
+    ownsResultSheet: ({ context }) => ownsResultSheet(context),
+    canDownloadCertificate: ({ context }) => canDownloadCertificate(ownedFactsOf(context)),
+    isMaintenance: ({ event }) => isMaintenanceFailure((event as { error?: unknown }).error),
+    isUnauthorized: ({ event }) => isUnauthorizedFailure((event as { error?: unknown }).error),
+  },
+}).createMachine({
+  id: 'results',
+  context: ({ input }) => ({
+    id: input.scheduleHistoryId,
+    appOrigin: input.appOrigin,
+    returning: input.returning ?? null,
+    short: null,
+    owned: null,
+    report: null,
+    failure: null,
+    downloading: null,
+    refusal: null,
+  }),
+  initial: 'opening',
+  states: {
+    // The provider's redirect back lands on the payment screen's confirmation, not on the start.
+    opening: {
+      always: [{ guard: 'isPaymentReturn', target: 'payExamResult' }, { target: 'shortResult' }],
+    },
+    // Seed section 2: short-result, then the result sheet and certificate.
+    shortResult: {
+      meta: { path: '/short-result', screen: 'short-result' },
+      initial: 'loading',
+      on: { 'menu.requested': 'closed' },
+      states: {
+        loading: {
+          tags: ['busy'],
+          invoke: {
+            id: 'loadShortResult',
+            src: 'loadShortResult',
+            input: ({ context }) => ({ id: context.id }),
+            onDone: { target: 'ready', actions: 'keepShortResult' },
+            onError: [...endOnRefusal, { target: 'failed', actions: 'keepFailure' }],
+          },
+        },
+        failed: { on: { 'retry.requested': 'loading' } },
+        ready: {
+          on: {
+            'resultItems.buyRequested': '#results.payExamResult',
+            'report.openRequested': { guard: 'ownsResultSheet', target: '#results.scoreReport' },
+          },
+        },
+      },
+    },
+    payExamResult: {
+      meta: { path: '/pay-exam-result', screen: 'pay-exam-result' },
+      invoke: {
+        id: 'payment',
+        src: 'payment',
+        input: ({ context }) => ({
+          scheduleHistoryId: context.id,
+          purpose: 'result_fee' as const,
+          returnUrl: returnUrlOf(context.appOrigin, 'result_fee', context.id),
+          returning: context.returning,
+        }),
+      },
+      exit: 'forgetReturn',
+      // "Back to menu" on pay-exam-result returns to the short result.
+      on: { 'payment.continued': 'purchasedResult', 'menu.requested': 'shortResult' },
+    },
+    purchasedResult: {
+      meta: { path: '/purchased-result', screen: 'purchased-result' },
+      initial: 'loading',
+      on: { 'menu.requested': 'closed' },
+      states: {
+        loading: {
+          tags: ['busy'],
+          invoke: {
+            id: 'loadShortResult',
+            src: 'loadShortResult',
+            input: ({ context }) => ({ id: context.id }),
+            onDone: { target: 'ready', actions: 'keepShortResult' },
+            onError: [...endOnRefusal, { target: 'failed', actions: 'keepFailure' }],
+          },
+        },
+        failed: { on: { 'retry.requested': 'loading' } },
+        ready: {
+          initial: 'idle',
+          on: { 'report.openRequested': { guard: 'ownsResultSheet', target: '#results.scoreReport' } },
+          states: {
+            idle: { on: { 'certificate.downloadRequested': { guard: 'canDownloadCertificate', target: 'downloading' } } },
+            downloading: {
+              tags: ['busy'],
+              entry: { type: 'markDownloading', params: { document: 'certificate' } },
+              exit: 'clearDownloading',
+              invoke: {
+                id: 'downloadDocument',
+                src: 'downloadDocument',
+                input: ({ context }) => ({ id: context.id, document: 'certificate' as const }),
+                onDone: 'idle',
+                onError: [...endOnRefusal, { target: 'idle', actions: 'keepFailure' }],
+              },
+            },
+          },
+        },
+      },
+    },
+    scoreReport: {
+      meta: { path: '/score-report/$id', screen: 'score-report' },
+      initial: 'loading',
+      on: { 'menu.requested': 'closed' },
+      states: {
+        loading: {
+          tags: ['busy'],
+          invoke: {
+            id: 'loadScoreReport',
+            src: 'loadScoreReport',
+            input: ({ context }) => ({ id: context.id }),
+            onDone: { target: 'ready', actions: 'keepReport' },
+            onError: [...endOnRefusal, { target: 'failed', actions: 'keepFailure' }],
+          },
+        },
+        failed: { on: { 'retry.requested': 'loading' } },
+        ready: {
+          initial: 'idle',
+          on: { 'report.printRequested': { actions: 'printPage' } },
+          states: {
+            idle: {
+              on: {
+                'report.pdfRequested': 'downloadingReport',
+                'certificate.downloadRequested': { guard: 'canDownloadCertificate', target: 'downloadingCertificate' },
+              },
+            },
+            downloadingReport: {
+              tags: ['busy'],
+              entry: { type: 'markDownloading', params: { document: 'report' } },
+              exit: 'clearDownloading',
+              invoke: {
+                id: 'downloadDocument',
+                src: 'downloadDocument',
+                input: ({ context }) => ({ id: context.id, document: 'report' as const }),
+                onDone: 'idle',
+                onError: [...endOnRefusal, { target: 'idle', actions: 'keepFailure' }],
+              },
+            },
+            downloadingCertificate: {
+              tags: ['busy'],
+              entry: { type: 'markDownloading', params: { document: 'certificate' } },
+              exit: 'clearDownloading',
+              invoke: {
+                id: 'downloadDocument',
+                src: 'downloadDocument',
+                input: ({ context }) => ({ id: context.id, document: 'certificate' as const }),
+                onDone: 'idle',
+                onError: [...endOnRefusal, { target: 'idle', actions: 'keepFailure' }],
+              },
+            },
+          },
+        },
+      },
+    },
+    /** Back to the testing menu (the session loads it again). */
+    closed: { type: 'final' },
+    /** A results call was refused with a 401: the session ends with `refusal`. */
+    refused: { type: 'final' },
+  },
+  output: ({ context }) => ({ refusal: context.refusal }),
+});

@@ -1,0 +1,187 @@
+/**
+ * The session machine's vocabulary, by name: its types, the actors the edge provides
+ * (session.actors.ts gives the real ones; these stand-ins only say what each call is), the
+ * actions and the guards (questions about the context or an event, decided by session.rules.ts).
+ * session.machine.ts and its ways in (session.signed-out.ts) are built from this setup, so every
+ * name they use is checked against it.
+ */
+import { assign, fromPromise, sendParent, setup } from 'xstate';
+import { type ChoosePageStatus } from '../../contract/results.ts';
+import {
+  normalizeLoginCode,
+  type ClientConfig,
+  type ExamineeSession,
+  type ExamList,
+  type KenyaLinkResponse,
+  type LoginResponse,
+  type MeResponse,
+  type SaveExamineeInfoRequest,
+  type SaveExamineeInfoResponse,
+} from '../../contract/session.ts';
+import { paymentMachine } from '../payment/payment.machine.ts';
+import { paymentPaths, paymentReturnOf } from '../payment/payment.return.ts';
+import { resultsMachine } from '../results/results.machine.ts';
+import type { ResultsOutput } from '../results/results.types.ts';
+import { failureCodeOf } from '../shared/ports.ts';
+import {
+  allEntryPaths,
+  appEntryOrg,
+  entryPaths,
+  exitOf,
+  isBasicInfoMissing,
+  isMaintenanceFailure,
+  isMyPageUser,
+  isUnauthorizedFailure,
+  keptExamEndCodes,
+  landsOnExamList,
+  oauthEntry,
+  oauthError,
+  partnerEntry,
+  partnerLoginTypes,
+  protectedPaths,
+  validateBasicInfo,
+} from './session.rules.ts';
+import type { Credentials, EntryFacts, LoginPlace, SessionContext, SessionEvent, SessionInput, SessionParentEvent } from './session.types.ts';
+
+const provided = (name: string) => () => {
+  throw new Error(`${name} is provided by the edge`);
+};
+
+export const sessionSetup = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+    input: {} as SessionInput,
+  },
+  actors: {
+    /** POST /login with a login code. */
+    loginWithCode: fromPromise<LoginResponse, { code: string }>(provided('loginWithCode')),
+    /** The login page's school or schedule (GET /organization, /schedule or /app-schedule). */
+    loadLoginPlace: fromPromise<LoginPlace, { search: Record<string, string> }>(provided('loadLoginPlace')),
+    /** POST /login (type 1) or /login-examinee (type 5), as the page's place says. */
+    loginWithPassword: fromPromise<LoginResponse, { place: LoginPlace; credentials: Credentials }>(provided('loginWithPassword')),
+    /** POST /api_connect/kenya/login-link: the partner's token for ours. */
+    exchangeKenyaToken: fromPromise<KenyaLinkResponse, { token: string }>(provided('exchangeKenyaToken')),
+    /** GET /me: who the stored token belongs to. */
+    identifyToken: fromPromise<MeResponse, void>(provided('identifyToken')),
+    /** POST /save-examinee-info. */
+    saveBasicInfo: fromPromise<SaveExamineeInfoResponse, SaveExamineeInfoRequest>(provided('saveBasicInfo')),
+    /** GET /get-status-choose-page. */
+    loadTestingMenu: fromPromise<ChoosePageStatus, void>(provided('loadTestingMenu')),
+    /** GET /exams. */
+    loadExamList: fromPromise<ExamList, void>(provided('loadExamList')),
+    /** GET /client-config: where partner login types go at logout. */
+    loadClientConfig: fromPromise<ClientConfig, void>(provided('loadClientConfig')),
+    /** POST /logout with the session's token: ends it on the server; failures do not keep anyone logged in. */
+    endServerSession: fromPromise<void, { token: string }>(provided('endServerSession')),
+    /** A checkout of the exam fee (the payment machine, provided with its port by the edge). */
+    payment: paymentMachine,
+    /** The results screens of one sitting (the results machine, provided with its calls by the edge). */
+    results: resultsMachine,
+  },
+  actions: {
+    /** Writes the session to storage; provided by the edge. */
+    persistSession: (_, _params: { session: ExamineeSession }) => provided('persistSession')(),
+    /** Removes everything of the examinee from storage; provided by the edge. */
+    wipeSession: () => provided('wipeSession')(),
+    /** Notes the token as waiting for revocation (its own key, only the token); provided by the edge. */
+    holdRevocation: (_, _params: { token: string }) => provided('holdRevocation')(),
+    /** The server ended the token (or it was gone already): nothing left to revoke; provided by the edge. */
+    dropRevocation: (_, _params: { token: string }) => provided('dropRevocation')(),
+    /** Applies a stored-field change (question index, schedule history...); provided by the edge. */
+    persistChange: (_, _params: { change: Partial<ExamineeSession> }) => provided('persistChange')(),
+    /** Rule 1: stores token, school id, login type and step mode; provided by the edge. */
+    persistEntry: (_, _params: { entry: EntryFacts }) => provided('persistEntry')(),
+    /** Rule 1: an SSO error still stores the school id; provided by the edge. */
+    persistSchoolId: (_, _params: { schoolId: string | null }) => provided('persistSchoolId')(),
+    /** Leaves the app for a partner's site (window.location); provided by the edge. */
+    leaveApp: (_, _params: { url: string }) => provided('leaveApp')(),
+    /** Why the session ends: maintenance (the outside-test-hours message) or a token no longer good (seed section 8). */
+    endForMaintenance: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }),
+    endForRefusedToken: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }),
+    /** The results ended with a 401 (seed section 8): the session ends with its reason. */
+    endForResultsRefusal: assign({
+      exit: ({ context, event }) => exitOf(context, (event as unknown as { output: ResultsOutput }).output.refusal),
+    }),
+    notifySignedIn: sendParent(({ context }): SessionParentEvent => ({
+      type: 'session.signedIn',
+      session: context.session as ExamineeSession,
+    })),
+    notifySignedOut: sendParent((): SessionParentEvent => ({ type: 'session.signedOut' })),
+    clearLoginError: assign({ loginError: null }),
+    /** The provider's redirect back: the sitting it names is the one the payment and results screens show. */
+    keepPaymentReturn: assign({
+      paymentReturn: ({ event }) => paymentReturnOf(event.type === 'location.unmatched' ? event.search : undefined),
+    }),
+  },
+  guards: {
+    hasStoredSession: ({ context }) => context.session !== null,
+    hasResumableExam: ({ context }) =>
+      context.session !== null && context.session.schedule_history_id !== null && !isMyPageUser(context.session),
+    isCodeMissing: ({ event }) => event.type === 'loginCode.submitted' && event.code.trim() === '',
+    isCodeMalformed: ({ event }) => event.type === 'loginCode.submitted' && normalizeLoginCode(event.code) === undefined,
+    isSignedOut: ({ context }) => context.session === null,
+    isUnknownPath: ({ event }) => event.type === 'location.unmatched' && !event.known,
+    isAppEntryWithoutOrg: ({ event }) =>
+      event.type === 'location.unmatched' && event.path === entryPaths.appEntry && appEntryOrg(event.search) === null,
+    isAppEntry: ({ event }) => event.type === 'location.unmatched' && event.path === entryPaths.appEntry,
+    isOauthError: ({ event }) =>
+      event.type === 'location.unmatched' && event.path === entryPaths.oauth && oauthError(event.search) !== null,
+    isOauthWithToken: ({ context, event }) =>
+      event.type === 'location.unmatched' && event.path === entryPaths.oauth && oauthEntry(event.search, context.storedToken) !== null,
+    isKenyaWithToken: ({ event }) =>
+      event.type === 'location.unmatched' && event.path === entryPaths.kenya && partnerEntry(event.path, event.search) !== null,
+    isPartnerWithToken: ({ event }) =>
+      event.type === 'location.unmatched' && event.path !== entryPaths.oauth && partnerEntry(event.path, event.search) !== null,
+    isEntryPath: ({ event }) => event.type === 'location.unmatched' && allEntryPaths.includes(event.path),
+    isLoginPage: ({ event }) => event.type === 'location.unmatched' && event.path === '/login',
+    isKeptExamEnd: ({ context, event }) =>
+      event.type === 'location.unmatched' &&
+      event.path === '/exam-end' &&
+      context.storedErrorCode !== null &&
+      keptExamEndCodes.has(context.storedErrorCode),
+    isProtectedPath: ({ event }) => event.type === 'location.unmatched' && protectedPaths.includes(event.path),
+    isFeePaymentReturn: ({ event }) =>
+      event.type === 'location.unmatched' && event.path === paymentPaths.exam_fee && paymentReturnOf(event.search) !== null,
+    isResultPaymentReturn: ({ event }) =>
+      event.type === 'location.unmatched' && event.path === paymentPaths.result_fee && paymentReturnOf(event.search) !== null,
+    hasEntrySchool: ({ context }) => Boolean(context.entry?.schoolId),
+    isInvalidPlace: ({ event }) => {
+      const code = failureCodeOf((event as { error?: unknown }).error);
+      return code === 'INVALID_SCHEDULE' || code === 'NOT_FOUND' || code === 'VALIDATION_ERROR';
+    },
+    areCredentialsIncomplete: ({ event }) =>
+      event.type === 'login.submitted' && (event.login_id.trim() === '' || event.password === ''),
+    hasKenyaToken: ({ event }) => Boolean((event as { output?: KenyaLinkResponse }).output?.access_token),
+    isMyPageUser: ({ context }) => isMyPageUser(context.session as ExamineeSession),
+    isBasicInfoMissing: ({ context }) => isBasicInfoMissing(context.session as ExamineeSession),
+    landsOnExamList: ({ context }) => landsOnExamList(context.session as ExamineeSession),
+    isStepMode: ({ context }) => Boolean(context.session?.enable_mode_step),
+    isBasicInfoInvalid: ({ context }) => Object.keys(validateBasicInfo(context.basicInfo.values)).length > 0,
+    canTakeTest: ({ context }) => Boolean(context.menu?.exam.can_take && context.menu.exam.schedule_history_id !== null),
+    mustPayFee: ({ context }) =>
+      Boolean(context.menu?.exam_fee.required && context.menu.exam_fee.status !== 2 && context.menu.exam.schedule_history_id !== null),
+    isResultReleased: ({ context }) => Boolean(context.menu?.result.released && context.menu.exam.schedule_history_id !== null),
+    isResultsRefusal: ({ event }) => (event as unknown as { output?: ResultsOutput }).output?.refusal != null,
+    isChoosableExam: ({ context, event }) =>
+      event.type === 'exam.chosen' &&
+      context.exams.some((row) => row.schedule_history_id === event.scheduleHistoryId && !row.locked),
+    isMaintenance: ({ event }) => isMaintenanceFailure((event as { error?: unknown }).error),
+    isUnauthorized: ({ event }) => isUnauthorizedFailure((event as { error?: unknown }).error),
+    isPartnerExit: ({ context }) => context.exit !== null && partnerLoginTypes.has(context.exit.loginType),
+    isCodeExit: ({ context }) => context.exit?.loginType === 0,
+    hasPartnerLogoutUrl: ({ context, event }) => {
+      const urls = (event as { output?: ClientConfig }).output?.partner_logout_urls as Record<string, string> | undefined;
+      return Boolean(context.exit && urls?.[String(context.exit.loginType)]);
+    },
+  },
+});
+
+/**
+ * Every call's first two error branches (seed section 8): a 401 in maintenance ends the session
+ * with the outside-test-hours message, any other 401 with the generic error.
+ */
+export const endSessionOnRefusal = [
+  { guard: 'isMaintenance', target: '#session.signingOut', actions: 'endForMaintenance' },
+  { guard: 'isUnauthorized', target: '#session.signingOut', actions: 'endForRefusedToken' },
+] as const;

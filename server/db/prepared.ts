@@ -1,0 +1,123 @@
+/**
+ * Statements prepared once and run in one round trip, for the hot paths where a query builder
+ * and a fresh parse and plan per call would cost more than the work itself (the answer save,
+ * server/domain/answers.ts). Works on either driver behind a `Db` (server/db/client.ts):
+ *
+ * - PostgreSQL (node-postgres Pool): a named query. Each pooled connection parses it the first
+ *   time it runs it there and afterwards only binds and executes it; PostgreSQL keeps its plan.
+ * - PGlite: the statement is parsed (and its rows described) once under its name, and each
+ *   run is ONE exchange with the database (Bind, Execute, Sync in one message), where
+ *   `PGlite.query` makes six and parses and plans the text every time. It runs under PGlite's own transaction and query
+ *   locks, so it never lands inside another caller's open transaction.
+ *
+ * The text names every parameter's type with a cast (`$1::text`): values go over as text (a
+ * Date as its ISO instant, null as NULL) and rows come back parsed by the driver's own parsers
+ * (timestamptz as Date, int4 as number, bool as boolean; avoid int8 and numeric).
+ * `prepare` answers undefined for a handle that is neither (a transaction): callers keep a
+ * query-builder path for that.
+ */
+import { parse as pgliteParse, protocol, type PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { Db } from './client.ts';
+
+export type StatementValue = string | number | boolean | Date | null;
+
+export type PreparedStatement<Row> = {
+  run(values: readonly StatementValue[]): Promise<Row[]>;
+};
+
+type Definition = { name: string; text: string };
+
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
+
+/** What each PGlite client has parsed: statement name -> the row description of its results. */
+const pgliteParsed = new WeakMap<PGlite, Map<string, BackendMessage>>();
+
+export function prepare<Row>(db: Db, definition: Definition): PreparedStatement<Row> | undefined {
+  const client = clientOf(db);
+  if (client instanceof pg.Pool) return postgresStatement<Row>(client, definition);
+  if (isPglite(client)) return pgliteStatement<Row>(client, definition);
+  return undefined;
+}
+
+/**
+ * Which driver a handle runs on, for a statement that differs between them (PGlite runs one
+ * statement at a time, so what only guards against concurrent writers can go); undefined for
+ * a transaction.
+ */
+export function driverOf(db: Db): 'pglite' | 'postgres' | undefined {
+  const client = clientOf(db);
+  if (client instanceof pg.Pool) return 'postgres';
+  if (isPglite(client)) return 'pglite';
+  return undefined;
+}
+
+function clientOf(db: Db): unknown {
+  return (db as unknown as { $client?: unknown }).$client;
+}
+
+function toText(value: StatementValue): string | null {
+  if (value === null) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  return String(value);
+}
+
+function postgresStatement<Row>(pool: pg.Pool, { name, text }: Definition): PreparedStatement<Row> {
+  return {
+    async run(values) {
+      const result = await pool.query({ name, text, values: values.map(toText) });
+      return result.rows as Row[];
+    },
+  };
+}
+
+function isPglite(client: unknown): client is PGlite {
+  return (
+    typeof client === 'object' &&
+    client !== null &&
+    typeof (client as PGlite).execProtocol === 'function' &&
+    typeof (client as PGlite)._runExclusiveTransaction === 'function'
+  );
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+function pgliteStatement<Row>(client: PGlite, { name, text }: Definition): PreparedStatement<Row> {
+  const { serialize } = protocol;
+  const executeAndSync = concat([serialize.execute({}), serialize.sync()]);
+  return {
+    run(values) {
+      // The transaction lock first, as PGlite.query takes it: a transaction holds it from BEGIN to COMMIT.
+      return client._runExclusiveTransaction(() =>
+        client._runExclusiveQuery(async () => {
+          let parsed = pgliteParsed.get(client);
+          if (!parsed) pgliteParsed.set(client, (parsed = new Map()));
+          let rowDescription = parsed.get(name);
+          if (!rowDescription) {
+            // Parsed once; the description of its rows is kept, so a run need not ask for it again.
+            const described = await client.execProtocol(
+              concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+              { syncToFs: false },
+            );
+            rowDescription = described.messages.find((m) => m.name === 'rowDescription');
+            if (!rowDescription) throw new Error(`prepare ${name}: the statement returns no rows`);
+            parsed.set(name, rowDescription);
+          }
+          const bind = serialize.bind({ statement: name, values: values.map(toText) });
+          const { messages } = await client.execProtocol(concat([bind, executeAndSync]));
+          const [result] = pgliteParse.parseResults([rowDescription, ...messages], client.parsers);
+          return (result?.rows ?? []) as Row[];
+        }),
+      );
+    },
+  };
+}

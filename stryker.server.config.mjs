@@ -1,0 +1,24 @@
+// Mutation testing of the server's save and login rules: the second half of `npm run mutation`
+// (stryker.config.mjs says how it works). The rules live in server/domain/: saving an answer
+// (answers.ts), the ways in and their refusals (login.ts), whose sitting it is, the device
+// binding, step mode and suspensions (sitting.ts), passwords (credentials.ts), bearer tokens
+// (tokens.ts) and which status refuses login, start, answers and finish (schedule-history.ts).
+
+import base from './stryker.config.mjs';
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  ...base,
+  vitest: { configFile: 'vitest.mutation-server.config.ts', related: true, pool: 'forks' },
+  mutate: [
+    'server/domain/answers.ts',
+    'server/domain/login.ts',
+    'server/domain/sitting.ts',
+    'server/domain/credentials.ts',
+    'server/domain/tokens.ts',
+    'server/domain/schedule-history.ts',
+  ],
+  incrementalFile: 'reports/mutation/server-incremental.json',
+  htmlReporter: { fileName: 'reports/mutation/server.html' },
+  jsonReporter: { fileName: 'reports/mutation/server.json' },
+};

@@ -1,0 +1,167 @@
+/**
+ * The usual save is one statement (server/domain/answers.ts, saveAnswerAtOnce): counted at the
+ * driver, for an answer the rules allow; what another process commits (a revoked token, a
+ * proctor's move) is seen by the very next save; a save marks the roster's last contact; a body
+ * declared over the size limit is refused without being read; and on
+ * PostgreSQL a save that meets a Finish under way waits for it and is then refused, leaving no
+ * answer in the finished sitting.
+ */
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { ScheduleHistoryStatus as S } from '../../contract/enums.ts';
+import { answers, authTokens, scheduleHistories } from '../../server/db/schema.ts';
+import { hashToken } from '../../server/domain/tokens.ts';
+import { testDatabaseKinds } from '../helpers/db.ts';
+import { errorOf, useApi, type ApiContext } from '../helpers/server-api.ts';
+import { addSitting, answerKey, historyRow } from '../helpers/server-fixtures.ts';
+
+const kinds = await testDatabaseKinds();
+
+/** Counts the statements the app sends to the database while `work` runs. */
+async function statementsDuring(api: ApiContext, work: () => Promise<unknown>): Promise<number> {
+  const client = (api.db as unknown as { $client: unknown }).$client;
+  const spy =
+    client instanceof pg.Pool
+      ? vi.spyOn(pg.Client.prototype, 'query')
+      : vi.spyOn(client as { _runExclusiveQuery: (fn: () => Promise<unknown>) => Promise<unknown> }, '_runExclusiveQuery');
+  try {
+    await work();
+    return spy.mock.calls.length;
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe.each(kinds)('the one-statement save on %s', (kind) => {
+  const api = useApi(kind);
+  const save = (token: string, body: Record<string, unknown>) => api.call('POST', '/api/exam/answers', { token, body });
+  const answerRows = (id: number) => api.db.select().from(answers).where(eq(answers.scheduleHistoryId, id));
+  afterEach(() => vi.restoreAllMocks());
+
+  test('an answer the rules allow is checked and stored in one statement; a refused one takes the careful way', async () => {
+    const pupil = await addSitting(api.db);
+    const { token, scheduleHistoryId } = await api.startAs(pupil.loginCode);
+    const [q1, q2] = await answerKey(api.db, pupil.examId);
+    // The first save of a question reads its exam, type and choices once.
+    expect((await save(token, api.answer(scheduleHistoryId, q1!.id, String(q1!.correctAnswer)))).status).toBe(201);
+    expect((await save(token, api.answer(scheduleHistoryId, q2!.id, String(q2!.correctAnswer)))).status).toBe(201);
+
+    api.clock.advance(1000);
+    let status = 0;
+    const one = await statementsDuring(api, async () => {
+      status = (await save(token, api.answer(scheduleHistoryId, q1!.id, String(q1!.correctAnswer)))).status;
+    });
+    expect(status).toBe(201);
+    expect(one).toBe(1);
+
+    // A resend is not the one statement's: it goes the careful way and is a duplicate.
+    const body = api.answer(scheduleHistoryId, q2!.id, String(q2!.correctAnswer));
+    expect((await save(token, body)).status).toBe(201);
+    const careful = await statementsDuring(api, async () => {
+      expect((await save(token, body)).body).toMatchObject({ outcome: 'duplicate' });
+    });
+    expect(careful).toBeGreaterThan(1);
+    expect(await answerRows(scheduleHistoryId)).toHaveLength(2);
+  });
+
+  test('a token revoked or a sitting released by another process is refused by the very next save, which writes nothing', async () => {
+    const pupil = await addSitting(api.db);
+    const { token, scheduleHistoryId } = await api.startAs(pupil.loginCode);
+    const [q1, q2] = await answerKey(api.db, pupil.examId);
+    expect((await save(token, api.answer(scheduleHistoryId, q1!.id, String(q1!.correctAnswer)))).status).toBe(201);
+
+    // Written straight to the database, as another API process would.
+    await api.db
+      .update(authTokens)
+      .set({ revokedAt: api.clock.now(), revokedReason: 'moved' })
+      .where(eq(authTokens.tokenHash, hashToken(token)));
+    await api.db
+      .update(scheduleHistories)
+      .set({ deviceToken: null, deviceReleasedAt: api.clock.now() })
+      .where(eq(scheduleHistories.id, scheduleHistoryId));
+    const refused = await save(token, api.answer(scheduleHistoryId, q2!.id, String(q2!.correctAnswer)));
+    expect(refused.status).toBe(403);
+    expect(errorOf(refused).code).toBe('INCORRECT_DEVICE');
+    expect(await answerRows(scheduleHistoryId)).toHaveLength(1);
+  });
+
+  test("a saved answer is the roster's last contact", async () => {
+    const pupil = await addSitting(api.db);
+    const { token, scheduleHistoryId } = await api.startAs(pupil.loginCode);
+    const [q1] = await answerKey(api.db, pupil.examId);
+    api.clock.advance(40_000); // long enough for the roster to call the pupil offline
+    expect((await historyRow(api.db, scheduleHistoryId)).lastContactAt).not.toEqual(api.clock.now());
+    expect((await save(token, api.answer(scheduleHistoryId, q1!.id, String(q1!.correctAnswer)))).status).toBe(201);
+    expect((await historyRow(api.db, scheduleHistoryId)).lastContactAt).toEqual(api.clock.now());
+  });
+
+  test('a body whose Content-Length is over the limit is refused unread (400), one within it is taken', async () => {
+    const pupil = await addSitting(api.db);
+    const { token, scheduleHistoryId } = await api.startAs(pupil.loginCode);
+    const [q1] = await answerKey(api.db, pupil.examId);
+    const big = JSON.stringify({ ...api.answer(scheduleHistoryId, q1!.id, String(q1!.correctAnswer)), padding: 'x'.repeat(20_000) });
+    const tooLarge = await api.call('POST', '/api/exam/answers', { token, rawBody: big, headers: { 'Content-Length': String(Buffer.byteLength(big)) } });
+    expect(tooLarge.status).toBe(400);
+    expect(errorOf(tooLarge).code).toBe('VALIDATION_ERROR');
+    const body = JSON.stringify(api.answer(scheduleHistoryId, q1!.id, String(q1!.correctAnswer)));
+    const fits = await api.call('POST', '/api/exam/answers', { token, rawBody: body, headers: { 'Content-Length': String(Buffer.byteLength(body)) } });
+    expect(fits.status).toBe(201);
+    expect(await answerRows(scheduleHistoryId)).toHaveLength(1);
+  });
+
+  test('the database holds what the statement stored: late flag, times and key as sent', async () => {
+    const pupil = await addSitting(api.db);
+    const { token, scheduleHistoryId, deadlineAt } = await api.startAs(pupil.loginCode);
+    const [q1] = await answerKey(api.db, pupil.examId);
+    const answeredAt = new Date(Date.parse(deadlineAt) - 1000).toISOString();
+    api.clock.set(new Date(Date.parse(deadlineAt) + 60_000)); // answered before the deadline, arriving after it
+    const body = api.answer(scheduleHistoryId, q1!.id, String(q1!.correctAnswer), { answered_at: answeredAt });
+    expect((await save(token, body)).status).toBe(201);
+    const [row] = await answerRows(scheduleHistoryId);
+    expect(row).toBeDefined();
+    expect(row!.late).toBe(true);
+    expect(row!.answeredAt.toISOString()).toBe(answeredAt);
+    expect(row!.receivedAt).toEqual(api.clock.now());
+    expect(row!.idempotencyKey).toBe(body.idempotency_key);
+  });
+});
+
+// Only PostgreSQL has other connections: PGlite runs one statement at a time.
+describe.each(kinds.filter((k) => k === 'postgres'))('the one-statement save against a concurrent Finish on %s', (kind) => {
+  const api = useApi(kind);
+  const save = (token: string, body: Record<string, unknown>) => api.call('POST', '/api/exam/answers', { token, body });
+  const answerRows = (id: number) => api.db.select().from(answers).where(eq(answers.scheduleHistoryId, id));
+
+  test('a save that meets a Finish under way waits for it, then is refused and leaves no answer', async () => {
+    const pupil = await addSitting(api.db);
+    const { token, scheduleHistoryId } = await api.startAs(pupil.loginCode);
+    const [q1] = await answerKey(api.db, pupil.examId);
+    const other = new pg.Client({ connectionString: api.database.url });
+    await other.connect();
+    try {
+      // Another process finishing the exam: the sitting's row locked and COMPLETED, not committed yet.
+      await other.query('begin');
+      await other.query('select id from schedule_histories where id = $1 for update', [scheduleHistoryId]);
+      await other.query('update schedule_histories set status = $1, finished_at = now() where id = $2', [S.COMPLETED, scheduleHistoryId]);
+      const saving = save(token, api.answer(scheduleHistoryId, q1!.id, String(q1!.correctAnswer)));
+      // The save is waiting for the sitting's row lock.
+      await expect
+        .poll(async () => {
+          const { rows } = await other.query<{ waiting: number }>(
+            "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+          );
+          return rows[0]!.waiting;
+        })
+        .toBe(1);
+      await other.query('commit');
+      const refused = await saving;
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(errorOf(refused).code).toBe('ER_SCHEDULE_HISTORY_COMPLETED');
+      expect(await answerRows(scheduleHistoryId)).toHaveLength(0);
+    } finally {
+      await other.query('rollback').catch(() => undefined);
+      await other.end();
+    }
+  });
+});

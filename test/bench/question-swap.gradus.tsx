@@ -1,0 +1,115 @@
+/**
+ * The Gradus sides of the question-swap bench (question-swap.bench.ts). `gradusSwap`: the real app as
+ * src/main.tsx boots it (the kiosk with the real session and exam machines, the router, the
+ * shell, the connected exam screen, Lingui) over an API that answers at once, this page's
+ * localStorage and the IndexedDB exam cache, signed in and answering question 1. `swap()` presses Next, or Previous on
+ * question 2, and returns once React has committed (flushSync). `screenSwap`: the exam screen
+ * alone. No Testing Library: the bench runs React's production build, which has no `act`.
+ */
+import 'fake-indexeddb/auto';
+import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
+import { setupI18n } from '@lingui/core';
+import { useCallback, useState } from 'react';
+import { createActor } from 'xstate';
+import type { Question } from '../../contract/exam.ts';
+import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
+import { waitForKiosk, watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
+import { sessionFromLogin } from '../../machines/session/session.machine.ts';
+import { readSession, readToken, writeLanguage, writeSession } from '../../machines/shared/storage.ts';
+import { KioskProvider } from '../../src/app/actors.ts';
+import { AppProviders } from '../../src/app/providers.tsx';
+import { createAppRouter } from '../../src/app/router.ts';
+import { syncRouterWithKiosk } from '../../src/app/router-sync.ts';
+import { createLanguageController } from '../../src/i18n/language-controller.ts';
+import { createIndexedDbExamCache } from '../../src/platform/exam-cache.ts';
+import { ExamScreen } from '../../src/screens/exam/exam.tsx';
+import { createFakeApi, demoExaminee } from '../helpers/fake-api.ts';
+import { mounted, type SwapUnderTest } from './question-swap.mount.tsx';
+import { examOf } from '../helpers/kiosk-exam.ts';
+
+
+export async function gradusSwap(questions: Question[]): Promise<SwapUnderTest> {
+  const api = createFakeApi();
+  const load = api.examQuestions.bind(api);
+  api.examQuestions = async (id) => ({ ...(await load(id)), questions });
+  const storage = window.localStorage;
+  storage.clear();
+  writeSession(storage, sessionFromLogin({ access_token: 'token-1', examinee: demoExaminee, server_time: new Date().toISOString() }, crypto.randomUUID()));
+  // The exam cache as the browser keeps it (IndexedDB; fake-indexeddb here), written coalesced.
+  const examCache = createIndexedDbExamCache(`bench-exam-cache-${crypto.randomUUID()}`);
+  const kiosk = createActor(createKioskMachine({ api, storage, examCache }), {
+    input: { storedSession: readSession(storage), storedToken: readToken(storage) },
+  }).start();
+  const exam = () => kiosk.getSnapshot().children.exam?.getSnapshot();
+  await waitForKiosk(kiosk, () => exam()?.matches('confirming') ?? false);
+  examOf(kiosk).send({ type: 'identity.confirmed' });
+  examOf(kiosk).send({ type: 'tutorial.completed' });
+  examOf(kiosk).send({ type: 'start.confirmed' });
+  await waitForKiosk(kiosk, () => exam()?.matches('answering') ?? false);
+
+  const i18n = setupI18n();
+  writeLanguage(storage, 'en');
+  const controller = createLanguageController({ i18n, storage, browserLanguages: [], root: document.documentElement });
+  await controller.start();
+  const history = createMemoryHistory({ initialEntries: ['/start'] });
+  const router = createAppRouter({ history });
+  const stopSync = syncRouterWithKiosk(history, kiosk, (listener) => watchKiosk(kiosk, listener));
+  return mounted(
+    <AppProviders environment={{ i18n, language: controller }}>
+      <KioskProvider kiosk={kiosk}>
+        <RouterProvider router={router} />
+      </KioskProvider>
+    </AppProviders>,
+    () => {
+      stopSync();
+      kiosk.stop();
+    },
+  );
+}
+
+const noop = () => {};
+const noAnswers = {};
+
+/**
+ * The exam screen alone (src/screens/exam/exam.tsx, with Lingui as the app has it), its index in
+ * `useState` and its events bound once: the view's share of a swap, without the machines.
+ */
+export async function screenSwap(questions: Question[]): Promise<SwapUnderTest> {
+  const storage = window.localStorage;
+  const i18n = setupI18n();
+  writeLanguage(storage, 'en');
+  const controller = createLanguageController({ i18n, storage, browserLanguages: [], root: document.documentElement });
+  await controller.start();
+  const deadlineAt = Date.now() + 2_400_000;
+  function Screen() {
+    const [index, setIndex] = useState(0);
+    const next = useCallback(() => setIndex((i) => i + 1), []);
+    const previous = useCallback(() => setIndex((i) => i - 1), []);
+    return (
+      <ExamScreen
+        status="answering"
+        questions={questions}
+        index={index}
+        answers={noAnswers}
+        deadlineAt={deadlineAt}
+        clockOffsetMs={0}
+        timeLimitSeconds={2400}
+        confirmingFinish={false}
+        error={null}
+        onRetry={noop}
+        onAnswer={noop}
+        onNext={next}
+        onPrevious={previous}
+        onFinishRequest={noop}
+        onFinishConfirm={noop}
+        onFinishCancel={noop}
+      />
+    );
+  }
+  return mounted(
+    <AppProviders environment={{ i18n, language: controller }}>
+      <Screen />
+    </AppProviders>,
+    noop,
+  );
+}

@@ -1,0 +1,184 @@
+/**
+ * The proctor machine's rules as pure functions, outside the model walk
+ * (test/model/proctor.model.test.ts) and the page's binding (test/view/proctor-connect.test.ts):
+ * the staff login form and the confirm step checked field by field at their limits, which
+ * actions apply to a pupil in each roster state, the rooms and the summary counts, and each row
+ * as a teacher reads it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { RosterPupil, RosterResponse, RosterState } from '../../contract/admin.ts';
+import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
+import {
+  actionsFor,
+  checkConfirmation,
+  checkStaffLogin,
+  isInExam,
+  POLL_BACKOFF_MAX_MS,
+  pollDelayMs,
+  roomsOf,
+  visiblePupils,
+} from '../../machines/proctor/proctor.machine.ts';
+import { countsOf, rowOf, serverNow } from '../../machines/proctor/proctor.selectors.ts';
+import type { ActionDraft } from '../../machines/proctor/proctor.types.ts';
+import { FAKE_NOW, demoPupils } from '../helpers/fake-admin.ts';
+
+const staff = { org_code: 'GRADUS-DEMO', login_id: 'grace', password: 'secret' };
+
+describe('the staff login form', () => {
+  it('passes the values as the request, trimmed where the contract trims', () => {
+    expect(checkStaffLogin({ ...staff, login_id: '  grace  ' })).toEqual({ ok: true, request: staff });
+  });
+
+  it('names each field that is missing or invalid, once', () => {
+    expect(checkStaffLogin({ org_code: '', login_id: ' ', password: '' })).toEqual({
+      ok: false,
+      fields: { org_code: 'required', login_id: 'required', password: 'required' },
+    });
+    expect(checkStaffLogin({ org_code: 'no spaces', login_id: 'x'.repeat(65), password: 'p'.repeat(129) })).toEqual({
+      ok: false,
+      fields: { org_code: 'invalid', login_id: 'invalid', password: 'invalid' },
+    });
+    expect(checkStaffLogin({ ...staff, login_id: 'x'.repeat(64), password: 'p'.repeat(128) }).ok).toBe(true);
+    expect(checkStaffLogin({ ...staff, password: '' })).toEqual({ ok: false, fields: { password: 'required' } });
+  });
+});
+
+describe('the confirm step', () => {
+  const draft = (kind: ActionDraft['kind'], venueId: number | null = null): ActionDraft => ({
+    kind,
+    sittingId: kind === 'extend_room' ? null : 501,
+    examineeName: kind === 'extend_room' ? null : 'Amara Okafor',
+    answersSaved: 5,
+    venueId,
+    venueName: null,
+    pupilsInExam: 0,
+  });
+
+  it('an action on a pupil needs a reason of 1 to 500 characters, trimmed; no minutes', () => {
+    for (const kind of ['move_terminal', 'retake'] as const) {
+      expect(checkConfirmation(draft(kind), { reason: '  Terminal froze  ', minutes: 'ignored' })).toEqual({
+        ok: true,
+        request: { ...draft(kind), reason: 'Terminal froze', minutes: null },
+      });
+      expect(checkConfirmation(draft(kind), { reason: '   ' })).toEqual({ ok: false, fields: { reason: 'required' } });
+      expect(checkConfirmation(draft(kind), { reason: 'r'.repeat(501) })).toEqual({ ok: false, fields: { reason: 'invalid' } });
+      expect(checkConfirmation(draft(kind), { reason: 'r'.repeat(500) }).ok).toBe(true);
+    }
+  });
+
+  it('an extension needs whole minutes from 1 to 60 as typed', () => {
+    for (const kind of ['extend', 'extend_room'] as const) {
+      const minutes = (typed: string | undefined) => checkConfirmation(draft(kind), { reason: 'Fire drill', ...(typed === undefined ? {} : { minutes: typed }) });
+      expect(minutes(' 5 ')).toEqual({ ok: true, request: { ...draft(kind), reason: 'Fire drill', minutes: 5 } });
+      expect(minutes('1')).toMatchObject({ ok: true, request: { minutes: 1 } });
+      expect(minutes('60')).toMatchObject({ ok: true, request: { minutes: 60 } });
+      for (const typed of ['', '  ', undefined]) expect(minutes(typed), String(typed)).toEqual({ ok: false, fields: { minutes: 'required' } });
+      for (const typed of ['0', '61', '99', '100', '1.5', '-1', 'ten', '5 minutes']) {
+        expect(minutes(typed), typed).toEqual({ ok: false, fields: { minutes: 'invalid' } });
+      }
+    }
+  });
+
+  it('both fields wrong: both named', () => {
+    expect(checkConfirmation(draft('extend'), { reason: '', minutes: '0' })).toEqual({ ok: false, fields: { reason: 'required', minutes: 'invalid' } });
+  });
+
+  it('the room-wide extension is sent with its room, or for the whole schedule', () => {
+    expect(checkConfirmation(draft('extend_room', 12), { reason: 'Fire drill', minutes: '10' })).toEqual({
+      ok: true,
+      request: { ...draft('extend_room', 12), reason: 'Fire drill', minutes: 10 },
+    });
+    // A room id that is no id cannot be sent.
+    expect(checkConfirmation(draft('extend_room', 0), { reason: 'Fire drill', minutes: '10' })).toEqual({ ok: false, fields: { reason: 'invalid' } });
+  });
+});
+
+describe('pupils and rooms', () => {
+  const base = demoPupils()[0]!;
+  const pupil = (state: RosterState, status = 6): RosterPupil => ({ ...base, state, status } as RosterPupil);
+
+  it('which actions apply in each roster state', () => {
+    const expected: Record<RosterState, string[]> = {
+      not_logged_in: [],
+      logged_in: [],
+      in_exam: ['move_terminal', 'extend', 'retake'],
+      offline: ['move_terminal', 'extend', 'retake'],
+      moving: ['extend', 'retake'],
+      time_up: ['extend', 'retake'],
+      finished: ['retake'],
+      cancelled: [],
+      expired: [],
+    };
+    for (const [state, actions] of Object.entries(expected) as [RosterState, string[]][]) {
+      expect(actionsFor(pupil(state, state === 'finished' ? 1 : 6)), state).toEqual(actions);
+      expect(isInExam(pupil(state)), state).toBe(['in_exam', 'offline', 'moving', 'time_up'].includes(state));
+    }
+    // A released result (RESULT_PUBLIC) cannot be reset; a scored one can.
+    expect(actionsFor(pupil('finished', 5))).toEqual([]);
+    expect(actionsFor(pupil('finished', 8))).toEqual(['retake']);
+  });
+
+  it('rooms by name (then id), each once; the filter shows one room or all', () => {
+    const inRoom = (id: number, name: string): RosterPupil => ({ ...base, venue: { id, name } });
+    const roster = { pupils: [inRoom(3, 'Beta'), inRoom(2, 'Alpha'), inRoom(3, 'Beta'), { ...base, venue: null }, inRoom(1, 'Beta')] } as RosterResponse;
+    expect(roomsOf(roster)).toEqual([
+      { id: 2, name: 'Alpha' },
+      { id: 1, name: 'Beta' },
+      { id: 3, name: 'Beta' },
+    ]);
+    expect(roomsOf(null)).toEqual([]);
+    expect(visiblePupils({ roster, venueId: null })).toHaveLength(5);
+    expect(visiblePupils({ roster, venueId: 3 })).toEqual([inRoom(3, 'Beta'), inRoom(3, 'Beta')]);
+    expect(visiblePupils({ roster: null, venueId: 3 })).toEqual([]);
+  });
+
+  it('the summary counts the rows by what they show', () => {
+    const rows = (['in_exam', 'offline', 'moving', 'time_up', 'finished', 'finished', 'not_logged_in', 'logged_in'] as RosterState[]).map((state) =>
+      rowOf(pupil(state), FAKE_NOW),
+    );
+    expect(countsOf(rows)).toEqual({ total: 8, inExam: 4, offline: 1, finished: 2 });
+    expect(countsOf([])).toEqual({ total: 0, inExam: 0, offline: 0, finished: 0 });
+  });
+});
+
+describe('a row on the server clock', () => {
+  const base = { ...demoPupils()[0]!, state: 'in_exam' as const };
+  const at = (ms: number) => new Date(FAKE_NOW + ms).toISOString();
+
+  it('a pupil in the exam is shown offline only after more than OFFLINE_AFTER_MS without contact', () => {
+    const heard = { ...base, last_contact_at: at(0) };
+    expect(rowOf(heard, FAKE_NOW + OFFLINE_AFTER_MS)).toMatchObject({ state: 'in_exam', attention: false, lastContactSeconds: OFFLINE_AFTER_MS / 1000 });
+    expect(rowOf(heard, FAKE_NOW + OFFLINE_AFTER_MS + 1)).toMatchObject({ state: 'offline', attention: true });
+    // Only a pupil the server shows in the exam: a finished one stays finished.
+    expect(rowOf({ ...heard, state: 'finished' }, FAKE_NOW + 10 * OFFLINE_AFTER_MS)).toMatchObject({ state: 'finished', attention: false });
+    // A contact "in the future" (clocks apart) is no negative time.
+    expect(rowOf({ ...base, last_contact_at: at(5_000) }, FAKE_NOW).lastContactSeconds).toBe(0);
+    expect(rowOf({ ...base, last_contact_at: at(-1_999) }, FAKE_NOW).lastContactSeconds).toBe(1);
+  });
+
+  it('time left rounds up to the second while the exam runs; none without a deadline or outside the exam', () => {
+    expect(rowOf({ ...base, deadline_at: at(1_001) }, FAKE_NOW).timeLeftSeconds).toBe(2);
+    expect(rowOf({ ...base, deadline_at: at(1_000) }, FAKE_NOW).timeLeftSeconds).toBe(1);
+    expect(rowOf({ ...base, deadline_at: at(-1) }, FAKE_NOW).timeLeftSeconds).toBe(0);
+    expect(rowOf({ ...base, deadline_at: null }, FAKE_NOW).timeLeftSeconds).toBeNull();
+    expect(rowOf({ ...base, state: 'finished', deadline_at: at(60_000) }, FAKE_NOW).timeLeftSeconds).toBeNull();
+  });
+
+  it('shows the question 1-based, extra time in whole minutes, the receipt and the retake flag', () => {
+    const row = rowOf({ ...base, question_index: 0, extra_seconds: 150, receipt: { answer_count: 17 } as RosterPupil['receipt'], flag_retake: true }, FAKE_NOW);
+    expect(row).toMatchObject({ questionNumber: 1, extraMinutes: 3, receiptAnswers: 17, retake: true });
+    expect(rowOf({ ...base, receipt: null, venue: null }, FAKE_NOW)).toMatchObject({ receiptAnswers: null, room: null });
+  });
+
+  it('the server clock is this terminal\'s plus the kept offset', () => {
+    expect(serverNow({ clockOffsetMs: -10_000 }, FAKE_NOW)).toBe(FAKE_NOW - 10_000);
+    expect(serverNow({ clockOffsetMs: 2_500 }, FAKE_NOW)).toBe(FAKE_NOW + 2_500);
+  });
+});
+
+describe('polling', () => {
+  it('every 5 s, doubling after failures up to 30 s', () => {
+    expect([0, 1, 2, 3, 4, 5, 50].map(pollDelayMs)).toEqual([5_000, 5_000, 10_000, 20_000, POLL_BACKOFF_MAX_MS, POLL_BACKOFF_MAX_MS, POLL_BACKOFF_MAX_MS]);
+    expect(POLL_BACKOFF_MAX_MS).toBe(30_000);
+  });
+});

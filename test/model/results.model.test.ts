@@ -1,0 +1,112 @@
+/**
+ * The results machine walked transition by transition, opened from the menu and by the payment
+ * provider's redirect back: the short result loaded, failed or refused (a 401 in maintenance or
+ * any other ends the results with the session's reason), the result payment and its ways out,
+ * the purchased result and its certificate, the score report with print, PDF and certificate.
+ * Invariants: the report opens only with the sheet owned, the certificate downloads only owned
+ * and passed, one document at a time, the redirect back held only by the payment it opened, and
+ * the screens' binding (results.connect.ts) shows the screen the machine is on.
+ */
+import { expect } from 'vitest';
+import { createMachine, type AnyMachineSnapshot } from 'xstate';
+import { connect } from '../../machines/results/results.connect.ts';
+import { resultsMachine } from '../../machines/results/results.machine.ts';
+import { canDownloadCertificate, ownedFactsOf, type ResultsSnapshot } from '../../machines/results/results.selectors.ts';
+import type { ResultsContext, ResultsInput } from '../../machines/results/results.types.ts';
+import { ApiFailure } from '../../machines/shared/ports.ts';
+import { never } from '../helpers/never.ts';
+import { describeModel } from './suite.ts';
+
+const machine = resultsMachine.provide({
+  actors: {
+    // The payment machine has its own model (test/model/payment.model.test.ts): here a child that never ends.
+    payment: createMachine({}),
+    loadShortResult: never(),
+    loadScoreReport: never(),
+    downloadDocument: never(),
+  } as never,
+  actions: { printPage: () => {} },
+});
+
+const serverTime = '2026-11-22T09:00:00.000Z';
+/** Back from Adyen's redirect: the returnUrl with our reference, Adyen's sessionId and redirectResult. */
+const returning = { reference: 'GR-00000000-0000-4000-8000-000000000001', sessionId: 'CS1234', redirectResult: 'X6Xtf' };
+
+const inputs: ResultsInput[] = [
+  { scheduleHistoryId: 7, appOrigin: 'https://gradus.test' },
+  { scheduleHistoryId: 7, appOrigin: 'https://gradus.test', returning },
+];
+
+const shortResult = (passed: boolean, owned: { result_sheet: boolean; certificate: boolean }) => ({
+  result: {
+    schedule_history_id: 7,
+    subject: { id: 1 as const, name: 'English' },
+    level: { id: 1, name: 'Level 1', order: 1 },
+    exam_date: serverTime,
+    score: passed ? 17 : 9,
+    max_score: 20,
+    passed,
+    correct_count: passed ? 17 : 9,
+    question_count: 20,
+    correct_rate: passed ? 85 : 45,
+    viewable_until: '2028-11-22T09:00:00.000Z',
+    server_time: serverTime,
+  },
+  owned,
+});
+
+/** No answer, 401 in maintenance, any other 401. */
+const failures = [new ApiFailure('NETWORK_ERROR'), new ApiFailure('DURING_MAINTENANCE', 401), new ApiFailure('NOT_LOGGED_IN', 401)];
+const errorsOf = (id: string) => failures.map((error) => ({ type: `xstate.error.actor.${id}`, error }));
+const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as ResultsContext;
+
+describeModel({
+  name: 'results',
+  machine,
+  inputs,
+  samples: {
+    'xstate.done.actor.loadShortResult': [
+      { type: 'xstate.done.actor.loadShortResult', output: shortResult(true, { result_sheet: false, certificate: false }) },
+      { type: 'xstate.done.actor.loadShortResult', output: shortResult(true, { result_sheet: true, certificate: true }) },
+      { type: 'xstate.done.actor.loadShortResult', output: shortResult(false, { result_sheet: true, certificate: false }) },
+    ],
+    'xstate.error.actor.loadShortResult': errorsOf('loadShortResult'),
+    'xstate.done.actor.loadScoreReport': [{ type: 'xstate.done.actor.loadScoreReport', output: { result: { passed: true } } }],
+    'xstate.error.actor.loadScoreReport': errorsOf('loadScoreReport'),
+    'xstate.done.actor.downloadDocument': [{ type: 'xstate.done.actor.downloadDocument', output: undefined }],
+    'xstate.error.actor.downloadDocument': errorsOf('downloadDocument'),
+  },
+  // Only what the guards read: what is owned, whether the exam passed, and a redirect to confirm.
+  contextKey: (context) => {
+    const c = context as unknown as ResultsContext;
+    return [c.owned?.result_sheet, c.owned?.certificate, c.short?.passed, c.report?.result.passed, c.returning !== null];
+  },
+  invariants: (snapshot) => {
+    const context = contextOf(snapshot);
+    const api = connect(snapshot as unknown as ResultsSnapshot, () => {});
+    // The score report is shown only with the result sheet owned.
+    if (snapshot.matches('scoreReport')) expect(context.owned?.result_sheet).toBe(true);
+    // The certificate downloads only owned and passed; one document at a time, named while it downloads.
+    const downloading = {
+      certificate:
+        snapshot.matches({ purchasedResult: { ready: 'downloading' } }) ||
+        snapshot.matches({ scoreReport: { ready: 'downloadingCertificate' } }),
+      report: snapshot.matches({ scoreReport: { ready: 'downloadingReport' } }),
+    };
+    if (downloading.certificate) expect(canDownloadCertificate(ownedFactsOf(context))).toBe(true);
+    expect(context.downloading).toBe(downloading.certificate ? 'certificate' : downloading.report ? 'report' : null);
+    // The result payment runs exactly while its screen shows; the redirect back is held only there.
+    expect(Boolean(snapshot.children.payment)).toBe(snapshot.matches('payExamResult'));
+    if (context.returning !== null) expect(snapshot.matches('payExamResult')).toBe(true);
+    // Done: back to the menu, or refused with the session's reason.
+    expect(snapshot.status === 'done').toBe(snapshot.matches('closed') || snapshot.matches('refused'));
+    expect(context.refusal !== null).toBe(snapshot.matches('refused'));
+    if (snapshot.status === 'done') expect(snapshot.output).toEqual({ refusal: context.refusal });
+    // The binding shows the screen the machine is on (the paths the kiosk shows are its states').
+    const screen = Object.values(snapshot.getMeta()).reduce<string | null>(
+      (found, meta) => (meta as { screen?: string } | undefined)?.screen ?? found,
+      null,
+    );
+    expect(api.screen).toBe(screen);
+  },
+});
