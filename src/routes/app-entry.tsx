@@ -1,7 +1,8 @@
 /**
  * /app-entry: the Android app's entry; needs organization_code (seed section 2, rule 4).
  */
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { ConnectedEntry } from '../app/connect/entry.tsx';
 import { AppEntryQuerySchema } from '../../contract/session.ts';
 import { searchValidator } from './search.ts';
 import { rootRoute } from './__root.tsx';
@@ -10,5 +11,5 @@ export const appEntryRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/app-entry',
   validateSearch: searchValidator(AppEntryQuerySchema),
-  component: lazyRouteComponent(() => import('../app/connect/entry.tsx'), 'ConnectedEntry'),
+  component: ConnectedEntry,
 });

@@ -1,11 +1,12 @@
 /**
  * /exam-start: the confirmation that the test cannot be started over.
  */
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { ConnectedExamStart } from '../app/connect/exam-start.tsx';
 import { rootRoute } from './__root.tsx';
 
 export const examStartRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/exam-start',
-  component: lazyRouteComponent(() => import('../app/connect/exam-start.tsx'), 'ConnectedExamStart'),
+  component: ConnectedExamStart,
 });

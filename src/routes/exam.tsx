@@ -1,11 +1,12 @@
 /**
  * /exam: the exam list.
  */
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { ConnectedExamList } from '../app/connect/exam-list.tsx';
 import { rootRoute } from './__root.tsx';
 
 export const examListRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/exam',
-  component: lazyRouteComponent(() => import('../app/connect/exam-list.tsx'), 'ConnectedExamList'),
+  component: ConnectedExamList,
 });

@@ -1,11 +1,12 @@
 /**
  * /examinee-info: the registered basic information.
  */
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { ConnectedExamineeInfo } from '../app/connect/examinee-info.tsx';
 import { rootRoute } from './__root.tsx';
 
 export const examineeInfoRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/examinee-info',
-  component: lazyRouteComponent(() => import('../app/connect/examinee-info.tsx'), 'ConnectedExamineeInfo'),
+  component: ConnectedExamineeInfo,
 });

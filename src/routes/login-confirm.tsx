@@ -1,11 +1,12 @@
 /**
  * /login-confirm: confirm the candidate, subject and level.
  */
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { ConnectedLoginConfirm } from '../app/connect/login-confirm.tsx';
 import { rootRoute } from './__root.tsx';
 
 export const loginConfirmRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/login-confirm',
-  component: lazyRouteComponent(() => import('../app/connect/login-confirm.tsx'), 'ConnectedLoginConfirm'),
+  component: ConnectedLoginConfirm,
 });

@@ -1,7 +1,8 @@
 /**
  * /login: login with login ID and password (or an examinee account).
  */
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { ConnectedLogin } from '../app/connect/login.tsx';
 import { LoginPageQuerySchema } from '../../machines/session/session.rules.ts';
 import { searchValidator } from './search.ts';
 import { rootRoute } from './__root.tsx';
@@ -10,5 +11,5 @@ export const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/login',
   validateSearch: searchValidator(LoginPageQuerySchema),
-  component: lazyRouteComponent(() => import('../app/connect/login.tsx'), 'ConnectedLogin'),
+  component: ConnectedLogin,
 });

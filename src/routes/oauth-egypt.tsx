@@ -1,7 +1,8 @@
 /**
  * /oauth-egypt: partner entry for Egypt, login type 7 (seed section 2, rule 3).
  */
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { ConnectedEntry } from '../app/connect/entry.tsx';
 import { PartnerEntryQuerySchema } from '../../contract/session.ts';
 import { searchValidator } from './search.ts';
 import { rootRoute } from './__root.tsx';
@@ -10,5 +11,5 @@ export const oauthEgyptRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/oauth-egypt',
   validateSearch: searchValidator(PartnerEntryQuerySchema),
-  component: lazyRouteComponent(() => import('../app/connect/entry.tsx'), 'ConnectedEntry'),
+  component: ConnectedEntry,
 });

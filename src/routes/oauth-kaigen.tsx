@@ -1,7 +1,8 @@
 /**
  * /oauth-kaigen: partner entry (seed section 2, rule 2).
  */
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { ConnectedEntry } from '../app/connect/entry.tsx';
 import { PartnerEntryQuerySchema } from '../../contract/session.ts';
 import { searchValidator } from './search.ts';
 import { rootRoute } from './__root.tsx';
@@ -10,5 +11,5 @@ export const oauthKaigenRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/oauth-kaigen',
   validateSearch: searchValidator(PartnerEntryQuerySchema),
-  component: lazyRouteComponent(() => import('../app/connect/entry.tsx'), 'ConnectedEntry'),
+  component: ConnectedEntry,
 });

@@ -4,18 +4,15 @@
  * says. One way on: the login page.
  */
 import { Trans } from '@lingui/react/macro';
-import type { ReactNode } from 'react';
 import { ExamHeader } from '../../components/exam-header/exam-header.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import styles from './not-logged-in.module.css';
 
 export interface NotLoggedInScreenProps {
   onGoToLogin(): void;
-  /** Why a login is needed here (the /403 view says the page needs one); by default, "Please log in to continue." */
-  children?: ReactNode;
 }
 
-export function NotLoggedInScreen({ onGoToLogin, children }: NotLoggedInScreenProps) {
+export function NotLoggedInScreen({ onGoToLogin }: NotLoggedInScreenProps) {
   return (
     <div className={styles.frame}>
       <ExamHeader questionNumber={null} questionCount={null} deadlineAt={null} clockOffsetMs={0} />
@@ -24,7 +21,9 @@ export function NotLoggedInScreen({ onGoToLogin, children }: NotLoggedInScreenPr
           <PageHeading>
             <Trans>You are not logged in.</Trans>
           </PageHeading>
-          <p>{children ?? <Trans>Please log in to continue.</Trans>}</p>
+          <p>
+            <Trans>Please log in to continue.</Trans>
+          </p>
           <button type="button" className="button" data-variant="primary" onClick={onGoToLogin}>
             <Trans>Go to the login page</Trans>
           </button>
