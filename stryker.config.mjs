@@ -12,8 +12,12 @@
 // and reused while neither the mutant's code nor the tests that covered it changed, so a run
 // after a small change only re-runs what it touched. `-- --force` runs everything again.
 //
-// Concurrency 2 fits a 2-core machine of one's own (each Stryker worker runs one Vitest fork);
-// on a shared machine run `npm run mutation -- --concurrency 1`.
+// Concurrency 2 fits a 2-core machine of one's own (each Stryker worker runs one Vitest worker
+// at a time); on a shared machine run `npm run mutation -- --concurrency 1`.
+//
+// Static mutants (machine definitions, module-level constants) run every related test: the
+// model tests build their paths from the machine itself, so only tests that state the expected
+// behaviour outright (test/machines/*.test.ts) kill them.
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
