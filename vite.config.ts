@@ -15,9 +15,10 @@ const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3001';
  * - Precached: index.html, the app's JS and CSS, every lazily loaded chunk the exam may need
  *   (all 23 compiled catalogs, so any language the terminal or the pupil picks works offline,
  *   about 0.5 MB in all; the Intl date data of km, my, kk and pa; KaTeX's script, stylesheet
- *   and its woff2 fonts, the only format Chromium asks for; the score report) and the favicon.
- *   Question types are in the main chunk. The app ships no font of its own (Noto comes with
- *   the terminal's system fonts).
+ *   and its woff2 fonts, the only format Chromium asks for; the score report and every other
+ *   route's view, lazy in src/routes/; workbox-window) and the favicon. The app ships no font
+ *   of its own (Noto comes with the terminal's system fonts). Not the build's manifest
+ *   (dist/.vite/manifest.json, read by scripts/check-bundle.ts): .json is not in the globs.
  * - Not precached: source maps; KaTeX's woff and ttf copies (never requested by a browser that
  *   reads woff2); Adyen's Drop-in (a payment needs the network anyway; its chunk is named
  *   `adyen-*` below so it can be left out).
@@ -59,6 +60,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    // dist/.vite/manifest.json: scripts/check-bundle.ts reads the first screen's chunks from it.
+    manifest: true,
     chunkSizeWarningLimit: 900,
     rolldownOptions: {
       output: {

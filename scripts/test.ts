@@ -6,6 +6,7 @@
  *   catalogs    scripts/check-catalogs.ts (every message translated in en and ja)
  *   vitest      vitest run (machines, model-based, views, API)
  *   build       vite build (the production build)
+ *   bundle      scripts/check-bundle.ts (the first screen's JS, gzip, within its budget)
  *   e2e         scripts/e2e.ts (Chromium against the real server serving that build)
  *
  * Every tool runs from node_modules/.bin on the project's Node 24, with its output streamed.
@@ -46,6 +47,7 @@ const steps: Step[] = [
     report: unitReport,
   },
   { name: 'build', commands: buildCommands.map((c) => bin(c.bin, c.args)), timeoutMinutes: 10 },
+  { name: 'bundle', commands: [script('scripts/check-bundle.ts')], timeoutMinutes: 2 },
   { name: 'e2e', commands: [script('scripts/e2e.ts', { E2E_RESULTS_FILE: path.relative(root, e2eReport) })], timeoutMinutes: 20, report: e2eReport },
 ];
 

@@ -16,6 +16,7 @@ import { readSession, readStoredErrorCode, readToken } from '../machines/shared/
 import { startEmbedBridge } from './app/embed.ts';
 import { App } from './app/app.tsx';
 import { createBrowserEnvironment } from './app/environment.ts';
+import { preloadLikelyScreens } from './app/preload.ts';
 import { createAppRouter } from './app/router.ts';
 import { syncRouterWithKiosk } from './app/router-sync.ts';
 import { startServiceWorker } from './platform/service-worker.ts';
@@ -91,6 +92,9 @@ async function boot() {
   startEmbedBridge({ history, host: window, loadConfig: () => environment.api.clientConfig() });
   // After the first location is judged: the print route gets no worker.
   startServiceWorker({ getSnapshot: () => kiosk.getSnapshot(), watch: (listener) => watchKiosk(kiosk, listener) });
+  // A first screen other than /login-code (a URL typed at boot: /403, /login, the print route...)
+  // has its view in a lazy chunk: loaded before the first paint, so the page is never blank.
+  await router.load().catch(() => undefined);
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
   createRoot(root).render(
@@ -98,6 +102,8 @@ async function boot() {
       <App environment={environment} kiosk={kiosk} router={router} />
     </StrictMode>,
   );
+  // The route views, the exam's next screens first, once the first screen is up (src/app/preload.ts).
+  preloadLikelyScreens(router);
 }
 
 void boot();

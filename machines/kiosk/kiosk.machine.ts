@@ -88,8 +88,10 @@ export const kioskMachine = setup({
     }),
   },
   guards: {
-    // The print route of seed section 2 (score-report-embed/{id}): its token is in the URL.
-    isDocumentLocation: ({ event }) => event.type === 'location.changed' && documentRequestOf(event.path, event.search) !== null,
+    // The print route of seed section 2 (score-report-embed/{id}): its login is the token in its
+    // URL. Without one the session judges it (rule 7: /403, session.rules.ts `protectedPaths`).
+    isDocumentLocation: ({ event }) =>
+      event.type === 'location.changed' && (documentRequestOf(event.path, event.search)?.token ?? null) !== null,
     hasScheduleHistory: ({ event }) => event.type === 'session.signedIn' && event.session.schedule_history_id !== null,
     isProctorLocation: ({ event }) => event.type === 'location.changed' && proctorPaths.has(event.path),
     isConnectivityLocation: ({ event }) => event.type === 'location.changed' && connectivityPaths.has(event.path),

@@ -17,6 +17,7 @@ import {
   type LoginResponse,
   type SsoErrorCode,
 } from '../../contract/session.ts';
+import { matchesPath } from '../kiosk/routes.ts';
 import { ApiFailure, type FailureCode } from '../shared/ports.ts';
 import type { BasicInfoErrors, BasicInfoValues, EntryFacts, ExitFacts, SessionContext } from './session.types.ts';
 
@@ -31,14 +32,49 @@ export const entryPaths = {
 } as const;
 export const allEntryPaths: readonly string[] = Object.values(entryPaths);
 
-/** Rule 7: screens that need a stored login; typed without one they show /403. */
+/**
+ * Rules 5 and 7 per route of the app (the machines' `meta.path`s). Rule 7: every screen that shows
+ * or acts on the pupil's own stored login needs one; typed without it, the app shows /403 with the
+ * header (the "not logged in" view). That is every signed-in screen of the session (basic
+ * information, testing menu, exam fee, exam list), of the results (short result, result payment,
+ * purchased result, score report), of the exam (login-confirm, tutorial, start, the exam itself),
+ * and the print route when its URL brings no token of its own.
+ */
 export const protectedPaths: readonly string[] = [
   '/examinee-input-info',
   '/examinee-info',
   '/testing-menu',
+  '/pay-exam-fee',
   '/exam',
   '/exam-step-mode',
+  '/short-result',
+  '/pay-exam-result',
+  '/purchased-result',
+  '/score-report/$id',
+  '/login-confirm',
+  '/exam-tutorial',
+  '/exam-start',
+  '/start',
+  '/score-report-embed/$id',
 ];
+
+/**
+ * Rule 5: the routes that are neither public nor a screen of a stored login: the app's root and
+ * the end screen (which the seed names in rule 5 itself; it stays only for the kept error codes).
+ * Without a token they log out and go to the login page.
+ */
+export const loginRedirectPaths: readonly string[] = ['/', '/exam-end'];
+
+/**
+ * Rule 7 for the protected screens a URL routes to directly (routable states, `route: {}`): the
+ * kiosk sends `xstate.route` to their id instead of `location.unmatched`, refused while signed out.
+ */
+export const protectedRouteTargets: readonly string[] = ['#sessionTestingMenu'];
+
+/** Rule 7: does this path need a stored login? */
+export function isProtectedPath(path: string): boolean {
+  return protectedPaths.some((pattern) => matchesPath(pattern, path));
+}
 
 /** Rule 5's exception: /exam-end stays when the stored error code is one of these. */
 export const keptExamEndCodes: ReadonlySet<string> = new Set(['INCORRECT_DEVICE', 'ER_SCHEDULE_HISTORY_RETAKE']);

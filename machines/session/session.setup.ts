@@ -38,7 +38,8 @@ import {
   oauthError,
   partnerEntry,
   partnerLoginTypes,
-  protectedPaths,
+  isProtectedPath,
+  protectedRouteTargets,
   validateBasicInfo,
 } from './session.rules.ts';
 import type { Credentials, EntryFacts, LoginPlace, SessionContext, SessionEvent, SessionInput, SessionParentEvent } from './session.types.ts';
@@ -140,7 +141,8 @@ export const sessionSetup = setup({
       event.path === '/exam-end' &&
       context.storedErrorCode !== null &&
       keptExamEndCodes.has(context.storedErrorCode),
-    isProtectedPath: ({ event }) => event.type === 'location.unmatched' && protectedPaths.includes(event.path),
+    isProtectedPath: ({ event }) => event.type === 'location.unmatched' && isProtectedPath(event.path),
+    isRouteToProtectedScreen: ({ event }) => event.type === 'xstate.route' && protectedRouteTargets.includes(event.to),
     isFeePaymentReturn: ({ event }) =>
       event.type === 'location.unmatched' && event.path === paymentPaths.exam_fee && paymentReturnOf(event.search) !== null,
     isResultPaymentReturn: ({ event }) =>

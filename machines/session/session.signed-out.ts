@@ -27,6 +27,8 @@ import type { EntryFacts, LoginPlace } from './session.types.ts';
 export const signedOutState = sessionSetup.createStateConfig({
   initial: 'loginCode',
   on: {
+    // Rule 7 for a protected screen the URL routes to directly (the testing menu): /403.
+    'xstate.route': { guard: 'isRouteToProtectedScreen', target: '#sessionForbidden' },
     'location.unmatched': [
       // Rule 4: /app-entry needs organization_code; with it, the school's login page.
       { guard: 'isAppEntryWithoutOrg', target: '#sessionNotFound' },

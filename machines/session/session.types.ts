@@ -163,7 +163,9 @@ export type SessionEvent =
   /** The pupil chose a row of the exam list. */
   | { type: 'exam.chosen'; scheduleHistoryId: number }
   /** A URL that is not a routable screen of this machine: entry routes, /login, protected and unknown paths. */
-  | { type: 'location.unmatched'; path: string; known: boolean; search?: Record<string, string> };
+  | { type: 'location.unmatched'; path: string; known: boolean; search?: Record<string, string> }
+  /** A URL of a routable screen (XState routable states): the kiosk names the state's id. */
+  | { type: 'xstate.route'; to: string };
 
 /** Events the session machine sends to its parent (the kiosk). */
 export type SessionParentEvent =

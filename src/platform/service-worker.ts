@@ -15,7 +15,7 @@
  *   against the new version's chunks.
  * The decision is this tab's: a kiosk runs one. A second tab of the same exam is not asked.
  */
-import { Workbox } from 'workbox-window';
+import type { Workbox } from 'workbox-window';
 import { selectActiveChild, selectScreen, type KioskSnapshot, type ScreenName } from '../../machines/kiosk/kiosk.selectors.ts';
 
 /** What the update policy reads of the kiosk: the screen shown and whether a call is in flight. */
@@ -83,7 +83,24 @@ export function startServiceWorker(options: ServiceWorkerOptions): () => void {
   const { getSnapshot, watch, scriptUrl = '/sw.js', reload = () => window.location.reload() } = options;
   if (getSnapshot().matches('document')) return () => undefined;
 
-  const workbox = new Workbox(scriptUrl, { scope: '/' });
+  // workbox-window is loaded after the first screen (issue 12: it is not part of its budget).
+  let stopped = false;
+  let stop: () => void = () => undefined;
+  void import('workbox-window').then((module) => {
+    if (!stopped) stop = register(new module.Workbox(scriptUrl, { scope: '/' }), getSnapshot, watch, reload);
+  });
+  return () => {
+    stopped = true;
+    stop();
+  };
+}
+
+function register(
+  workbox: Workbox,
+  getSnapshot: ServiceWorkerOptions['getSnapshot'],
+  watch: ServiceWorkerOptions['watch'],
+  reload: () => void,
+): () => void {
   let waiting = false;
   let applying = false;
 

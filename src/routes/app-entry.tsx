@@ -1,8 +1,7 @@
 /**
  * /app-entry: the Android app's entry; needs organization_code (seed section 2, rule 4).
  */
-import { createRoute } from '@tanstack/react-router';
-import { ConnectedEntry } from '../app/connect/entry.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { AppEntryQuerySchema } from '../../contract/session.ts';
 import { searchValidator } from './search.ts';
 import { rootRoute } from './__root.tsx';
@@ -11,5 +10,5 @@ export const appEntryRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/app-entry',
   validateSearch: searchValidator(AppEntryQuerySchema),
-  component: ConnectedEntry,
+  component: lazyRouteComponent(() => import('../app/connect/entry.tsx'), 'ConnectedEntry'),
 });

@@ -2,13 +2,12 @@
  * /checking-domain-connection: the terminal check (seed section 2; issue 11, item 2), public. The
  * kiosk machine decides that it is shown; the connectivity machine decides what it shows.
  */
-import { createRoute } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { CHECK_PATH } from '../../machines/connectivity/connectivity.machine.ts';
-import { ConnectedConnectivity } from '../app/connect/connectivity.tsx';
 import { rootRoute } from './__root.tsx';
 
 export const checkingDomainConnectionRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: CHECK_PATH,
-  component: ConnectedConnectivity,
+  component: lazyRouteComponent(() => import('../app/connect/connectivity.tsx'), 'ConnectedConnectivity'),
 });

@@ -1,12 +1,11 @@
 /**
  * /exam-end: the end of the test.
  */
-import { createRoute } from '@tanstack/react-router';
-import { ConnectedExamEnd } from '../app/connect/exam-end.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root.tsx';
 
 export const examEndRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/exam-end',
-  component: ConnectedExamEnd,
+  component: lazyRouteComponent(() => import('../app/connect/exam-end.tsx'), 'ConnectedExamEnd'),
 });

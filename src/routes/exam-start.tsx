@@ -1,12 +1,11 @@
 /**
  * /exam-start: the confirmation that the test cannot be started over.
  */
-import { createRoute } from '@tanstack/react-router';
-import { ConnectedExamStart } from '../app/connect/exam-start.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root.tsx';
 
 export const examStartRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/exam-start',
-  component: ConnectedExamStart,
+  component: lazyRouteComponent(() => import('../app/connect/exam-start.tsx'), 'ConnectedExamStart'),
 });

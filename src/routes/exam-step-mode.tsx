@@ -1,12 +1,11 @@
 /**
  * /exam-step-mode: the exam list in step mode.
  */
-import { createRoute } from '@tanstack/react-router';
-import { ConnectedExamList } from '../app/connect/exam-list.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root.tsx';
 
 export const examListStepModeRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/exam-step-mode',
-  component: ConnectedExamList,
+  component: lazyRouteComponent(() => import('../app/connect/exam-list.tsx'), 'ConnectedExamList'),
 });

@@ -1,12 +1,11 @@
 /**
  * /exam: the exam list.
  */
-import { createRoute } from '@tanstack/react-router';
-import { ConnectedExamList } from '../app/connect/exam-list.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root.tsx';
 
 export const examListRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/exam',
-  component: ConnectedExamList,
+  component: lazyRouteComponent(() => import('../app/connect/exam-list.tsx'), 'ConnectedExamList'),
 });

@@ -1,12 +1,11 @@
 /**
  * /examinee-info: the registered basic information.
  */
-import { createRoute } from '@tanstack/react-router';
-import { ConnectedExamineeInfo } from '../app/connect/examinee-info.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root.tsx';
 
 export const examineeInfoRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/examinee-info',
-  component: ConnectedExamineeInfo,
+  component: lazyRouteComponent(() => import('../app/connect/examinee-info.tsx'), 'ConnectedExamineeInfo'),
 });

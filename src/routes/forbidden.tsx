@@ -1,12 +1,11 @@
 /**
  * /403: a page that needs a stored login, opened without one (seed section 2, rule 7).
  */
-import { createRoute } from '@tanstack/react-router';
-import { ConnectedForbidden } from '../app/connect/forbidden.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root.tsx';
 
 export const forbiddenRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/403',
-  component: ConnectedForbidden,
+  component: lazyRouteComponent(() => import('../app/connect/forbidden.tsx'), 'ConnectedForbidden'),
 });

@@ -1,8 +1,7 @@
 /**
  * /login: login with login ID and password (or an examinee account).
  */
-import { createRoute } from '@tanstack/react-router';
-import { ConnectedLogin } from '../app/connect/login.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { LoginPageQuerySchema } from '../../machines/session/session.rules.ts';
 import { searchValidator } from './search.ts';
 import { rootRoute } from './__root.tsx';
@@ -11,5 +10,5 @@ export const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/login',
   validateSearch: searchValidator(LoginPageQuerySchema),
-  component: ConnectedLogin,
+  component: lazyRouteComponent(() => import('../app/connect/login.tsx'), 'ConnectedLogin'),
 });

@@ -1,12 +1,11 @@
 /**
  * /404: page not found.
  */
-import { createRoute } from '@tanstack/react-router';
-import { ConnectedNotFound } from '../app/connect/not-found.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root.tsx';
 
 export const notFoundRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/404',
-  component: ConnectedNotFound,
+  component: lazyRouteComponent(() => import('../app/connect/not-found.tsx'), 'ConnectedNotFound'),
 });

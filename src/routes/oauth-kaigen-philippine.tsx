@@ -1,8 +1,7 @@
 /**
  * /oauth-kaigen-philippine: partner entry for the Philippines (seed section 2, rule 2).
  */
-import { createRoute } from '@tanstack/react-router';
-import { ConnectedEntry } from '../app/connect/entry.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { PartnerEntryQuerySchema } from '../../contract/session.ts';
 import { searchValidator } from './search.ts';
 import { rootRoute } from './__root.tsx';
@@ -11,5 +10,5 @@ export const oauthKaigenPhilippineRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/oauth-kaigen-philippine',
   validateSearch: searchValidator(PartnerEntryQuerySchema),
-  component: ConnectedEntry,
+  component: lazyRouteComponent(() => import('../app/connect/entry.tsx'), 'ConnectedEntry'),
 });

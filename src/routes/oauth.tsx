@@ -1,8 +1,7 @@
 /**
  * /oauth: where every single sign-on ends (seed section 2, rule 1); no screen but the entry's progress or failure.
  */
-import { createRoute } from '@tanstack/react-router';
-import { ConnectedEntry } from '../app/connect/entry.tsx';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { OauthQuerySchema } from '../../contract/session.ts';
 import { searchValidator } from './search.ts';
 import { rootRoute } from './__root.tsx';
@@ -11,5 +10,5 @@ export const oauthRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/oauth',
   validateSearch: searchValidator(OauthQuerySchema),
-  component: ConnectedEntry,
+  component: lazyRouteComponent(() => import('../app/connect/entry.tsx'), 'ConnectedEntry'),
 });

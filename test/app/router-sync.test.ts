@@ -23,8 +23,14 @@ function bootAt(url: string, storage = createMemoryStorage(), storedErrorCode: '
 }
 
 describe('router sync', () => {
-  it('lands a typed /start before login on the login page, leaving no entry behind', () => {
+  it('lands a typed /start before login on /403 (rule 7), leaving no entry behind', () => {
     const { history } = bootAt('/start');
+    expect(history.location.pathname).toBe('/403');
+    expect(history.length).toBe(1);
+  });
+
+  it('lands a typed / before login on the login page (rule 5), leaving no entry behind', () => {
+    const { history } = bootAt('/');
     expect(history.location.pathname).toBe('/login-code');
     expect(history.length).toBe(1);
   });

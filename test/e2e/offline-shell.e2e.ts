@@ -81,16 +81,19 @@ test('with the network gone, a reload shows the app in the pupil\'s language, fr
   await expect.poll(() => new URL(page.url()).pathname).toBe('/login-code');
 
   // Deep routes typed offline: the navigation fallback serves the app, which judges the URL, in
-  // Khmer. A visitor's score report leads to the login page; a signed-in page to "Please log in".
-  const deep = await page.goto('/score-report/7');
+  // Khmer. The end screen without a login leads to the login page (rule 5); a page that needs a
+  // login (a score report, the basic information) to /403 with the "not logged in" view (rule 7).
+  const deep = await page.goto('/exam-end');
   expect(deep?.fromServiceWorker()).toBe(true);
   await expect.poll(() => new URL(page.url()).pathname).toBe('/login-code');
   await seeScreen(page, loginHeading);
-  const protectedPage = await page.goto('/examinee-info');
-  expect(protectedPage?.fromServiceWorker()).toBe(true);
-  await seeScreen(page, translated('km', 'Please log in'));
-  await expect.poll(() => new URL(page.url()).pathname).toBe('/403');
-  expect(await page.locator('body').innerText()).toContain(translated('km', 'You are not logged in.'));
+  for (const path of ['/score-report/7', '/examinee-info']) {
+    const protectedPage = await page.goto(path);
+    expect(protectedPage?.fromServiceWorker()).toBe(true);
+    await seeScreen(page, translated('km', 'You are not logged in.'));
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/403');
+    expect(await page.locator('body').innerText()).toContain(translated('km', 'You need to log in to see this page.'));
+  }
 
   // What the precache holds: the app, every catalog, the Intl data, KaTeX and its fonts.
   const urls = await cachedUrls(page);

@@ -29,13 +29,17 @@ export async function renderKioskApp(options: {
   clock?: SimulatedClock;
 }) {
   const { i18n, controller } = await setupLanguage('en');
+  const history = createMemoryHistory({ initialEntries: [options.url] });
+  const router = createAppRouter({ history });
+  // Every route's view is a lazy chunk (src/routes/); the built app preloads the exam's and the
+  // service worker precaches the rest. Here each is loaded once up front, so a first import
+  // (Vite transforming the module) is never what a findBy waits for.
+  await Promise.all(Object.values(router.routesById).map((route) => router.loadRouteChunk(route)));
   const kiosk = createActor(createKioskMachine(options.deps), {
     input: options.input,
     inspect: options.inspect,
     ...(options.clock ? { clock: options.clock } : {}),
   }).start();
-  const history = createMemoryHistory({ initialEntries: [options.url] });
-  const router = createAppRouter({ history });
   const stopSync = syncRouterWithKiosk(history, kiosk, (listener) => watchKiosk(kiosk, listener));
   render(
     <AppProviders environment={{ i18n, language: controller }}>

@@ -5,8 +5,8 @@
  * through the machine and its real actors.
  */
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
-import { connectivityMachine } from '../../machines/connectivity/connectivity.machine.ts';
+import { createActor, toPromise, type AnyActorLogic } from 'xstate';
+import { CHECK_PATH, connectivityMachine } from '../../machines/connectivity/connectivity.machine.ts';
 import {
   broken,
   CHECK_TIMEOUT_MS,
@@ -186,5 +186,40 @@ describe('what the page reads from a round', () => {
     actor.send({ type: 'check.closed' });
     expect(actor.getSnapshot().status).toBe('done');
     expect(selectRunning(actor.getSnapshot())).toBeNull();
+  });
+});
+
+describe('what the kiosk reads of the connectivity machine', () => {
+  const checkNames = ['checkApi', 'checkFront', 'checkMathScript', 'checkMathStyle', 'checkClock', 'checkStorage', 'checkOfflineShell', 'checkFonts'];
+  const machine = connectivityMachine.provide({ actors: Object.fromEntries(checkNames.map((name) => [name, never()])) });
+
+  it('is one page: the seed route and the connectivity screen; busy while checking', () => {
+    expect(CHECK_PATH).toBe('/checking-domain-connection');
+    expect(connectivityMachine.config.meta).toEqual({ path: CHECK_PATH, screen: 'connectivity' });
+    const actor = createActor(machine).start();
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    for (const name of checkNames) actor.send({ type: `xstate.done.actor.${name}`, output: broken() } as never);
+    expect(actor.getSnapshot().value).toBe('done');
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+  });
+
+  it('a language change during the fonts check starts that check again, for the new language', () => {
+    const actor = createActor(machine).start();
+    for (const name of checkNames.slice(0, -1)) actor.send({ type: `xstate.done.actor.${name}`, output: broken() } as never);
+    const before = actor.getSnapshot().children.checkFonts;
+    expect(before).toBeDefined();
+    actor.send({ type: 'language.changed', language: 'km' });
+    const after = actor.getSnapshot().children.checkFonts;
+    expect(actor.getSnapshot().value).toEqual({ checking: 'fonts' });
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before);
+  });
+
+  it('unprovided, each check fails loudly, naming where it is provided', async () => {
+    for (const name of checkNames) {
+      const logic = connectivityMachine.implementations.actors[name] as AnyActorLogic;
+      const rejection = await toPromise(createActor(logic).start()).catch((error: Error) => error.message);
+      expect(rejection).toBe(`${name} is provided by the edge (connectivity.actors.ts)`);
+    }
   });
 });

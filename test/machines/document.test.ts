@@ -5,7 +5,7 @@
  * that did not pass.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, toPromise } from 'xstate';
+import { createActor, toPromise, type AnyActorLogic } from 'xstate';
 import type { ScoreReport } from '../../contract/results.ts';
 import { documentImplementations } from '../../machines/document/document.actors.ts';
 import { documentMachine } from '../../machines/document/document.machine.ts';
@@ -147,5 +147,48 @@ describe('the certificate of a result that did not pass', () => {
     expect(selectDocumentView(snapshotOf('report'))).toEqual({ status: 'ready', document: 'report', report: failed, error: null });
     const passed = scoreReportFixture();
     expect(passed.result.passed).toBe(true);
+  });
+});
+
+describe('what the kiosk reads of the document machine', () => {
+  const start = (locale: string | null) =>
+    createActor(documentMachine.provide({ actors: { applyLocale: never(), loadScoreReport: never() } }), {
+      input: { scheduleHistoryId: 1, token: null, document: 'report', locale },
+    }).start();
+  const screenOf = (snapshot: { getMeta(): Record<string, { screen?: string } | undefined> }) =>
+    [...new Set(Object.values(snapshot.getMeta()).map((meta) => meta?.screen))];
+
+  it('every state is the embed screen; loading is busy, the rest are not', () => {
+    const actor = start('ja');
+    expect(actor.getSnapshot().value).toEqual({ loading: 'locale' });
+    expect(screenOf(actor.getSnapshot())).toEqual(['score-report-embed']);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    actor.send({ type: 'xstate.done.actor.applyLocale', output: undefined } as never);
+    expect(actor.getSnapshot().value).toEqual({ loading: 'report' });
+    actor.send({ type: 'xstate.error.actor.loadScoreReport', error: new ApiFailure('NETWORK_ERROR') } as never);
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect(screenOf(actor.getSnapshot())).toEqual(['score-report-embed']);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+    actor.send({ type: 'retry.requested' });
+    expect(actor.getSnapshot().value).toEqual({ loading: 'report' });
+    expect(actor.getSnapshot().context.error).toBeNull();
+    actor.send({ type: 'xstate.done.actor.loadScoreReport', output: scoreReportFixture() } as never);
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(screenOf(actor.getSnapshot())).toEqual(['score-report-embed']);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+  });
+
+  it('a language that fails still goes on to the report', () => {
+    const actor = start('ja');
+    actor.send({ type: 'xstate.error.actor.applyLocale', error: new Error('no catalog') } as never);
+    expect(actor.getSnapshot().value).toEqual({ loading: 'report' });
+  });
+
+  it('unprovided, each call fails loudly, naming who provides it', async () => {
+    for (const name of ['applyLocale', 'loadScoreReport'] as const) {
+      const logic = documentMachine.implementations.actors[name] as AnyActorLogic;
+      const rejection = await toPromise(createActor(logic, { input: {} as never }).start()).catch((error: Error) => error.message);
+      expect(rejection).toBe(`${name} is provided by the edge`);
+    }
   });
 });

@@ -50,9 +50,11 @@ describe('kiosk', () => {
     expect(api.calls).toContain('logout');
   });
 
-  it('sends a typed /start before login to the login page', () => {
+  it('sends a typed /start before login to /403 (rule 7), and a typed / to the login page (rule 5)', () => {
     const { actor } = boot();
     actor.send({ type: 'location.changed', path: '/start' });
+    expect(selectPath(actor.getSnapshot())).toBe('/403');
+    actor.send({ type: 'location.changed', path: '/' });
     expect(selectPath(actor.getSnapshot())).toBe('/login-code');
     actor.send({ type: 'location.changed', path: '/no-such-page' });
     expect(selectPath(actor.getSnapshot())).toBe('/404');

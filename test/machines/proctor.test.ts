@@ -6,6 +6,7 @@
  * as a teacher reads it.
  */
 import { describe, expect, it } from 'vitest';
+import { createActor, toPromise, type AnyActorLogic } from 'xstate';
 import type { RosterPupil, RosterResponse, RosterState } from '../../contract/admin.ts';
 import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
 import {
@@ -15,12 +16,15 @@ import {
   isInExam,
   POLL_BACKOFF_MAX_MS,
   pollDelayMs,
+  proctorMachine,
   roomsOf,
   visiblePupils,
 } from '../../machines/proctor/proctor.machine.ts';
 import { countsOf, rowOf, serverNow } from '../../machines/proctor/proctor.selectors.ts';
 import type { ActionDraft } from '../../machines/proctor/proctor.types.ts';
-import { FAKE_NOW, demoPupils } from '../helpers/fake-admin.ts';
+import { ApiFailure } from '../../machines/shared/ports.ts';
+import { FAKE_NOW, demoPupils, demoRoster, demoSchedules, demoStaff, rooms } from '../helpers/fake-admin.ts';
+import { never } from '../helpers/never.ts';
 
 const staff = { org_code: 'GRADUS-DEMO', login_id: 'grace', password: 'secret' };
 
@@ -180,5 +184,214 @@ describe('polling', () => {
   it('every 5 s, doubling after failures up to 30 s', () => {
     expect([0, 1, 2, 3, 4, 5, 50].map(pollDelayMs)).toEqual([5_000, 5_000, 10_000, 20_000, POLL_BACKOFF_MAX_MS, POLL_BACKOFF_MAX_MS, POLL_BACKOFF_MAX_MS]);
     expect(POLL_BACKOFF_MAX_MS).toBe(30_000);
+  });
+});
+
+describe('the machine, driven by hand', () => {
+  const serverTime = new Date(FAKE_NOW).toISOString();
+  const callNames = ['restoreSession', 'signIn', 'loadSchedules', 'loadRoster', 'performAction', 'loadAudit', 'signOut'];
+  /** The machine with calls that never answer (the test answers them) and, optionally, the storage actions watched. */
+  const machineWith = (actions: { storeToken?: (_: unknown, params: { token: string }) => void; forgetToken?: () => void } = {}) =>
+    proctorMachine.provide({
+      actors: {
+        restoreSession: never(), signIn: never(), loadSchedules: never(), loadRoster: never(),
+        performAction: never(), loadAudit: never(), signOut: never(),
+      },
+      actions,
+    });
+  const done = (actor: { send(event: never): void }, id: string, output: unknown) => actor.send({ type: `xstate.done.actor.${id}`, output } as never);
+  const failed = (actor: { send(event: never): void }, id: string, error: unknown) => actor.send({ type: `xstate.error.actor.${id}`, error } as never);
+
+  function signedIn() {
+    const stored: string[] = [];
+    let forgotten = 0;
+    const actor = createActor(
+      machineWith({ storeToken: (_, params) => void stored.push(params.token), forgetToken: () => void (forgotten += 1) }),
+    ).start();
+    done(actor, 'restoreSession', { token: 'staff-token', staff: demoStaff });
+    done(actor, 'loadSchedules', { schedules: demoSchedules, server_time: serverTime });
+    return { actor, stored, forgotten: () => forgotten };
+  }
+
+  function onRoster(pupils = demoPupils()) {
+    const machine = signedIn();
+    machine.actor.send({ type: 'schedule.chosen', code: 'DEMO-2026' });
+    done(machine.actor, 'loadRoster', { modified: true, roster: demoRoster(pupils), etag: '"1"' });
+    return machine;
+  }
+
+  it('a stored session signs in; none shows the login form', () => {
+    const { actor } = signedIn();
+    expect(actor.getSnapshot().context).toMatchObject({ token: 'staff-token', staff: demoStaff, schedules: demoSchedules, notice: null });
+    const empty = createActor(machineWith()).start();
+    done(empty, 'restoreSession', null);
+    expect(empty.getSnapshot().value).toBe('signedOut');
+    expect(empty.getSnapshot().context.token).toBeNull();
+  });
+
+  it('a 401 ends the staff session with a notice; maintenance, a dropped connection or another code does not', () => {
+    for (const [error, value] of [
+      [new ApiFailure('NOT_LOGGED_IN', 401), 'signedOut'],
+      [{ code: 'NOT_LOGGED_IN' }, 'signedOut'],
+      [new ApiFailure('DURING_MAINTENANCE', 401), 'restoreFailed'],
+      [new ApiFailure('NOT_LOGGED_IN', 403), 'restoreFailed'],
+      [new ApiFailure('NETWORK_ERROR'), 'restoreFailed'],
+    ] as const) {
+      let forgotten = 0;
+      const actor = createActor(machineWith({ forgetToken: () => void (forgotten += 1) })).start();
+      failed(actor, 'restoreSession', error);
+      expect(actor.getSnapshot().value, JSON.stringify(error)).toBe(value);
+      if (value === 'signedOut') {
+        expect(actor.getSnapshot().context.notice).toBe('sessionEnded');
+        expect(forgotten).toBe(1);
+      } else {
+        expect(actor.getSnapshot().context.failure).toBe(error.code);
+        expect(forgotten).toBe(0);
+      }
+    }
+  });
+
+  it('the login form: invalid values stay on the form with their fields; a refusal says its code', () => {
+    const actor = createActor(machineWith()).start();
+    done(actor, 'restoreSession', null);
+    actor.send({ type: 'login.submitted', values: { ...staff, password: '' } });
+    expect(actor.getSnapshot().value).toBe('signedOut');
+    expect(actor.getSnapshot().context.loginError).toEqual({ kind: 'fields', fields: { password: 'required' } });
+    actor.send({ type: 'login.submitted', values: staff });
+    expect(actor.getSnapshot().value).toBe('signingIn');
+    expect(actor.getSnapshot().context).toMatchObject({ credentials: staff, loginError: null });
+    failed(actor, 'signIn', new ApiFailure('ACCOUNT_LOCKED', 403));
+    expect(actor.getSnapshot().value).toBe('signedOut');
+    expect(actor.getSnapshot().context).toMatchObject({ credentials: null, loginError: { kind: 'failure', code: 'ACCOUNT_LOCKED' } });
+  });
+
+  it('signing in keeps the token under the staff key', () => {
+    const stored: string[] = [];
+    const actor = createActor(machineWith({ storeToken: (_, params) => void stored.push(params.token) })).start();
+    done(actor, 'restoreSession', null);
+    actor.send({ type: 'login.submitted', values: staff });
+    done(actor, 'signIn', { access_token: 'new-token', staff: demoStaff, server_time: serverTime });
+    expect(stored).toEqual(['new-token']);
+    expect(actor.getSnapshot().context).toMatchObject({ token: 'new-token', staff: demoStaff, credentials: null, loginError: null });
+  });
+
+  it('only a schedule of the list can be chosen; only a room of the roster (or all) filtered', () => {
+    const { actor } = signedIn();
+    actor.send({ type: 'schedule.chosen', code: 'NO-SUCH' });
+    expect(actor.getSnapshot().matches({ signedIn: 'schedules' })).toBe(true);
+    actor.send({ type: 'schedule.chosen', code: 'DEMO-2026' });
+    expect(actor.getSnapshot().matches({ signedIn: 'watching' })).toBe(true);
+    expect(actor.getSnapshot().context.scheduleCode).toBe('DEMO-2026');
+    done(actor, 'loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
+    actor.send({ type: 'venue.chosen', venueId: 999 });
+    expect(actor.getSnapshot().context.venueId).toBeNull();
+    actor.send({ type: 'venue.chosen', venueId: rooms.two.id });
+    expect(actor.getSnapshot().context.venueId).toBe(rooms.two.id);
+    actor.send({ type: 'venue.chosen', venueId: null });
+    expect(actor.getSnapshot().context.venueId).toBeNull();
+  });
+
+  it('a 304 keeps the roster and marks it current; a failed poll counts and says why', () => {
+    const { actor } = onRoster();
+    const roster = actor.getSnapshot().context.roster;
+    actor.send({ type: 'roster.refreshRequested' });
+    failed(actor, 'loadRoster', new ApiFailure('NETWORK_ERROR'));
+    expect(actor.getSnapshot().context).toMatchObject({ pollFailures: 1, pollFailure: 'NETWORK_ERROR', roster });
+    actor.send({ type: 'roster.refreshRequested' });
+    failed(actor, 'loadRoster', new ApiFailure('TIMEOUT'));
+    expect(actor.getSnapshot().context).toMatchObject({ pollFailures: 2, pollFailure: 'TIMEOUT' });
+    actor.send({ type: 'roster.refreshRequested' });
+    done(actor, 'loadRoster', { modified: false });
+    expect(actor.getSnapshot().context).toMatchObject({ pollFailures: 0, pollFailure: null, roster, etag: '"1"' });
+  });
+
+  it('an action: only one that applies to a pupil of the roster; its draft says who and what', () => {
+    const { actor } = onRoster();
+    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 999 });
+    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 503 });
+    expect(actor.getSnapshot().context.draft).toBeNull();
+    actor.send({ type: 'action.requested', kind: 'retake', sittingId: 503 });
+    expect(actor.getSnapshot().context.draft).toEqual({
+      kind: 'retake', sittingId: 503, examineeName: 'Lucía Fernández', answersSaved: demoPupils()[2]!.answers_saved,
+      venueId: rooms.two.id, venueName: rooms.two.name, pupilsInExam: 0,
+    });
+    actor.send({ type: 'action.cancelled' });
+    expect(actor.getSnapshot().context.draft).toBeNull();
+  });
+
+  it('the room-wide extension counts the pupils in the exam of the room shown, and names the room', () => {
+    const { actor } = onRoster();
+    actor.send({ type: 'venue.chosen', venueId: rooms.one.id });
+    actor.send({ type: 'action.requested', kind: 'extend_room' });
+    expect(actor.getSnapshot().context.draft).toMatchObject({ kind: 'extend_room', sittingId: null, venueId: rooms.one.id, venueName: rooms.one.name, pupilsInExam: 3 });
+    actor.send({ type: 'action.cancelled' });
+    actor.send({ type: 'venue.chosen', venueId: rooms.two.id });
+    actor.send({ type: 'action.requested', kind: 'extend_room' });
+    expect(actor.getSnapshot().context.draft).toBeNull();
+  });
+
+  it('a confirmed action is sent with its reason; its answer replaces that pupil row, and the roster is asked again', () => {
+    const { actor } = onRoster();
+    actor.send({ type: 'action.requested', kind: 'extend', sittingId: 501 });
+    actor.send({ type: 'action.confirmed', reason: '', minutes: '5' });
+    expect(actor.getSnapshot().context).toMatchObject({ pending: null, fieldErrors: { reason: 'required' } });
+    actor.send({ type: 'action.confirmed', reason: 'Fire drill', minutes: '5' });
+    expect(actor.getSnapshot().context.pending).toMatchObject({ kind: 'extend', sittingId: 501, reason: 'Fire drill', minutes: 5 });
+    expect(actor.getSnapshot().matches({ signedIn: { watching: { action: 'acting' } } })).toBe(true);
+    const changed = { ...demoPupils()[0]!, extra_seconds: 300 };
+    done(actor, 'performAction', { pupil: changed, extended: null, server_time: serverTime });
+    const { context } = actor.getSnapshot();
+    expect(context.roster?.pupils.find((p) => p.schedule_history_id === 501)).toEqual(changed);
+    expect(context.roster?.pupils.find((p) => p.schedule_history_id === 502)).toEqual(demoPupils()[1]);
+    expect(context.outcome).toEqual({ kind: 'extend', examineeName: 'Amara Okafor', minutes: 5, extended: null, venueName: rooms.one.name });
+    expect(context).toMatchObject({ draft: null, pending: null, fieldErrors: {}, actionFailure: null });
+    expect(actor.getSnapshot().matches({ signedIn: { watching: { roster: 'fetching' } } })).toBe(true);
+  });
+
+  it('a failed action says why and can be tried again or dropped; a 401 signs out', () => {
+    const { actor } = onRoster();
+    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501 });
+    actor.send({ type: 'action.confirmed', reason: 'Frozen' });
+    failed(actor, 'performAction', new ApiFailure('INCORRECT_DEVICE', 403));
+    expect(actor.getSnapshot().context.actionFailure).toBe('INCORRECT_DEVICE');
+    actor.send({ type: 'action.retried' });
+    expect(actor.getSnapshot().matches({ signedIn: { watching: { action: 'acting' } } })).toBe(true);
+    failed(actor, 'performAction', new ApiFailure('NOT_LOGGED_IN', 401));
+    expect(actor.getSnapshot().value).toBe('signedOut');
+    expect(actor.getSnapshot().context).toMatchObject({ notice: 'sessionEnded', token: null, roster: null, pending: null });
+  });
+
+  it('the audit trail loads, fails and comes back to the roster', () => {
+    const { actor } = onRoster();
+    actor.send({ type: 'audit.requested' });
+    failed(actor, 'loadAudit', new ApiFailure('GENERIC_ERROR', 500));
+    expect(actor.getSnapshot().context.failure).toBe('GENERIC_ERROR');
+    actor.send({ type: 'retry.requested' });
+    done(actor, 'loadAudit', { entries: [], server_time: serverTime });
+    expect(actor.getSnapshot().context).toMatchObject({ audit: [], failure: null });
+    actor.send({ type: 'audit.closed' });
+    expect(actor.getSnapshot().matches({ signedIn: 'watching' })).toBe(true);
+  });
+
+  it('signing out forgets the token whatever the answer, and keeps nothing of the session', () => {
+    for (const answer of ['done', 'error'] as const) {
+      const machine = onRoster();
+      machine.actor.send({ type: 'logout.requested' });
+      expect(machine.actor.getSnapshot().value).toBe('signingOut');
+      if (answer === 'done') done(machine.actor, 'signOut', undefined);
+      else failed(machine.actor, 'signOut', new ApiFailure('NETWORK_ERROR'));
+      expect(machine.forgotten()).toBe(1);
+      expect(machine.actor.getSnapshot().context).toMatchObject({
+        token: null, staff: null, schedules: [], scheduleCode: null, roster: null, notice: 'signedOut', loginError: null,
+      });
+    }
+  });
+
+  it('unprovided, each call fails loudly, naming where it is provided', async () => {
+    const { actors } = proctorMachine.implementations;
+    for (const name of callNames) {
+      const rejection = await toPromise(createActor(actors[name] as AnyActorLogic, { input: {} as never }).start()).catch((error: Error) => error.message);
+      expect(rejection).toBe(`${name} is provided by the edge (proctor.actors.ts)`);
+    }
   });
 });

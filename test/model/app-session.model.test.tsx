@@ -61,7 +61,9 @@ const visitorModel = createMachine({
         'pupil.sendsMalformedCode': 'codePage',
         'pupil.sendsCode': 'codeSubmitting',
         'pupil.opensUnknownPage': 'notFound',
-        'pupil.opensExamPage': 'codePage',
+        'pupil.opensExamPage': 'forbidden',
+        'pupil.opensRoot': 'codePage',
+        'pupil.typesMenuUrl': 'forbidden',
         'pupil.opensProtectedPage': 'forbidden',
         'pupil.types404': 'notFound',
         'pupil.types403': 'forbidden',
@@ -737,11 +739,17 @@ describe('a visitor through the app, every transition of the session model', () 
             expect(app.history.location.pathname).toBe('/404');
           },
           forbidden: async () => {
-            await heading('Please log in');
-            expect(screen.getByRole('heading', { level: 1, name: 'You are not logged in.' })).toBeTruthy();
+            // Rule 7: the "not logged in" view with the header, one main and one h1.
+            await heading('You are not logged in.');
+            expect(screen.getByText('You need to log in to see this page.')).toBeTruthy();
+            expect(screen.getByRole('banner')).toBeTruthy();
+            expect(screen.getAllByRole('main')).toHaveLength(1);
+            expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
             expect(app.history.location.pathname).toBe('/403');
           },
           examEndKept: async () => {
+            // The end screen itself (its route may load lazily): not the heading of the screen before.
+            expect(await screen.findByRole('button', { name: /Log out/ })).toBeTruthy();
             await heading(/.+/);
             expect(app.history.location.pathname).toBe('/exam-end');
           },
@@ -1150,6 +1158,8 @@ describe('a visitor through the app, every transition of the session model', () 
           'server.refusesToken': () => serverFails(app, 'NOT_LOGGED_IN', 401),
           'pupil.opensUnknownPage': () => open(app, '/no-such-page'),
           'pupil.opensExamPage': () => open(app, '/start'),
+          // Rule 5: the root, neither public nor a screen of a stored login, goes to the login page.
+          'pupil.opensRoot': () => open(app, '/'),
           'pupil.opensProtectedPage': () => open(app, '/examinee-info'),
           'pupil.types404': () => open(app, '/404'),
           'pupil.types403': () => open(app, '/403'),

@@ -33,10 +33,13 @@ describeModel({
   samples: {
     'session.signedIn': [{ type: 'session.signedIn', session }],
     'exam.progressed': [{ type: 'exam.progressed', change: { question_index: 1 } }],
-    'location.changed': ['/login-code', '/start', '/exam-tutorial', '/no-such-page', '/score-report-embed/4217', '/proctor', '/checking-domain-connection'].map((path) => ({
-      type: 'location.changed',
-      path,
-    })),
+    'location.changed': [
+      ...['/login-code', '/start', '/exam-tutorial', '/no-such-page', '/score-report-embed/4217', '/proctor', '/checking-domain-connection'].map(
+        (path) => ({ type: 'location.changed' as const, path }),
+      ),
+      // The print route with its own login (the token in its URL); without one it is the session's (rule 7).
+      { type: 'location.changed', path: '/score-report-embed/4217', search: { token: 'a'.repeat(43) } },
+    ],
     // The terminal check is done: the teacher pressed "Back".
     'xstate.done.actor.connectivity': [{ type: 'xstate.done.actor.connectivity', output: undefined }],
   },

@@ -228,6 +228,8 @@ describeModel({
     },
     'xstate.route': (snapshot) => [
       ...onlyIn(['payExamFee', 'results', 'testingMenu'], [{ type: 'xstate.route', to: '#sessionTestingMenu' }])(snapshot),
+      // Rule 7: the testing menu's URL typed without a login shows /403.
+      ...(snapshot.matches({ signedOut: { loginCode: 'editing' } }) ? [{ type: 'xstate.route', to: '#sessionTestingMenu' }] : []),
       { type: 'xstate.route', to: '#sessionLoginCode' },
       { type: 'xstate.route', to: '#sessionNotFound' },
       { type: 'xstate.route', to: '#sessionForbidden' },

@@ -83,7 +83,7 @@ describe('routes', () => {
     ['/oauth?accessToken=t&schoolId=12', 'Signing you in…'],
     ['/oauth-kenya?token=t', 'Signing you in…'],
     ['/app-entry?organization_code=ORG1', 'Signing you in…'],
-    ['/403', 'Please log in'],
+    ['/403', 'You are not logged in.'],
     ['/examinee-input-info', 'Your basic information'],
     ['/examinee-info', 'Your basic information'],
     ['/testing-menu', 'Menu'],

@@ -1,9 +1,10 @@
 /**
  * No access, at /403 (seed section 2, rule 7): the page needs a stored login and there is none.
- * One way on: the login page; the machine decides which one.
+ * It is the seed's "not logged in" view with the exam header (one `<main>`, one h1), saying why:
+ * the page needs a login. One way on: the login page; the machine decides which one.
  */
 import { Trans } from '@lingui/react/macro';
-import { Page, PageHeading } from '../../components/page/page.tsx';
+import { NotLoggedInScreen } from '../not-logged-in/not-logged-in.tsx';
 
 export interface ForbiddenScreenProps {
   onGoToLogin(): void;
@@ -11,18 +12,8 @@ export interface ForbiddenScreenProps {
 
 export function ForbiddenScreen({ onGoToLogin }: ForbiddenScreenProps) {
   return (
-    <Page align="center">
-      <div className="card">
-        <PageHeading>
-          <Trans>Please log in</Trans>
-        </PageHeading>
-        <p>
-          <Trans>You need to log in to see this page.</Trans>
-        </p>
-        <button type="button" className="button" data-variant="primary" onClick={onGoToLogin}>
-          <Trans>Go to the login page</Trans>
-        </button>
-      </div>
-    </Page>
+    <NotLoggedInScreen onGoToLogin={onGoToLogin}>
+      <Trans>You need to log in to see this page.</Trans>
+    </NotLoggedInScreen>
   );
 }

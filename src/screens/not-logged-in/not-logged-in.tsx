@@ -4,15 +4,18 @@
  * says. One way on: the login page.
  */
 import { Trans } from '@lingui/react/macro';
+import type { ReactNode } from 'react';
 import { ExamHeader } from '../../components/exam-header/exam-header.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import styles from './not-logged-in.module.css';
 
 export interface NotLoggedInScreenProps {
   onGoToLogin(): void;
+  /** Why a login is needed here (the /403 view says the page needs one); by default, "Please log in to continue." */
+  children?: ReactNode;
 }
 
-export function NotLoggedInScreen({ onGoToLogin }: NotLoggedInScreenProps) {
+export function NotLoggedInScreen({ onGoToLogin, children }: NotLoggedInScreenProps) {
   return (
     <div className={styles.frame}>
       <ExamHeader questionNumber={null} questionCount={null} deadlineAt={null} clockOffsetMs={0} />
@@ -21,9 +24,7 @@ export function NotLoggedInScreen({ onGoToLogin }: NotLoggedInScreenProps) {
           <PageHeading>
             <Trans>You are not logged in.</Trans>
           </PageHeading>
-          <p>
-            <Trans>Please log in to continue.</Trans>
-          </p>
+          <p>{children ?? <Trans>Please log in to continue.</Trans>}</p>
           <button type="button" className="button" data-variant="primary" onClick={onGoToLogin}>
             <Trans>Go to the login page</Trans>
           </button>

@@ -1,0 +1,34 @@
+/**
+ * Route views loaded ahead (issue 12, item 4). Every route's view but the first screens'
+ * (/login-code, the boot skeleton) is a lazily loaded chunk (`lazyRouteComponent` in
+ * src/routes/), outside the first screen's budget (scripts/check-bundle.ts). Once the first
+ * screen is up and the browser is idle, the chunks of the exam's journey (login-confirm,
+ * tutorial, start, the questions, the end) are fetched first, then every other route's, one at a
+ * time: the machine moves the URL at once, and a view still downloading would leave the
+ * previous screen up under the new URL for that long, or not come at all when the exam-day
+ * connection drops (the service worker precaches them too, but only once it is installed).
+ * Nothing here decides anything: the machine still picks the route.
+ */
+import type { AnyRoute } from '@tanstack/react-router';
+import { examEndRoute } from '../routes/exam-end.tsx';
+import { examStartRoute } from '../routes/exam-start.tsx';
+import { examTutorialRoute } from '../routes/exam-tutorial.tsx';
+import { loginConfirmRoute } from '../routes/login-confirm.tsx';
+import { startRoute } from '../routes/start.tsx';
+import type { AppRouter } from './router.ts';
+
+/** In the order a pupil meets them. */
+export const likelyNextRoutes: readonly AnyRoute[] = [loginConfirmRoute, examTutorialRoute, examStartRoute, startRoute, examEndRoute];
+
+/** How long the preload waits for an idle moment at most. */
+const IDLE_TIMEOUT_MS = 2_000;
+
+/** Loads the likely next screens' chunks, then every other route's, once the page is idle; failures are left to the navigation. */
+export function preloadLikelyScreens(router: Pick<AppRouter, 'loadRouteChunk' | 'routesById'>, first: readonly AnyRoute[] = likelyNextRoutes): void {
+  const load = async () => {
+    const rest = (Object.values(router.routesById) as AnyRoute[]).filter((route) => !first.includes(route));
+    for (const route of [...first, ...rest]) await Promise.resolve(router.loadRouteChunk(route)).catch(() => undefined);
+  };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void load(), { timeout: IDLE_TIMEOUT_MS });
+  else setTimeout(() => void load(), 0);
+}
