@@ -94,6 +94,9 @@ async function boot() {
   startServiceWorker({ getSnapshot: () => kiosk.getSnapshot(), watch: (listener) => watchKiosk(kiosk, listener) });
   // A first screen other than /login-code (a URL typed at boot: /403, /login, the print route...)
   // has its view in a lazy chunk: loaded before the first paint, so the page is never blank.
+  // The machine may move while that chunk loads (a single sign-on return signs in and pushes the
+  // exam list): the router follows every move from the start, not only once it is mounted.
+  const stopEarlyLoads = history.subscribe(() => void router.load().catch(() => undefined));
   await router.load().catch(() => undefined);
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
@@ -102,6 +105,8 @@ async function boot() {
       <App environment={environment} kiosk={kiosk} router={router} />
     </StrictMode>,
   );
+  // Mounted, the router listens to the history itself.
+  stopEarlyLoads();
   // The route views, the exam's next screens first, once the first screen is up (src/app/preload.ts).
   preloadLikelyScreens(router);
 }

@@ -181,10 +181,11 @@ describe('one pupil, end to end', () => {
     expect(leftovers(snapshot, TERMINAL_KEYS)).toEqual([]);
     expect(Object.keys(snapshot.localStorage).every((k) => TERMINAL_KEYS.includes(k))).toBe(true);
 
-    // The next pupil typing /start gets the login page, not the last pupil's exam.
+    // The next pupil typing /start gets /403 (seed rule 7), not the last pupil's exam.
     await openKiosk(page, '/start');
-    await seeScreen(page, screens.loginCode);
-    await expectPath(page, '/login-code');
+    await expectPath(page, '/403');
+    expect(await screenText(page)).toContain('You are not logged in.');
+    expect(await page.getByRole('timer').count()).toBe(0);
 
     // All of it under the Content-Security-Policy, without one violation.
     const csp = (await page.request.get('/')).headers()['content-security-policy'] ?? '';
@@ -216,13 +217,17 @@ describe('the Content-Security-Policy in Chromium', () => {
 });
 
 describe('the router follows the machine', () => {
-  test('a typed /start before login lands on the login page', async () => {
+  test('a typed /start before login is /403 (rule 7), and its one way on is the login page', async () => {
     const page = kiosk.page;
     await openKiosk(page, '/start');
-    await seeScreen(page, screens.loginCode);
-    await expectPath(page, '/login-code');
+    await expectPath(page, '/403');
     expect(await page.getByRole('timer').count()).toBe(0);
     expect(await page.getByText(/Question \d+ of \d+/).count()).toBe(0);
+    expect(await page.getByRole('main').count()).toBe(1);
+    expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Go to the login page' }).first().click();
+    await seeScreen(page, screens.loginCode);
+    await expectPath(page, '/login-code');
   });
 
   test('Back during the exam keeps the exam', async () => {
