@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'server/db/migrations/**', 'locales/**/*.ts', '.e2e/**', '.stryker-tmp/**', 'reports/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'server/db/migrations/**', 'locales/**/*.ts', '.e2e/**', '.stryker-tmp*/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

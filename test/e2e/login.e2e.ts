@@ -189,7 +189,8 @@ describe('every way in, every way out', () => {
     const page = kiosk.page;
     await openKiosk(page, '/examinee-info');
     await expectPath(page, '/403');
-    expect(await screenText(page)).toContain('You are not logged in.');
+    await page.getByText('You are not logged in.').waitFor();
+    expect(await screenText(page)).toContain('You need to log in to see this page.');
     await page.getByRole('button', { name: 'Go to the login page' }).first().click();
     await seeScreen(page, screens.loginCode);
   });
