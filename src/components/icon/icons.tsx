@@ -133,3 +133,23 @@ export function ArrowIcon({ direction, ...props }: IconProps & { direction: 'bac
     </Icon>
   );
 }
+
+/** "Did not pass" on the short result: a circle with a cross. */
+export function NotPassedIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <circle cx="12" cy="12" r="9.5" />
+      <path d="m8.5 8.5 7 7m0-7-7 7" />
+    </Icon>
+  );
+}
+
+/** A padlock for the locked steps of the exam list. */
+export function LockIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <rect x="4.5" y="10.5" width="15" height="10" rx="2" />
+      <path d="M8 10.5V7.5a4 4 0 0 1 8 0v3" />
+    </Icon>
+  );
+}

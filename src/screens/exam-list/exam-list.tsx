@@ -14,14 +14,13 @@ import { Trans } from '@lingui/react/macro';
 import { useId } from 'react';
 import type { ExamRow } from '../../../machines/session/session.selectors.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
-import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
-import { CheckIcon, InfoIcon } from '../../components/icon/icons.tsx';
+import { LoadFailed } from '../../components/failure-alert/failure-alert.tsx';
+import { CheckIcon, InfoIcon, LockIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { formatNumber } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { subjectName } from '../../i18n/subjects.ts';
-import { LockIcon } from './lock-icon.tsx';
 import styles from './exam-list.module.css';
 
 export interface ExamListScreenProps {
@@ -178,14 +177,7 @@ export function ExamListScreen({ status, rows, stepMode, error, onChoose, onRetr
           ))}
         </SkeletonRegion>
       )}
-      {status === 'error' && (
-        <>
-          <FailureAlert code={error ?? 'GENERIC_ERROR'} />
-          <button type="button" className="button" data-variant="primary" onClick={onRetry}>
-            <Trans>Try again</Trans>
-          </button>
-        </>
-      )}
+      {status === 'error' && <LoadFailed code={error} onRetry={onRetry} />}
       {status === 'ready' &&
         (rows.length === 0 ? (
           <div className="alert" data-tone="info">

@@ -10,11 +10,12 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
-import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
+import { useRef, type FormEvent } from 'react';
 import { fieldMaxLength } from '../../../contract/session.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
-import { ErrorIcon, WarningIcon } from '../../components/icon/icons.tsx';
+import { Field, sharedTerminalTyping, useFocusFirstInvalid } from '../../components/field/field.tsx';
+import { WarningIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { invalidEmailMessage, requiredFieldMessage, tooLongMessage } from '../../i18n/field-messages.ts';
 import { gradeName } from '../../i18n/grades.ts';
@@ -76,34 +77,17 @@ export function ExamineeInputInfoScreen(props: ExamineeInputInfoScreenProps) {
 function EditForm({ values, errors, grades, onChange, onReview }: ExamineeInputInfoScreenProps) {
   const { i18n } = useLingui();
   const { language } = useLanguage();
-  const ids = {
-    name: useId(),
-    nameError: useId(),
-    grade: useId(),
-    gradeError: useId(),
-    email: useId(),
-    emailError: useId(),
-  };
   const nameRef = useRef<HTMLInputElement>(null);
   const gradeRef = useRef<HTMLSelectElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
-
-  // When the machine refuses what was submitted, the first field in error takes focus (never
-  // while the pupil is typing, so errors that change on an edit do not pull focus away).
-  const submitted = useRef(false);
   const errorKey = [errors.examinee_name, errors.grade_id, errors.email].join('|');
-  useEffect(() => {
-    if (!submitted.current) return;
-    submitted.current = false;
-    if (errors.examinee_name) nameRef.current?.focus();
-    else if (errors.grade_id) gradeRef.current?.focus();
-    else if (errors.email) emailRef.current?.focus();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- errorKey stands for errors
-  }, [errorKey]);
+  const refused = useFocusFirstInvalid(errorKey, () =>
+    errors.examinee_name ? nameRef.current : errors.grade_id ? gradeRef.current : errors.email ? emailRef.current : null,
+  );
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    submitted.current = true;
+    refused();
     onReview();
   }
 
@@ -114,94 +98,68 @@ function EditForm({ values, errors, grades, onChange, onReview }: ExamineeInputI
       <p className={styles.intro}>
         <Trans>Please fill in all three. You cannot change them after you register.</Trans>
       </p>
-      <div className="field">
-        <label htmlFor={ids.name} className="field-label">
-          {i18n._(labels.examinee_name)}
-        </label>
-        <input
-          ref={nameRef}
-          id={ids.name}
-          name="examinee_name"
-          className="input"
-          type="text"
-          dir="auto"
-          value={values.examinee_name}
-          onChange={(event) => onChange({ ...values, examinee_name: event.target.value })}
-          // Shared terminals: the browser must not remember one pupil's details for the next.
-          autoComplete="off"
-          maxLength={fieldMaxLength.examinee_name}
-          aria-invalid={errors.examinee_name ? true : undefined}
-          aria-describedby={errors.examinee_name ? ids.nameError : undefined}
-        />
-        {errors.examinee_name && (
-          <FieldError id={ids.nameError}>
-            {errors.examinee_name === 'required' ? required('examinee_name') : i18n._(tooLongMessage)}
-          </FieldError>
+      <Field
+        label={i18n._(labels.examinee_name)}
+        error={errors.examinee_name && (errors.examinee_name === 'required' ? required('examinee_name') : i18n._(tooLongMessage))}
+      >
+        {(control) => (
+          <input
+            {...control}
+            ref={nameRef}
+            name="examinee_name"
+            className="input"
+            type="text"
+            dir="auto"
+            value={values.examinee_name}
+            onChange={(event) => onChange({ ...values, examinee_name: event.target.value })}
+            // Shared terminals: the browser must not remember one pupil's details for the next.
+            autoComplete="off"
+            maxLength={fieldMaxLength.examinee_name}
+          />
         )}
-      </div>
-      <div className="field">
-        <label htmlFor={ids.grade} className="field-label">
-          {i18n._(labels.grade_id)}
-        </label>
-        <select
-          ref={gradeRef}
-          id={ids.grade}
-          name="grade_id"
-          className="input"
-          value={values.grade_id === null ? '' : String(values.grade_id)}
-          onChange={(event) => onChange({ ...values, grade_id: event.target.value === '' ? null : Number(event.target.value) })}
-          aria-invalid={errors.grade_id ? true : undefined}
-          aria-describedby={errors.grade_id ? ids.gradeError : undefined}
-        >
-          <option value="">{i18n._(msg`Choose your grade`)}</option>
-          {grades.map((grade) => (
-            <option key={grade} value={grade}>
-              {gradeName(i18n, grade, language)}
-            </option>
-          ))}
-        </select>
-        {errors.grade_id && <FieldError id={ids.gradeError}>{required('grade_id')}</FieldError>}
-      </div>
-      <div className="field">
-        <label htmlFor={ids.email} className="field-label">
-          {i18n._(labels.email)}
-        </label>
-        <input
-          ref={emailRef}
-          id={ids.email}
-          name="email"
-          className={`input ${styles.email}`}
-          type="email"
-          inputMode="email"
-          value={values.email}
-          onChange={(event) => onChange({ ...values, email: event.target.value })}
-          autoComplete="off"
-          autoCapitalize="none"
-          autoCorrect="off"
-          spellCheck={false}
-          maxLength={fieldMaxLength.email}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={errors.email ? ids.emailError : undefined}
-        />
-        {errors.email && (
-          <FieldError id={ids.emailError}>
-            {errors.email === 'required' ? required('email') : i18n._(invalidEmailMessage)}
-          </FieldError>
+      </Field>
+      <Field label={i18n._(labels.grade_id)} error={errors.grade_id && required('grade_id')}>
+        {(control) => (
+          <select
+            {...control}
+            ref={gradeRef}
+            name="grade_id"
+            className="input"
+            value={values.grade_id === null ? '' : String(values.grade_id)}
+            onChange={(event) => onChange({ ...values, grade_id: event.target.value === '' ? null : Number(event.target.value) })}
+          >
+            <option value="">{i18n._(msg`Choose your grade`)}</option>
+            {grades.map((grade) => (
+              <option key={grade} value={grade}>
+                {gradeName(i18n, grade, language)}
+              </option>
+            ))}
+          </select>
         )}
-      </div>
+      </Field>
+      <Field
+        label={i18n._(labels.email)}
+        error={errors.email && (errors.email === 'required' ? required('email') : i18n._(invalidEmailMessage))}
+      >
+        {(control) => (
+          <input
+            {...control}
+            {...sharedTerminalTyping}
+            ref={emailRef}
+            name="email"
+            className={`input ${styles.email}`}
+            type="email"
+            inputMode="email"
+            value={values.email}
+            onChange={(event) => onChange({ ...values, email: event.target.value })}
+            maxLength={fieldMaxLength.email}
+          />
+        )}
+      </Field>
       <button type="submit" className="button" data-variant="primary">
         <Trans>Next</Trans>
       </button>
     </form>
-  );
-}
-
-function FieldError({ id, children }: { id: string; children: ReactNode }) {
-  return (
-    <p id={id} className="field-error">
-      <ErrorIcon />
-      <span>{children}</span>
-    </p>
   );
 }
 

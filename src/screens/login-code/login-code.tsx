@@ -10,10 +10,10 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
-import { ErrorIcon } from '../../components/icon/icons.tsx';
+import { Field, sharedTerminalTyping } from '../../components/field/field.tsx';
 import { LanguagePicker } from '../../components/language-picker/language-picker.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { TerminalCheckLink } from '../../components/terminal-check-link/terminal-check-link.tsx';
@@ -39,9 +39,6 @@ const codeLabel = msg`Login code`;
 export function LoginCodeScreen({ busy, error, onSubmit, onCheckTerminal }: LoginCodeScreenProps) {
   const { i18n } = useLingui();
   const [code, setCode] = useState('');
-  const inputId = useId();
-  const hintId = useId();
-  const errorId = useId();
   const fieldError = error?.kind === 'field' ? error : null;
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -57,43 +54,33 @@ export function LoginCodeScreen({ busy, error, onSubmit, onCheckTerminal }: Logi
         </PageHeading>
         {error?.kind === 'failure' && <FailureAlert code={error.code} />}
         <form className={styles.form} onSubmit={submit} noValidate>
-          <div className="field">
-            <label htmlFor={inputId} className="field-label">
-              {i18n._(codeLabel)}
-            </label>
-            <p id={hintId} className="field-hint">
-              <Trans>Three groups of four letters and numbers, like AC3E-F4GH-J6KM. Small letters are fine.</Trans>
-            </p>
-            <input
-              id={inputId}
-              name="login_code"
-              className={`input ${styles.code}`}
-              type="text"
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-              autoComplete="off"
-              autoCapitalize="characters"
-              autoCorrect="off"
-              spellCheck={false}
-              inputMode="text"
-              enterKeyHint="go"
-              maxLength={20}
-              // The first thing a pupil does here is type the code.
-              autoFocus
-              aria-invalid={fieldError ? true : undefined}
-              aria-describedby={fieldError ? `${errorId} ${hintId}` : hintId}
-            />
-            {fieldError && (
-              <p id={errorId} className="field-error">
-                <ErrorIcon />
-                <span>
-                  {fieldError.rule === 'required'
-                    ? i18n._(requiredFieldMessage(i18n._(codeLabel)))
-                    : i18n._(invalidLoginCodeMessage)}
-                </span>
-              </p>
+          <Field
+            label={i18n._(codeLabel)}
+            hint={<Trans>Three groups of four letters and numbers, like AC3E-F4GH-J6KM. Small letters are fine.</Trans>}
+            error={
+              fieldError &&
+              (fieldError.rule === 'required' ? i18n._(requiredFieldMessage(i18n._(codeLabel))) : i18n._(invalidLoginCodeMessage))
+            }
+          >
+            {(control) => (
+              <input
+                {...control}
+                {...sharedTerminalTyping}
+                name="login_code"
+                className={`input ${styles.code}`}
+                type="text"
+                value={code}
+                onChange={(event) => setCode(event.target.value)}
+                // Codes are capitals; a pupil's small letters are fine too.
+                autoCapitalize="characters"
+                inputMode="text"
+                enterKeyHint="go"
+                maxLength={20}
+                // The first thing a pupil does here is type the code.
+                autoFocus
+              />
             )}
-          </div>
+          </Field>
           <button type="submit" className="button" data-variant="primary" aria-busy={busy || undefined} aria-disabled={busy || undefined}>
             {busy ? <Trans>Logging in…</Trans> : <Trans>Log in</Trans>}
           </button>

@@ -7,7 +7,7 @@ import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import type { ExamDetails } from '../../../contract/exam.ts';
-import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
+import { LoadFailed } from '../../components/failure-alert/failure-alert.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { useLanguage } from '../../i18n/language-context.tsx';
@@ -53,17 +53,11 @@ export function LoginConfirmScreen({ status, details, error, onConfirm, onReject
         )}
 
         {status === 'error' && (
-          <>
-            <FailureAlert code={error ?? 'GENERIC_ERROR'} />
-            <div className="button-row">
-              <button type="button" className="button" data-variant="primary" onClick={onRetry}>
-                <Trans>Try again</Trans>
-              </button>
-              <button type="button" className="button" onClick={onReject}>
-                <Trans>No, log out</Trans>
-              </button>
-            </div>
-          </>
+          <LoadFailed code={error} onRetry={onRetry}>
+            <button type="button" className="button" onClick={onReject}>
+              <Trans>No, log out</Trans>
+            </button>
+          </LoadFailed>
         )}
 
         {status === 'ready' && details && (

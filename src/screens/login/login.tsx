@@ -13,11 +13,12 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { fieldMaxLength } from '../../../contract/session.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
-import { ErrorIcon, WarningIcon } from '../../components/icon/icons.tsx';
+import { Field, sharedTerminalTyping, useFocusFirstInvalid } from '../../components/field/field.tsx';
+import { WarningIcon } from '../../components/icon/icons.tsx';
 import { LanguagePicker } from '../../components/language-picker/language-picker.tsx';
 import { LinkedText } from '../../components/linked-text/linked-text.tsx';
 import { TerminalCheckLink } from '../../components/terminal-check-link/terminal-check-link.tsx';
@@ -78,35 +79,23 @@ function Heading({ kind }: { kind: LoginScreenProps['kind'] }) {
 }
 
 function Place({ place }: { place: LoginPlace }) {
+  const rows: { key: string; term: ReactNode; value: string | null }[] = [
+    { key: 'school', term: <Trans>School</Trans>, value: place.organizationName },
+    { key: 'schedule', term: <Trans>Schedule</Trans>, value: place.scheduleName },
+    { key: 'venue', term: <Trans>Venue</Trans>, value: place.venueName },
+  ];
   return (
     <dl className={styles.place}>
-      <div>
-        <dt>
-          <Trans>School</Trans>
-        </dt>
-        <dd dir="auto">
-          <LinkedText text={place.organizationName} />
-        </dd>
-      </div>
-      {place.scheduleName !== null && (
-        <div>
-          <dt>
-            <Trans>Schedule</Trans>
-          </dt>
-          <dd dir="auto">
-            <LinkedText text={place.scheduleName} />
-          </dd>
-        </div>
-      )}
-      {place.venueName !== null && (
-        <div>
-          <dt>
-            <Trans>Venue</Trans>
-          </dt>
-          <dd dir="auto">
-            <LinkedText text={place.venueName} />
-          </dd>
-        </div>
+      {rows.map(
+        ({ key, term, value }) =>
+          value !== null && (
+            <div key={key}>
+              <dt>{term}</dt>
+              <dd dir="auto">
+                <LinkedText text={value} />
+              </dd>
+            </div>
+          ),
       )}
     </dl>
   );
@@ -211,23 +200,13 @@ function LoginForm({ busy, fields, onSubmit }: {
   const [showPassword, setShowPassword] = useState(false);
   const loginIdRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
-  const ids = { loginId: useId(), loginIdError: useId(), password: useId(), passwordError: useId() };
-
-  // After a refused submit, the first field in error takes focus (only then, never while typing).
-  const submitted = useRef(false);
   const errorKey = fields ? `${fields.login_id ?? ''}|${fields.password ?? ''}` : '';
-  useEffect(() => {
-    if (!submitted.current) return;
-    submitted.current = false;
-    if (fields?.login_id) loginIdRef.current?.focus();
-    else if (fields?.password) passwordRef.current?.focus();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- errorKey stands for fields
-  }, [errorKey]);
+  const refused = useFocusFirstInvalid(errorKey, () => (fields?.login_id ? loginIdRef.current : fields?.password ? passwordRef.current : null));
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
-    submitted.current = true;
+    refused();
     onSubmit({ login_id: loginId, password });
   }
 
@@ -237,75 +216,51 @@ function LoginForm({ busy, fields, onSubmit }: {
 
   return (
     <form className={styles.form} onSubmit={submit} noValidate>
-      <div className="field">
-        <label htmlFor={ids.loginId} className="field-label">
-          {i18n._(loginIdLabel)}
-        </label>
-        <input
-          ref={loginIdRef}
-          id={ids.loginId}
-          name="login_id"
-          className={`input ${styles.text}`}
-          type="text"
-          value={loginId}
-          onChange={(event) => setLoginId(event.target.value)}
-          autoComplete="off"
-          autoCapitalize="none"
-          autoCorrect="off"
-          spellCheck={false}
-          enterKeyHint="next"
-          maxLength={fieldMaxLength.login_id}
-          // The first thing a pupil does here is type the login ID.
-          autoFocus
-          aria-invalid={fields?.login_id ? true : undefined}
-          aria-describedby={fields?.login_id ? ids.loginIdError : undefined}
-        />
-        {fields?.login_id && (
-          <p id={ids.loginIdError} className="field-error">
-            <ErrorIcon />
-            <span>{message(fields.login_id, loginIdLabel)}</span>
-          </p>
-        )}
-      </div>
-      <div className="field">
-        <label htmlFor={ids.password} className="field-label">
-          {i18n._(passwordLabel)}
-        </label>
-        <div className={styles.password}>
+      <Field label={i18n._(loginIdLabel)} error={fields?.login_id && message(fields.login_id, loginIdLabel)}>
+        {(control) => (
           <input
-            ref={passwordRef}
-            id={ids.password}
-            name="password"
+            {...control}
+            {...sharedTerminalTyping}
+            ref={loginIdRef}
+            name="login_id"
             className={`input ${styles.text}`}
-            type={showPassword ? 'text' : 'password'}
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            // Shared terminals: the browser must not offer to keep or fill in passwords.
-            autoComplete="off"
-            autoCapitalize="none"
-            autoCorrect="off"
-            spellCheck={false}
-            enterKeyHint="go"
-            maxLength={fieldMaxLength.password}
-            aria-invalid={fields?.password ? true : undefined}
-            aria-describedby={fields?.password ? ids.passwordError : undefined}
+            type="text"
+            value={loginId}
+            onChange={(event) => setLoginId(event.target.value)}
+            enterKeyHint="next"
+            maxLength={fieldMaxLength.login_id}
+            // The first thing a pupil does here is type the login ID.
+            autoFocus
           />
-          <button
-            type="button"
-            className={`button ${styles.toggle}`}
-            aria-controls={ids.password}
-            onClick={() => setShowPassword((shown) => !shown)}
-          >
-            {showPassword ? <Trans>Hide password</Trans> : <Trans>Show password</Trans>}
-          </button>
-        </div>
-        {fields?.password && (
-          <p id={ids.passwordError} className="field-error">
-            <ErrorIcon />
-            <span>{message(fields.password, passwordLabel)}</span>
-          </p>
         )}
-      </div>
+      </Field>
+      <Field label={i18n._(passwordLabel)} error={fields?.password && message(fields.password, passwordLabel)}>
+        {(control) => (
+          <div className={styles.password}>
+            <input
+              {...control}
+              // Shared terminals: the browser must not offer to keep or fill in passwords.
+              {...sharedTerminalTyping}
+              ref={passwordRef}
+              name="password"
+              className={`input ${styles.text}`}
+              type={showPassword ? 'text' : 'password'}
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              enterKeyHint="go"
+              maxLength={fieldMaxLength.password}
+            />
+            <button
+              type="button"
+              className={`button ${styles.toggle}`}
+              aria-controls={control.id}
+              onClick={() => setShowPassword((shown) => !shown)}
+            >
+              {showPassword ? <Trans>Hide password</Trans> : <Trans>Show password</Trans>}
+            </button>
+          </div>
+        )}
+      </Field>
       <button type="submit" className="button" data-variant="primary" aria-busy={busy || undefined} aria-disabled={busy || undefined}>
         {busy ? <Trans>Logging in…</Trans> : <Trans>Log in</Trans>}
       </button>

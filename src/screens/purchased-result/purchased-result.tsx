@@ -13,7 +13,7 @@ import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import type { PurchasedResultApi, Purchases } from '../../../machines/results/results.connect.ts';
-import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
+import { FailureAlert, LoadFailed } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, CircleIcon, InfoIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
@@ -133,14 +133,7 @@ export function PurchasedResultScreen(props: PurchasedResultScreenProps) {
             </div>
           </SkeletonRegion>
         )}
-        {status === 'error' && (
-          <>
-            <FailureAlert code={error ?? 'GENERIC_ERROR'} />
-            <button type="button" className="button" data-variant="primary" onClick={onRetry}>
-              <Trans>Try again</Trans>
-            </button>
-          </>
-        )}
+        {status === 'error' && <LoadFailed code={error} onRetry={onRetry} />}
         {status === 'ready' && purchases && <Ready {...props} purchases={purchases} />}
         {status !== 'loading' && (
           <div className={styles.back}>

@@ -16,8 +16,8 @@ import { Trans } from '@lingui/react/macro';
 import type { ShortResultApi } from '../../../machines/results/results.connect.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import type { ShortResult } from '../../../contract/results.ts';
-import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
-import { CheckIcon, ClockIcon, InfoIcon } from '../../components/icon/icons.tsx';
+import { LoadFailed } from '../../components/failure-alert/failure-alert.tsx';
+import { CheckIcon, ClockIcon, InfoIcon, NotPassedIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { failureMessages } from '../../i18n/failure-messages.ts';
@@ -25,7 +25,6 @@ import { formatDate, formatNumber, formatPercent } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { levelName } from '../../i18n/levels.ts';
 import { subjectName } from '../../i18n/subjects.ts';
-import { NotPassedIcon } from './not-passed-icon.tsx';
 import styles from './short-result.module.css';
 
 export type ShortResultScreenProps = ShortResultApi;
@@ -132,14 +131,7 @@ export function ShortResultScreen(props: ShortResultScreenProps) {
           (!canRetry ? (
             <Unavailable code={error ?? 'GENERIC_ERROR'} />
           ) : (
-            <>
-              <FailureAlert code={error ?? 'GENERIC_ERROR'} />
-              <div className="button-row">
-                <button type="button" className="button" data-variant="primary" onClick={onRetry}>
-                  <Trans>Try again</Trans>
-                </button>
-              </div>
-            </>
+            <LoadFailed code={error} onRetry={onRetry} />
           ))}
 
         {status === 'ready' && result && (
