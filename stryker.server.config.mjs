@@ -2,7 +2,9 @@
 // (stryker.config.mjs says how it works). The rules live in server/domain/: saving an answer
 // (answers.ts), the ways in and their refusals (login.ts), whose sitting it is, the device
 // binding, step mode and suspensions (sitting.ts), passwords (credentials.ts), bearer tokens
-// (tokens.ts) and which status refuses login, start, answers and finish (schedule-history.ts).
+// (tokens.ts), which status refuses login, start, answers and finish (schedule-history.ts), the
+// login page's organisation and schedule (lookups.ts), password hashes (passwords.ts) and the
+// domain error with its unique-violation test (errors.ts).
 
 import base from './stryker.config.mjs';
 
@@ -17,7 +19,12 @@ export default {
     'server/domain/credentials.ts',
     'server/domain/tokens.ts',
     'server/domain/schedule-history.ts',
+    'server/domain/lookups.ts',
+    'server/domain/passwords.ts',
+    'server/domain/errors.ts',
   ],
+  // Other runs' sandboxes (`--tempDirName .stryker-tmp-<name>`) are no part of this one's copy.
+  ignorePatterns: [...base.ignorePatterns, '.stryker-tmp-*'],
   incrementalFile: 'reports/mutation/server-incremental.json',
   htmlReporter: { fileName: 'reports/mutation/server.html' },
   jsonReporter: { fileName: 'reports/mutation/server.json' },

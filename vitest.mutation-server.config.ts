@@ -1,8 +1,8 @@
 /**
  * Vitest configuration of mutation testing of the server's save and login rules
  * (`npm run mutation`, stryker.server.config.mjs): the API tests that exercise
- * server/domain/answers.ts, login.ts, sitting.ts, credentials.ts, tokens.ts and
- * schedule-history.ts, and nothing else.
+ * server/domain/answers.ts, login.ts, sitting.ts, credentials.ts, tokens.ts,
+ * schedule-history.ts, lookups.ts, passwords.ts and errors.ts, and nothing else.
  *
  * PGlite only: TEST_DATABASE_URL names a port nothing listens on, so test/helpers/db.ts leaves the
  * PostgreSQL variant out. It runs the same domain code a second time and would double every
@@ -13,11 +13,17 @@ import { defineConfig } from 'vitest/config';
 import base from './vite.config.ts';
 import { QuickFirstSequencer } from './vitest.mutation.config.ts';
 
+/**
+ * MUTATION_TESTS=<files, comma separated> runs these instead (a quick measure of one file on a
+ * busy machine: fewer tests can only kill fewer mutants, so its score is a lower bound).
+ */
+const only = process.env.MUTATION_TESTS?.split(',').filter(Boolean);
+
 export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: [
+    include: only ?? [
       'test/api/login.test.ts',
       'test/api/login-id.test.ts',
       'test/api/examinee.test.ts',
@@ -30,6 +36,11 @@ export default defineConfig({
       'test/api/sitting.test.ts',
       'test/api/status-refusals.test.ts',
       'test/api/login-rules.test.ts',
+      'test/api/answer-save.test.ts',
+      'test/api/pages.test.ts',
+      'test/api/lookups-mutation.test.ts',
+      'test/api/passwords-mutation.test.ts',
+      'test/api/errors-mutation.test.ts',
     ],
     setupFiles: [...(base.test?.setupFiles ?? []), 'test/helpers/mutation-db.ts'],
     sequence: { sequencer: QuickFirstSequencer },

@@ -40,3 +40,20 @@ export const ScheduleHistoryStatusSchema = v.picklist([0, 1, 2, 3, 4, 5, 6, 7, 8
 export const SubjectId = { ENGLISH: 1, CALCULATION: 2, JAPANESE: 3, VISUAL_PROGRAMMING: 6 } as const;
 
 export const SubjectIdSchema = v.picklist([1, 2, 3, 6]);
+
+/**
+ * Display flags (seed section 3, "Display flags: 1 display, 3 hide"). An organisation's flag says
+ * whether its pupils see their rank at the level on the score report (screen and PDF).
+ */
+export const DisplayFlag = { DISPLAY: 1, HIDE: 3 } as const;
+
+export const DisplayFlagSchema = v.picklist([1, 3]);
+
+/**
+ * Personal or group mode of a test period (seed section 3, "Personal or group mode: 1, 2"):
+ * PERSONAL, the pupil (or parent) applies and pays the exam fee online; GROUP, the school applied
+ * for its pupils as a group and settled the fee, so no pupil of the period is asked for it.
+ */
+export const ApplicationMode = { PERSONAL: 1, GROUP: 2 } as const;
+
+export const ApplicationModeSchema = v.picklist([1, 2]);

@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import { isoTimestamp, serverTime } from './common.ts';
-import { ScheduleHistoryStatusSchema, SubjectIdSchema } from './enums.ts';
+import { ApplicationModeSchema, ScheduleHistoryStatusSchema, SubjectIdSchema } from './enums.ts';
 import { PaymentStatusSchema, ResultPaymentStatusSchema } from './payments.ts';
 import { numericQuery } from './session.ts';
 
@@ -20,9 +20,18 @@ export const ChoosePageQuerySchema = v.object({ schedule_history_id: v.optional(
 /** GET /get-status-choose-page: what the testing menu shows (seed section 2, TestingMenu states). */
 export const ChoosePageStatusSchema = v.object({
   exam_fee: v.object({
-    /** Whether this examinee pays the exam fee online. */
+    /**
+     * Whether this examinee pays the exam fee online for this sitting: a my-page or
+     * foreign-payment pupil in a test period applied for personally. False in group mode.
+     */
     required: v.boolean(),
     status: PaymentStatusSchema,
+    /**
+     * How the sitting's test period was applied for (seed section 3): 1 personal, 2 group (the
+     * school applied and settled the fee; the menu says so instead of asking for it). The server
+     * always sends it; absent (an older server) means personal.
+     */
+    application_mode: v.optional(ApplicationModeSchema),
   }),
   exam: v.object({
     schedule_history_id: v.nullable(v.number()),
@@ -80,10 +89,15 @@ export const ShortResultSchema = v.object({
 
 export type ShortResult = v.InferOutput<typeof ShortResultSchema>;
 
-/** Rank at the level: "rank N out of M", or in progress until the statistics are complete. */
+/**
+ * Rank at the level: "rank N out of M", in progress until the statistics are complete, or hidden
+ * when the pupil's organisation hides rankings (display flag 3, seed section 3): then the server
+ * sends neither the position nor the total.
+ */
 export const RankSchema = v.variant('status', [
   v.object({ status: v.literal('complete'), position: v.number(), total: v.number() }),
   v.object({ status: v.literal('in_progress') }),
+  v.object({ status: v.literal('hidden') }),
 ]);
 
 export type Rank = v.InferOutput<typeof RankSchema>;

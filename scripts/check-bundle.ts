@@ -15,12 +15,14 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /**
- * The budget in kB of gzip for the first screen's JavaScript. Issue 12's goal is 150 kB; with every
- * route's view split off, 163.8 kB remain (React DOM, the router, XState and every machine, which
- * the kiosk needs from the start), so the budget holds that line until the entry shrinks further:
- * lower it then, never raise it.
+ * The budget in kB of gzip for the first screen's JavaScript: issue 12's goal. What keeps it there:
+ * every route's view but the first screen's is lazy (src/routes/), the machines of the exam, the
+ * proctor page, the terminal check and the print route load on demand (machines/kiosk/kiosk.lazy.ts),
+ * so do the staff API, IndexedDB's ports and the terminal check's browser work (src/app/environment.ts)
+ * and the service worker's module (src/main.tsx); everything left is one chunk (vite.config.ts,
+ * `codeSplitting`). Never raise it: load what the first screen does not need lazily instead.
  */
-export const FIRST_SCREEN_BUDGET_KB = 165;
+export const FIRST_SCREEN_BUDGET_KB = 150;
 
 type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[] };
 type Manifest = Record<string, ManifestChunk>;

@@ -9,7 +9,7 @@
  */
 import * as v from 'valibot';
 import { defaultPaymentSettings, type PaymentSettings } from './domain/payments/settings.ts';
-import { parseEnv } from './env-vars.ts';
+import { httpUrl, parseEnv, wholeNumber } from './env-vars.ts';
 import type { PartnerGateways } from './partners/gateway.ts';
 import { defaultSecuritySettings, type SecuritySettings } from './security/settings.ts';
 import type { OidcSettings } from './sso/settings.ts';
@@ -80,14 +80,7 @@ export type ServerConfig = {
   webConcurrency: number | undefined;
 };
 
-const httpUrl = (name: string) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.url(`${name} must be a URL`),
-      v.check((s) => /^https?:\/\//i.test(s), `${name} must be an http(s) URL`),
-    ),
-  );
+const optionalHttpUrl = (name: string) => v.optional(httpUrl(name));
 
 /** The env names of the partner logout URLs, by login type. */
 const partnerLogoutEnv = {
@@ -99,26 +92,10 @@ const partnerLogoutEnv = {
 
 /** A price in USD cents: a whole number, at most $10,000. */
 const cents = (name: string, fallback: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,7}$/, `${name} must be a whole number of US cents`),
-      v.transform(Number),
-      v.maxValue(1_000_000, `${name} must be at most 1000000`),
-    ),
-    String(fallback),
-  );
+  v.optional(wholeNumber(name, { digits: 7, what: 'a whole number of US cents', max: 1_000_000 }), String(fallback));
 
 const EnvSchema = v.object({
-  PORT: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,5}$/, 'PORT must be a port number'),
-      v.transform(Number),
-      v.maxValue(65535, 'PORT must be at most 65535'),
-    ),
-    '3000',
-  ),
+  PORT: v.optional(wholeNumber('PORT', { digits: 5, what: 'a port number', max: 65535 }), '3000'),
   DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL'))),
   DATA_DIR: v.optional(v.pipe(v.string(), v.nonEmpty('DATA_DIR must not be empty')), './data'),
   UPLOAD_WINDOW_HOURS: v.optional(
@@ -131,22 +108,14 @@ const EnvSchema = v.object({
     '24',
   ),
   MAINTENANCE: v.optional(v.picklist(['0', '1', 'true', 'false'], 'MAINTENANCE must be 1 or 0'), '0'),
-  PARTNER_LOGOUT_URL_MUMBAI: httpUrl('PARTNER_LOGOUT_URL_MUMBAI'),
-  PARTNER_LOGOUT_URL_PHILIPPINE: httpUrl('PARTNER_LOGOUT_URL_PHILIPPINE'),
-  PARTNER_LOGOUT_URL_KENYA: httpUrl('PARTNER_LOGOUT_URL_KENYA'),
-  PARTNER_LOGOUT_URL_EGYPT: httpUrl('PARTNER_LOGOUT_URL_EGYPT'),
-  EMBED_TARGET_ORIGIN: httpUrl('EMBED_TARGET_ORIGIN'),
+  PARTNER_LOGOUT_URL_MUMBAI: optionalHttpUrl('PARTNER_LOGOUT_URL_MUMBAI'),
+  PARTNER_LOGOUT_URL_PHILIPPINE: optionalHttpUrl('PARTNER_LOGOUT_URL_PHILIPPINE'),
+  PARTNER_LOGOUT_URL_KENYA: optionalHttpUrl('PARTNER_LOGOUT_URL_KENYA'),
+  PARTNER_LOGOUT_URL_EGYPT: optionalHttpUrl('PARTNER_LOGOUT_URL_EGYPT'),
+  EMBED_TARGET_ORIGIN: optionalHttpUrl('EMBED_TARGET_ORIGIN'),
   OIDC_ISSUER: v.optional(v.string()),
   GRADUS_CLOCK_CONTROL: v.optional(v.picklist(['0', '1'], 'GRADUS_CLOCK_CONTROL must be 1 or 0'), '0'),
-  WEB_CONCURRENCY: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,3}$/, 'WEB_CONCURRENCY must be a whole number of processes'),
-      v.transform(Number),
-      v.minValue(1, 'WEB_CONCURRENCY must be at least 1'),
-      v.maxValue(256, 'WEB_CONCURRENCY must be at most 256'),
-    ),
-  ),
+  WEB_CONCURRENCY: v.optional(wholeNumber('WEB_CONCURRENCY', { digits: 3, what: 'a whole number of processes', min: 1, max: 256 })),
 });
 
 /** The payment settings' variables (server/domain/payments/settings.ts). */

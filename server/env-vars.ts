@@ -19,3 +19,26 @@ export function parseEnv<TSchema extends v.GenericSchema>(schema: TSchema, env: 
   if (!result.success) throw new Error(`Invalid environment: ${result.issues.map((i) => i.message).join('; ')}`);
   return result.output;
 }
+
+/**
+ * A whole number of at most `digits` digits (`what` says what it counts, for the message), from
+ * `min` (default 0) to `max`.
+ */
+export function wholeNumber(name: string, { digits, what, min = 0, max }: { digits: number; what: string; min?: number; max: number }) {
+  return v.pipe(
+    v.string(),
+    v.regex(new RegExp(`^\\d{1,${digits}}$`), `${name} must be ${what}`),
+    v.transform(Number),
+    v.minValue(min, `${name} must be at least ${min}`),
+    v.maxValue(max, `${name} must be at most ${max}`),
+  );
+}
+
+/** An http(s) URL. */
+export function httpUrl(name: string) {
+  return v.pipe(
+    v.string(),
+    v.url(`${name} must be a URL`),
+    v.check((s) => /^https?:\/\//i.test(s), `${name} must be an http(s) URL`),
+  );
+}

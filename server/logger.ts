@@ -6,7 +6,13 @@
  *
  * Never a secret in a log line: messages name routes and ids, not bodies or headers, and the
  * fields below are replaced by "[redacted]" wherever a caller passes them (pino's redaction,
- * at the top level and one level down: `password`, `body.password`, ...).
+ * at the top level and one level down: `password`, `body.password`, ...). A line whose fields
+ * are all plain values (no object, so nothing one level down) under names that are none of
+ * those, as the request log's are, has nothing to redact: it is written without walking the
+ * redaction paths (the same JSON, without the pass over every path).
+ *
+ * On stdout the lines are written synchronously: a request's line is out before its answer
+ * leaves (whoever reads the log sees every answered request; nothing is lost in a crash).
  */
 import pino from 'pino';
 
@@ -51,21 +57,39 @@ export function logLevelFromEnv(env: Record<string, string | undefined> = proces
   return level as LogLevel;
 }
 
+const secretKeySet = new Set(secretKeys);
+
+/**
+ * Whether redaction could change these fields: a name it redacts at the top level, or any
+ * object (a path one level down, or the `err.config.headers` of an error, lives in one).
+ */
+function mayHoldSecrets(fields: LogFields): boolean {
+  for (const key in fields) {
+    if (secretKeySet.has(key)) return true;
+    const value = fields[key];
+    if (typeof value === 'object' && value !== null) return true;
+  }
+  return false;
+}
+
 /** A pino logger behind the Logger interface, writing JSON lines to `destination` (default stdout). */
 export function createLogger(options: { level?: LogLevel; destination?: pino.DestinationStream } = {}): Logger {
-  const base = pino(
-    {
-      level: options.level ?? 'info',
-      base: { pid: process.pid, service: 'gradus' },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: redactedPaths, censor: '[redacted]' },
-    },
-    options.destination ?? pino.destination({ dest: 1, sync: true }),
-  );
+  const destination = options.destination ?? pino.destination({ dest: 1, sync: true });
+  const settings: pino.LoggerOptions = {
+    level: options.level ?? 'info',
+    base: { pid: process.pid, service: 'gradus' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  };
+  const redacting = pino({ ...settings, redact: { paths: redactedPaths, censor: '[redacted]' } }, destination);
+  // The same lines without the redaction pass, for fields it could not change (mayHoldSecrets).
+  const plain = pino(settings, destination);
   return {
-    info: (line, fields) => base.info(fields ?? {}, line),
-    error: (line, error, fields) => base.error(error === undefined ? (fields ?? {}) : { ...fields, err: error }, line),
+    info: (line, fields) => {
+      if (fields === undefined) plain.info(line);
+      else (mayHoldSecrets(fields) ? redacting : plain).info(fields, line);
+    },
+    error: (line, error, fields) => redacting.error(error === undefined ? (fields ?? {}) : { ...fields, err: error }, line),
   };
 }
 

@@ -9,17 +9,18 @@ import { createBrowserHistory } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createActor } from 'xstate';
+import { connectivityRouteTable, proctorRouteTable } from '../machines/kiosk/child-routes.ts';
 import { createKioskMachine } from '../machines/kiosk/kiosk.actors.ts';
+import { connectivityModules, documentModules, examModules, preloadKioskChildren, proctorModules } from '../machines/kiosk/kiosk.lazy.ts';
 import { watchKiosk } from '../machines/kiosk/kiosk.watch.ts';
 import { createRevocationSender } from '../machines/session/session.revocation.ts';
 import { readSession, readStoredErrorCode, readToken } from '../machines/shared/storage.ts';
 import { startEmbedBridge } from './app/embed.ts';
 import { App } from './app/app.tsx';
-import { createBrowserEnvironment } from './app/environment.ts';
+import { createBrowserEnvironment, type BrowserEnvironment } from './app/environment.ts';
 import { preloadLikelyScreens } from './app/preload.ts';
 import { createAppRouter } from './app/router.ts';
 import { syncRouterWithKiosk } from './app/router-sync.ts';
-import { startServiceWorker } from './platform/service-worker.ts';
 import { createBrowserTerminal } from './platform/terminal.ts';
 import './styles/tokens.css';
 import './styles/base.css';
@@ -27,9 +28,29 @@ import './styles/base.css';
 /** While a revocation waits and no online event comes (the server, not the network, was down): tried again this often. */
 const REVOCATION_RETRY_MS = 60_000;
 
+/**
+ * The machines of the exam, the proctor page, the terminal check and the print route are not in
+ * the first chunk (machines/kiosk/kiosk.lazy.ts). One that decides the very first screen is loaded
+ * before it, with the language: the exam for a stored session (a reload mid-exam resumes it), the
+ * others for their typed URL. Later ones come with the preload (src/app/preload.ts).
+ */
+function loadFirstMachine(environment: BrowserEnvironment, pathname: string): Promise<unknown> {
+  const first = readSession(environment.storage)
+    ? [examModules]
+    : proctorRouteTable.paths.has(pathname)
+      ? [proctorModules]
+      : connectivityRouteTable.paths.has(pathname)
+        ? [connectivityModules, environment.connectivity]
+        : pathname.startsWith('/score-report-embed')
+          ? [documentModules]
+          : [];
+  // A failure is left to the kiosk: the lazy machine tries again (machines/shared/lazy-machine.ts).
+  return Promise.all(first.map((module) => module.load().catch(() => undefined)));
+}
+
 async function boot() {
   const environment = createBrowserEnvironment();
-  await environment.language.start();
+  await Promise.all([environment.language.start(), loadFirstMachine(environment, window.location.pathname)]);
   // The machines decide; the stored session (validated) is where they start from.
   const kiosk = createActor(
     createKioskMachine({
@@ -90,8 +111,11 @@ async function boot() {
   const router = createAppRouter({ history });
   syncRouterWithKiosk(history, kiosk, (listener) => watchKiosk(kiosk, listener));
   startEmbedBridge({ history, host: window, loadConfig: () => environment.api.clientConfig() });
-  // After the first location is judged: the print route gets no worker.
-  startServiceWorker({ getSnapshot: () => kiosk.getSnapshot(), watch: (listener) => watchKiosk(kiosk, listener) });
+  // After the first location is judged: the print route gets no worker. Its module (and
+  // workbox-window after it) is not part of the first screen's chunk (issue 12, item 4).
+  void import('./platform/service-worker.ts').then(({ startServiceWorker }) =>
+    startServiceWorker({ getSnapshot: () => kiosk.getSnapshot(), watch: (listener) => watchKiosk(kiosk, listener) }),
+  );
   // A first screen other than /login-code (a URL typed at boot: /403, /login, the print route...)
   // has its view in a lazy chunk: loaded before the first paint, so the page is never blank.
   // The machine may move while that chunk loads (a single sign-on return signs in and pushes the
@@ -108,7 +132,7 @@ async function boot() {
   // Mounted, the router listens to the history itself.
   stopEarlyLoads();
   // The route views, the exam's next screens first, once the first screen is up (src/app/preload.ts).
-  preloadLikelyScreens(router);
+  preloadLikelyScreens(router, undefined, () => Promise.all([preloadKioskChildren(), environment.preloadPorts()]));
 }
 
 void boot();

@@ -3,6 +3,12 @@
  * Testing Library's automatic cleanup needs an afterEach hook in scope.
  */
 import { afterEach } from 'vitest';
+import { preloadKioskChildren } from '../machines/kiosk/kiosk.lazy.ts';
+
+// The kiosk's children load on demand in the app (machines/kiosk/kiosk.lazy.ts); loaded here
+// first, every kiosk in the tests invokes them at once, as the app does once it has preloaded
+// them. test/machines/lazy-machine.test.ts covers the wait before a definition arrives.
+await preloadKioskChildren();
 
 afterEach(async () => {
   if (typeof document !== 'undefined') {

@@ -10,12 +10,12 @@
  * questions, the deadline and the clock offset last known, the answers the server was known to
  * hold (the outbox adds the rest). Any other failure, or no cache, is the server's answer as before.
  */
-import { fromCallback, fromPromise, type AnyActorLogic, type PromiseActorLogic } from 'xstate';
+import { fromCallback, fromPromise } from 'xstate';
 import type { HeartbeatRequest } from '../../contract/presence.ts';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { type ExamDetails, type ExamQuestions } from '../../contract/exam.ts';
-import { isNetworkFailure, retryMachine, withinWindow } from '../retry/retry.machine.ts';
-import type { RetryInput, RetryOutput } from '../retry/retry.types.ts';
+import { withRetry } from '../retry/retry.actors.ts';
+import { isNetworkFailure } from '../retry/retry.machine.ts';
 import { createMemoryExamCache } from './memory-exam-cache.ts';
 import { tutorialImplementations } from '../tutorial/tutorial.actors.ts';
 import { tutorialMachine } from '../tutorial/tutorial.machine.ts';
@@ -91,21 +91,43 @@ export function questionsFromCache(cached: CachedExam, now: number): ExamQuestio
   return { questions: cached.questions, answers: cached.answers, deadline_at: cached.deadlineAt, server_time: serverTimeOf(cached, now) };
 }
 
+/** At most this long after a move, its question is cached even on a page that is never idle. */
+export const POSITION_CACHE_MAX_DELAY_MS = 1_000;
+
+type IdleScheduler = {
+  requestIdleCallback?: (task: () => void, options: { timeout: number }) => number;
+  cancelIdleCallback?: (id: number) => void;
+};
+
 /**
- * The call inside the retry machine. The exam machine declares these actors by what they
- * output (RetryOutput) so tests can fake them as promises; the child is really the machine.
+ * Runs `task` when the page is next idle (requestIdleCallback, at most POSITION_CACHE_MAX_DELAY_MS
+ * later), or after the current task where there is no such thing (Node); returns its cancel.
  */
-function withRetry(call: AnyActorLogic, windowMs: number | undefined): PromiseActorLogic<RetryOutput, RetryInput> {
-  const provided = retryMachine.provide({
-    actors: { call },
-    ...(windowMs === undefined ? {} : { guards: { isWithinWindow: ({ context }) => withinWindow(context, windowMs) } }),
-  });
-  return provided as unknown as PromiseActorLogic<RetryOutput, RetryInput>;
+function whenIdle(task: () => void): () => void {
+  const { requestIdleCallback, cancelIdleCallback } = globalThis as IdleScheduler;
+  if (requestIdleCallback && cancelIdleCallback) {
+    const id = requestIdleCallback(task, { timeout: POSITION_CACHE_MAX_DELAY_MS });
+    return () => cancelIdleCallback(id);
+  }
+  const timer = setTimeout(task, 0);
+  return () => clearTimeout(timer);
 }
 
 export function examImplementations(deps: ExamDeps) {
   const { api, outbox = createMemoryOutbox(), examCache = createMemoryExamCache(), now = () => Date.now() } = deps;
   const cachedFor = (input: LoadInput) => examCache.get(input.scheduleHistoryId, input.owner);
+  /** A move's cache write waiting for the page to be idle (its cancel), or null. */
+  let positionWaiting: (() => void) | null = null;
+  const forgetPosition = () => {
+    positionWaiting?.();
+    positionWaiting = null;
+  };
+  // Fire and forget: a write that fails leaves the last one (resuming offline is best effort).
+  const cacheNow = (context: ExamContext) => {
+    forgetPosition(); // this write carries the question on screen too
+    const exam = cachedExamOf(context);
+    if (exam) void examCache.put(exam).catch(() => undefined);
+  };
   return {
     actors: {
       loadExamDetails: withRetry(
@@ -185,12 +207,17 @@ export function examImplementations(deps: ExamDeps) {
       tutorial: tutorialMachine.provide(tutorialImplementations({ api })),
     },
     actions: {
-      // Fire and forget: a write that fails leaves the last one (resuming offline is best effort).
-      cacheExam: ({ context }: { context: ExamContext }) => {
-        const exam = cachedExamOf(context);
-        if (exam) void examCache.put(exam).catch(() => undefined);
+      cacheExam: ({ context }: { context: ExamContext }) => cacheNow(context),
+      // A burst of moves is one write, when the page is idle (the IndexedDB work is off the swap).
+      cachePosition: ({ context }: { context: ExamContext }) => {
+        forgetPosition();
+        positionWaiting = whenIdle(() => {
+          positionWaiting = null;
+          cacheNow(context);
+        });
       },
       clearExamCache: () => {
+        forgetPosition();
         void examCache.clear().catch(() => undefined);
       },
       // Fire and forget: an entry left behind is only sent again, and the server knows its key.

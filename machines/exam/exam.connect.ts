@@ -6,7 +6,8 @@
  * and codes.
  *
  * One part per screen: login-confirm, exam-start, exam (/start), exam-end, and the retry dialog
- * the shell shows over them while one of the exam's calls waits for the network. The tutorial
+ * the shell shows over them while one of the exam's calls waits for the network (the retry
+ * machine's own binding, machines/retry/retry.connect.ts). The tutorial
  * (exam-tutorial) has its own binding. `examEndWithoutExam` is the end screen kept without a login
  * (seed section 2, rule 5), when no exam runs.
  *
@@ -15,10 +16,10 @@
  * props when only something else moved (issue 12: the question swap).
  */
 import type { ExamDetails, Question } from '../../contract/exam.ts';
-import type { RetryDialogView } from '../retry/retry.selectors.ts';
+import { connectRetryDialog, type RetryDialogApi } from '../retry/retry.connect.ts';
 import type { FailureCode } from '../shared/ports.ts';
 import {
-  selectExamRetryDialog,
+  selectRetryCall,
   selectSaveState,
   selectTimeLimitMinutes,
   selectTimeLimitSeconds,
@@ -135,14 +136,6 @@ export interface ExamEndApi {
   logout(): void;
 }
 
-export interface RetryDialogApi {
-  view: Exclude<RetryDialogView, null>;
-  /** Retry: the failed call runs again now. */
-  retry(): void;
-  /** OK: the dialog closes and the call gives up. */
-  close(): void;
-}
-
 type Send = (event: ExamEvent) => void;
 
 /** Every event the exam's screens send, made once per `send` (the same functions on every snapshot). */
@@ -166,7 +159,6 @@ function handlersOf(send: Send) {
     cancelFinish: () => send({ type: 'finish.cancelled' }),
     focusLost: () => send({ type: 'focus.lost' }),
     logout: () => send({ type: 'logout.requested' }),
-    close: () => send({ type: 'dialog.closed' }),
   };
 }
 
@@ -189,21 +181,6 @@ function answersView(answers: Record<number, AnswerEntry>): Record<number, Answe
     answersCache.set(answers, view);
   }
   return view;
-}
-
-/** One object per dialog kind, so an unchanged dialog is the same value. */
-const dialogViews = {
-  connecting: { kind: 'connecting' },
-  checkConnection: { kind: 'checkConnection' },
-  retry: { kind: 'retry' },
-} as const satisfies Record<string, Exclude<RetryDialogView, null>>;
-
-/** The retry dialog alone (the shell shows it over every exam screen). */
-export function connectRetryDialog(snapshot: ExamSnapshot | undefined, send: Send): RetryDialogApi | null {
-  const view = selectExamRetryDialog(snapshot);
-  if (!view) return null;
-  const { retry, close } = handlers(send);
-  return { view: dialogViews[view.kind], retry, close };
 }
 
 function loginConfirmOf(snapshot: ExamSnapshot, send: Send): LoginConfirmApi {
@@ -287,7 +264,7 @@ export function connect(snapshot: ExamSnapshot, send: Send): ExamApi {
     exam: examOf(snapshot, send),
     examEnd: examEndOf(snapshot, send),
     tutorial: tutorialOf(snapshot, send),
-    retryDialog: connectRetryDialog(snapshot, send),
+    retryDialog: connectRetryDialog(selectRetryCall(snapshot), send),
   };
 }
 

@@ -42,6 +42,9 @@
  * - what the exam needs to resume (questions, deadline, offset, index, answers the server holds)
  *   is cached on this terminal for this login only (`cacheExam`), and forgotten when the exam
  *   flow ends (`clearExamCache`); a reload whose loading fails on the network resumes from it;
+ *   a move to another question is cached when the page is idle (`cachePosition`: off the swap's
+ *   frame; the stored session, written at once through `reportProgress`, is where a reload
+ *   resumes the question from);
  * - an answer is "saved on this terminal" only once the outbox wrote it (`storeAnswer`), and
  *   "saved" only after the server acknowledged its idempotency key; only then is it removed
  *   from the outbox (`removeFromOutbox`);
@@ -62,7 +65,7 @@
 import { assign, enqueueActions, raise, sendTo, stateIn } from 'xstate';
 import { finishingState } from './exam.finishing.ts';
 import { presenceRegion } from './exam.presence.ts';
-import { answerKey, detailsOf, loadInputOf, mergeAnswers, offsetFrom, valueOf } from './exam.rules.ts';
+import { DEFAULT_TIME_LIMIT_SECONDS, answerKey, detailsOf, loadInputOf, mergeAnswers, offsetFrom, valueOf } from './exam.rules.ts';
 import { outboxRegion, syncRegion } from './exam.saving.ts';
 import { examSetup } from './exam.setup.ts';
 import type { LoadedExam } from './exam.types.ts';
@@ -166,7 +169,8 @@ export const examMachine = examSetup.createMachine({
         input: ({ context }) => ({
           scheduleHistoryId: context.scheduleHistoryId,
           questionCount: context.details?.exam.question_count ?? 0,
-          timeLimitSeconds: context.details?.exam.time_limit_seconds ?? 0,
+          // The exam's own limit; the seed's 40 minutes until its details say otherwise (as the start screen).
+          timeLimitSeconds: context.details?.exam.time_limit_seconds ?? DEFAULT_TIME_LIMIT_SECONDS,
         }),
       },
       on: { 'tutorial.completed': 'ready' },
@@ -271,15 +275,15 @@ export const examMachine = examSetup.createMachine({
         },
         'question.next': {
           guard: 'hasNext',
-          actions: [assign({ questionIndex: ({ context }) => context.questionIndex + 1 }), 'reportProgress', 'cacheExam'],
+          actions: [assign({ questionIndex: ({ context }) => context.questionIndex + 1 }), 'reportProgress', 'cachePosition'],
         },
         'question.previous': {
           guard: 'hasPrevious',
-          actions: [assign({ questionIndex: ({ context }) => context.questionIndex - 1 }), 'reportProgress', 'cacheExam'],
+          actions: [assign({ questionIndex: ({ context }) => context.questionIndex - 1 }), 'reportProgress', 'cachePosition'],
         },
         'question.selected': {
           guard: 'isValidIndex',
-          actions: [assign({ questionIndex: ({ event }) => event.index }), 'reportProgress', 'cacheExam'],
+          actions: [assign({ questionIndex: ({ event }) => event.index }), 'reportProgress', 'cachePosition'],
         },
         'questionList.toggled': {
           actions: [assign({ questionListOpen: ({ context }) => !context.questionListOpen }), 'reportProgress'],

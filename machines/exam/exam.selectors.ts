@@ -47,15 +47,20 @@ export function selectTimeLimitMinutes(context: Pick<ExamContext, 'details'>): n
   return Math.round((context.details?.exam.time_limit_seconds ?? DEFAULT_TIME_LIMIT_SECONDS) / 60);
 }
 
-/** The retry dialog of the call now running in the retry machine, if any. */
-export function selectExamRetryDialog(snapshot: ExamSnapshot | undefined): RetryDialogView {
-  if (!snapshot) return null;
+/** The retry machine now running one of the exam's calls, if any (the retry dialog reads it). */
+export function selectRetryCall(snapshot: ExamSnapshot | undefined): RetrySnapshot | undefined {
+  if (!snapshot) return undefined;
   const children = snapshot.children as Record<string, { getSnapshot(): unknown } | undefined>;
   for (const id of retriedCalls) {
     const child = children[id];
     // Tests fake these calls with plain promises: only a retry machine has a dialog to show.
     const retry = child?.getSnapshot() as RetrySnapshot | undefined;
-    if (retry && 'context' in retry && retry.context && 'variant' in retry.context) return selectRetryDialog(retry);
+    if (retry && 'context' in retry && retry.context && 'variant' in retry.context) return retry;
   }
-  return null;
+  return undefined;
+}
+
+/** The retry dialog of the call now running in the retry machine, if any. */
+export function selectExamRetryDialog(snapshot: ExamSnapshot | undefined): RetryDialogView {
+  return selectRetryDialog(selectRetryCall(snapshot));
 }

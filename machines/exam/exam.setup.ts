@@ -150,6 +150,12 @@ export const examSetup = setup({
      * before it); fire and forget, the edge provides it.
      */
     cacheExam: () => {},
+    /**
+     * Keeps the question on screen in the cache, later: when the page is idle, not on the swap's
+     * frame (a reload resumes the question from the stored session, which `reportProgress` writes
+     * at once); a `cacheExam` meanwhile carries it. Fire and forget, the edge provides it.
+     */
+    cachePosition: () => {},
     /** Forgets the cached exam (the exam flow ended); fire and forget, the edge provides it. */
     clearExamCache: () => {},
     assignVisibility: assign({

@@ -1,23 +1,18 @@
 /**
  * Builds the production kiosk machine from the edge's ports: the session, exam, document,
- * proctor and connectivity machines with their real calls and storage writes.
+ * proctor and connectivity machines with their real calls and storage writes. All but the
+ * session load on demand (kiosk.lazy.ts, machines/shared/lazy-machine.ts; issue 12, item 4).
  */
-import { connectivityImplementations } from '../connectivity/connectivity.actors.ts';
-import { connectivityMachine } from '../connectivity/connectivity.machine.ts';
 import type { ConnectivityPort } from '../connectivity/connectivity.types.ts';
-import { documentImplementations } from '../document/document.actors.ts';
-import { documentMachine } from '../document/document.machine.ts';
 import type { DocumentDeps } from '../document/document.types.ts';
-import { examImplementations } from '../exam/exam.actors.ts';
-import { examMachine } from '../exam/exam.machine.ts';
-import { proctorImplementations } from '../proctor/proctor.actors.ts';
-import { proctorMachine } from '../proctor/proctor.machine.ts';
+import type { ExamDeps } from '../exam/exam.actors.ts';
 import type { AdminPort } from '../proctor/proctor.types.ts';
 import { sessionImplementations, type SsoStartUrl } from '../session/session.actors.ts';
 import { sessionMachine } from '../session/session.machine.ts';
-import type { ExamDeps } from '../exam/exam.actors.ts';
+import { bothModules, lazyMachine, type LazyModule } from '../shared/lazy-machine.ts';
 import { ApiFailure, type ApiPort, type StoragePort } from '../shared/ports.ts';
 import type { PaymentPort } from '../payment/payment.types.ts';
+import { connectivityModules, documentModules, examModules, proctorModules } from './kiosk.lazy.ts';
 import { kioskMachine } from './kiosk.machine.ts';
 
 /** An edge without the staff API (older test set-ups): every staff call fails as GENERIC_ERROR. */
@@ -36,6 +31,12 @@ const noConnectivity: ConnectivityPort = {
   fonts: async () => unavailable(),
 };
 
+/** A port given as it is: a module loaded already. */
+function portModule<T extends object>(port: T | LazyModule<T>): LazyModule<T> {
+  if ('load' in port && 'current' in port) return port as LazyModule<T>;
+  return { load: () => Promise.resolve(port as T), current: () => port as T };
+}
+
 export function createKioskMachine(
   deps: {
     api: ApiPort & Partial<PaymentPort>;
@@ -47,17 +48,27 @@ export function createKioskMachine(
     print?: () => void;
     /** The staff API for the proctor page (/proctor); without it every staff call fails clearly. */
     admin?: AdminPort;
-    /** The terminal check's browser work (/checking-domain-connection); without it every check ends as `broken`. */
-    connectivity?: ConnectivityPort;
+    /**
+     * The terminal check's browser work (/checking-domain-connection), or the module that makes it
+     * (loaded with the connectivity machine); without it every check ends as `broken`.
+     */
+    connectivity?: ConnectivityPort | LazyModule<ConnectivityPort>;
   } & Omit<ExamDeps, 'api'>,
 ) {
   return kioskMachine.provide({
     actors: {
       session: sessionMachine.provide(sessionImplementations(deps)),
-      exam: examMachine.provide(examImplementations(deps)),
-      document: documentMachine.provide(documentImplementations({ api: deps.api, language: deps.language })),
-      proctor: proctorMachine.provide(proctorImplementations({ admin: deps.admin ?? noAdmin, storage: deps.storage })),
-      connectivity: connectivityMachine.provide(connectivityImplementations(deps.connectivity ?? noConnectivity)),
+      // Loaded on demand with their real calls (kiosk.lazy.ts; issue 12, item 4).
+      exam: lazyMachine(examModules, ([machine, actors]) => machine.examMachine.provide(actors.examImplementations(deps))),
+      document: lazyMachine(documentModules, ([machine, actors]) =>
+        machine.documentMachine.provide(actors.documentImplementations({ api: deps.api, language: deps.language })),
+      ),
+      proctor: lazyMachine(proctorModules, ([machine, actors]) =>
+        machine.proctorMachine.provide(actors.proctorImplementations({ admin: deps.admin ?? noAdmin, storage: deps.storage })),
+      ),
+      connectivity: lazyMachine(bothModules(connectivityModules, portModule(deps.connectivity ?? noConnectivity)), ([[machine, actors], port]) =>
+        machine.connectivityMachine.provide(actors.connectivityImplementations(port)),
+      ),
     },
   });
 }

@@ -5,8 +5,8 @@
  * the retry dialog over it, and the way from a login screen to the terminal check. Pure: no
  * React, no DOM. The screens bind to their own actors; this is the frame only.
  */
-import type { ExamSnapshot } from '../exam/exam.selectors.ts';
-import { selectExamRetryDialog } from '../exam/exam.selectors.ts';
+import { selectRetryCall, type ExamSnapshot } from '../exam/exam.selectors.ts';
+import { connectRetryDialog, type RetryDialogEvent } from '../retry/retry.connect.ts';
 import type { RetryDialogView } from '../retry/retry.selectors.ts';
 import { selectScreen, type KioskSnapshot, type ScreenName } from './kiosk.selectors.ts';
 import type { KioskEvent } from './kiosk.types.ts';
@@ -20,9 +20,9 @@ export interface KioskApi {
   screen: ScreenName;
   /** The retry dialog over the screen (the exam's call waits for the network), or null. */
   retryDialog: RetryDialogView;
-  /** The retry dialog's Retry: the failed call runs again now (the exam's own event). */
+  /** The retry dialog's Retry: the failed call runs again now (the exam's own event; nothing without a dialog). */
   retry(): void;
-  /** The retry dialog's OK: it closes and the call gives up (the exam's own event). */
+  /** The retry dialog's OK: it closes and the call gives up (the exam's own event; nothing without a dialog). */
   closeDialog(): void;
   /** "Check this terminal" on a login screen: the terminal check, whatever the session is doing. */
   checkTerminal(): void;
@@ -37,13 +37,16 @@ function isBusy(...children: Tagged[]): boolean {
 export function connect(snapshot: KioskSnapshot, send: (event: KioskEvent) => void): KioskApi {
   const { children } = snapshot;
   const exam = children.exam;
+  // The exam's retry dialog, through the retry machine's own binding: its buttons go to the exam.
+  const toExam = (event: RetryDialogEvent) => exam?.send(event);
+  const dialog = connectRetryDialog(selectRetryCall(exam?.getSnapshot() as ExamSnapshot | undefined), toExam);
   return {
     // The results (the session's child) load and download while their screens show.
     busy: isBusy(children.session, children.session?.getSnapshot().children.results as Tagged, exam, children.proctor, children.connectivity),
     screen: selectScreen(snapshot),
-    retryDialog: selectExamRetryDialog(exam?.getSnapshot() as ExamSnapshot | undefined),
-    retry: () => exam?.send({ type: 'retry.requested' }),
-    closeDialog: () => exam?.send({ type: 'dialog.closed' }),
+    retryDialog: dialog?.view ?? null,
+    retry: () => dialog?.retry(),
+    closeDialog: () => dialog?.close(),
     checkTerminal: () => send({ type: 'connectivity.requested' }),
   };
 }

@@ -8,7 +8,7 @@
  * machine that runs the payment (`owner`: the session for the exam fee, the results for result
  * items), which takes `menu.requested` (Back) and `payment.continued` (Continue once paid).
  */
-import type { PaymentKind, PaymentLine } from '../../contract/payments.ts';
+import { PaymentStatus, type PaymentKind, type PaymentLine } from '../../contract/payments.ts';
 import type { FailureCode } from '../shared/ports.ts';
 import { viewOf, type PaymentSnapshot } from './payment.selectors.ts';
 import type { PaymentEvent, PaymentPhase, PaymentPurpose, PaymentView, ProviderResult } from './payment.types.ts';
@@ -18,8 +18,7 @@ export type { PaymentSnapshot } from './payment.selectors.ts';
 /** The events the machine running a payment takes from its screen. */
 export type PaymentOwnerEvent = { type: 'menu.requested' } | { type: 'payment.continued' };
 
-const PENDING = 1;
-const PAID = 2;
+const { PENDING, PAID } = PaymentStatus;
 
 /** One item of the screen, with what it says and whether it can be ticked. */
 export interface PaymentItemApi {

@@ -29,15 +29,16 @@
  * - ALREADY_PAID at checkout reloads the settings (two tabs: the other one paid).
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type {
-  ExamPaymentSetting,
-  PaymentKind,
-  PaymentLine,
-  PaymentSession,
-  PaymentStatusResponse,
-  ResultPaymentSetting,
+import {
+  PaymentStatus,
+  type ExamPaymentSetting,
+  type PaymentKind,
+  type PaymentLine,
+  type PaymentSession,
+  type PaymentStatusResponse,
+  type ResultItemKind,
+  type ResultPaymentSetting,
 } from '../../contract/payments.ts';
-import type { ResultItemKind } from '../../contract/payments.ts';
 import { backoffMs } from '../shared/backoff.ts';
 import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
 import type {
@@ -55,9 +56,11 @@ export const MAX_STATUS_CHECKS = 8;
 export const STATUS_BACKOFF_MS = 500;
 export const STATUS_BACKOFF_MAX_MS = 4_000;
 
-const NOT_PAID = 0;
-const PENDING = 1;
-const PAID = 2;
+const { NOT_PAID, PENDING, PAID } = PaymentStatus;
+/**
+ * The result payment's own statuses (seed section 4: NOT_PAID 0, PAID_ALL 1, PAID_PART 2); the
+ * contract gives them only as a schema (ResultPaymentStatusSchema), so they are named here.
+ */
 const PAID_ALL = 1;
 const PAID_PART = 2;
 

@@ -3,6 +3,7 @@
  * `viewOf(snapshot): PaymentView`. Pure; the screen decides nothing else.
  */
 import type { SnapshotFrom } from 'xstate';
+import { PaymentStatus } from '../../contract/payments.ts';
 import { canCheckout, chosenLines, type paymentMachine } from './payment.machine.ts';
 import type { PaymentPhase, PaymentView } from './payment.types.ts';
 
@@ -41,7 +42,7 @@ export function viewOf(snapshot: PaymentSnapshot): PaymentView {
         ? { sessionId: context.returning.sessionId, redirectResult: context.returning.redirectResult }
         : null,
     // The server confirmed a checkout here (this visit, or the one the redirect came back for).
-    justPaid: phase === 'paid' && context.checkoutStatus?.status === 2,
+    justPaid: phase === 'paid' && context.checkoutStatus?.status === PaymentStatus.PAID,
     paymentStatus: context.paymentStatus,
     failure: phase === 'declined' || phase === 'loadFailed' ? context.failure : null,
   };

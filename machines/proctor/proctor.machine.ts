@@ -201,6 +201,12 @@ const signedOutContext = {
   ...freshScheduleContext,
 } satisfies Partial<ProctorContext>;
 
+/** A staff call refused with a 401 (revoked, expired): the staff signs in again, told why. */
+const signOutOnRefusal = { guard: 'isUnauthorized', target: '#proctor.signedOut', actions: ['forgetToken', 'endStaffSession'] } as const;
+
+/** A list (the schedules, the audit trail) that could not be loaded: it says so, with "Try again". */
+const listFailed = { tags: ['error'], on: { 'retry.requested': 'loading' } } as const;
+
 export const proctorMachine = setup({
   types: {
     context: {} as ProctorContext,
@@ -408,7 +414,7 @@ export const proctorMachine = setup({
         ],
         onError: [
           // The stored token is no longer valid (revoked, expired): sign in again, saying why.
-          { guard: 'isUnauthorized', target: 'signedOut', actions: ['forgetToken', 'endStaffSession'] },
+          signOutOnRefusal,
           { target: 'restoreFailed', actions: 'assignFailure' },
         ],
       },
@@ -460,15 +466,12 @@ export const proctorMachine = setup({
                 input: ({ context }) => ({ token: context.token! }),
                 onDone: { target: 'ready', actions: 'assignSchedules' },
                 onError: [
-                  { guard: 'isUnauthorized', target: '#proctor.signedOut', actions: ['forgetToken', 'endStaffSession'] },
+                  signOutOnRefusal,
                   { target: 'failed', actions: 'assignFailure' },
                 ],
               },
             },
-            failed: {
-              tags: ['error'],
-              on: { 'retry.requested': 'loading' },
-            },
+            failed: listFailed,
             ready: {
               on: {
                 'schedule.chosen': { guard: 'isKnownSchedule', target: '#proctor.signedIn.watching', actions: 'chooseSchedule' },
@@ -494,7 +497,7 @@ export const proctorMachine = setup({
                     input: ({ context }) => ({ token: context.token!, code: context.scheduleCode!, etag: context.etag }),
                     onDone: { target: 'waiting', actions: 'assignRoster' },
                     onError: [
-                      { guard: 'isUnauthorized', target: '#proctor.signedOut', actions: ['forgetToken', 'endStaffSession'] },
+                      signOutOnRefusal,
                       { target: 'waiting', actions: 'countPollFailure' },
                     ],
                   },
@@ -536,7 +539,7 @@ export const proctorMachine = setup({
                     input: ({ context }) => ({ token: context.token!, scheduleCode: context.scheduleCode!, request: context.pending! }),
                     onDone: { target: 'idle', actions: ['assignOutcome', 'requestRosterRefresh'] },
                     onError: [
-                      { guard: 'isUnauthorized', target: '#proctor.signedOut', actions: ['forgetToken', 'endStaffSession'] },
+                      signOutOnRefusal,
                       { target: 'failed', actions: 'assignActionFailure' },
                     ],
                   },
@@ -566,15 +569,12 @@ export const proctorMachine = setup({
                 input: ({ context }) => ({ token: context.token!, code: context.scheduleCode! }),
                 onDone: { target: 'ready', actions: 'assignAudit' },
                 onError: [
-                  { guard: 'isUnauthorized', target: '#proctor.signedOut', actions: ['forgetToken', 'endStaffSession'] },
+                  signOutOnRefusal,
                   { target: 'failed', actions: 'assignFailure' },
                 ],
               },
             },
-            failed: {
-              tags: ['error'],
-              on: { 'retry.requested': 'loading' },
-            },
+            failed: listFailed,
             ready: {
               on: { 'retry.requested': 'loading' },
             },

@@ -5,6 +5,7 @@
  * `resultsMachine.provide(resultsImplementations(deps))`.
  */
 import { fromPromise } from 'xstate';
+import { PaymentStatus } from '../../contract/payments.ts';
 import type { ScoreReport } from '../../contract/results.ts';
 import { paymentActors, paymentPortOf } from '../payment/payment.actors.ts';
 import { paymentMachine } from '../payment/payment.machine.ts';
@@ -12,14 +13,12 @@ import type { PaymentPort } from '../payment/payment.types.ts';
 import { ApiFailure, type ApiPort } from '../shared/ports.ts';
 import type { DocumentKind, ShortResultWithOwned } from './results.types.ts';
 
-const PAID = 2;
-
 /** GET /get-short-result and, from GET /get-setting-payment-for-result, which result items are owned. */
 export async function loadShortResult(api: ApiPort & Partial<PaymentPort>, id: number): Promise<ShortResultWithOwned> {
   if (!api.shortResult || !api.resultPaymentSetting) throw new ApiFailure('GENERIC_ERROR');
   const result = await api.shortResult(id);
   const setting = await api.resultPaymentSetting(id);
-  const paid = (kind: 'result_sheet' | 'certificate') => setting.items.some((item) => item.kind === kind && item.status === PAID);
+  const paid = (kind: 'result_sheet' | 'certificate') => setting.items.some((item) => item.kind === kind && item.status === PaymentStatus.PAID);
   return { result, owned: { result_sheet: paid('result_sheet'), certificate: paid('certificate') } };
 }
 

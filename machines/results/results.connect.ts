@@ -136,8 +136,8 @@ export function connect(snapshot: ResultsSnapshot | undefined, send: (event: Res
       canBuy: hasItemsToBuy(facts),
       onOpenReport: on({ type: 'report.openRequested' }),
       onDownloadCertificate: on({ type: 'certificate.downloadRequested' }),
-      // "Buy" here returns to the testing menu, from where the results lead on to the purchase.
-      onBuy: on({ type: 'menu.requested' }),
+      // "Buy" opens pay-exam-result for what is not owned yet, as on the short result.
+      onBuy: on({ type: 'resultItems.buyRequested' }),
       onBack: on({ type: 'menu.requested' }),
       onRetry: on({ type: 'retry.requested' }),
     },

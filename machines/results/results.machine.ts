@@ -7,7 +7,8 @@
  * to /pay-exam-result; its states carry the screens' paths (`meta.path`), which the kiosk shows.
  *
  * Top states: opening -> shortResult (loading -> ready | failed) | payExamResult (a redirect
- * back: that checkout is confirmed first); shortResult -> payExamResult -> purchasedResult;
+ * back: that checkout is confirmed first); shortResult -> payExamResult -> purchasedResult
+ * (-> payExamResult again for what is not owned yet);
  * shortResult, purchasedResult -> scoreReport (loading -> ready (idle | downloading) | failed);
  * every screen -> closed (back to the menu); any results call refused with a 401 -> refused.
  * Invariants:
@@ -36,7 +37,7 @@ const endOnRefusal = [
   { guard: 'isUnauthorized', target: '#results.refused', actions: { type: 'keepRefusal', params: { refusal: 'GENERIC_ERROR' } } },
 ] as const;
 
-export const resultsMachine = setup({
+const resultsSetup = setup({
   types: {
     context: {} as ResultsContext,
     events: {} as ResultsEvent,
@@ -76,7 +77,51 @@ export const resultsMachine = setup({
     isMaintenance: ({ event }) => isMaintenanceFailure((event as { error?: unknown }).error),
     isUnauthorized: ({ event }) => isUnauthorizedFailure((event as { error?: unknown }).error),
   },
-}).createMachine({
+});
+
+type StateConfig = Parameters<typeof resultsSetup.createStateConfig>[0];
+
+/**
+ * A results screen that loads first: `loading` (busy) runs its call and keeps the answer, then the
+ * screen is `ready`; a failure shows why with "Try again" (`failed`); a 401 ends the results.
+ */
+function loadingFirst(call: 'loadShortResult' | 'loadScoreReport', keep: 'keepShortResult' | 'keepReport', ready: StateConfig) {
+  return resultsSetup.createStateConfig({
+    initial: 'loading',
+    states: {
+      loading: {
+        tags: ['busy'],
+        invoke: {
+          id: call,
+          src: call,
+          input: ({ context }) => ({ id: context.id }),
+          onDone: { target: 'ready', actions: keep },
+          onError: [...endOnRefusal, { target: 'failed', actions: 'keepFailure' }],
+        },
+      },
+      failed: { on: { 'retry.requested': 'loading' } },
+      ready,
+    },
+  });
+}
+
+/** A document saved as a PDF (busy, named while it downloads); done or failed, the screen is `idle` again. */
+function downloading(document: DocumentKind) {
+  return resultsSetup.createStateConfig({
+    tags: ['busy'],
+    entry: { type: 'markDownloading', params: { document } },
+    exit: 'clearDownloading',
+    invoke: {
+      id: 'downloadDocument',
+      src: 'downloadDocument',
+      input: ({ context }) => ({ id: context.id, document }),
+      onDone: 'idle',
+      onError: [...endOnRefusal, { target: 'idle', actions: 'keepFailure' }],
+    },
+  });
+}
+
+export const resultsMachine = resultsSetup.createMachine({
   id: 'results',
   context: ({ input }) => ({
     id: input.scheduleHistoryId,
@@ -98,27 +143,13 @@ export const resultsMachine = setup({
     // Seed section 2: short-result, then the result sheet and certificate.
     shortResult: {
       meta: { path: '/short-result', screen: 'short-result' },
-      initial: 'loading',
       on: { 'menu.requested': 'closed' },
-      states: {
-        loading: {
-          tags: ['busy'],
-          invoke: {
-            id: 'loadShortResult',
-            src: 'loadShortResult',
-            input: ({ context }) => ({ id: context.id }),
-            onDone: { target: 'ready', actions: 'keepShortResult' },
-            onError: [...endOnRefusal, { target: 'failed', actions: 'keepFailure' }],
-          },
+      ...loadingFirst('loadShortResult', 'keepShortResult', {
+        on: {
+          'resultItems.buyRequested': '#results.payExamResult',
+          'report.openRequested': { guard: 'ownsResultSheet', target: '#results.scoreReport' },
         },
-        failed: { on: { 'retry.requested': 'loading' } },
-        ready: {
-          on: {
-            'resultItems.buyRequested': '#results.payExamResult',
-            'report.openRequested': { guard: 'ownsResultSheet', target: '#results.scoreReport' },
-          },
-        },
-      },
+      }),
     },
     payExamResult: {
       meta: { path: '/pay-exam-result', screen: 'pay-exam-result' },
@@ -138,94 +169,37 @@ export const resultsMachine = setup({
     },
     purchasedResult: {
       meta: { path: '/purchased-result', screen: 'purchased-result' },
-      initial: 'loading',
       on: { 'menu.requested': 'closed' },
-      states: {
-        loading: {
-          tags: ['busy'],
-          invoke: {
-            id: 'loadShortResult',
-            src: 'loadShortResult',
-            input: ({ context }) => ({ id: context.id }),
-            onDone: { target: 'ready', actions: 'keepShortResult' },
-            onError: [...endOnRefusal, { target: 'failed', actions: 'keepFailure' }],
-          },
+      ...loadingFirst('loadShortResult', 'keepShortResult', {
+        initial: 'idle',
+        on: {
+          // "Buy the result sheet / certificate": what is not owned yet is bought on pay-exam-result (seed section 2).
+          'resultItems.buyRequested': '#results.payExamResult',
+          'report.openRequested': { guard: 'ownsResultSheet', target: '#results.scoreReport' },
         },
-        failed: { on: { 'retry.requested': 'loading' } },
-        ready: {
-          initial: 'idle',
-          on: { 'report.openRequested': { guard: 'ownsResultSheet', target: '#results.scoreReport' } },
-          states: {
-            idle: { on: { 'certificate.downloadRequested': { guard: 'canDownloadCertificate', target: 'downloading' } } },
-            downloading: {
-              tags: ['busy'],
-              entry: { type: 'markDownloading', params: { document: 'certificate' } },
-              exit: 'clearDownloading',
-              invoke: {
-                id: 'downloadDocument',
-                src: 'downloadDocument',
-                input: ({ context }) => ({ id: context.id, document: 'certificate' as const }),
-                onDone: 'idle',
-                onError: [...endOnRefusal, { target: 'idle', actions: 'keepFailure' }],
-              },
-            },
-          },
+        states: {
+          idle: { on: { 'certificate.downloadRequested': { guard: 'canDownloadCertificate', target: 'downloading' } } },
+          downloading: downloading('certificate'),
         },
-      },
+      }),
     },
     scoreReport: {
       meta: { path: '/score-report/$id', screen: 'score-report' },
-      initial: 'loading',
       on: { 'menu.requested': 'closed' },
-      states: {
-        loading: {
-          tags: ['busy'],
-          invoke: {
-            id: 'loadScoreReport',
-            src: 'loadScoreReport',
-            input: ({ context }) => ({ id: context.id }),
-            onDone: { target: 'ready', actions: 'keepReport' },
-            onError: [...endOnRefusal, { target: 'failed', actions: 'keepFailure' }],
-          },
-        },
-        failed: { on: { 'retry.requested': 'loading' } },
-        ready: {
-          initial: 'idle',
-          on: { 'report.printRequested': { actions: 'printPage' } },
-          states: {
-            idle: {
-              on: {
-                'report.pdfRequested': 'downloadingReport',
-                'certificate.downloadRequested': { guard: 'canDownloadCertificate', target: 'downloadingCertificate' },
-              },
-            },
-            downloadingReport: {
-              tags: ['busy'],
-              entry: { type: 'markDownloading', params: { document: 'report' } },
-              exit: 'clearDownloading',
-              invoke: {
-                id: 'downloadDocument',
-                src: 'downloadDocument',
-                input: ({ context }) => ({ id: context.id, document: 'report' as const }),
-                onDone: 'idle',
-                onError: [...endOnRefusal, { target: 'idle', actions: 'keepFailure' }],
-              },
-            },
-            downloadingCertificate: {
-              tags: ['busy'],
-              entry: { type: 'markDownloading', params: { document: 'certificate' } },
-              exit: 'clearDownloading',
-              invoke: {
-                id: 'downloadDocument',
-                src: 'downloadDocument',
-                input: ({ context }) => ({ id: context.id, document: 'certificate' as const }),
-                onDone: 'idle',
-                onError: [...endOnRefusal, { target: 'idle', actions: 'keepFailure' }],
-              },
+      ...loadingFirst('loadScoreReport', 'keepReport', {
+        initial: 'idle',
+        on: { 'report.printRequested': { actions: 'printPage' } },
+        states: {
+          idle: {
+            on: {
+              'report.pdfRequested': 'downloadingReport',
+              'certificate.downloadRequested': { guard: 'canDownloadCertificate', target: 'downloadingCertificate' },
             },
           },
+          downloadingReport: downloading('report'),
+          downloadingCertificate: downloading('certificate'),
         },
-      },
+      }),
     },
     /** Back to the testing menu (the session loads it again). */
     closed: { type: 'final' },

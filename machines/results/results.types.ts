@@ -60,7 +60,7 @@ export interface ResultsContext {
 export type ResultsEvent =
   /** Back to the testing menu (on pay-exam-result: back to the short result). */
   | { type: 'menu.requested' }
-  /** Short result: buy the result sheet and/or certificate. */
+  /** Short result, purchased result: buy the result sheet and/or certificate (pay-exam-result). */
   | { type: 'resultItems.buyRequested' }
   /** Short result, purchased result: open the score report. */
   | { type: 'report.openRequested' }

@@ -3,6 +3,10 @@
  * while the network fails, runs it again with exponential backoff (seed section 7); when the
  * backoff window is used up, the retry dialog asks the pupil (seed section 4).
  *
+ * Its work is given by its parent: it has no call of its own, so retry.actors.ts holds only
+ * `withRetry(call)`, this machine with the parent's call provided. The dialog is bound by
+ * retry.connect.ts; its events reach this machine through the parent that runs it.
+ *
  * Top states: calling -> succeeded; calling -> waiting (backoff) -> calling; calling ->
  * offline (the dialog) -> calling (Retry, or the browser is online again) or failed (OK);
  * calling -> failed (the server answered with a refusal).

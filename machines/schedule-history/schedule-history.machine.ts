@@ -39,6 +39,13 @@
  * Pure: no actors, no delays, no clock. Events carry the facts (instants in epoch ms) and the
  * guards check them, so the server (the authority: every status write goes through
  * `nextStatus`) and the client (display) decide alike.
+ *
+ * Its files: the statuses and events (.types.ts), what a status and its dates mean for the
+ * results (.selectors.ts, read by the server and the client), what the pupil's screens say of a
+ * sitting (.connect.ts, read by session.selectors.ts for the testing menu and the exam list).
+ * There is no .actors.ts, because nothing here calls out: the machine never runs as an actor.
+ * The server's jobs and routes ask `nextStatus` inside their own transactions
+ * (server/domain/schedule-history.ts), and the client only reads statuses from the wire.
  */
 import { setup, transition } from 'xstate';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';

@@ -4,10 +4,11 @@
  * give the same menu, the same list the same rows.
  */
 import type { SnapshotFrom } from 'xstate';
-import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { ApplicationMode } from '../../contract/enums.ts';
 import { PaymentStatus } from '../../contract/payments.ts';
 import type { ChoosePageStatus } from '../../contract/results.ts';
 import type { ExamListItem } from '../../contract/session.ts';
+import { sittingOf } from '../schedule-history/schedule-history.connect.ts';
 import type { sessionMachine } from './session.machine.ts';
 
 export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
@@ -17,8 +18,12 @@ export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 // completed, take test, exam completed, waiting for the result to be released, view results),
 // derived from GET /get-status-choose-page.
 
-/** The exam fee card: no card when the fee is not paid online. */
-export type FeeState = 'not_required' | 'to_pay' | 'pending' | 'paid';
+/**
+ * The exam fee card: no card when the fee is not paid online; `school_paid` when the test period
+ * was applied for by the school as a group (seed section 3, personal or group mode 2): the school
+ * settled the fee, so the card says so and nothing asks the pupil to pay.
+ */
+export type FeeState = 'not_required' | 'school_paid' | 'to_pay' | 'pending' | 'paid';
 
 /**
  * The test card: `needs_fee` while an unpaid fee blocks the test; `unavailable` for every other
@@ -42,20 +47,9 @@ export interface MenuView {
   next: MenuAction | null;
 }
 
-/** Sat and finished: the result follows (seed section 4: COMPLETED, SCORING, STATISTIC, RESULT_PUBLIC). */
-const finishedStatuses: ReadonlySet<number> = new Set([
-  ScheduleHistoryStatus.COMPLETED,
-  ScheduleHistoryStatus.SCORING_COMPLETED,
-  ScheduleHistoryStatus.STATISTIC_COMPLETED,
-  ScheduleHistoryStatus.RESULT_PUBLIC,
-]);
-
-const cancelledStatuses: ReadonlySet<number> = new Set([
-  ScheduleHistoryStatus.CANCELED_PENDING,
-  ScheduleHistoryStatus.CANCELED_COMPLETED,
-]);
-
-function feeOf(fee: ChoosePageStatus['exam_fee']): FeeState {
+/** The exam fee's state; group mode wins over `required` (the school has paid, whoever the pupil). */
+export function feeOf(fee: ChoosePageStatus['exam_fee']): FeeState {
+  if (fee.application_mode === ApplicationMode.GROUP) return 'school_paid';
   if (!fee.required) return 'not_required';
   if (fee.status === PaymentStatus.PAID) return 'paid';
   if (fee.status === PaymentStatus.PENDING) return 'pending';
@@ -63,10 +57,11 @@ function feeOf(fee: ChoosePageStatus['exam_fee']): FeeState {
 }
 
 function examOf(exam: ChoosePageStatus['exam'], fee: FeeState): ExamState {
-  const status = exam.status;
-  if (status !== null && finishedStatuses.has(status)) return 'completed';
-  if (status !== null && cancelledStatuses.has(status)) return 'cancelled';
-  if (status === ScheduleHistoryStatus.EXPIRED) return 'expired';
+  // What the sitting's status says (machines/schedule-history): finished, cancelled, expired.
+  const sitting = exam.status === null ? null : sittingOf(exam.status);
+  if (sitting?.finished) return 'completed';
+  if (sitting?.cancelled) return 'cancelled';
+  if (sitting?.expired) return 'expired';
   if (exam.can_take) return 'can_take';
   if (fee === 'to_pay' || fee === 'pending') return 'needs_fee';
   return 'unavailable';
@@ -106,27 +101,17 @@ export type ExamRowAction = 'start' | 'continue' | 'locked' | 'completed' | 'can
 
 export type ExamRow = ExamListItem & { action: ExamRowAction };
 
-/** Sat (whatever came after): "Completed". */
-const completedStatuses: ReadonlySet<number> = new Set([
-  ScheduleHistoryStatus.COMPLETED,
-  ScheduleHistoryStatus.CANCELED_COMPLETED,
-  ScheduleHistoryStatus.STATISTIC_COMPLETED,
-  ScheduleHistoryStatus.RESULT_PUBLIC,
-  ScheduleHistoryStatus.SCORING_COMPLETED,
-]);
-
-/** Open: it can be started (PENDING) or continued (DOING). */
-function isOpen(status: number): boolean {
-  return status === ScheduleHistoryStatus.PENDING || status === ScheduleHistoryStatus.DOING;
-}
-
 function rowActionOf(exam: ExamListItem): ExamRowAction {
-  if (isOpen(exam.status)) {
+  // What the sitting's status says (machines/schedule-history): open, in progress, sat, cancelled.
+  const sitting = sittingOf(exam.status);
+  if (sitting.open) {
     if (exam.locked) return 'locked';
-    return exam.status === ScheduleHistoryStatus.DOING ? 'continue' : 'start';
+    return sitting.inProgress ? 'continue' : 'start';
   }
-  if (completedStatuses.has(exam.status)) return 'completed';
-  return exam.status === ScheduleHistoryStatus.CANCELED_PENDING ? 'cancelled' : 'closed';
+  // Sat, whatever came after (a cancellation once finished too): "Completed".
+  if (sitting.sat) return 'completed';
+  // Cancelled before it was finished; anything else (expired) is closed.
+  return sitting.cancelled ? 'cancelled' : 'closed';
 }
 
 /** The rows as the list shows them: in step mode the levels in their order (seed section 2, exam-step-mode). */

@@ -42,6 +42,7 @@ import {
   protectedRouteTargets,
   validateBasicInfo,
 } from './session.rules.ts';
+import { feeOf } from './session.selectors.ts';
 import type { Credentials, EntryFacts, LoginPlace, SessionContext, SessionEvent, SessionInput, SessionParentEvent } from './session.types.ts';
 
 const provided = (name: string) => () => {
@@ -161,8 +162,11 @@ export const sessionSetup = setup({
     isStepMode: ({ context }) => Boolean(context.session?.enable_mode_step),
     isBasicInfoInvalid: ({ context }) => Object.keys(validateBasicInfo(context.basicInfo.values)).length > 0,
     canTakeTest: ({ context }) => Boolean(context.menu?.exam.can_take && context.menu.exam.schedule_history_id !== null),
-    mustPayFee: ({ context }) =>
-      Boolean(context.menu?.exam_fee.required && context.menu.exam_fee.status !== 2 && context.menu.exam.schedule_history_id !== null),
+    // The menu's own fee rule (session.selectors feeOf): unpaid or pending, never in group mode.
+    mustPayFee: ({ context }) => {
+      const fee = context.menu ? feeOf(context.menu.exam_fee) : 'not_required';
+      return (fee === 'to_pay' || fee === 'pending') && context.menu?.exam.schedule_history_id != null;
+    },
     isResultReleased: ({ context }) => Boolean(context.menu?.result.released && context.menu.exam.schedule_history_id !== null),
     isResultsRefusal: ({ event }) => (event as unknown as { output?: ResultsOutput }).output?.refusal != null,
     isChoosableExam: ({ context, event }) =>

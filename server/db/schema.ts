@@ -58,10 +58,16 @@ export const organizations = pgTable(
     disabled: boolean('disabled').notNull().default(false),
     /** Country or region shown on score reports when the venue has none. */
     region: text('region', { enum: regions }),
+    /**
+     * Display flag of the pupils' ranking (seed section 3, "Display flags: 1 display, 3 hide"):
+     * 3, the score report (screen and PDF) is sent without the rank at the level.
+     */
+    rankDisplayFlag: smallint('rank_display_flag').notNull().default(1),
     createdAt: createdAt(),
   },
   (t) => [
     check('organizations_region_check', regionCheck(t.region)),
+    check('organizations_rank_display_flag_check', sql`${t.rankDisplayFlag} in (1, 3)`),
     check('organizations_category_check', sql`${t.category} in ('FOREIGN', 'SCHOOL', 'OUTSIDE_SCHOOL', 'COMPANY', 'OTHER')`),
     check('organizations_login_method_check', sql`${t.loginMethod} in (1, 2, 3)`),
   ],
@@ -101,10 +107,17 @@ export const schedules = pgTable(
     /** A window inside the period when the schedule is suspended (SCHEDULE_SUSPENSION_TIME). */
     suspendedFrom: timestampTz('suspended_from'),
     suspendedUntil: timestampTz('suspended_until'),
+    /**
+     * Personal or group mode (seed section 3): 1 personal, the pupil applies and pays the exam
+     * fee online (my-page and foreign-payment pupils); 2 group, the school applied for its pupils
+     * and settled the fee, so nobody of this test period is asked for it.
+     */
+    applicationMode: smallint('application_mode').notNull().default(1),
     createdAt: createdAt(),
   },
   (t) => [
     check('schedules_window_check', sql`${t.endsAt} > ${t.startsAt}`),
+    check('schedules_application_mode_check', sql`${t.applicationMode} in (1, 2)`),
     check(
       'schedules_suspension_check',
       sql`(${t.suspendedFrom} is null) = (${t.suspendedUntil} is null) and (${t.suspendedFrom} is null or ${t.suspendedUntil} > ${t.suspendedFrom})`,

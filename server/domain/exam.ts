@@ -26,7 +26,7 @@ import { answers, focusLosses, questions, scheduleHistories } from '../db/schema
 import { DomainError } from './errors.ts';
 import { enqueueScoring } from './results-lifecycle.ts';
 import { answeringRefusal, finishRefusal, nextStatus, startRefusal, toStatus } from './schedule-history.ts';
-import { assertDevice, isSuspended, loadOwnSitting, paysOnline } from './sitting.ts';
+import { assertDevice, isSuspended, loadOwnSitting, paysExamFee } from './sitting.ts';
 import { bindReleasedSitting, isReleased } from './presence.ts';
 import { ownedBy, PaymentStatus } from './purchases.ts';
 import type { Principal } from './tokens.ts';
@@ -79,8 +79,9 @@ export async function startExam(
     if (now < sitting.schedule.startsAt) throw new DomainError('TIME_START');
     if (now > sitting.schedule.endsAt) throw new DomainError('TIME_END');
     if (isSuspended(sitting.schedule, now)) throw new DomainError('SCHEDULE_SUSPENSION_TIME');
-    // Pupils who pay online take the test once the exam fee is paid (the testing menu's rule too).
-    if (paysOnline(sitting) && (await ownedBy(tx, history.id)).examFee !== PaymentStatus.PAID) {
+    // Pupils who pay online take the test once the exam fee is paid (the testing menu's rule too);
+    // in group mode the school has settled it.
+    if (paysExamFee(sitting) && (await ownedBy(tx, history.id)).examFee !== PaymentStatus.PAID) {
       throw new DomainError('PAYMENT_REQUIRED', 'The exam fee has not been paid.');
     }
     const next = nextStatus(history.status, {

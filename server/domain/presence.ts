@@ -15,7 +15,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { scheduleHistories } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
 import { answeringRefusal, toStatus, type Status } from './schedule-history.ts';
-import { assertDevice, loadOwnSitting } from './sitting.ts';
+import { assertDevice, loadOwnSitting, ownSittings } from './sitting.ts';
 import type { Principal } from './tokens.ts';
 
 export type HeartbeatResult = { status: Status; deadlineAt: Date };
@@ -74,12 +74,8 @@ export async function bindReleasedSitting(tx: Tx, scheduleHistoryId: number, dev
 
 /** Marks contact on the caller's DOING sitting (the token's own one, or any of an examinee-wide login). */
 export async function recordContact(tx: Tx, principal: Principal, now: Date): Promise<void> {
-  const own =
-    principal.scheduleHistoryId === null
-      ? eq(scheduleHistories.examineeId, principal.examineeId)
-      : eq(scheduleHistories.id, principal.scheduleHistoryId);
   await tx
     .update(scheduleHistories)
     .set({ lastContactAt: now })
-    .where(and(own, eq(scheduleHistories.status, ScheduleHistoryStatus.DOING)));
+    .where(and(ownSittings(principal), eq(scheduleHistories.status, ScheduleHistoryStatus.DOING)));
 }

@@ -8,7 +8,7 @@
  * (PAYMENT_REQUIRED). Percentages are rounded to one decimal.
  */
 import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
-import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { DisplayFlag, ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { type ErrorCode } from '../../contract/errors.ts';
 import { type Rating, type ScoreReport, type ShortResult } from '../../contract/results.ts';
 import { resultAvailability, viewableUntil, type ResultAvailability } from '../../machines/schedule-history/schedule-history.selectors.ts';
@@ -64,12 +64,10 @@ function subjectAndLevel(sitting: Sitting) {
   };
 }
 
-export async function shortResult(
-  db: Db,
-  principal: Principal,
-  scheduleHistoryId: number,
-  now: Date,
-): Promise<WithoutServerTime<ShortResult>> {
+/** A reader of the caller's own result (the short result, the score report): what viewableResult lets through, as `View`. */
+type ResultReader<View> = (db: Db, principal: Principal, scheduleHistoryId: number, now: Date) => Promise<WithoutServerTime<View>>;
+
+export const shortResult: ResultReader<ShortResult> = async (db, principal, scheduleHistoryId, now) => {
   const { sitting, result, finishedAt } = await viewableResult(db, principal, scheduleHistoryId, now);
   return {
     schedule_history_id: sitting.history.id,
@@ -83,7 +81,7 @@ export async function shortResult(
     correct_rate: percent(result.correctCount, result.questionCount),
     viewable_until: viewableUntil(finishedAt).toISOString(),
   };
-}
+};
 
 /** Whole years between a birth date (YYYY-MM-DD) and an instant (UTC calendar). */
 export function ageAt(birthDate: string, at: Date): number | null {
@@ -104,12 +102,7 @@ export function ratingOf(correctRate: number, passed: boolean): Rating {
   return 'C';
 }
 
-export async function scoreReport(
-  db: Db,
-  principal: Principal,
-  scheduleHistoryId: number,
-  now: Date,
-): Promise<WithoutServerTime<ScoreReport>> {
+export const scoreReport: ResultReader<ScoreReport> = async (db, principal, scheduleHistoryId, now) => {
   const { sitting, result, finishedAt } = await viewableResult(db, principal, scheduleHistoryId, now);
   const owned = await ownedBy(db, sitting.history.id);
   if (owned.items.result_sheet !== 2) throw new DomainError('PAYMENT_REQUIRED', 'The result sheet has not been bought.');
@@ -120,6 +113,7 @@ export async function scoreReport(
       organizationId: examinees.organizationId,
       organizationName: organizations.name,
       organizationRegion: organizations.region,
+      rankDisplayFlag: organizations.rankDisplayFlag,
       title: exams.title,
       passPercent: exams.passPercent,
       levelId: exams.levelId,
@@ -177,10 +171,7 @@ export async function scoreReport(
       correct_rate: correctRate,
       rating: ratingOf(correctRate, result.passed),
     },
-    rank:
-      result.rank !== null && result.rankTotal !== null
-        ? { status: 'complete', position: result.rank, total: result.rankTotal }
-        : { status: 'in_progress' },
+    rank: rankOf(result, about.rankDisplayFlag),
     distribution: await distributionAt(db, about.levelId, result.maxScore),
     units: units.map((u) => {
       const all = averageOf(u.unit, null);
@@ -198,6 +189,17 @@ export async function scoreReport(
     certificate_available: result.passed && owned.items.certificate === 2,
     viewable_until: viewableUntil(finishedAt).toISOString(),
   };
+};
+
+/**
+ * The rank at the level as the pupil may see it: hidden (neither position nor total sent) when
+ * their organisation's display flag is 3 (seed section 3, "Display flags: 1 display, 3 hide").
+ */
+export function rankOf(result: { rank: number | null; rankTotal: number | null }, displayFlag: number): ScoreReport['rank'] {
+  if (displayFlag === DisplayFlag.HIDE) return { status: 'hidden' };
+  return result.rank !== null && result.rankTotal !== null
+    ? { status: 'complete', position: result.rank, total: result.rankTotal }
+    : { status: 'in_progress' };
 }
 
 /** How many scored examinees of the level got each score, 0 to `maxScore`. */

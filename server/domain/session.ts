@@ -6,7 +6,7 @@
  * - the testing menu's status (GET /get-status-choose-page): exam fee, exam, result release.
  */
 import { and, eq, isNull } from 'drizzle-orm';
-import { LoginType } from '../../contract/enums.ts';
+import { ApplicationMode, LoginType } from '../../contract/enums.ts';
 import { type ChoosePageStatus } from '../../contract/results.ts';
 import { type ExamineeInfo, type ExamListItem } from '../../contract/session.ts';
 import type { Db } from '../db/client.ts';
@@ -15,7 +15,7 @@ import { ownedBy } from './purchases.ts';
 import { DomainError } from './errors.ts';
 import { releaseAt, resultAvailability } from '../../machines/schedule-history/schedule-history.selectors.ts';
 import { loginRefusal, toStatus } from './schedule-history.ts';
-import { isStepLocked, isSuspended, loadSittingsOfExaminee, paysOnline, type Sitting } from './sitting.ts';
+import { isStepLocked, isSuspended, loadSittingsOfExaminee, paysExamFee, type Sitting } from './sitting.ts';
 import type { Principal } from './tokens.ts';
 import { examineeInfo, examineeWideInfo, examListItem, sortForList } from './views.ts';
 
@@ -93,7 +93,7 @@ export async function choosePageStatus(
     sitting = sittings.find((s) => loginRefusal(s.history.status) === undefined) ?? sittings[0];
   }
 
-  const feeRequired = sitting ? paysOnline(sitting) : false;
+  const feeRequired = sitting ? paysExamFee(sitting) : false;
   const owned = sitting ? await ownedBy(db, sitting.history.id, now) : undefined;
   const examFeeStatus = owned?.examFee ?? 0;
 
@@ -114,7 +114,12 @@ export async function choosePageStatus(
     released = resultAvailability({ status: history.status, finishedAt: history.finishedAt, now }) === 'viewable';
   }
   return {
-    exam_fee: { required: feeRequired, status: examFeeStatus },
+    // Personal or group mode (seed section 3): in group mode the school settled the fee (required false).
+    exam_fee: {
+      required: feeRequired,
+      status: examFeeStatus,
+      application_mode: sitting?.schedule.applicationMode === ApplicationMode.GROUP ? ApplicationMode.GROUP : ApplicationMode.PERSONAL,
+    },
     exam: {
       schedule_history_id: sitting?.history.id ?? null,
       status: sitting ? toStatus(sitting.history.status) : null,

@@ -4,8 +4,8 @@
  * this is where access is decided: a caller only ever sees their own sitting; anything else is
  * NOT_FOUND, so ids of other pupils' sittings cannot be probed.
  */
-import { eq } from 'drizzle-orm';
-import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { and, eq, type SQL } from 'drizzle-orm';
+import { ApplicationMode, ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Tx } from '../db/client.ts';
 import {
   examinees,
@@ -46,6 +46,7 @@ function sittingQuery(tx: Tx) {
         venueId: schedules.venueId,
         suspendedFrom: schedules.suspendedFrom,
         suspendedUntil: schedules.suspendedUntil,
+        applicationMode: schedules.applicationMode,
       },
       organization: {
         id: organizations.id,
@@ -119,6 +120,16 @@ export function paysOnline(sitting: Sitting): boolean {
   return sitting.examinee.isMyPageLogin || sitting.organization.foreignPaymentMethod;
 }
 
+/**
+ * Pays the exam fee online before the test: a pupil who pays online, in a test period applied for
+ * personally (seed section 3, personal or group mode 1). In group mode (2) the school applied for
+ * its pupils and settled the fee: the menu, the checkout and Start never ask for it. Results are
+ * still the pupil's to buy (paysOnline).
+ */
+export function paysExamFee(sitting: Sitting): boolean {
+  return paysOnline(sitting) && sitting.schedule.applicationMode !== ApplicationMode.GROUP;
+}
+
 export function isStepLocked(sitting: Sitting, all: readonly Sitting[]): boolean {
   if (!sitting.organization.enableModeStep) return false;
   return all.some(
@@ -145,6 +156,18 @@ export async function loadSittingsOfExaminee(tx: Tx, examineeId: number): Promis
 function isOwnId(principal: Principal, scheduleHistoryId: number): boolean {
   if (!Number.isInteger(scheduleHistoryId) || scheduleHistoryId < 1 || scheduleHistoryId > MAX_ID) return false;
   return principal.scheduleHistoryId === null || principal.scheduleHistoryId === scheduleHistoryId;
+}
+
+/**
+ * The caller's own sittings as a condition on schedule_histories, for queries that reach a
+ * sitting through another table (isOwnId's rule in SQL): the examinee's, and of those only the
+ * token's own one when the token names one.
+ */
+export function ownSittings(principal: Principal): SQL | undefined {
+  return and(
+    eq(scheduleHistories.examineeId, principal.examineeId),
+    principal.scheduleHistoryId === null ? undefined : eq(scheduleHistories.id, principal.scheduleHistoryId),
+  );
 }
 
 function notFound(): DomainError {

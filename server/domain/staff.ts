@@ -14,14 +14,13 @@
  * - A disabled staff member cannot log in and their tokens stop working; a proctor of a
  *   disabled organisation is refused DISABLED_ORGANIZATION after a right password.
  */
-import { randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Staff } from '../../contract/admin.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { organizations, staff, staffTokens, type StaffRole } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
 import { verifyPassword } from './passwords.ts';
-import { hashToken, TOKEN_PATTERN } from './tokens.ts';
+import { liveToken, newToken, revokeToken, TOKEN_PATTERN } from './tokens.ts';
 
 /** Who is calling the admin API: established from a valid staff token. */
 export type StaffPrincipal = {
@@ -81,9 +80,9 @@ export async function loginStaff(
   if (!(await verifyPassword(input.password, account.passwordHash))) throw wrongCredentials();
   if (account.orgDisabled) throw new DomainError('DISABLED_ORGANIZATION');
 
-  const token = randomBytes(32).toString('base64url');
+  const { token, tokenHash } = newToken();
   await db.insert(staffTokens).values({
-    tokenHash: hashToken(token),
+    tokenHash,
     staffId: account.staffId,
     createdAt: now,
     expiresAt: new Date(now.getTime() + input.tokenTtlMs),
@@ -99,23 +98,13 @@ export async function authenticateStaff(tx: Tx, token: string, now: Date): Promi
     .from(staffTokens)
     .innerJoin(staff, eq(staff.id, staffTokens.staffId))
     .innerJoin(organizations, eq(organizations.id, staff.organizationId))
-    .where(
-      and(
-        eq(staffTokens.tokenHash, hashToken(token)),
-        isNull(staffTokens.revokedAt),
-        gt(staffTokens.expiresAt, now),
-        eq(staff.disabled, false),
-      ),
-    )
+    .where(and(liveToken(staffTokens, token, now), eq(staff.disabled, false)))
     .limit(1);
   return row;
 }
 
 export async function logoutStaff(tx: Tx, tokenId: number, now: Date): Promise<void> {
-  await tx
-    .update(staffTokens)
-    .set({ revokedAt: now })
-    .where(and(eq(staffTokens.id, tokenId), isNull(staffTokens.revokedAt)));
+  await revokeToken(tx, tokenId, now, staffTokens);
 }
 
 function wrongCredentials(): DomainError {

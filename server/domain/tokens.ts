@@ -2,11 +2,12 @@
  * Bearer tokens: 256 random bits, base64url, handed to the client once at login. Only their
  * SHA-256 is stored, so a copy of the database does not log anyone in. A token is valid until
  * it expires or is revoked (logout, or an administrator's reset or move to another terminal).
+ * Staff tokens (server/domain/staff.ts) are made, checked and revoked the same way, in staff_tokens.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
-import { authTokens, examinees } from '../db/schema.ts';
+import { authTokens, examinees, type staffTokens } from '../db/schema.ts';
 
 /** Who is calling: established from a valid token. */
 export type Principal = {
@@ -25,13 +26,27 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** A new token to hand out once, and the hash of it that is stored. */
+export function newToken(): { token: string; tokenHash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, tokenHash: hashToken(token) };
+}
+
+/** Where tokens are kept: a pupil's in auth_tokens, a staff member's in staff_tokens. */
+type TokenTable = typeof authTokens | typeof staffTokens;
+
+/** The row of `token` in `table` while it is neither revoked nor expired at `now`. */
+export function liveToken(table: TokenTable, token: string, now: Date): SQL | undefined {
+  return and(eq(table.tokenHash, hashToken(token)), isNull(table.revokedAt), gt(table.expiresAt, now));
+}
+
 export async function issueToken(
   tx: Tx,
   input: { examineeId: number; scheduleHistoryId: number | null; now: Date; ttlMs: number; loginType?: number },
 ): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
+  const { token, tokenHash } = newToken();
   await tx.insert(authTokens).values({
-    tokenHash: hashToken(token),
+    tokenHash,
     examineeId: input.examineeId,
     scheduleHistoryId: input.scheduleHistoryId,
     loginType: input.loginType ?? null,
@@ -53,23 +68,17 @@ export async function authenticate(tx: Tx, token: string, now: Date): Promise<Pr
     })
     .from(authTokens)
     .innerJoin(examinees, eq(examinees.id, authTokens.examineeId))
-    .where(
-      and(
-        eq(authTokens.tokenHash, hashToken(token)),
-        isNull(authTokens.revokedAt),
-        gt(authTokens.expiresAt, now),
-        eq(examinees.disabled, false),
-      ),
-    )
+    .where(and(liveToken(authTokens, token, now), eq(examinees.disabled, false)))
     .limit(1);
   return row;
 }
 
-export async function revokeToken(tx: Tx, tokenId: number, now: Date): Promise<void> {
+/** Revokes one token, a pupil's or (with `table` staff_tokens) a staff member's: a logout. One revoked already keeps its time. */
+export async function revokeToken(tx: Tx, tokenId: number, now: Date, table: TokenTable = authTokens): Promise<void> {
   await tx
-    .update(authTokens)
+    .update(table)
     .set({ revokedAt: now })
-    .where(and(eq(authTokens.id, tokenId), isNull(authTokens.revokedAt)));
+    .where(and(eq(table.id, tokenId), isNull(table.revokedAt)));
 }
 
 /**

@@ -84,72 +84,29 @@ const plain: Pick<Practice, 'choices' | 'math' | 'input' | 'blocks' | 'caseSensi
   caseSensitive: false,
 };
 
+/** The four choices of a single-choice practice question, in the order shown. */
+const choiceIds = ['a', 'b', 'c', 'd'] as const;
+
+/** A single-choice practice question: its prompt, its four choices (a to d, in order) and the right one. */
+function choicePracticeOf(
+  prompt: string,
+  labels: readonly [string, string, string, string],
+  answer: (typeof choiceIds)[number],
+  math = false,
+): Practice {
+  return { ...plain, type: 'single_choice', math, prompt, choices: labels.map((label, i) => ({ id: choiceIds[i]!, label })), answer };
+}
+
 /** A single-choice practice question in the subject's own language and manner. */
 const choicePractice: Record<SubjectId, Practice> = {
-  1: {
-    ...plain,
-    type: 'single_choice',
-    prompt: 'Which one is a fruit?',
-    choices: [
-      { id: 'a', label: 'a chair' },
-      { id: 'b', label: 'an apple' },
-      { id: 'c', label: 'a shoe' },
-      { id: 'd', label: 'a cloud' },
-    ],
-    answer: 'b',
-  },
-  2: {
-    ...plain,
-    type: 'single_choice',
-    prompt: 'Which number is the smallest?',
-    choices: [
-      { id: 'a', label: '8' },
-      { id: 'b', label: '5' },
-      { id: 'c', label: '3' },
-      { id: 'd', label: '9' },
-    ],
-    answer: 'c',
-  },
-  3: {
-    ...plain,
-    type: 'single_choice',
-    prompt: 'くだものは どれですか。',
-    choices: [
-      { id: 'a', label: 'いす' },
-      { id: 'b', label: 'りんご' },
-      { id: 'c', label: 'くつ' },
-      { id: 'd', label: 'くも' },
-    ],
-    answer: 'b',
-  },
-  6: {
-    ...plain,
-    type: 'single_choice',
-    prompt: 'Which block makes the cat move?',
-    choices: [
-      { id: 'a', label: 'say Hello' },
-      { id: 'b', label: 'play sound Pop' },
-      { id: 'c', label: 'move 10 steps' },
-      { id: 'd', label: 'when green flag clicked' },
-    ],
-    answer: 'c',
-  },
+  1: choicePracticeOf('Which one is a fruit?', ['a chair', 'an apple', 'a shoe', 'a cloud'], 'b'),
+  2: choicePracticeOf('Which number is the smallest?', ['8', '5', '3', '9'], 'c'),
+  3: choicePracticeOf('くだものは どれですか。', ['いす', 'りんご', 'くつ', 'くも'], 'b'),
+  6: choicePracticeOf('Which block makes the cat move?', ['say Hello', 'play sound Pop', 'move 10 steps', 'when green flag clicked'], 'c'),
 };
 
 /** The single-choice practice for an exam whose choices are set with KaTeX. */
-const mathChoicePractice: Practice = {
-  ...plain,
-  type: 'single_choice',
-  math: true,
-  prompt: 'Which one is the same as \\(2 + 2\\)?',
-  choices: [
-    { id: 'a', label: '\\(3\\)' },
-    { id: 'b', label: '\\(4\\)' },
-    { id: 'c', label: '\\(5\\)' },
-    { id: 'd', label: '\\(6\\)' },
-  ],
-  answer: 'b',
-};
+const mathChoicePractice = choicePracticeOf('Which one is the same as \\(2 + 2\\)?', ['\\(3\\)', '\\(4\\)', '\\(5\\)', '\\(6\\)'], 'b', true);
 
 function textPractice(features: TypeFeatures): Practice {
   const input: AnswerInput | null = features.alphabet ? { kind: 'alphabet', upper_case: features.upperCaseOnly } : null;

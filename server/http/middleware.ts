@@ -12,6 +12,7 @@ import { recordContact } from '../domain/presence.ts';
 import { authenticateStaff } from '../domain/staff.ts';
 import { administrativeRevocation, authenticate, type Principal } from '../domain/tokens.ts';
 import type { AppDeps, AppEnv } from './env.ts';
+import { defaultAnswerHeader, writeAnswerHeaders } from './response-headers.ts';
 import { parseWith } from './validate.ts';
 
 const wireNames: Record<string, string> = {
@@ -21,16 +22,19 @@ const wireNames: Record<string, string> = {
   'x-device-token': headerNames.deviceToken,
 };
 
+const clientHeaderNames = Object.keys(wireNames);
+
 export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('now', deps.clock.now());
-    // Responses hold tokens and exam state: never cached by browsers or proxies.
-    c.header('Cache-Control', 'no-store');
-    const raw = Object.fromEntries(
-      Object.keys(wireNames)
-        .map((name) => [name, c.req.header(name)?.trim()] as const)
-        .filter(([, value]) => value !== undefined && value !== ''),
-    );
+    // Responses hold tokens and exam state: never cached by browsers or proxies (a call that
+    // sets its own Cache-Control keeps it, as with `c.header` before the answer).
+    const first = defaultAnswerHeader(c, 'Cache-Control', 'no-store');
+    const raw: Record<string, string> = {};
+    for (const name of clientHeaderNames) {
+      const value = c.req.header(name)?.trim();
+      if (value !== undefined && value !== '') raw[name] = value;
+    }
     const headers = parseWith(RequestHeadersSchema, raw, 'headers', (path) => wireNames[path] ?? path);
     c.set('headers', {
       authorization: headers.authorization,
@@ -39,6 +43,7 @@ export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
       deviceToken: headers['x-device-token'],
     });
     await next();
+    if (first) writeAnswerHeaders(c);
   };
 }
 

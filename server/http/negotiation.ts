@@ -21,6 +21,9 @@ export type ProducesOf = (path: string) => MediaType | null;
 
 type Range = { type: string; subtype: string; q: number };
 
+/** How many different Accept headers `negotiate` remembers its verdict on. */
+const KNOWN_ACCEPTS = 256;
+
 /** The media ranges of an Accept header, each with its weight; malformed entries are skipped. */
 export function parseAccept(header: string): Range[] {
   const ranges: Range[] = [];
@@ -62,9 +65,22 @@ export function accepts(header: string | undefined, mediaType: MediaType): boole
 
 /** Refuses, with 406 NOT_ACCEPTABLE, a request whose Accept admits nothing the call answers with. */
 export function negotiate(producesOf: ProducesOf): MiddlewareHandler<AppEnv> {
+  // Terminals send the same few Accept headers all day: each is judged once per media type
+  // (at most KNOWN_ACCEPTS of them kept; past that, judged each time as before).
+  const judged = new Map<string, boolean>();
+  const admits = (header: string | undefined, mediaType: MediaType): boolean => {
+    if (header === undefined) return true;
+    const key = `${mediaType} ${header}`;
+    let verdict = judged.get(key);
+    if (verdict === undefined) {
+      verdict = accepts(header, mediaType);
+      if (judged.size < KNOWN_ACCEPTS && header.length <= 512) judged.set(key, verdict);
+    }
+    return verdict;
+  };
   return async (c, next) => {
     const produces = producesOf(c.req.path.replace(/^\/api(?=\/)/, ''));
-    if (produces !== null && !accepts(c.req.header('accept'), produces)) {
+    if (produces !== null && !admits(c.req.header('accept'), produces)) {
       throw new DomainError('NOT_ACCEPTABLE', `This call answers with ${produces}, which the Accept header does not admit.`);
     }
     await next();

@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppEnv } from '../http/env.ts';
+import { answerHeaders, writeAnswerHeaders } from '../http/response-headers.ts';
 import type { LogFields, Logger } from '../logger.ts';
 import { clientAddress } from '../security/client.ts';
 import type { SecuritySettings } from '../security/settings.ts';
@@ -31,7 +32,8 @@ function sittingAndPupil(c: Context<AppEnv>): LogFields {
   const fields: LogFields = {};
   const principal = c.get('principal') as Principalish;
   if (principal?.examineeId !== undefined) fields.examinee_id = principal.examineeId;
-  const fromQuery = Number(c.req.query('schedule_history_id'));
+  // Only a URL with a query can name one (reading the query parses the URL).
+  const fromQuery = c.req.url.includes('?') ? Number(c.req.query('schedule_history_id')) : NaN;
   const sitting = principal?.scheduleHistoryId ?? (Number.isInteger(fromQuery) && fromQuery > 0 ? fromQuery : undefined);
   if (sitting !== undefined && sitting !== null) fields.sitting_id = sitting;
   const staff = c.get('staff') as { staffId?: number } | undefined;
@@ -74,27 +76,15 @@ async function observeAnswer(c: Context<AppEnv>, metrics: Metrics): Promise<void
   }
 }
 
-/**
- * Sets a header on the finished answer. On the answer itself, not through `c.header`: after the
- * handler, that rebuilds the response around its body stream, which makes @hono/node-server
- * send it as a stream (several writes) instead of its prepared string (one write). A response
- * whose headers cannot change (one fetched from elsewhere) takes the rebuilding way.
- */
-function setResponseHeader(c: Context<AppEnv>, name: string, value: string): void {
-  try {
-    c.res.headers.set(name, value);
-  } catch {
-    c.header(name, value);
-  }
-}
-
 export function observeRequests(deps: { logger: Logger; metrics: Metrics; security: SecuritySettings }): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     const incoming = deps.security.trustProxy > 0 ? c.req.header(REQUEST_ID_HEADER) : undefined;
     const requestId = incoming !== undefined && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+    // Put on the answer with the other headers every answer carries (server/http/response-headers.ts).
+    const first = answerHeaders(c, { [REQUEST_ID_HEADER]: requestId });
     await next();
-    setResponseHeader(c, REQUEST_ID_HEADER, requestId);
+    if (first) writeAnswerHeaders(c);
     const seconds = (performance.now() - started) / 1000;
     const route = routePath(c) || 'unmatched';
     const method = c.req.method;

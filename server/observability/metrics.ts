@@ -158,59 +158,36 @@ export function createMetrics(options: { db: Db; clock: Clock; logger: Logger; c
     if (!snapshot || at - snapshot.at >= DB_SNAPSHOT_MS) snapshot = { at, value: readSnapshot() };
     return snapshot.value;
   };
-  new Gauge({
-    name: 'gradus_sittings_in_progress',
-    aggregator: 'max',
-    help: 'Sittings whose exam is running (status DOING), across all processes.',
-    registers: [registry],
-    async collect() {
-      const s = await current();
-      if (s) this.set(s.inProgress);
-    },
-  });
-  new Gauge({
-    name: 'gradus_jobs_pending',
-    aggregator: 'max',
-    help: 'Jobs not done yet (due or scheduled), by kind, across all processes.',
-    labelNames: ['kind'] as const,
-    registers: [registry],
-    async collect() {
-      const s = await current();
-      if (s) for (const kind of jobKinds) this.set({ kind }, s.pending.get(kind) ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'gradus_jobs_due',
-    aggregator: 'max',
-    help: 'Jobs due now and not done: the queue a job runner still has to work through.',
-    registers: [registry],
-    async collect() {
-      const s = await current();
-      if (s) this.set(s.due);
-    },
-  });
-  new Gauge({
-    name: 'gradus_jobs_retrying',
-    aggregator: 'max',
-    help: 'Jobs that failed and wait for another attempt, by kind.',
-    labelNames: ['kind'] as const,
-    registers: [registry],
-    async collect() {
-      const s = await current();
-      if (s) for (const kind of jobKinds) this.set({ kind }, s.retrying.get(kind) ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'gradus_jobs_given_up',
-    aggregator: 'max',
-    help: 'Jobs given up after their last attempt failed, by kind.',
-    labelNames: ['kind'] as const,
-    registers: [registry],
-    async collect() {
-      const s = await current();
-      if (s) for (const kind of jobKinds) this.set({ kind }, s.givenUp.get(kind) ?? 0);
-    },
-  });
+  /** A gauge read from the database snapshot; the largest value of any process is the truth. */
+  const snapshotGauge = (name: string, help: string, read: (s: Snapshot) => number) =>
+    new Gauge({
+      name,
+      aggregator: 'max',
+      help,
+      registers: [registry],
+      async collect() {
+        const s = await current();
+        if (s) this.set(read(s));
+      },
+    });
+  /** The same, one value per job kind (0 for a kind with none). */
+  const jobKindGauge = (name: string, help: string, read: (s: Snapshot) => ReadonlyMap<string, number>) =>
+    new Gauge({
+      name,
+      aggregator: 'max',
+      help,
+      labelNames: ['kind'] as const,
+      registers: [registry],
+      async collect() {
+        const s = await current();
+        if (s) for (const kind of jobKinds) this.set({ kind }, read(s).get(kind) ?? 0);
+      },
+    });
+  snapshotGauge('gradus_sittings_in_progress', 'Sittings whose exam is running (status DOING), across all processes.', (s) => s.inProgress);
+  jobKindGauge('gradus_jobs_pending', 'Jobs not done yet (due or scheduled), by kind, across all processes.', (s) => s.pending);
+  snapshotGauge('gradus_jobs_due', 'Jobs due now and not done: the queue a job runner still has to work through.', (s) => s.due);
+  jobKindGauge('gradus_jobs_retrying', 'Jobs that failed and wait for another attempt, by kind.', (s) => s.retrying);
+  jobKindGauge('gradus_jobs_given_up', 'Jobs given up after their last attempt failed, by kind.', (s) => s.givenUp);
   if (pool) {
     new Gauge({
       name: 'gradus_db_pool_connections',

@@ -25,9 +25,10 @@
  * - Cross-Origin-Opener-Policy: same-origin-allow-popups (a payment method may open a popup).
  * - and Hono's defaults: nosniff, Referrer-Policy no-referrer, CORP same-origin, ...
  */
-import type { MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from '../http/env.ts';
+import { answerHeaders, isJsonAnswer, writeAnswerHeaders } from '../http/response-headers.ts';
 import { isSecureRequest } from './client.ts';
 import type { SecuritySettings } from './settings.ts';
 
@@ -107,10 +108,33 @@ export function securityHeaders(settings: HeaderSettings): MiddlewareHandler<App
     reportingEndpoints: [{ name: CSP_REPORT_GROUP, url: CSP_REPORT_PATH }],
   });
   const hsts = settings.security.hstsMaxAge > 0 ? `max-age=${settings.security.hstsMaxAge}` : undefined;
+  // Each set once, as Hono's secureHeaders writes it, then handed to every answer as one record
+  // (server/http/response-headers.ts): no header is built or validated per request.
+  let sets: { plain: Record<string, string>; overTls: Record<string, string> } | undefined;
+  const loading = Promise.all([headersOf(plain), headersOf(overTls)]).then(([p, t]) => {
+    sets = { plain: p, overTls: hsts ? { ...t, 'strict-transport-security': hsts } : t };
+    return sets;
+  });
 
   return async (c, next) => {
-    const secure = isSecureRequest(c, settings.security);
-    await (secure ? overTls : plain)(c, next);
-    if (secure && hsts) c.header('Strict-Transport-Security', hsts);
+    const { plain: overPlainHttp, overTls: overHttps } = sets ?? (await loading);
+    const first = answerHeaders(c, isSecureRequest(c, settings.security) ? overHttps : overPlainHttp);
+    await next();
+    // As secureHeaders does (nothing of ours sets it; a jsonAnswer cannot carry it).
+    if (!isJsonAnswer(c.res)) {
+      try {
+        c.res.headers.delete('X-Powered-By');
+      } catch {
+        // An answer whose headers cannot change (fetched from elsewhere) keeps them.
+      }
+    }
+    if (first) writeAnswerHeaders(c);
   };
+}
+
+/** The headers a secureHeaders middleware puts on an answer (it sets the same ones on every answer). */
+async function headersOf(middleware: MiddlewareHandler): Promise<Record<string, string>> {
+  const probe = new Hono().use(middleware).get('/', (c) => c.body(null, 204));
+  const answer = await probe.request('/');
+  return Object.fromEntries(answer.headers);
 }

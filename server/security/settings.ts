@@ -13,7 +13,7 @@
  * | LOG_LEVEL            | info            | (read by server/logger.ts) fatal, error, warn, info, debug, trace or silent. |
  */
 import * as v from 'valibot';
-import { parseEnv } from '../env-vars.ts';
+import { httpUrl, parseEnv, wholeNumber } from '../env-vars.ts';
 
 export type SecuritySettings = {
   /** How many trusted reverse proxies stand in front (TRUST_PROXY); 0: X-Forwarded-* are ignored. */
@@ -48,14 +48,7 @@ const SecurityEnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'HSTS_MAX_AGE must be a number of seconds (0 turns HSTS off)'), v.transform(Number)),
     String(DEFAULT_HSTS_MAX_AGE),
   ),
-  PUBLIC_ORIGIN: v.optional(
-    v.pipe(
-      v.string(),
-      v.url('PUBLIC_ORIGIN must be a URL'),
-      v.check((s) => /^https?:\/\//i.test(s), 'PUBLIC_ORIGIN must be an http(s) URL'),
-      v.transform((s) => new URL(s).origin),
-    ),
-  ),
+  PUBLIC_ORIGIN: v.optional(v.pipe(httpUrl('PUBLIC_ORIGIN'), v.transform((s) => new URL(s).origin))),
   CSP_FRAME_SRC: v.optional(
     v.pipe(
       v.string(),
@@ -63,15 +56,7 @@ const SecurityEnvSchema = v.object({
       v.check((list) => list.every((s) => CSP_SOURCE.test(s)), 'CSP_FRAME_SRC must list schemes (https:) or http(s) origins, separated by spaces'),
     ),
   ),
-  METRICS_PORT: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,5}$/, 'METRICS_PORT must be a port number'),
-      v.transform(Number),
-      v.minValue(1, 'METRICS_PORT must be at least 1'),
-      v.maxValue(65535, 'METRICS_PORT must be at most 65535'),
-    ),
-  ),
+  METRICS_PORT: v.optional(wholeNumber('METRICS_PORT', { digits: 5, what: 'a port number', min: 1, max: 65535 })),
 });
 
 export type SecurityEnv = { security: SecuritySettings; metricsPort: number | undefined };

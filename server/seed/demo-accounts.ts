@@ -24,6 +24,8 @@ export const demoScenarios = [
   'my-page',
   'my-page-registered',
   'foreign-payment',
+  /** A pupil who pays online, booked into a test period the school applied for as a group (no exam fee). */
+  'group-mode',
   'examinee',
   'examinee-step-mode',
   'wrong-login-method',

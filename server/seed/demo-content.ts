@@ -58,6 +58,8 @@ export type DemoSchedule = {
   endsAt: string;
   suspendedFrom?: string;
   suspendedUntil?: string;
+  /** Personal or group mode (seed section 3): 1 personal (default), 2 group, the school settled the exam fee. */
+  applicationMode?: 1 | 2;
 };
 
 export const demoSchedules = [
@@ -69,6 +71,8 @@ export const demoSchedules = [
   // Suspended for the whole period: SCHEDULE_SUSPENSION_TIME.
   { code: 'DEMO-PAUSED', venue: 'lab-1', ...OPEN, suspendedFrom: OPEN.startsAt, suspendedUntil: OPEN.endsAt },
   { code: 'ABROAD-2026', org: 'GRADUS-ABROAD', ...OPEN },
+  // Applied for by the school as a group: its pupils are not asked for the exam fee.
+  { code: 'ABROAD-GROUP', org: 'GRADUS-ABROAD', ...OPEN, applicationMode: 2 },
   { code: 'HOME-2026', org: 'GRADUS-HOME', ...OPEN },
   { code: 'STEPS-2026', org: 'GRADUS-STEPS', ...OPEN },
   { code: 'OAUTH-2026', org: 'GRADUS-OAUTH', ...OPEN },

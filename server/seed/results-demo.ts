@@ -1,7 +1,8 @@
 /**
  * Demo data that makes results mean something (idempotent, run by server/seed/seed.ts):
  * - two organisations (GRADUS-RESULTS-A, a school in Japan whose hall is in JP; GRADUS-RESULTS-B,
- *   an academy in Singapore) with a test period each that ended two days before `now`;
+ *   an academy in Singapore that hides rankings from its pupils: display flag 3, seed section 3)
+ *   with a test period each that ended two days before `now`;
  * - a cohort of 30 examinees at English level 1 and 15 at Calculation level 1 across both, who
  *   sat 10 days before `now` with varied answers (a seeded pseudo-random ability per pupil);
  * - the my-page pupils of server/seed/results-accounts.json with login ID and password: passed
@@ -48,7 +49,8 @@ export const ResultsAccountSchema = v.object({
   password: v.string(),
   name: v.string(),
   org_code: v.string(),
-  scenario: v.picklist(['passed_unpaid', 'passed_bought', 'not_passed', 'waiting', 'journey']),
+  /** rank_hidden: passed and bought, at an organisation that hides rankings (no rank on the score report). */
+  scenario: v.picklist(['passed_unpaid', 'passed_bought', 'not_passed', 'waiting', 'journey', 'rank_hidden']),
   shows: v.string(),
 });
 export type ResultsAccount = v.InferOutput<typeof ResultsAccountSchema>;
@@ -58,9 +60,10 @@ export function loadResultsAccounts(): ResultsAccount[] {
   return v.parse(v.array(ResultsAccountSchema), JSON.parse(text));
 }
 
+/** rankDisplayFlag: the seed's display flag of rankings (1 display, 3 hide). */
 const resultsOrganizations = [
-  { code: 'GRADUS-RESULTS-A', name: 'Gradus Riverside School', region: 'JP' as Region, venue: { name: 'Riverside Hall', region: 'JP' as Region } },
-  { code: 'GRADUS-RESULTS-B', name: 'Gradus Harbour Academy', region: 'SG' as Region, venue: null },
+  { code: 'GRADUS-RESULTS-A', name: 'Gradus Riverside School', region: 'JP' as Region, rankDisplayFlag: 1, venue: { name: 'Riverside Hall', region: 'JP' as Region } },
+  { code: 'GRADUS-RESULTS-B', name: 'Gradus Harbour Academy', region: 'SG' as Region, rankDisplayFlag: 3, venue: null },
 ] as const;
 
 /** The test periods, relative to the first seeding's now. */
@@ -180,7 +183,7 @@ function demoPupils(): Pupil[] {
       password: account.password,
       name: account.name,
       organizationCode: account.org_code,
-      scheduleCode: 'RESULTS-PAST-A',
+      scheduleCode: account.org_code === 'GRADUS-RESULTS-B' ? 'RESULTS-PAST-B' : 'RESULTS-PAST-A',
       examCode: 'EN-1',
       gradeId: 3 + (index % 4),
       birthDate: `${2016 - (index % 4)}-0${1 + (index % 9)}-1${index % 10}`,
@@ -190,6 +193,7 @@ function demoPupils(): Pupil[] {
       case 'passed_unpaid':
         return { ...base, finishedDaysAgo: 10, answerPattern: passed, bought: ['exam_fee'] };
       case 'passed_bought':
+      case 'rank_hidden':
         return { ...base, finishedDaysAgo: 10, answerPattern: passed, bought: ['exam_fee', 'result_sheet', 'certificate'] };
       case 'not_passed':
         return { ...base, finishedDaysAgo: 10, answerPattern: (n: number) => Array.from({ length: n }, (_, q) => q % 3 === 0), bought: ['exam_fee'] };
@@ -214,8 +218,9 @@ export async function seedResultsDemo(tx: Tx, now: Date, hash: PasswordHasher = 
   for (const org of resultsOrganizations) {
     await tx
       .insert(organizations)
-      .values({ code: org.code, name: org.name, category: 'SCHOOL', loginMethod: 1, region: org.region })
-      .onConflictDoNothing();
+      .values({ code: org.code, name: org.name, category: 'SCHOOL', loginMethod: 1, region: org.region, rankDisplayFlag: org.rankDisplayFlag })
+      // The display flag is the demo's setting (added later than the organisations): kept in step.
+      .onConflictDoUpdate({ target: organizations.code, set: { rankDisplayFlag: org.rankDisplayFlag } });
     const [row] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.code, org.code));
     organizationIds.set(org.code, row!.id);
     let venueId: number | null = null;

@@ -83,6 +83,7 @@ export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAcc
           endsAt: new Date(schedule.endsAt),
           suspendedFrom: schedule.suspendedFrom === undefined ? null : new Date(schedule.suspendedFrom),
           suspendedUntil: schedule.suspendedUntil === undefined ? null : new Date(schedule.suspendedUntil),
+          applicationMode: schedule.applicationMode ?? 1,
         })
         .onConflictDoNothing();
       scheduleIds.set(schedule.code, await idOf(tx, 'schedule', schedules, eq(schedules.scheduleCode, schedule.code)));

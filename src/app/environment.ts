@@ -6,18 +6,28 @@
 import { setupI18n, type I18n } from '@lingui/core';
 import { createMemoryOutbox } from '../../machines/shared/memory-outbox.ts';
 import type { ApiPort, OutboxPort, StoragePort } from '../../machines/shared/ports.ts';
-import { createIndexedDbOutbox } from '../platform/outbox.ts';
-import { createIndexedDbExamCache } from '../platform/exam-cache.ts';
 import { createMemoryExamCache } from '../../machines/exam/memory-exam-cache.ts';
 import type { ExamCachePort } from '../../machines/exam/exam.types.ts';
 import { deviceToken, readToken } from '../../machines/shared/storage.ts';
 import { createApiClient } from '../api/client.ts';
-import { createAdminClient } from '../api/admin-client.ts';
 import type { AdminPort } from '../../machines/proctor/proctor.types.ts';
 import { createLanguageController, type LanguageController } from '../i18n/language-controller.ts';
 import { uuidV4 } from '../../machines/shared/uuid.ts';
 import type { ConnectivityPort } from '../../machines/connectivity/connectivity.types.ts';
-import { createBrowserConnectivity } from '../platform/connectivity.ts';
+import { lazyModule, type LazyModule } from '../../machines/shared/lazy-machine.ts';
+
+/**
+ * A port whose every method is asynchronous, made from a module loaded on its first call (issue
+ * 12, item 4: the staff API, IndexedDB's outbox and exam cache are not in the first screen's
+ * chunk; src/app/preload.ts loads them early with the machines that use them).
+ */
+function lazyPort<T extends object>(port: LazyModule<T>, methods: readonly (keyof T & string)[]): T {
+  const lazy: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const method of methods) {
+    lazy[method] = async (...args) => ((await port.load())[method] as (...args: unknown[]) => Promise<unknown>)(...args);
+  }
+  return lazy as T;
+}
 
 export interface BrowserEnvironment {
   storage: StoragePort;
@@ -32,8 +42,10 @@ export interface BrowserEnvironment {
   examCache: ExamCachePort;
   /** Where single sign-on starts for a school: the API's OpenID Connect entry. */
   ssoStartUrl: (orgCode: string) => string;
-  /** The terminal check's browser work (/checking-domain-connection). */
-  connectivity: ConnectivityPort;
+  /** The terminal check's browser work (/checking-domain-connection), loaded with its machine. */
+  connectivity: LazyModule<ConnectivityPort>;
+  /** Loads what the ports above load on first use (src/app/preload.ts). */
+  preloadPorts(): Promise<unknown>;
 }
 
 /** localStorage, or memory when a locked-down browser refuses it (the session then lasts one page). */
@@ -68,10 +80,25 @@ export function createBrowserEnvironment(apiBase = import.meta.env.VITE_API_BASE
     getLanguage: () => language.language,
     getDeviceToken: () => deviceToken(storage, uuidV4),
   });
-  const admin = createAdminClient({ baseURL: apiBase, getLanguage: () => language.language });
-  const outbox = typeof indexedDB === 'undefined' ? createMemoryOutbox() : createIndexedDbOutbox();
-  const examCache = typeof indexedDB === 'undefined' ? createMemoryExamCache() : createIndexedDbExamCache();
+  const adminClient = lazyModule(() =>
+    import('../api/admin-client.ts').then((module) => module.createAdminClient({ baseURL: apiBase, getLanguage: () => language.language })),
+  );
+  const admin = lazyPort(adminClient, ['send']);
+  const indexedDbOutbox = lazyModule(() => import('../platform/outbox.ts').then((module) => module.createIndexedDbOutbox()));
+  const outbox = typeof indexedDB === 'undefined' ? createMemoryOutbox() : lazyPort(indexedDbOutbox, ['put', 'list', 'remove']);
+  const indexedDbExamCache = lazyModule(() => import('../platform/exam-cache.ts').then((module) => module.createIndexedDbExamCache()));
+  const examCache = typeof indexedDB === 'undefined' ? createMemoryExamCache() : lazyPort(indexedDbExamCache, ['put', 'get', 'clear']);
   const ssoStartUrl = (orgCode: string) => `${apiBase}/sso/oidc/start?school=${encodeURIComponent(orgCode)}`;
-  const connectivity = createBrowserConnectivity({ apiBase, language: () => language.language, baseUrl: import.meta.env.BASE_URL });
-  return { storage, i18n, language, api, admin, outbox, examCache, ssoStartUrl, connectivity };
+  const connectivity = lazyModule(() =>
+    import('../platform/connectivity.ts').then((module) =>
+      module.createBrowserConnectivity({ apiBase, language: () => language.language, baseUrl: import.meta.env.BASE_URL }),
+    ),
+  );
+  const preloadPorts = () =>
+    Promise.all(
+      [adminClient, connectivity, ...(typeof indexedDB === 'undefined' ? [] : [indexedDbOutbox, indexedDbExamCache])].map((port) =>
+        port.load().catch(() => undefined),
+      ),
+    );
+  return { storage, i18n, language, api, admin, outbox, examCache, ssoStartUrl, connectivity, preloadPorts };
 }

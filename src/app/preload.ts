@@ -1,5 +1,6 @@
 /**
- * Route views loaded ahead (issue 12, item 4). Every route's view but the first screens'
+ * Route views (and the machines of the exam, the proctor page, the terminal check and the print
+ * route: machines/kiosk/kiosk.lazy.ts) loaded ahead (issue 12, item 4). Every route's view but the first screens'
  * (/login-code, the boot skeleton) is a lazily loaded chunk (`lazyRouteComponent` in
  * src/routes/), outside the first screen's budget (scripts/check-bundle.ts). Once the first
  * screen is up and the browser is idle, the chunks of the exam's journey (login-confirm,
@@ -10,6 +11,7 @@
  * Nothing here decides anything: the machine still picks the route.
  */
 import type { AnyRoute } from '@tanstack/react-router';
+import { preloadKioskChildren } from '../../machines/kiosk/kiosk.lazy.ts';
 import { examEndRoute } from '../routes/exam-end.tsx';
 import { examStartRoute } from '../routes/exam-start.tsx';
 import { examTutorialRoute } from '../routes/exam-tutorial.tsx';
@@ -23,9 +25,18 @@ export const likelyNextRoutes: readonly AnyRoute[] = [loginConfirmRoute, examTut
 /** How long the preload waits for an idle moment at most. */
 const IDLE_TIMEOUT_MS = 2_000;
 
-/** Loads the likely next screens' chunks, then every other route's, once the page is idle; failures are left to the navigation. */
-export function preloadLikelyScreens(router: Pick<AppRouter, 'loadRouteChunk' | 'routesById'>, first: readonly AnyRoute[] = likelyNextRoutes): void {
+/**
+ * Loads the kiosk's lazily loaded machines (the exam's first: a login moves to it), then the
+ * likely next screens' chunks, then every other route's, once the page is idle; failures are left
+ * to the navigation (and to machines/shared/lazy-machine.ts, which tries again).
+ */
+export function preloadLikelyScreens(
+  router: Pick<AppRouter, 'loadRouteChunk' | 'routesById'>,
+  first: readonly AnyRoute[] = likelyNextRoutes,
+  machines: () => Promise<unknown> = preloadKioskChildren,
+): void {
   const load = async () => {
+    await machines().catch(() => undefined);
     const rest = (Object.values(router.routesById) as AnyRoute[]).filter((route) => !first.includes(route));
     for (const route of [...first, ...rest]) await Promise.resolve(router.loadRouteChunk(route)).catch(() => undefined);
   };

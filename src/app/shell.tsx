@@ -3,10 +3,10 @@
  * between routes), the retry dialog over the screen, and the page title, which is the product
  * name on every route (seed section 2).
  *
- * What it shows comes from the kiosk's `connect` (machines/kiosk/kiosk.connect.ts), each part
- * selected on its own as a plain value: the frame renders again only when busy, the screen or
- * the retry dialog changes, never because a screen's own actor moved (an answer given, a field
- * typed).
+ * What it shows comes from the kiosk's `connect` (machines/kiosk/kiosk.connect.ts), made once
+ * per change in the kiosk's system (use-kiosk.ts) and each part selected on its own as a plain
+ * value: the frame renders again only when busy, the screen or the retry dialog changes, never
+ * because a screen's own actor moved (an answer given, a question swapped, a field typed).
  */
 import { useRouterState } from '@tanstack/react-router';
 import { useEffect, type ReactNode } from 'react';

@@ -10,7 +10,8 @@
  *   activated only at a safe moment (`mayActivateUpdate`): a screen where a reload loses
  *   nothing and no call is in flight, and never in the exam past Start (the questions, the
  *   finish, or a restored sitting not yet known to be before Start). A version found waiting
- *   mid-exam is applied at the next safe moment: the end screen, the login screen;
+ *   mid-exam is applied at the next safe moment: the end screen, the login screen, the terminal
+ *   check once its checks are done;
  * - once applied, the page reloads once onto the new version, so it never runs old code
  *   against the new version's chunks.
  * The decision is this tab's: a kiosk runs one. A second tab of the same exam is not asked.
@@ -49,6 +50,9 @@ const restingScreens: ReadonlySet<ScreenName> = new Set<ScreenName>([
   'score-report',
   // The proctor console (a staff page, no exam of its own): it reloads onto the live roster.
   'proctor',
+  // The terminal check (/checking-domain-connection): public, no exam of its own; a reload runs
+  // the checks again. Not while a check is under way (tag `busy`).
+  'connectivity',
 ]);
 
 /** May a waiting version of the app be activated now? */

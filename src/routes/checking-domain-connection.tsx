@@ -3,11 +3,12 @@
  * kiosk machine decides that it is shown; the connectivity machine decides what it shows.
  */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
-import { CHECK_PATH } from '../../machines/connectivity/connectivity.machine.ts';
+// The path without the connectivity machine, which loads on demand (machines/kiosk/kiosk.lazy.ts).
+import { TERMINAL_CHECK_PATH } from '../../machines/kiosk/child-routes.ts';
 import { rootRoute } from './__root.tsx';
 
 export const checkingDomainConnectionRoute = createRoute({
   getParentRoute: () => rootRoute,
-  path: CHECK_PATH,
+  path: TERMINAL_CHECK_PATH,
   component: lazyRouteComponent(() => import('../app/connect/connectivity.tsx'), 'ConnectedConnectivity'),
 });

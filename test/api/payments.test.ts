@@ -258,7 +258,7 @@ describe.each(kinds)('payments with the demo provider on %s', (kind) => {
 
     test('opening writes PENDING; the status, the settings and the testing menu read it', async () => {
       const { token, scheduleHistoryId } = await feePayer(api);
-      expect((await menuOf(token, scheduleHistoryId)).exam_fee).toEqual({ required: true, status: 0 });
+      expect((await menuOf(token, scheduleHistoryId)).exam_fee).toEqual({ required: true, status: 0, application_mode: 1 });
       const { reference } = v.parse(PaymentSessionSchema, (await payExamFee(token, scheduleHistoryId)).body);
       expect(await checkoutsOf(scheduleHistoryId)).toEqual([expect.objectContaining({ reference, status: 1, outcome: 'open' })]);
       expect(v.parse(PaymentStatusResponseSchema, (await statusOf(token, reference)).body)).toEqual({
@@ -273,7 +273,7 @@ describe.each(kinds)('payments with the demo provider on %s', (kind) => {
       // Still payable: asked again, the same checkout is resumed, never a second charge.
       expect(setting.items[0]).toMatchObject({ status: 1, available: true });
       const menu = await menuOf(token, scheduleHistoryId);
-      expect(menu.exam_fee).toEqual({ required: true, status: 1 });
+      expect(menu.exam_fee).toEqual({ required: true, status: 1, application_mode: 1 });
       expect(menu.exam.can_take).toBe(false);
       const again = await payExamFee(token, scheduleHistoryId);
       expect(again.status).toBe(200);

@@ -67,6 +67,16 @@ describe.each(kinds)('results demo accounts on %s', (kind) => {
         expect(menu.result).toMatchObject({ released: true, payment_status: 1 });
         break;
       }
+      case 'rank_hidden': {
+        // Display flag 3 (GRADUS-RESULTS-B hides rankings): the rank is not sent, the rest is.
+        const report = v.parse(ScoreReportSchema, sheet.body);
+        expect(report.rank).toEqual({ status: 'hidden' });
+        expect(JSON.stringify(sheet.body)).not.toMatch(/"position"|"total"/);
+        expect(report.result.passed).toBe(true);
+        expect(report.examinee.region).toBe('SG');
+        expect(report.distribution.reduce((n, d) => n + d.count, 0)).toBeGreaterThanOrEqual(30);
+        break;
+      }
       case 'not_passed':
         expect(v.parse(ShortResultSchema, short.body)).toMatchObject({ passed: false });
         expect(menu.result.released).toBe(true);
@@ -102,7 +112,7 @@ describe.each(kinds)('results demo accounts on %s', (kind) => {
       .where(inArray(schedules.scheduleCode, ['RESULTS-PAST-A', 'RESULTS-PAST-B']));
     const english = rows.filter((r) => r.code === 'EN-1');
     const calculation = rows.filter((r) => r.code === 'CALC-1');
-    expect(english.length).toBe(34); // 30 + the four demo pupils who sat
+    expect(english.length).toBe(35); // 30 + the five demo pupils who sat
     expect(calculation.length).toBe(15);
     for (const group of [english, calculation]) {
       expect(new Set(group.map((r) => r.organizationId)).size).toBe(2);

@@ -110,7 +110,7 @@ describe.each(kinds)('basic information and the testing menu on %s', (kind) => {
       const pupil = await addSitting(api.db);
       const { token } = await api.loginAs(pupil.loginCode);
       expect(await menu(token)).toEqual({
-        exam_fee: { required: false, status: 0 },
+        exam_fee: { required: false, status: 0, application_mode: 1 },
         exam: { schedule_history_id: pupil.scheduleHistoryId, status: 0, can_take: true },
         result: { released: false, payment_status: 0, release_at: null },
         server_time: TEST_START,
@@ -120,7 +120,7 @@ describe.each(kinds)('basic information and the testing menu on %s', (kind) => {
     test('a foreign-payment pupil: the exam can be taken once the fee is paid', async () => {
       const pupil = await addSitting(api.db, { organization: { foreignPaymentMethod: true, category: 'FOREIGN' } });
       const { token } = await api.loginAs(pupil.loginCode);
-      expect((await menu(token)).exam_fee).toEqual({ required: true, status: 0 });
+      expect((await menu(token)).exam_fee).toEqual({ required: true, status: 0, application_mode: 1 });
       expect((await menu(token)).exam.can_take).toBe(false);
       const paymentId = await checkout(pupil.scheduleHistoryId, ['exam_fee'], 1);
       expect(await menu(token)).toMatchObject({ exam_fee: { required: true, status: 1 }, exam: { can_take: false } });

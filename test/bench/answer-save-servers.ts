@@ -4,16 +4,22 @@
  * and, when it answers, PostgreSQL (a fresh database made by test/helpers/db.ts, dropped at
  * the end), each with
  * - `real`: the API as server/main.ts builds it (createApp on the system clock, its metrics, a
- *   pino logger writing every request's JSON line to /dev/null), with `pupils` pupils whose
- *   exams were started from their own terminal (X-Device-Token), so every save runs every rule;
+ *   pino logger writing every request's JSON line to /dev/null, synchronously as on stdout),
+ *   with `pupils` pupils whose exams were started from their own terminal (X-Device-Token), so
+ *   every save runs every rule;
  * - `floor`: a bare Hono route that reads the same body and stores it with one upsert, no rules
  *   (PGlite: through Drizzle on the same PGlite; PostgreSQL: `pg` on a pool of the same size).
  * It tells the parent where they listen and who the pupils are (one IPC message), answers the
  * message 'cpu' with the CPU time it has used so far (user + system, microseconds: the cost of
  * a save on this process, which contention on a shared machine inflates less than the wall
- * time), and closes everything on the message 'close'.
+ * time), and closes everything on the message 'close'. The messages `{ profile: 'start' }` and
+ * `{ profile: 'stop', file }` record a V8 CPU profile of this process between them
+ * (node:inspector) and write it to `file` (a .cpuprofile for Chrome's DevTools or any
+ * flame-graph viewer): the servers under load without their start-up.
  */
 import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { eq, sql } from 'drizzle-orm';
@@ -122,7 +128,25 @@ async function main(): Promise<void> {
   }
 
   process.send?.(ready);
+  let profiler: Session | undefined;
   process.on('message', (message) => {
+    if (isProfileMessage(message)) {
+      void (async () => {
+        if (message.profile === 'start') {
+          profiler = new Session();
+          profiler.connect();
+          await profiler.post('Profiler.enable');
+          await profiler.post('Profiler.start');
+        } else if (profiler) {
+          const { profile } = await profiler.post('Profiler.stop');
+          profiler.disconnect();
+          profiler = undefined;
+          await writeFile(message.file, JSON.stringify(profile));
+        }
+        process.send?.({ profiled: message.profile });
+      })();
+      return;
+    }
     if (message === 'cpu') {
       const { user, system } = process.cpuUsage();
       process.send?.({ cpu: user + system });
@@ -136,6 +160,11 @@ async function main(): Promise<void> {
       process.exit(0);
     })();
   });
+}
+
+type ProfileMessage = { profile: 'start' } | { profile: 'stop'; file: string };
+function isProfileMessage(message: unknown): message is ProfileMessage {
+  return typeof message === 'object' && message !== null && 'profile' in message;
 }
 
 await main();

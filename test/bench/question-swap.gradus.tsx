@@ -1,12 +1,12 @@
 /**
- * The Gradus sides of the question-swap bench (question-swap.bench.ts). `gradusSwap`: the real app as
- * src/main.tsx boots it (the kiosk with the real session and exam machines, the router, the
- * shell, the connected exam screen, Lingui) over an API that answers at once, this page's
- * localStorage and the IndexedDB exam cache, signed in and answering question 1. `swap()` presses Next, or Previous on
- * question 2, and returns once React has committed (flushSync). `screenSwap`: the exam screen
- * alone. No Testing Library: the bench runs React's production build, which has no `act`.
+ * The Gradus sides of the question-swap bench (question-swap.bench.ts, in Chromium through
+ * question-swap.page.tsx). `gradusSwap`: the real app as src/main.tsx boots it (the kiosk with the
+ * real session and exam machines, the router, the shell, the connected exam screen, Lingui) over
+ * an API that answers at once, the page's localStorage, the IndexedDB outbox and exam cache and
+ * the browser terminal's ticks, signed in and answering question 1. `swap()` presses Next, or
+ * Previous on question 2, and returns once React has committed (flushSync). `screenSwap`: the
+ * exam screen alone. No Testing Library: the bench runs React's production build, which has no `act`.
  */
-import 'fake-indexeddb/auto';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { setupI18n } from '@lingui/core';
 import { useCallback, useState } from 'react';
@@ -22,11 +22,12 @@ import { createAppRouter } from '../../src/app/router.ts';
 import { syncRouterWithKiosk } from '../../src/app/router-sync.ts';
 import { createLanguageController } from '../../src/i18n/language-controller.ts';
 import { createIndexedDbExamCache } from '../../src/platform/exam-cache.ts';
+import { createIndexedDbOutbox } from '../../src/platform/outbox.ts';
+import { createBrowserTerminal } from '../../src/platform/terminal.ts';
 import { ExamScreen } from '../../src/screens/exam/exam.tsx';
 import { createFakeApi, demoExaminee } from '../helpers/fake-api.ts';
 import { mounted, type SwapUnderTest } from './question-swap.mount.tsx';
 import { examOf } from '../helpers/kiosk-exam.ts';
-
 
 export async function gradusSwap(questions: Question[]): Promise<SwapUnderTest> {
   const api = createFakeApi();
@@ -35,9 +36,10 @@ export async function gradusSwap(questions: Question[]): Promise<SwapUnderTest> 
   const storage = window.localStorage;
   storage.clear();
   writeSession(storage, sessionFromLogin({ access_token: 'token-1', examinee: demoExaminee, server_time: new Date().toISOString() }, crypto.randomUUID()));
-  // The exam cache as the browser keeps it (IndexedDB; fake-indexeddb here), written coalesced.
+  // The outbox and the exam cache as the browser keeps them (IndexedDB), and its clock.
   const examCache = createIndexedDbExamCache(`bench-exam-cache-${crypto.randomUUID()}`);
-  const kiosk = createActor(createKioskMachine({ api, storage, examCache }), {
+  const outbox = createIndexedDbOutbox(`bench-outbox-${crypto.randomUUID()}`);
+  const kiosk = createActor(createKioskMachine({ api, storage, examCache, outbox, terminal: createBrowserTerminal() }), {
     input: { storedSession: readSession(storage), storedToken: readToken(storage) },
   }).start();
   const exam = () => kiosk.getSnapshot().children.exam?.getSnapshot();

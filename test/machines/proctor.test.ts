@@ -5,8 +5,8 @@
  * actions apply to a pupil in each roster state, the rooms and the summary counts, and each row
  * as a teacher reads it.
  */
-import { describe, expect, it } from 'vitest';
-import { createActor, toPromise, type AnyActorLogic } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, SimulatedClock, toPromise, type AnyActorLogic } from 'xstate';
 import type { RosterPupil, RosterResponse, RosterState } from '../../contract/admin.ts';
 import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
 import {
@@ -233,6 +233,7 @@ describe('the machine, driven by hand', () => {
     for (const [error, value] of [
       [new ApiFailure('NOT_LOGGED_IN', 401), 'signedOut'],
       [{ code: 'NOT_LOGGED_IN' }, 'signedOut'],
+      [{ code: 'TIMEOUT' }, 'restoreFailed'],
       [new ApiFailure('DURING_MAINTENANCE', 401), 'restoreFailed'],
       [new ApiFailure('NOT_LOGGED_IN', 403), 'restoreFailed'],
       [new ApiFailure('NETWORK_ERROR'), 'restoreFailed'],
@@ -393,5 +394,170 @@ describe('the machine, driven by hand', () => {
       const rejection = await toPromise(createActor(actors[name] as AnyActorLogic, { input: {} as never }).start()).catch((error: Error) => error.message);
       expect(rejection).toBe(`${name} is provided by the edge (proctor.actors.ts)`);
     }
+  });
+});
+
+describe('the machine\'s calls and its polling', () => {
+  const serverTime = new Date(FAKE_NOW).toISOString();
+  const callNames = ['restoreSession', 'signIn', 'loadSchedules', 'loadRoster', 'performAction', 'loadAudit', 'signOut'] as const;
+
+  /** Every call never answers (the test answers it) and records its input; a simulated clock runs the polls. */
+  function watched() {
+    const inputs: Record<string, unknown[]> = {};
+    const clock = new SimulatedClock();
+    const actors = Object.fromEntries(
+      callNames.map((name) => [
+        name,
+        fromPromise<never, unknown>(({ input }) => {
+          (inputs[name] ??= []).push(input);
+          return new Promise<never>(() => {});
+        }),
+      ]),
+    );
+    const actor = createActor(proctorMachine.provide({ actors: actors as never, actions: { storeToken: () => {}, forgetToken: () => {} } }), {
+      clock,
+    }).start();
+    const done = (id: string, output: unknown) => actor.send({ type: `xstate.done.actor.${id}`, output } as never);
+    const failed = (id: string, error: unknown) => actor.send({ type: `xstate.error.actor.${id}`, error } as never);
+    return { actor, clock, inputs, done, failed };
+  }
+
+  function onRoster() {
+    const m = watched();
+    m.done('restoreSession', { token: 'staff-token', staff: demoStaff });
+    m.done('loadSchedules', { schedules: demoSchedules, server_time: serverTime });
+    m.actor.send({ type: 'schedule.chosen', code: 'DEMO-2026' });
+    return m;
+  }
+
+  it('restores first; a failed restore can be tried again, or dropped for the login form', () => {
+    const m = watched();
+    expect(m.actor.getSnapshot().value).toBe('restoring');
+    expect(m.actor.getSnapshot().hasTag('busy')).toBe(true);
+    m.failed('restoreSession', new ApiFailure('NETWORK_ERROR'));
+    expect(m.actor.getSnapshot().hasTag('error')).toBe(true);
+    m.actor.send({ type: 'retry.requested' });
+    expect(m.actor.getSnapshot().value).toBe('restoring');
+    expect(m.inputs.restoreSession).toHaveLength(2);
+    m.failed('restoreSession', new ApiFailure('TIMEOUT'));
+    m.actor.send({ type: 'logout.requested' });
+    expect(m.actor.getSnapshot().value).toBe('signedOut');
+    expect(m.actor.getSnapshot().context).toMatchObject({ notice: 'signedOut', failure: null, token: null });
+  });
+
+  it('signs in with the checked values; loads the schedules with the token; Refresh loads them again', () => {
+    const m = watched();
+    m.done('restoreSession', null);
+    m.actor.send({ type: 'login.submitted', values: { org_code: 'GRADUS-DEMO', login_id: ' grace ', password: 'secret' } });
+    expect(m.inputs.signIn).toEqual([{ org_code: 'GRADUS-DEMO', login_id: 'grace', password: 'secret' }]);
+    m.done('signIn', { access_token: 'new-token', staff: demoStaff, server_time: serverTime });
+    expect(m.actor.getSnapshot().matches({ signedIn: { schedules: 'loading' } })).toBe(true);
+    expect(m.inputs.loadSchedules).toEqual([{ token: 'new-token' }]);
+    m.failed('loadSchedules', new ApiFailure('GENERIC_ERROR', 500));
+    expect(m.actor.getSnapshot().matches({ signedIn: { schedules: 'failed' } })).toBe(true);
+    expect(m.actor.getSnapshot().context.failure).toBe('GENERIC_ERROR');
+    m.actor.send({ type: 'retry.requested' });
+    m.done('loadSchedules', { schedules: demoSchedules, server_time: serverTime });
+    expect(m.actor.getSnapshot().context.failure).toBeNull();
+    m.actor.send({ type: 'retry.requested' });
+    expect(m.inputs.loadSchedules).toHaveLength(3);
+    m.failed('loadSchedules', new ApiFailure('NOT_LOGGED_IN', 401));
+    expect(m.actor.getSnapshot().value).toBe('signedOut');
+    expect(m.actor.getSnapshot().context.notice).toBe('sessionEnded');
+  });
+
+  it('asks for the roster with the token, the code and the ETag held; polls every 5 s, backing off after failures', () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: FAKE_NOW - 3_000 });
+    try {
+      const m = onRoster();
+      expect(m.inputs.loadRoster).toEqual([{ token: 'staff-token', code: 'DEMO-2026', etag: null }]);
+      m.done('loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
+      // The server's clock is 3 s ahead of ours.
+      expect(m.actor.getSnapshot().context).toMatchObject({ etag: '"1"', clockOffsetMs: 3_000, updatedAt: FAKE_NOW - 3_000 });
+      m.clock.increment(4_999);
+      expect(m.inputs.loadRoster).toHaveLength(1);
+      m.clock.increment(1);
+      expect(m.inputs.loadRoster).toEqual([
+        { token: 'staff-token', code: 'DEMO-2026', etag: null },
+        { token: 'staff-token', code: 'DEMO-2026', etag: '"1"' },
+      ]);
+      m.failed('loadRoster', new ApiFailure('NETWORK_ERROR'));
+      m.clock.increment(4_999);
+      expect(m.inputs.loadRoster).toHaveLength(2);
+      m.clock.increment(1);
+      expect(m.inputs.loadRoster).toHaveLength(3);
+      m.failed('loadRoster', new ApiFailure('NETWORK_ERROR'));
+      m.clock.increment(9_999);
+      expect(m.inputs.loadRoster).toHaveLength(3);
+      m.clock.increment(1);
+      expect(m.inputs.loadRoster).toHaveLength(4);
+      // Asked again at once while a call runs: that call is dropped and asked anew.
+      m.actor.send({ type: 'roster.refreshRequested' });
+      expect(m.inputs.loadRoster).toHaveLength(5);
+      m.failed('loadRoster', new ApiFailure('NOT_LOGGED_IN', 401));
+      expect(m.actor.getSnapshot().value).toBe('signedOut');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('an action is sent with the token, the schedule and the request; done, the roster is asked again at once', () => {
+    const m = onRoster();
+    m.done('loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
+    m.actor.send({ type: 'action.requested', kind: 'retake', sittingId: 501 });
+    m.actor.send({ type: 'action.confirmed', reason: 'Reset' });
+    expect(m.inputs.performAction).toEqual([
+      { token: 'staff-token', scheduleCode: 'DEMO-2026', request: { ...m.actor.getSnapshot().context.draft, reason: 'Reset', minutes: null } },
+    ]);
+    expect(m.actor.getSnapshot().hasTag('busy')).toBe(true);
+    m.done('performAction', { pupil: null, extended: 2, server_time: serverTime });
+    expect(m.inputs.loadRoster).toHaveLength(2);
+    expect(m.actor.getSnapshot().context.roster).toEqual(demoRoster());
+    expect(m.actor.getSnapshot().context.outcome).toMatchObject({ kind: 'retake', examineeName: 'Amara Okafor', extended: 2 });
+  });
+
+  it('a failed action can be cancelled; the audit and the schedules are left from the roster, choosing afresh', () => {
+    const m = onRoster();
+    m.done('loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
+    m.actor.send({ type: 'venue.chosen', venueId: rooms.one.id });
+    m.actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501 });
+    m.actor.send({ type: 'action.confirmed', reason: 'Frozen' });
+    m.failed('performAction', new ApiFailure('GENERIC_ERROR', 500));
+    expect(m.actor.getSnapshot().hasTag('error')).toBe(true);
+    m.actor.send({ type: 'action.cancelled' });
+    expect(m.actor.getSnapshot().context).toMatchObject({ draft: null, actionFailure: null, pending: null });
+    m.actor.send({ type: 'audit.requested' });
+    expect(m.inputs.loadAudit).toEqual([{ token: 'staff-token', code: 'DEMO-2026' }]);
+    m.done('loadAudit', { entries: [], server_time: serverTime });
+    m.actor.send({ type: 'retry.requested' });
+    expect(m.inputs.loadAudit).toHaveLength(2);
+    m.failed('loadAudit', new ApiFailure('NOT_LOGGED_IN', 401));
+    expect(m.actor.getSnapshot().value).toBe('signedOut');
+
+    const back = onRoster();
+    back.done('loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
+    back.actor.send({ type: 'venue.chosen', venueId: rooms.one.id });
+    back.actor.send({ type: 'schedules.requested' });
+    expect(back.actor.getSnapshot().matches({ signedIn: 'schedules' })).toBe(true);
+    back.done('loadSchedules', { schedules: demoSchedules, server_time: serverTime });
+    back.actor.send({ type: 'schedule.chosen', code: 'DEMO-2027' });
+    expect(back.actor.getSnapshot().context).toMatchObject({ scheduleCode: 'DEMO-2027', roster: null, etag: null, venueId: null, audit: [] });
+    expect(back.inputs.loadRoster?.at(-1)).toEqual({ token: 'staff-token', code: 'DEMO-2027', etag: null });
+  });
+
+  it('before the roster\'s first answer, no pupil action can be asked for', () => {
+    const m = onRoster();
+    m.actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501 });
+    m.actor.send({ type: 'action.requested', kind: 'extend_room' });
+    expect(m.actor.getSnapshot().status).toBe('active');
+    expect(m.actor.getSnapshot().context.draft).toBeNull();
+    expect(m.actor.getSnapshot().matches({ signedIn: { watching: { action: 'idle' } } })).toBe(true);
+  });
+
+  it('signs out with the token it holds', () => {
+    const m = onRoster();
+    m.actor.send({ type: 'logout.requested' });
+    expect(m.inputs.signOut).toEqual([{ token: 'staff-token' }]);
+    expect(m.actor.getSnapshot().hasTag('busy')).toBe(true);
   });
 });

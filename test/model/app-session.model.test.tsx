@@ -387,12 +387,15 @@ const visitorModel = createMachine({
     purchasedLoading: {
       on: {
         'server.sendsOwnedResult': 'purchasedReady',
+        'server.sendsPartlyOwnedResult': 'purchasedPartReady',
         'network.fails': 'purchasedFailed',
         'server.isInMaintenance': 'loggingOutWithError',
         'server.refusesToken': 'loggingOutWithError',
       },
     },
     purchasedFailed: { on: { 'pupil.triesAgain': 'purchasedLoading' } },
+    // The result sheet owned, the certificate not yet: "Buy" opens pay-exam-result again.
+    purchasedPartReady: { on: { 'pupil.buysResultItems': 'resultPayLoading' } },
     purchasedReady: {
       on: {
         'pupil.downloadsCertificate': 'purchasedDownloading',
@@ -1099,6 +1102,10 @@ describe('a visitor through the app, every transition of the session model', () 
             await screen.findByRole('button', { name: 'Download the certificate' });
             expect(screen.getByRole('button', { name: 'Open the score report' })).toBeTruthy();
           },
+          purchasedPartReady: async () => {
+            await screen.findByRole('button', { name: 'Buy the result sheet / certificate' });
+            expect(screen.queryByRole('button', { name: 'Download the certificate' })).toBeNull();
+          },
           purchasedDownloading: async () => {
             await waitFor(() => expect(app.control.waiting()).toContain('resultDocument'));
             expect(screen.getByRole('button', { name: 'Downloading the certificate…' })).toBeTruthy();
@@ -1333,6 +1340,12 @@ describe('a visitor through the app, every transition of the session model', () 
           'server.sendsOwnedResult': async () => {
             app.control.server.paid.result_sheet = 2;
             app.control.server.paid.certificate = 2;
+            await serverAnswers(app.control, 'shortResult');
+            await serverAnswers(app.control, 'resultPaymentSetting');
+          },
+          'server.sendsPartlyOwnedResult': async () => {
+            app.control.server.paid.result_sheet = 2;
+            app.control.server.paid.certificate = 0;
             await serverAnswers(app.control, 'shortResult');
             await serverAnswers(app.control, 'resultPaymentSetting');
           },

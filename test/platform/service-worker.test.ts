@@ -12,6 +12,7 @@ import { waitForKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import { readSession } from '../../machines/shared/storage.ts';
 import { mayActivateUpdate, startServiceWorker, updateMomentOf } from '../../src/platform/service-worker.ts';
 import { createFakeApi, createMemoryStorage, demoQuestions, VALID_CODE } from '../helpers/fake-api.ts';
+import { createFakeConnectivity } from '../helpers/fake-connectivity.ts';
 import { examOf } from '../helpers/kiosk-exam.ts';
 
 describe('may a waiting version activate now?', () => {
@@ -31,6 +32,7 @@ describe('may a waiting version activate now?', () => {
     'purchased-result',
     'score-report',
     'proctor',
+    'connectivity',
   ];
   const unsafe: ScreenName[] = ['exam', 'booting', 'entry', 'pay-exam-fee', 'pay-exam-result', 'examinee-input-info', 'score-report-embed'];
 
@@ -86,6 +88,29 @@ describe('the policy on the kiosk as a pupil sits the exam', () => {
     // Logging out: not while POST /logout is in flight; the login screen afterwards is safe.
     examOf(kiosk).send({ type: 'logout.requested' });
     await waitForKiosk(kiosk, (s) => updateMomentOf(s).screen === 'login-code');
+    expect(mayNow()).toBe(true);
+    kiosk.stop();
+  });
+
+  it('allows an update on the terminal check once its checks are done, not while one runs', async () => {
+    const storage = createMemoryStorage();
+    const connectivity = createFakeConnectivity();
+    connectivity.hold = true;
+    const kiosk = createActor(createKioskMachine({ api: createFakeApi(), storage, connectivity }), {
+      input: { storedSession: readSession(storage) },
+    }).start();
+    const mayNow = () => mayActivateUpdate(updateMomentOf(kiosk.getSnapshot()));
+
+    kiosk.send({ type: 'location.changed', path: '/checking-domain-connection', search: {} });
+    await waitForKiosk(kiosk, (s) => s.children.connectivity !== undefined);
+    // The checks run (held): a reload now would cut one short.
+    expect(updateMomentOf(kiosk.getSnapshot())).toEqual({ screen: 'connectivity', busy: true });
+    expect(mayNow()).toBe(false);
+
+    connectivity.hold = false;
+    connectivity.release();
+    await waitForKiosk(kiosk, (s) => s.children.connectivity?.getSnapshot().matches('done') ?? false);
+    expect(updateMomentOf(kiosk.getSnapshot())).toEqual({ screen: 'connectivity', busy: false });
     expect(mayNow()).toBe(true);
     kiosk.stop();
   });

@@ -153,14 +153,14 @@ describe('results connect', () => {
     expect(notPassed.purchasedResult).toMatchObject({ canDownloadCertificate: false, canBuy: false, purchases: { passed: false } });
   });
 
-  it('sends the purchased result\'s Buy and Back to the menu', () => {
+  it('sends the purchased result\'s Buy to pay-exam-result and Back to the menu', () => {
     const sent: ResultsEvent[] = [];
     const api = connect(onPurchasedResult(true, { result_sheet: true, certificate: false }).getSnapshot(), (event) => sent.push(event));
     expect(api.purchasedResult.canBuy).toBe(true);
     api.purchasedResult.onBuy();
     api.purchasedResult.onBack();
     api.purchasedResult.onOpenReport();
-    expect(sent).toEqual([{ type: 'menu.requested' }, { type: 'menu.requested' }, { type: 'report.openRequested' }]);
+    expect(sent).toEqual([{ type: 'resultItems.buyRequested' }, { type: 'menu.requested' }, { type: 'report.openRequested' }]);
   });
 
   it('tells a failed load of the purchased result, and only then', () => {

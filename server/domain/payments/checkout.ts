@@ -39,7 +39,7 @@ import type { Logger } from '../../logger.ts';
 import { DomainError } from '../errors.ts';
 import { ownedBy, PaymentStatus, type Owned } from '../purchases.ts';
 import { resultAvailability as availabilityOf } from '../../../machines/schedule-history/schedule-history.selectors.ts';
-import { loadOwnSitting, paysOnline, type Sitting } from '../sitting.ts';
+import { loadOwnSitting, ownSittings, paysExamFee, type Sitting } from '../sitting.ts';
 import type { Principal } from '../tokens.ts';
 import { grantPayment, itemKindsOf, lockPayment, recordFailure, type PaymentRow } from './grant.ts';
 import type { PaymentProvider } from './provider.ts';
@@ -61,7 +61,8 @@ function line(kind: PaymentKind, settings: PaymentSettings, status: 0 | 1 | 2, a
 
 /** Why the exam fee cannot be bought for this sitting now, if it cannot. */
 function examFeeRefusal(sitting: Sitting, owned: Owned): DomainError | undefined {
-  if (!paysOnline(sitting)) return new DomainError('NOT_FOUND', 'This exam has no fee to pay online.');
+  // Group mode (seed section 3): the school applied and settled the fee; nothing to sell the pupil.
+  if (!paysExamFee(sitting)) return new DomainError('NOT_FOUND', 'This exam has no fee to pay online.');
   if (owned.items.exam_fee === PaymentStatus.PAID) return new DomainError('ALREADY_PAID', 'The exam fee is paid.');
   const status = sitting.history.status;
   if (status === ScheduleHistoryStatus.PENDING) return undefined;
@@ -327,13 +328,7 @@ async function ownPayment(tx: Tx, principal: Principal, reference: string, lock:
     .select({ payment: payments })
     .from(payments)
     .innerJoin(scheduleHistories, eq(scheduleHistories.id, payments.scheduleHistoryId))
-    .where(
-      and(
-        eq(payments.reference, reference),
-        eq(scheduleHistories.examineeId, principal.examineeId),
-        principal.scheduleHistoryId === null ? undefined : eq(scheduleHistories.id, principal.scheduleHistoryId),
-      ),
-    )
+    .where(and(eq(payments.reference, reference), ownSittings(principal)))
     .limit(1);
   const [row] = lock ? await query.for('update', { of: payments }) : await query;
   if (!row) throw new DomainError('NOT_FOUND', 'No such payment.');

@@ -6,7 +6,8 @@
  */
 import { Trans } from '@lingui/react/macro';
 import type { MouseEvent } from 'react';
-import { CHECK_PATH } from '../../../machines/connectivity/connectivity.machine.ts';
+// Not from the connectivity machine: it loads on demand (machines/kiosk/kiosk.lazy.ts).
+import { TERMINAL_CHECK_PATH as CHECK_PATH } from '../../../machines/kiosk/child-routes.ts';
 import { TerminalIcon } from '../icon/icons.tsx';
 import styles from './terminal-check-link.module.css';
 

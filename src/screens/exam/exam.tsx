@@ -18,9 +18,16 @@
  * and cut are blocked, leaving the page asks first (beforeunload) while answering, and every
  * focus loss (window blur, hidden tab) is handed to `onFocusLost` (counted and reported to the
  * server by the exam machine, never blocking).
+ *
+ * A question swap renders again only what changes with the question (issue 12, the question
+ * swap): the header's counter, the question, and the buttons whose state moved. The tools, the
+ * navigation buttons and Finish are memoized parts whose handlers stay the same function from
+ * render to render (each calls the newest props through a ref), so a button whose label and
+ * state did not change is not rendered again; a language change still re-renders their text
+ * (Lingui's context).
  */
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type MouseEvent } from 'react';
 import { isAnswered } from '../../../machines/exam/exam.rules.ts';
 import type { SaveState } from '../../../machines/exam/exam.selectors.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
@@ -106,6 +113,101 @@ function preventCopy(event: ClipboardEvent) {
   event.preventDefault();
 }
 
+/**
+ * The same function on every render, calling the newest `handler` (set before the browser can
+ * deliver another event: a layout effect), so a memoized part given it does not render again.
+ */
+function useStableHandler<A extends unknown[]>(handler: (...args: A) => void): (...args: A) => void {
+  const latest = useRef(handler);
+  useLayoutEffect(() => {
+    latest.current = handler;
+  });
+  return useCallback((...args: A) => latest.current(...args), []);
+}
+
+interface ToolsProps {
+  listOpen: boolean;
+  flagged: boolean;
+  finishing: boolean;
+  onToggleList(): void;
+  onFlag(): void;
+}
+
+/** "Question list" and "Flag for review" above the question. */
+const Tools = memo(function Tools({ listOpen, flagged, finishing, onToggleList, onFlag }: ToolsProps) {
+  return (
+    <div className={styles.tools}>
+      <button type="button" className="button" aria-expanded={listOpen} aria-controls="question-list" onClick={onToggleList}>
+        {listOpen ? <Trans>Hide question list</Trans> : <Trans>Question list</Trans>}
+      </button>
+      <button type="button" className="button" aria-pressed={flagged} disabled={finishing} onClick={onFlag}>
+        {flagged ? <Trans>Remove flag</Trans> : <Trans>Flag for review</Trans>}
+      </button>
+    </div>
+  );
+});
+
+const PreviousButton = memo(function PreviousButton({ disabled, onClick }: { disabled: boolean; onClick(): void }) {
+  return (
+    <button type="button" className="button" disabled={disabled} onClick={onClick}>
+      <ArrowIcon direction="back" />
+      <Trans>Previous</Trans>
+    </button>
+  );
+});
+
+const NextButton = memo(function NextButton({ disabled, primary, onClick }: { disabled: boolean; primary: boolean; onClick(): void }) {
+  return (
+    <button type="button" className="button" data-variant={primary ? 'primary' : undefined} disabled={disabled} onClick={onClick}>
+      <Trans>Next</Trans>
+      <ArrowIcon direction="forward" />
+    </button>
+  );
+});
+
+interface NavigationProps {
+  previousDisabled: boolean;
+  nextDisabled: boolean;
+  /** Next is the primary action (not on the last question). */
+  nextPrimary: boolean;
+  onPrevious(): void;
+  onNext(): void;
+}
+
+/** Previous and Next, labelled "Questions" for assistive technology. */
+const Navigation = memo(function Navigation({ previousDisabled, nextDisabled, nextPrimary, onPrevious, onNext }: NavigationProps) {
+  const { t } = useLingui();
+  return (
+    <nav className={styles.nav} aria-label={t`Questions`}>
+      <PreviousButton disabled={previousDisabled} onClick={onPrevious} />
+      <NextButton disabled={nextDisabled} primary={nextPrimary} onClick={onNext} />
+    </nav>
+  );
+});
+
+interface FinishButtonProps {
+  finishing: boolean;
+  primary: boolean;
+  disabled: boolean;
+  onClick(): void;
+}
+
+const FinishButton = memo(function FinishButton({ finishing, primary, disabled, onClick }: FinishButtonProps) {
+  return (
+    <button
+      type="button"
+      className={`button ${styles.finish}`}
+      data-variant={primary ? 'primary' : undefined}
+      disabled={disabled}
+      aria-busy={finishing || undefined}
+      aria-disabled={finishing || undefined}
+      onClick={onClick}
+    >
+      {finishing ? <Trans>Sending your answers…</Trans> : <Trans>Finish the test</Trans>}
+    </button>
+  );
+});
+
 export function ExamScreen(props: ExamScreenProps) {
   const { status, questions, index, answers, deadlineAt, clockOffsetMs, confirmingFinish, error, timeLimitSeconds } = props;
   const { onAnswer, onNext, onPrevious, onFinishRequest, onFinishConfirm, onFinishCancel, onRetry } = props;
@@ -113,7 +215,6 @@ export function ExamScreen(props: ExamScreenProps) {
   const isFirst = index <= 0;
   const isLast = index >= questions.length - 1;
   const finishing = status === 'finishing';
-  const { t } = useLingui();
   const { flagged = [], listOpen = false, onToggleList = noop, onFlag = noop, onSelect = noop, onFocusLost = noop } = props;
   const { keyboardOpen = true, upperCase = false, onToggleKeyboard = noop, onToggleUpperCase = noop } = props;
   const answering = status === 'answering';
@@ -182,6 +283,28 @@ export function ExamScreen(props: ExamScreenProps) {
   }, [commit]);
   useEffect(() => () => latestCommit.current(), []);
 
+  // The buttons' handlers: the same functions from render to render (see useStableHandler).
+  const toggleList = useStableHandler(() => {
+    commit();
+    onToggleList();
+  });
+  const flagQuestion = useStableHandler(() => {
+    if (question) onFlag(question.id);
+  });
+  const previous = useStableHandler(() => {
+    commit();
+    onPrevious();
+  });
+  const next = useStableHandler(() => {
+    commit();
+    onNext();
+  });
+  const requestFinish = useStableHandler(() => {
+    if (finishing) return;
+    commit();
+    onFinishRequest();
+  });
+
   const unanswered = questions.filter((q) => {
     const typed = draft?.questionId === q.id ? isAnswered(draft.value) : false;
     return !typed && !isGiven(answers[q.id]);
@@ -209,29 +332,13 @@ export function ExamScreen(props: ExamScreenProps) {
             </FailureAlert>
           )}
           {question && (
-            <div className={styles.tools}>
-              <button
-                type="button"
-                className="button"
-                aria-expanded={listOpen}
-                aria-controls="question-list"
-                onClick={() => {
-                  commit();
-                  onToggleList();
-                }}
-              >
-                {listOpen ? <Trans>Hide question list</Trans> : <Trans>Question list</Trans>}
-              </button>
-              <button
-                type="button"
-                className="button"
-                aria-pressed={flagged.includes(question.id)}
-                disabled={finishing}
-                onClick={() => onFlag(question.id)}
-              >
-                {flagged.includes(question.id) ? <Trans>Remove flag</Trans> : <Trans>Flag for review</Trans>}
-              </button>
-            </div>
+            <Tools
+              listOpen={listOpen}
+              flagged={flagged.includes(question.id)}
+              finishing={finishing}
+              onToggleList={toggleList}
+              onFlag={flagQuestion}
+            />
           )}
           {question && listOpen && (
             <QuestionList
@@ -271,48 +378,14 @@ export function ExamScreen(props: ExamScreenProps) {
             </SkeletonRegion>
           )}
           <div className={styles.actions}>
-            <nav className={styles.nav} aria-label={t`Questions`}>
-              <button
-                type="button"
-                className="button"
-                disabled={!question || isFirst || finishing}
-                onClick={() => {
-                  commit();
-                  onPrevious();
-                }}
-              >
-                <ArrowIcon direction="back" />
-                <Trans>Previous</Trans>
-              </button>
-              <button
-                type="button"
-                className="button"
-                data-variant={isLast ? undefined : 'primary'}
-                disabled={!question || isLast || finishing}
-                onClick={() => {
-                  commit();
-                  onNext();
-                }}
-              >
-                <Trans>Next</Trans>
-                <ArrowIcon direction="forward" />
-              </button>
-            </nav>
-            <button
-              type="button"
-              className={`button ${styles.finish}`}
-              data-variant={question && isLast ? 'primary' : undefined}
-              disabled={!question}
-              aria-busy={finishing || undefined}
-              aria-disabled={finishing || undefined}
-              onClick={() => {
-                if (finishing) return;
-                commit();
-                onFinishRequest();
-              }}
-            >
-              {finishing ? <Trans>Sending your answers…</Trans> : <Trans>Finish the test</Trans>}
-            </button>
+            <Navigation
+              previousDisabled={!question || isFirst || finishing}
+              nextDisabled={!question || isLast || finishing}
+              nextPrimary={!isLast}
+              onPrevious={previous}
+              onNext={next}
+            />
+            <FinishButton finishing={finishing} primary={!!question && isLast} disabled={!question} onClick={requestFinish} />
           </div>
         </main>
       </div>

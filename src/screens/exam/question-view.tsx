@@ -18,7 +18,7 @@
  * - ordering: Visual Programming blocks to arrange; each finished move is handed over.
  */
 import { Trans } from '@lingui/react/macro';
-import { useEffect, useId, useRef, type RefObject } from 'react';
+import { memo, useEffect, useId, useRef, type RefObject } from 'react';
 import { isAnswered } from '../../../machines/exam/exam.rules.ts';
 import type { Question } from '../../../contract/exam.ts';
 import { CheckIcon, CircleIcon, InfoIcon, SavingIcon, TerminalIcon, WarningIcon } from '../../components/icon/icons.tsx';
@@ -127,9 +127,10 @@ function useFocusOnQuestion(heading: RefObject<HTMLHeadingElement | null>, quest
  * Where the answer is kept, in words with an icon (never colour alone): on the server, only on
  * this terminal (the network is down; it is sent later), being saved, not saved, or replaced:
  * another window of this exam gave a later answer, which the server keeps and which is the one
- * shown (this window's own is gone, and never shown as saved).
+ * shown (this window's own is gone, and never shown as saved). Memoized: a swap between two
+ * questions in the same state does not render it again.
  */
-function SavedIndicator({ answer }: { answer: ExamAnswer | undefined }) {
+const SavedIndicator = memo(function SavedIndicator({ answer }: { answer: ExamAnswer | undefined }) {
   const state = !answer || !isAnswered(answer.value) ? 'empty' : answer.saved;
   return (
     <p className={styles.saved} data-state={state} role="status">
@@ -174,4 +175,4 @@ function SavedIndicator({ answer }: { answer: ExamAnswer | undefined }) {
       )}
     </p>
   );
-}
+});

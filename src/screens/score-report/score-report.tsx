@@ -1,7 +1,8 @@
 /**
  * The score report (seed section 2, `score-report/{id}`, "Score report content"): examinee
  * information, the overall result (subject with level, name, age, country or region, grade,
- * correct answer rate, certificate, passed or not, rank at the level), a chart and rating, the
+ * correct answer rate, certificate, passed or not, rank at the level unless the school hides
+ * rankings: display flag 3, the server sends no rank), a chart and rating, the
  * per-unit analysis against all examinees and the organisation, a wrong-answer example, and
  * print and save-PDF buttons.
  *
@@ -243,15 +244,18 @@ function Report({ report, variant, download, onPrint, onDownloadPdf, onDownloadC
               {result.passed ? <Trans>Passed</Trans> : <Trans>Did not pass</Trans>}
             </span>
           </Row>
-          <Row item="rank" label={<Trans>Rank at this level</Trans>}>
-            {rank.status === 'complete' ? (
-              <RankText position={n(rank.position)} total={n(rank.total)} />
-            ) : (
-              <span className={styles.muted}>
-                <Trans>Rank aggregation is in progress. Please check again later.</Trans>
-              </span>
-            )}
-          </Row>
+          {/* Hidden: the school shows no rankings (display flag 3); the server sent none. */}
+          {rank.status !== 'hidden' && (
+            <Row item="rank" label={<Trans>Rank at this level</Trans>}>
+              {rank.status === 'complete' ? (
+                <RankText position={n(rank.position)} total={n(rank.total)} />
+              ) : (
+                <span className={styles.muted}>
+                  <Trans>Rank aggregation is in progress. Please check again later.</Trans>
+                </span>
+              )}
+            </Row>
+          )}
           <Row item="certificate" label={<Trans>Certificate</Trans>}>
             {report.certificate_available ? <Trans>Available</Trans> : <Trans>Not available</Trans>}
           </Row>

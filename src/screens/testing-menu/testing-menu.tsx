@@ -4,7 +4,8 @@
  * colour alone). Every seed TestingMenu state is live: "Pay fee" (button), "Fee paid", "Payment
  * not completed" (a checkout is pending: the button opens it again), "Take test" (button),
  * "Exam completed", "Waiting for the result to be released" (with the release date when known)
- * and "View results" (button). The menu's one primary action is `menu.next`.
+ * and "View results" (button). In group mode (seed section 3) the fee card says the school paid
+ * and nothing asks for the fee. The menu's one primary action is `menu.next`.
  *
  * Presentational: it renders the MenuView it is given (the session's `menuViewOf`,
  * machines/session/session.selectors.ts, from the contract's ChoosePageStatus) and calls back;
@@ -14,7 +15,7 @@ import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import type { MenuAction, MenuView } from '../../../machines/session/session.selectors.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
-import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
+import { LoadFailed } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, CircleIcon, ClockIcon, InfoIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
@@ -94,6 +95,16 @@ function FeeCard({ menu, onPayFee }: { menu: MenuView; onPayFee?: () => void }) 
         <State tone="done">
           <Trans>Fee paid</Trans>
         </State>
+      )}
+      {menu.fee === 'school_paid' && (
+        <>
+          <State tone="done">
+            <Trans>Paid by your school</Trans>
+          </State>
+          <Note>
+            <Trans>Your school applied for this test for its pupils. You do not pay an exam fee.</Trans>
+          </Note>
+        </>
       )}
       {menu.fee === 'pending' && (
         <>
@@ -228,14 +239,7 @@ export function TestingMenuScreen({ status, menu, error, onPayFee, onTakeTest, o
           </div>
         </SkeletonRegion>
       )}
-      {status === 'error' && (
-        <>
-          <FailureAlert code={error ?? 'GENERIC_ERROR'} />
-          <button type="button" className="button" data-variant="primary" onClick={onRetry}>
-            <Trans>Try again</Trans>
-          </button>
-        </>
-      )}
+      {status === 'error' && <LoadFailed code={error} onRetry={onRetry} />}
       {status === 'ready' && menu && (
         <ul className={styles.cards}>
           {menu.fee !== 'not_required' && <FeeCard menu={menu} onPayFee={onPayFee} />}

@@ -1,0 +1,88 @@
+/**
+ * The question swap keeps the question on screen without writing the exam cache on the swap's
+ * frame (issue 12, the question swap): the move is reported at once (the kiosk writes it to the
+ * stored session, where a reload resumes from), and the cache takes the new question when the
+ * page is next idle, one write for a burst of moves. A reload right after a move, before the page
+ * was ever idle, resumes at that question; so does one without the network.
+ */
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
+import type { CachedExam } from '../../machines/exam/exam.types.ts';
+import { settle, setUp, startedExam } from '../helpers/exam-terminal.ts';
+
+/** The terminal, with every cache write counted. */
+async function answeringTerminal() {
+  const terminal = setUp();
+  const written: number[] = [];
+  const put = terminal.examCache.put.bind(terminal.examCache);
+  terminal.examCache.put = (exam: CachedExam) => {
+    written.push(exam.questionIndex);
+    return put(exam);
+  };
+  const first = await startedExam(terminal);
+  await settle();
+  written.length = 0;
+  return { terminal, first, written };
+}
+
+describe('a question swap', () => {
+  it('reports the question at once and writes the cache only when the page is idle, once for a burst of moves', async () => {
+    const { terminal, first, written } = await answeringTerminal();
+    first.actor.send({ type: 'question.next' });
+    first.actor.send({ type: 'question.next' });
+    first.actor.send({ type: 'question.previous' });
+    // At once: the stored session has it; the cache not yet (not on the swap's frame).
+    expect(terminal.session().question_index).toBe(1);
+    expect(written).toEqual([]);
+    expect(terminal.examCache.records.get(7)?.questionIndex).toBe(0);
+    await settle();
+    expect(written).toEqual([1]);
+    expect(terminal.examCache.records.get(7)?.questionIndex).toBe(1);
+  });
+
+  it('leaves the waiting write to a write of the whole exam (an acknowledged answer carries the question too)', async () => {
+    const { first, written } = await answeringTerminal();
+    first.actor.send({ type: 'question.next' });
+    first.actor.send({ type: 'answer.given', questionId: 102, value: 'cold' });
+    await waitFor(first.actor, (s) => s.context.answers[102]?.status === 'saved');
+    await settle();
+    expect(written).toEqual([1]);
+  });
+
+  it('forgets a waiting write when the exam flow ends (nothing of it reappears after a logout)', async () => {
+    const { terminal, first, written } = await answeringTerminal();
+    first.actor.send({ type: 'question.next' });
+    first.actor.send({ type: 'finish.requested' });
+    first.actor.send({ type: 'finish.confirmed' });
+    await waitFor(first.actor, (s) => s.matches('finished'));
+    await settle();
+    expect(written).toEqual([]);
+    expect(terminal.examCache.records.size).toBe(0);
+  });
+
+  it('resumes at the question moved to by a reload right after the move, before the page was idle', async () => {
+    const { terminal, first } = await answeringTerminal();
+    first.actor.send({ type: 'question.next' });
+    first.actor.send({ type: 'question.next' });
+    // F5 at once: a new machine on the same terminal, with the stored session as it is now.
+    first.actor.stop();
+    const second = terminal.boot();
+    second.actor.start();
+    second.actor.send({ type: 'INIT_TEST' });
+    const resumed = await waitFor(second.actor, (s) => s.matches('answering'));
+    expect(resumed.context.questionIndex).toBe(2);
+  });
+
+  it('resumes at the question moved to by a reload right after the move with no network', async () => {
+    const { terminal, first } = await answeringTerminal();
+    terminal.network.up = false;
+    first.actor.send({ type: 'question.next' });
+    first.actor.stop();
+    const second = terminal.boot();
+    second.actor.start();
+    second.actor.send({ type: 'INIT_TEST' });
+    const resumed = await waitFor(second.actor, (s) => s.matches('answering'));
+    expect(terminal.network.tries).toContain('examQuestions');
+    expect(resumed.context.questionIndex).toBe(1);
+  });
+});

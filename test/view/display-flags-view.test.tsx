@@ -1,0 +1,71 @@
+// @vitest-environment jsdom
+/**
+ * The seed's section 3 display flag and group mode as the pupil sees them: a score report whose
+ * school hides rankings (the server sent `rank: { status: 'hidden' }`) has no rank row at all,
+ * not even "in progress"; a testing menu in group mode says the school paid the exam fee and
+ * offers no payment.
+ */
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { MenuView } from '../../machines/session/session.selectors.ts';
+import { ScoreReportScreen } from '../../src/screens/score-report/score-report.tsx';
+import { TestingMenuScreen } from '../../src/screens/testing-menu/testing-menu.tsx';
+import { renderView } from './render.tsx';
+import { scoreReportFixture } from './score-report-fixture.ts';
+
+function renderReport(rank: Parameters<typeof scoreReportFixture>[0]) {
+  return renderView(
+    <ScoreReportScreen
+      status="ready"
+      report={scoreReportFixture(rank)}
+      error={null}
+      variant="print"
+      download={{ report: 'idle', certificate: 'idle' }}
+      onPrint={vi.fn()}
+      onDownloadPdf={vi.fn()}
+      onDownloadCertificate={vi.fn()}
+    />,
+  );
+}
+
+describe('score report: rank display flag', () => {
+  it('shown (display flag 1): the rank row with position and total', async () => {
+    await renderReport({ rank: { status: 'complete', position: 12, total: 148 } });
+    expect(document.querySelector('[data-item="rank"]')?.textContent).toContain('12 out of 148 at this level');
+  });
+
+  it('hidden (display flag 3): no rank row and no rank text on the page, the rest of the result stays', async () => {
+    await renderReport({ rank: { status: 'hidden' } });
+    expect(document.querySelector('[data-item="rank"]')).toBeNull();
+    expect(document.body.textContent).not.toMatch(/Rank at this level|Rank aggregation/);
+    expect(document.querySelector('[data-item="score"]')?.textContent).toContain('78 out of 100');
+    expect(document.querySelector('[data-item="certificate"]')).not.toBeNull();
+  });
+});
+
+describe('testing menu: group mode', () => {
+  const menu: MenuView = { fee: 'school_paid', exam: 'can_take', result: 'not_finished', releaseAt: null, next: 'take_test' };
+
+  it('the fee card says the school paid and offers no payment; the test is the one primary action', async () => {
+    const onPayFee = vi.fn();
+    await renderView(
+      <TestingMenuScreen
+        status="ready"
+        menu={menu}
+        error={null}
+        onPayFee={onPayFee}
+        onTakeTest={vi.fn()}
+        onViewResults={vi.fn()}
+        onRetry={vi.fn()}
+        onLogout={vi.fn()}
+      />,
+    );
+    const fee = screen.getByRole('heading', { level: 2, name: 'Exam fee' }).closest('li') as HTMLElement;
+    expect(within(fee).getByText('Paid by your school')).toBeTruthy();
+    expect(within(fee).getByText(/You do not pay an exam fee/)).toBeTruthy();
+    expect(within(fee).queryAllByRole('button')).toHaveLength(0);
+    expect(screen.queryByText('Pay fee')).toBeNull();
+    const primary = screen.getAllByRole('button').filter((b) => b.getAttribute('data-variant') === 'primary');
+    expect(primary.map((b) => b.textContent)).toEqual(['Take test']);
+  });
+});
