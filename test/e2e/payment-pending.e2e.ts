@@ -18,6 +18,7 @@ import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import type { ResultsAccount } from '../../server/seed/results-demo.ts';
 import { PaymentSessionSchema, PaymentStatusResponseSchema } from '../../contract/payments.ts';
+import { ApplicationMode } from '../../contract/enums.ts';
 import { ChoosePageStatusSchema } from '../../contract/results.ts';
 import { baseUrl, currentPath, screenText, seeScreen, useKiosk } from '../helpers/e2e-browser.ts';
 import { takeResultsJourneyPupil } from '../helpers/e2e-demo-accounts.ts';
@@ -128,7 +129,7 @@ describe('payment not completed (issue 11, item 4)', () => {
     const menuLoaded = page.waitForResponse(isApi('GET', '/get-status-choose-page'));
     await page.goBack();
     const menuStatus = v.parse(ChoosePageStatusSchema, await (await menuLoaded).json());
-    expect(menuStatus.exam_fee).toEqual({ required: true, status: 1 });
+    expect(menuStatus.exam_fee).toEqual({ required: true, status: 1, application_mode: ApplicationMode.PERSONAL });
     await seeMenu(page);
     await page.getByText('Payment not completed', { exact: true }).waitFor();
     expect(await screenText(page)).toContain('The payment has not gone through yet.');
@@ -160,6 +161,6 @@ describe('payment not completed (issue 11, item 4)', () => {
     await page.getByText('Fee paid', { exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Take test', exact: true }).isDisabled()).toBe(false);
     const after = v.parse(ChoosePageStatusSchema, await (await api(`/get-status-choose-page?schedule_history_id=${scheduleHistoryId}`, examToken)).json());
-    expect(after.exam_fee).toEqual({ required: true, status: 2 });
+    expect(after.exam_fee).toEqual({ required: true, status: 2, application_mode: ApplicationMode.PERSONAL });
   });
 });

@@ -17,7 +17,7 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import type { PracticeQuestion, TutorialSetting } from '../../contract/tutorial.ts';
 import { confirmIdentity, loginWithCode, openKiosk, screens, seeScreen, startExam, useKiosk } from '../helpers/e2e-browser.ts';
-import { takeJourneyPupil } from '../helpers/e2e-demo-accounts.ts';
+import { takeExamPupil } from '../helpers/e2e-demo-accounts.ts';
 import { answersOnServer, followSitting, paperOf } from '../helpers/e2e-sitting.ts';
 
 const kiosk = useKiosk();
@@ -123,7 +123,7 @@ const pupils = [
 describe('the tutorial with practice questions', () => {
   test.each(pupils)('$name: one practice question of each type, checked on the terminal, and nothing sent', async ({ subject, level, types }) => {
     const page = kiosk.page;
-    const pupil = takeJourneyPupil({ subject, level });
+    const pupil = takeExamPupil({ subject, level });
     const settingLoaded = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === '/api/tutorial-setting');
 
     await openKiosk(page, '/login-code');

@@ -62,6 +62,20 @@ export function takeJourneyPupil(exam: { subject: number; level: number } = { su
 }
 
 /**
+ * A pupil of this exam whose sitting nobody in this run has started, for a test that needs that
+ * paper but sits none of it to the end (the tutorial): a journey pupil the seed does not mark as
+ * a spare (takeSparePupil hands those out in whatever order the files run), else the "subject"
+ * pupil of that level.
+ */
+export function takeExamPupil(exam: { subject: number; level: number }): DemoPupil {
+  const isSpare = (a: DemoAccount) => a.purpose.includes('spare journey pupil');
+  return take(
+    (a) => (a.scenario === 'journey' || a.scenario === 'subject') && !isSpare(a) && a.subject === exam.subject && a.level === exam.level,
+    `journey or subject pupil of subject ${exam.subject} level ${exam.level} (not a spare)`,
+  );
+}
+
+/**
  * A journey pupil for a test that needs a sitting but no particular paper (the fault-matrix
  * tests, test/e2e/fault-*.e2e.ts): one the seed marks as a spare ("spare journey pupil", one per
  * exam nobody else sits), else one of English level 1. So the fault cases leave the English

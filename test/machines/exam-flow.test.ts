@@ -6,7 +6,7 @@
  * Start, the questions (merged with the outbox), the answering region's own events, to the end.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine, fromPromise, SimulatedClock, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { createActor, createMachine, fromPromise, SimulatedClock, toPromise, type AnyActorLogic, type AnyActorRef, type AnyEventObject } from 'xstate';
 import type { ExamDetails } from '../../contract/exam.ts';
 import type { ExamineeSession } from '../../contract/session.ts';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
@@ -641,5 +641,33 @@ describe('finishing', () => {
     const submitGone = finishingWith(false);
     submitGone.done('finishExam', { ok: false, error: 'ER_SCHEDULE_HISTORY_RETAKE' });
     expect(valueOf(submitGone)).toBe('retake');
+  });
+});
+
+describe('the definition', () => {
+  it('each state says the screen and the path the router follows', () => {
+    const meta = Object.fromEntries(Object.entries(examMachine.states).map(([name, node]) => [name, node.meta ?? null]));
+    expect(meta).toMatchObject({
+      loadingDetails: { screen: 'booting' },
+      detailsFailed: { path: '/login-confirm', screen: 'login-confirm' },
+      confirming: { path: '/login-confirm', screen: 'login-confirm' },
+      tutorial: { path: '/exam-tutorial', screen: 'exam-tutorial' },
+      ready: { path: '/exam-start', screen: 'exam-start' },
+      starting: { path: '/exam-start', screen: 'exam-start' },
+      loadingQuestions: { path: '/start', screen: 'exam' },
+      questionsFailed: { path: '/start', screen: 'exam' },
+      answering: { path: '/start', screen: 'exam' },
+      finishing: { path: '/start', screen: 'exam' },
+      finishFailed: { path: '/start', screen: 'exam' },
+      finished: { path: '/exam-end', screen: 'exam-end' },
+    });
+  });
+
+  it('unprovided, each call fails loudly, naming the edge', async () => {
+    const { actors } = examMachine.implementations;
+    for (const name of ['loadExamDetails', 'startExam', 'loadQuestions', 'storeAnswer', 'saveAnswer', 'sendHeartbeat', 'loadServerAnswers', 'flushAnswers', 'finishExam']) {
+      const message = await toPromise(createActor(actors[name] as AnyActorLogic, { input: {} as never }).start()).catch((error: Error) => error.message);
+      expect(message).toBe(`${name} is provided by the edge`);
+    }
   });
 });
