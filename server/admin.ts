@@ -15,23 +15,56 @@
  * answer_archive (kept for audit, detached from the exam); every live token of the examinee is
  * revoked with the reason 'retake', so the pupil's next call answers 401
  * ER_SCHEDULE_HISTORY_RETAKE and the pupil must log in again. Unknown accounts exit with code 1.
+ *
+ *   npm run admin -- rank-display <organisation code> show|hide
+ *   npm run admin -- application-mode <schedule code> personal|group
+ *
+ * The school settings of seed section 3 (server/domain/school-settings.ts): whether the
+ * organisation's score reports show the pupil's rank (display flag 1 or 3), and whether a test
+ * period was applied for personally or by the school as a group (1 or 2: in group mode nobody of
+ * it is asked for the exam fee). Unknown codes exit with code 1, unknown words with code 2.
  */
 import { configFromEnv } from './config.ts';
 import { DataDirectoryInUseError, openDatabase, type Database } from './db/client.ts';
 import { resetAccount } from './domain/retake.ts';
+import { applicationModeWords, rankDisplayWords, setApplicationMode, setRankDisplay, type SettingResult } from './domain/school-settings.ts';
 
 /** The reset itself lives in server/domain/retake.ts, shared with the proctor console's retake. */
 export { resetAccount, type ResetResult } from './domain/retake.ts';
 
-const usage = 'Usage: npm run admin -- reset <login code | login id>';
+const usage = [
+  'Usage: npm run admin -- reset <login code | login id>',
+  '       npm run admin -- rank-display <organisation code> show|hide',
+  '       npm run admin -- application-mode <schedule code> personal|group',
+].join('\n');
+
+type Command =
+  | { kind: 'reset'; account: string }
+  | { kind: 'setting'; run: (db: Database['db']) => Promise<SettingResult>; what: string };
+
+/** The command the arguments name, or null (usage). */
+function commandOf(args: readonly string[]): Command | null {
+  const [command, subject, word, ...rest] = args;
+  if (subject === undefined || rest.length > 0) return null;
+  if (command === 'reset') return word === undefined ? { kind: 'reset', account: subject } : null;
+  if (command === 'rank-display' && word !== undefined && Object.hasOwn(rankDisplayWords, word)) {
+    const flag = rankDisplayWords[word as keyof typeof rankDisplayWords];
+    return { kind: 'setting', run: (db) => setRankDisplay(db, subject, flag), what: `organisation "${subject}": rank display flag ${flag} (${word})` };
+  }
+  if (command === 'application-mode' && word !== undefined && Object.hasOwn(applicationModeWords, word)) {
+    const mode = applicationModeWords[word as keyof typeof applicationModeWords];
+    return { kind: 'setting', run: (db) => setApplicationMode(db, subject, mode), what: `test period "${subject}": application mode ${mode} (${word})` };
+  }
+  return null;
+}
 
 /** The CLI: returns the exit code; writes what it did to `out`, problems to `err`. */
 export async function runAdmin(
   args: readonly string[],
   io: { out: (line: string) => void; err: (line: string) => void; env?: Record<string, string | undefined> },
 ): Promise<number> {
-  const [command, account, ...rest] = args;
-  if (command !== 'reset' || account === undefined || rest.length > 0) {
+  const command = commandOf(args);
+  if (command === null) {
     io.err(usage);
     return 2;
   }
@@ -42,10 +75,20 @@ export async function runAdmin(
   } catch (error) {
     // PGlite held by the running server: nothing was done, and the exit code says so.
     if (!(error instanceof DataDirectoryInUseError)) throw error;
-    io.err(`Nothing was reset. ${error.message}`);
+    io.err(`Nothing was ${command.kind === 'reset' ? 'reset' : 'changed'}. ${error.message}`);
     return 1;
   }
   try {
+    if (command.kind === 'setting') {
+      const result = await command.run(database.db);
+      if (!result.ok) {
+        io.err(result.message);
+        return 1;
+      }
+      io.out(`Set ${command.what} on ${database.driver} (${database.location}); it was ${result.previous}.`);
+      return 0;
+    }
+    const account = command.account;
     const result = await resetAccount(database.db, account, new Date());
     if (!result.ok) {
       io.err(result.message);

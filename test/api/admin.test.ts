@@ -7,8 +7,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { resetAccount, runAdmin } from '../../server/admin.ts';
-import { ScheduleHistoryStatus } from '../../contract/enums.ts';
-import { answerArchive, answers, resultUnits, results } from '../../server/db/schema.ts';
+import { ApplicationMode, DisplayFlag, ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { answerArchive, answers, organizations, resultUnits, results, schedules } from '../../server/db/schema.ts';
+import { applicationModeWords, rankDisplayWords, setApplicationMode, setRankDisplay } from '../../server/domain/school-settings.ts';
 import { runDueJobs } from '../../server/jobs/runner.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, useApi } from '../helpers/server-api.ts';
@@ -90,5 +91,56 @@ describe('the admin command line', () => {
     const err: string[] = [];
     expect(await runAdmin([], { out: () => {}, err: (l) => err.push(l) })).toBe(2);
     expect(err.join('\n')).toMatch(/npm run admin -- reset/);
+    expect(err.join('\n')).toMatch(/npm run admin -- rank-display <organisation code> show\|hide/);
+  });
+
+  test.each([
+    ['rank-display', 'GRADUS-DEMO', 'maybe'],
+    ['rank-display', 'GRADUS-DEMO'],
+    ['application-mode', 'ABROAD-GROUP', 'solo'],
+    ['application-mode', 'ABROAD-GROUP', 'group', 'extra'],
+    ['reset', 'ABCD-EFGH-JKLM', 'extra'],
+  ])('refuses %j with the usage and exit code 2, opening no database', async (...args) => {
+    const err: string[] = [];
+    const env = { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' };
+    expect(await runAdmin(args, { out: () => {}, err: (l) => err.push(l), env })).toBe(2);
+    expect(err.join('\n')).toMatch(/^Usage: npm run admin/);
+  });
+});
+
+describe.each(kinds)('school settings (seed section 3) on %s', (kind) => {
+  const api = useApi(kind);
+
+  test('rank-display hide / show sets the organisation\'s flag to 3 / 1 and says what it was', async () => {
+    const pupil = await addSitting(api.db, { organization: {} });
+    const [org] = await api.db.select().from(organizations).where(eq(organizations.id, pupil.organizationId));
+    expect(await setRankDisplay(api.db, org!.code, rankDisplayWords.hide)).toEqual({ ok: true, id: org!.id, previous: DisplayFlag.DISPLAY });
+    const flag = async () => (await api.db.select().from(organizations).where(eq(organizations.id, org!.id)))[0]?.rankDisplayFlag;
+    expect(await flag()).toBe(DisplayFlag.HIDE);
+    expect(await setRankDisplay(api.db, org!.code, rankDisplayWords.show)).toEqual({ ok: true, id: org!.id, previous: DisplayFlag.HIDE });
+    expect(await flag()).toBe(DisplayFlag.DISPLAY);
+  });
+
+  test('application-mode group / personal sets the test period\'s mode to 2 / 1; the menu follows at once', async () => {
+    const pupil = await addSitting(api.db, { isMyPageLogin: true, organization: {} });
+    const [schedule] = await api.db.select().from(schedules).where(eq(schedules.organizationId, pupil.organizationId));
+    expect(await setApplicationMode(api.db, schedule!.scheduleCode, applicationModeWords.group)).toEqual({
+      ok: true,
+      id: schedule!.id,
+      previous: ApplicationMode.PERSONAL,
+    });
+    const { token } = await api.loginAs(pupil.loginCode);
+    const menu = async () => (await api.call('GET', '/api/get-status-choose-page', { token })).body as { exam_fee: { application_mode?: number } };
+    expect((await menu()).exam_fee.application_mode).toBe(ApplicationMode.GROUP);
+    expect(await setApplicationMode(api.db, schedule!.scheduleCode, applicationModeWords.personal)).toMatchObject({ ok: true, previous: ApplicationMode.GROUP });
+    expect((await menu()).exam_fee.application_mode).toBe(ApplicationMode.PERSONAL);
+  });
+
+  test('an unknown code changes nothing and says so', async () => {
+    expect(await setRankDisplay(api.db, 'NO-SUCH-SCHOOL', rankDisplayWords.hide)).toEqual({ ok: false, message: 'No organisation with the code "NO-SUCH-SCHOOL".' });
+    expect(await setApplicationMode(api.db, 'NO-SUCH-PERIOD', applicationModeWords.group)).toEqual({
+      ok: false,
+      message: 'No test period with the schedule code "NO-SUCH-PERIOD".',
+    });
   });
 });
