@@ -187,7 +187,7 @@ function loadingView(purpose: PaymentPurpose): PaymentView {
     session: null,
     redirect: null,
     justPaid: false,
-    paymentStatus: 0,
+    paymentStatus: PaymentStatus.NOT_PAID,
     failure: null,
   };
 }
