@@ -4,14 +4,15 @@
  * Top states: idle -> loadingDetails -> confirming (login-confirm) -> tutorial -> ready
  * (exam-start) -> starting -> loadingQuestions -> answering (/start) -> finishing -> finished
  * (exam-end); detailsFailed, questionsFailed and finishFailed offer a retry; unauthorized and
- * leaving hand control back to the kiosk. While answering, four regions run side by side:
+ * leaving hand control back to the kiosk. While answering, five regions run side by side:
  * view (the finish dialog), outbox (writes each answer to this terminal's outbox), sync
- * (sends what the outbox holds, quietly trying again with backoff while the network fails) and
+ * (sends what the outbox holds, quietly trying again with backoff while the network fails),
  * presence (the heartbeat every PRESENCE_INTERVAL_MS and at once when the page changes, and the
- * server's answers read again when the page comes back: another window may have replaced one).
- * The page's edge (`watchTerminal`) ticks every second and reports visibilitychange, focus and
- * online; each re-derives the time left from the server's deadline, and past it the exam
- * finishes the normal way (never one long timer: a sleeping laptop pauses timers).
+ * server's answers read again when the page comes back: another window may have replaced one)
+ * and position (the question on screen reported once the pupil pauses, see the invariants).
+ * The page's edge (`watchTerminal`) ticks every second and reports visibilitychange, focus,
+ * online and pagehide; each re-derives the time left from the server's deadline, and past it the
+ * exam finishes the normal way (never one long timer: a sleeping laptop pauses timers).
  * What the pupil arranged on screen is context reported to the kiosk (which persists it in the
  * stored session, seed section 3) and read back after a reload: the question index
  * (question_index), the question list (question_list_flag), the flags for review, the on-screen
@@ -42,9 +43,16 @@
  * - what the exam needs to resume (questions, deadline, offset, index, answers the server holds)
  *   is cached on this terminal for this login only (`cacheExam`), and forgotten when the exam
  *   flow ends (`clearExamCache`); a reload whose loading fails on the network resumes from it;
- *   a move to another question is cached when the page is idle (`cachePosition`: off the swap's
- *   frame; the stored session, written at once through `reportProgress`, is where a reload
- *   resumes the question from);
+ * - a reload resumes the question on screen from the stored session, which the kiosk writes when
+ *   the exam reports its position (`reportProgress`). A move or a toggle of the view is reported
+ *   once the pupil pauses (POSITION_PAUSE_MS after the last move: a burst of moves is one write,
+ *   and no write is on a swap's frame), and at once when the page is hidden or goes away
+ *   (pagehide: a reload, the window closed) and whenever `answering` is left (Finish, time up,
+ *   a logout, an error); Start and a flag for review are reported at once. So a reload, a hidden
+ *   page or the end of answering never loses the position; only a crash within the pause (the
+ *   browser or the terminal dying with no pagehide) resumes on the position last reported.
+ *   The exam cache takes a move when the page is idle (`cachePosition`, also off the swap's
+ *   frame); answers are never affected (the outbox writes each one before it is shown as saved);
  * - an answer is "saved on this terminal" only once the outbox wrote it (`storeAnswer`), and
  *   "saved" only after the server acknowledged its idempotency key; only then is it removed
  *   from the outbox (`removeFromOutbox`);
@@ -57,10 +65,11 @@
  *   Back and typed URLs are honoured only before Start (tutorial <-> login-confirm/start).
  *
  * Where each part lives: this file has the top states and the `answering` state's own events
- * (answers, moving between questions, the view region, the clock); `exam.saving.ts` the outbox
- * and sync regions; `exam.presence.ts` the presence region; `exam.finishing.ts` the finishing
- * state; `exam.setup.ts` the actors, actions, guards and delays by name; `exam.rules.ts` the
- * pure rules they decide with; `exam.connect.ts` what the screens render and may send.
+ * (answers, moving between questions, the view and position regions, the clock);
+ * `exam.saving.ts` the outbox and sync regions; `exam.presence.ts` the presence region;
+ * `exam.finishing.ts` the finishing state; `exam.setup.ts` the actors, actions, guards and
+ * delays by name; `exam.rules.ts` the pure rules they decide with; `exam.connect.ts` what the
+ * screens render and may send.
  */
 import { assign, enqueueActions, raise, sendTo, stateIn } from 'xstate';
 import { finishingState } from './exam.finishing.ts';
@@ -273,27 +282,29 @@ export const examMachine = examSetup.createMachine({
             revision: ({ context }) => context.revision + 1,
           }),
         },
+        // Moves and the view's toggles are reported once the pupil pauses (the `position` region).
         'question.next': {
           guard: 'hasNext',
-          actions: [assign({ questionIndex: ({ context }) => context.questionIndex + 1 }), 'reportProgress', 'cachePosition'],
+          actions: [assign({ questionIndex: ({ context }) => context.questionIndex + 1 }), 'notePosition', 'cachePosition'],
         },
         'question.previous': {
           guard: 'hasPrevious',
-          actions: [assign({ questionIndex: ({ context }) => context.questionIndex - 1 }), 'reportProgress', 'cachePosition'],
+          actions: [assign({ questionIndex: ({ context }) => context.questionIndex - 1 }), 'notePosition', 'cachePosition'],
         },
         'question.selected': {
           guard: 'isValidIndex',
-          actions: [assign({ questionIndex: ({ event }) => event.index }), 'reportProgress', 'cachePosition'],
+          actions: [assign({ questionIndex: ({ event }) => event.index }), 'notePosition', 'cachePosition'],
         },
         'questionList.toggled': {
-          actions: [assign({ questionListOpen: ({ context }) => !context.questionListOpen }), 'reportProgress'],
+          actions: [assign({ questionListOpen: ({ context }) => !context.questionListOpen }), 'notePosition'],
         },
         'keyboard.toggled': {
-          actions: [assign({ keyboardOpen: ({ context }) => !context.keyboardOpen }), 'reportProgress'],
+          actions: [assign({ keyboardOpen: ({ context }) => !context.keyboardOpen }), 'notePosition'],
         },
         'upperCase.toggled': {
-          actions: [assign({ upperCase: ({ context }) => !context.upperCase }), 'reportProgress'],
+          actions: [assign({ upperCase: ({ context }) => !context.upperCase }), 'notePosition'],
         },
+        // A flag is the pupil's own mark, once in a while, not a swap: reported at once (with the position).
         'question.flagged': {
           guard: 'isFlaggableQuestion',
           actions: [
@@ -303,7 +314,8 @@ export const examMachine = examSetup.createMachine({
                   ? context.flagged.filter((id) => id !== event.questionId)
                   : [...context.flagged, event.questionId],
             }),
-            'reportProgress',
+            'notePosition',
+            'flushPosition',
           ],
         },
         // Kiosk: the window lost focus (blur, hidden tab); counted and reported, never blocking.
@@ -337,6 +349,35 @@ export const examMachine = examSetup.createMachine({
         outbox: outboxRegion,
         sync: syncRegion,
         presence: presenceRegion,
+        /**
+         * The position (the question on screen, the list, the keyboard and its capitals) goes to
+         * the kiosk, which rewrites the stored session (localStorage, synchronous: about 4 ms at
+         * 4x CPU throttle), once the pupil pauses, not on every move: the swap's frame stays the
+         * screen's. `unreported` reports as it is left: after POSITION_PAUSE_MS without a move
+         * (each move starts the pause again), at once when the page is hidden or goes away (a
+         * reload fires pagehide first) or a flag is set, and when answering ends, whichever way
+         * (its exit).
+         */
+        position: {
+          initial: 'reported',
+          states: {
+            reported: { on: { 'position.moved': 'unreported' } },
+            unreported: {
+              exit: 'reportProgress',
+              initial: 'pausing',
+              on: {
+                'page.changed': { guard: 'isPageHiddenInTime', target: 'reported' },
+                'position.flushed': 'reported',
+              },
+              states: {
+                pausing: {
+                  after: { positionPause: '#exam.answering.position.reported' },
+                  on: { 'position.moved': { target: 'pausing', reenter: true } },
+                },
+              },
+            },
+          },
+        },
       },
     },
     finishing: finishingState,

@@ -39,6 +39,12 @@ import type {
 
 const errorCodeOf = ({ event }: { event: unknown }) => failureOfEvent(event);
 
+/**
+ * How long the pupil rests on a question before the position is reported to the kiosk (the
+ * stored session): a burst of moves is one report, after its last move, never on a swap's frame.
+ */
+export const POSITION_PAUSE_MS = 400;
+
 export const examSetup = setup({
   types: {
     context: {} as ExamContext,
@@ -95,6 +101,13 @@ export const examSetup = setup({
     tutorial: tutorialMachine,
   },
   actions: {
+    /**
+     * What the pupil arranged (the question on screen, the list, the flags, the keyboard and its
+     * capitals) to the kiosk, which keeps it in the stored session (seed section 3) for a
+     * reload. Start reports at once; while answering, the `position` region reports as it leaves
+     * `unreported`: once the pupil pauses after a move or a toggle, at once for a flag, when the
+     * page is hidden or goes away, and when answering ends.
+     */
     reportProgress: sendParent(({ context }): ExamParentEvent => ({
       type: 'exam.progressed',
       change: {
@@ -153,9 +166,14 @@ export const examSetup = setup({
     /**
      * Keeps the question on screen in the cache, later: when the page is idle, not on the swap's
      * frame (a reload resumes the question from the stored session, which `reportProgress` writes
-     * at once); a `cacheExam` meanwhile carries it. Fire and forget, the edge provides it.
+     * once the pupil pauses or the page is hidden); a `cacheExam` meanwhile carries it. Fire and
+     * forget, the edge provides it.
      */
     cachePosition: () => {},
+    /** A move or a toggle of the view: the `position` region reports it once the pupil pauses. */
+    notePosition: raise({ type: 'position.moved' }),
+    /** The position is reported now, not after the pause (a flag for review). */
+    flushPosition: raise({ type: 'position.flushed' }),
     /** Forgets the cached exam (the exam flow ended); fire and forget, the edge provides it. */
     clearExamCache: () => {},
     assignVisibility: assign({
@@ -187,6 +205,12 @@ export const examSetup = setup({
     isPastDeadline: ({ context, event }) =>
       (event.type === 'clock.ticked' || event.type === 'page.changed') && isPastDeadlineAt(context, event.now),
     isPageVisible: ({ event }) => event.type === 'page.changed' && event.visible,
+    /**
+     * The page is hidden or going away while the exam runs on (past the deadline the page change
+     * finishes the exam instead, and leaving `answering` reports the position anyway).
+     */
+    isPageHiddenInTime: ({ context, event }) =>
+      event.type === 'page.changed' && !event.visible && !isPastDeadlineAt(context, event.now),
     wasSuperseded: ({ event }) => (event as { output?: SaveAcknowledgement }).output?.outcome === 'superseded',
     isKnownQuestion: ({ context, event }) =>
       event.type === 'answer.given' && context.questions.some((q) => q.id === event.questionId),
@@ -204,6 +228,8 @@ export const examSetup = setup({
   delays: {
     /** Between heartbeats while answering (contract/presence.ts). */
     heartbeatInterval: PRESENCE_INTERVAL_MS,
+    /** The pupil's pause after a move before the position is reported (POSITION_PAUSE_MS). */
+    positionPause: POSITION_PAUSE_MS,
     /** 1 s, doubling, at most SAVE_RETRY_MAX_MS (seed section 7). */
     saveBackoff: ({ context }) => backoffMs(context.saveAttempts, { maxMs: SAVE_RETRY_MAX_MS }),
   },

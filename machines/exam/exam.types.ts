@@ -126,11 +126,19 @@ export type ExamEvent =
    */
   | { type: 'clock.ticked'; now: number }
   /**
-   * The page came back or changed (visibilitychange, focus, online): the same check, at once,
-   * a heartbeat at once, and when visible, the server's answers read again (another window may
-   * have replaced one).
+   * The page came back or changed (visibilitychange, focus, online, pagehide): the same check, at
+   * once, a heartbeat at once, and when visible, the server's answers read again (another window
+   * may have replaced one); when hidden (or going away), the position waiting for the pupil's
+   * pause is reported at once.
    */
   | { type: 'page.changed'; now: number; visible: boolean; cause: PageChangeCause }
+  /**
+   * Raised by the exam itself on every move between questions and every toggle of the view (the
+   * list, the keyboard, its capitals): the `position` region reports them once the pupil pauses.
+   */
+  | { type: 'position.moved' }
+  /** Raised by the exam itself for a flag for review: the `position` region reports at once. */
+  | { type: 'position.flushed' }
   | { type: 'location.unmatched'; path: string; known: boolean };
 
 /** Events the exam machine sends to its parent (the kiosk). */
@@ -154,8 +162,11 @@ export interface SaveAcknowledgement {
   deadlineAt: string;
 }
 
-/** The browser event behind a page.changed. */
-export type PageChangeCause = 'visibilitychange' | 'focus' | 'online';
+/**
+ * The browser event behind a page.changed. `pagehide`: the page is going away (a reload, the
+ * window closed, another address), always with visible false, as the last word the page gets.
+ */
+export type PageChangeCause = 'visibilitychange' | 'focus' | 'online' | 'pagehide';
 
 /** What the page's edge tells the exam while answering (src/platform/terminal.ts). */
 export type TerminalSignal =
@@ -163,9 +174,9 @@ export type TerminalSignal =
   | { type: 'page.changed'; now: number; visible: boolean; cause: PageChangeCause };
 
 /**
- * The page's clock and wake-up signals: a tick every second, and visibilitychange, focus and
- * online as they happen. Laptop lids and background tabs pause timers; the next tick (or the
- * wake-up event) reads the wall clock again, so nothing relies on one long timer.
+ * The page's clock and wake-up signals: a tick every second, and visibilitychange, focus,
+ * online and pagehide as they happen. Laptop lids and background tabs pause timers; the next
+ * tick (or the wake-up event) reads the wall clock again, so nothing relies on one long timer.
  */
 export interface TerminalPort {
   /** Starts the signals; returns the function that stops them. */

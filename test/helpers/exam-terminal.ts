@@ -5,6 +5,12 @@
  * that outlive a reload (`boot()` again), a SimulatedClock (every backoff and heartbeat interval
  * is a step of the test), and the page's signals sent by the test (`signal`), as
  * src/platform/terminal.ts sends them in the browser.
+ *
+ * A page ends as a page does: `actor.stop()` is the page going away (F5, the window closed), so
+ * the browser's pagehide reaches the exam first, as it always does before a page is gone (the
+ * exam reports the question on screen then, src/platform/terminal.ts); `crash()` ends it with no
+ * word at all (the browser or the terminal dying), the one end that loses a move the pupil had
+ * not paused after.
  */
 import { randomUUID } from 'node:crypto';
 import { SimulatedClock, createActor, waitFor } from 'xstate';
@@ -64,7 +70,12 @@ export function setUp() {
     const signal = (event: TerminalSignal) => {
       for (const listener of listeners) listener(event);
     };
-    return { actor, clock, signal };
+    const crash = actor.stop.bind(actor);
+    actor.stop = () => {
+      signal({ type: 'page.changed', now: Date.now(), visible: false, cause: 'pagehide' });
+      return crash();
+    };
+    return { actor, clock, signal, crash };
   };
   return { server, network, outbox, examCache, boot, session: () => stored };
 }

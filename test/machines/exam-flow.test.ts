@@ -11,6 +11,7 @@ import type { ExamDetails } from '../../contract/exam.ts';
 import type { ExamineeSession } from '../../contract/session.ts';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
 import { answerKey } from '../../machines/exam/exam.rules.ts';
+import { POSITION_PAUSE_MS } from '../../machines/exam/exam.setup.ts';
 import { PRESENCE_INTERVAL_MS } from '../../contract/presence.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import type { ExamContext, ExamEvent } from '../../machines/exam/exam.types.ts';
@@ -320,8 +321,9 @@ describe('answering', () => {
     expect(exam.context().revision).toBe(revision + 1);
   });
 
-  it('moves between questions within the exam, reporting each move and caching it later', () => {
-    const exam = toAnswering();
+  it('moves between questions within the exam, caching each move later and reporting the last once the pupil pauses', () => {
+    const clock = new SimulatedClock();
+    const exam = toAnswering({}, clock);
     exam.clear();
     exam.send({ type: 'question.previous' });
     expect(exam.context().questionIndex).toBe(0);
@@ -337,21 +339,29 @@ describe('answering', () => {
     exam.send({ type: 'question.selected', index: 2 });
     expect(exam.context().questionIndex).toBe(2);
     expect(exam.actions).toEqual(Array(5).fill({ name: 'cachePosition' }));
-    expect(exam.reported.map((e) => (e as unknown as { change: { question_index: number } }).change.question_index)).toEqual([1, 2, 1, 0, 2]);
+    // A burst of moves is one report, once the pupil pauses (not on any swap's frame).
+    expect(exam.reported).toEqual([]);
+    clock.increment(POSITION_PAUSE_MS);
+    expect(exam.reported.map((e) => (e as unknown as { change: { question_index: number } }).change.question_index)).toEqual([2]);
   });
 
-  it('the list, the keyboard and its capitals toggle; a flag on a question of the exam toggles; each reported', () => {
-    const exam = toAnswering();
+  it('the list, the keyboard and its capitals toggle (reported with the next flag, or after the pause); a flag on a question of the exam toggles, reported at once', () => {
+    const clock = new SimulatedClock();
+    const exam = toAnswering({}, clock);
     exam.clear();
     exam.send({ type: 'questionList.toggled' });
     exam.send({ type: 'keyboard.toggled' });
     exam.send({ type: 'upperCase.toggled' });
+    expect(exam.reported).toEqual([]);
     exam.send({ type: 'question.flagged', questionId: 999 });
+    expect(exam.reported).toEqual([]);
     exam.send({ type: 'question.flagged', questionId: 103 });
+    expect(exam.reported).toHaveLength(1);
     expect(exam.context()).toMatchObject({ questionListOpen: false, keyboardOpen: false, upperCase: true, flagged: [102, 103] });
     exam.send({ type: 'question.flagged', questionId: 102 });
     expect(exam.context().flagged).toEqual([103]);
-    expect(exam.reported).toHaveLength(5);
+    clock.increment(POSITION_PAUSE_MS);
+    expect(exam.reported).toHaveLength(2);
     expect(exam.reported.at(-1)).toEqual({
       type: 'exam.progressed',
       change: { question_index: 0, question_list_flag: false, flagged_question_ids: [103], alphabets_keyboard_flag: false, mode_upper_case_flag: true },

@@ -1,12 +1,14 @@
 /**
  * The question swap keeps the question on screen without writing the exam cache on the swap's
- * frame (issue 12, the question swap): the move is reported at once (the kiosk writes it to the
- * stored session, where a reload resumes from), and the cache takes the new question when the
- * page is next idle, one write for a burst of moves. A reload right after a move, before the page
- * was ever idle, resumes at that question; so does one without the network.
+ * frame (issue 12, the question swap): the move is reported once the pupil pauses (the kiosk
+ * writes it to the stored session, where a reload resumes from; test/machines/exam-position.test.ts),
+ * and the cache takes the new question when the page is next idle, one write for a burst of
+ * moves. A reload right after a move, before the page was ever idle, resumes at that question (the
+ * page's pagehide reports it: the helper's `actor.stop()`); so does one without the network.
  */
 import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
+import { POSITION_PAUSE_MS } from '../../machines/exam/exam.setup.ts';
 import type { CachedExam } from '../../machines/exam/exam.types.ts';
 import { settle, setUp, startedExam } from '../helpers/exam-terminal.ts';
 
@@ -26,18 +28,20 @@ async function answeringTerminal() {
 }
 
 describe('a question swap', () => {
-  it('reports the question at once and writes the cache only when the page is idle, once for a burst of moves', async () => {
+  it('reports the question once the pupil pauses and writes the cache only when the page is idle, once for a burst of moves', async () => {
     const { terminal, first, written } = await answeringTerminal();
     first.actor.send({ type: 'question.next' });
     first.actor.send({ type: 'question.next' });
     first.actor.send({ type: 'question.previous' });
-    // At once: the stored session has it; the cache not yet (not on the swap's frame).
-    expect(terminal.session().question_index).toBe(1);
+    // Not on the swap's frame: neither the stored session nor the cache yet.
+    expect(terminal.session().question_index).toBe(0);
     expect(written).toEqual([]);
     expect(terminal.examCache.records.get(7)?.questionIndex).toBe(0);
     await settle();
     expect(written).toEqual([1]);
     expect(terminal.examCache.records.get(7)?.questionIndex).toBe(1);
+    first.clock.increment(POSITION_PAUSE_MS);
+    expect(terminal.session().question_index).toBe(1);
   });
 
   it('leaves the waiting write to a write of the whole exam (an acknowledged answer carries the question too)', async () => {

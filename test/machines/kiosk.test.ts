@@ -3,7 +3,8 @@
  * one pupil, and the router's view of it (typed URLs and Back are events the machine judges).
  */
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
+import { SimulatedClock, createActor } from 'xstate';
+import { POSITION_PAUSE_MS } from '../../machines/exam/exam.setup.ts';
 import { waitForKiosk as waitFor } from '../../machines/kiosk/kiosk.watch.ts';
 import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { selectPath, selectScreen } from '../../machines/kiosk/kiosk.selectors.ts';
@@ -11,8 +12,8 @@ import { readSession, storageKeys } from '../../machines/shared/storage.ts';
 import { createFakeApi, createMemoryStorage, demoQuestions, VALID_CODE } from '../helpers/fake-api.ts';
 import { examOf } from '../helpers/kiosk-exam.ts';
 
-function boot(storage = createMemoryStorage(), api = createFakeApi()) {
-  const actor = createActor(createKioskMachine({ api, storage }), { input: { storedSession: readSession(storage) } });
+function boot(storage = createMemoryStorage(), api = createFakeApi(), clock?: SimulatedClock) {
+  const actor = createActor(createKioskMachine({ api, storage }), { input: { storedSession: readSession(storage) }, ...(clock ? { clock } : {}) });
   actor.start();
   return { actor, api, storage };
 }
@@ -22,7 +23,9 @@ const settle = (actor: ReturnType<typeof boot>['actor'], path: string) =>
 
 describe('kiosk', () => {
   it('walks the journey from login code to logout and leaves nothing of the pupil', async () => {
-    const { actor, api, storage } = boot();
+    // The machines' delays move only when the test says (the pupil's pause after a move).
+    const clock = new SimulatedClock();
+    const { actor, api, storage } = boot(createMemoryStorage(), createFakeApi(), clock);
     expect(selectPath(actor.getSnapshot())).toBe('/login-code');
     actor.getSnapshot().children.session!.send({ type: 'loginCode.submitted', code: 'ac3ef4ghj6km' });
     await settle(actor, '/login-confirm');
@@ -37,6 +40,9 @@ describe('kiosk', () => {
     examOf(actor).send({ type: 'answer.given', questionId: demoQuestions[0]!.id, value: 'a' });
     examOf(actor).send({ type: 'question.next' });
     examOf(actor).send({ type: 'answer.given', questionId: demoQuestions[1]!.id, value: 'cold' });
+    // The move is kept in the stored session (where a reload resumes) once the pupil pauses, not on the swap.
+    expect(readSession(storage)?.question_index).toBe(0);
+    clock.increment(POSITION_PAUSE_MS);
     expect(readSession(storage)?.question_index).toBe(1);
     examOf(actor).send({ type: 'finish.requested' });
     examOf(actor).send({ type: 'finish.confirmed' });
@@ -93,6 +99,9 @@ describe('kiosk', () => {
     examOf(first).send({ type: 'question.next' });
     examOf(first).send({ type: 'question.next' });
     await waitFor(first, () => api.saved.has(101));
+    // F5 right after the moves, before any pause: the browser's pagehide comes first, and the exam reports then.
+    expect(readSession(storage)?.question_index).toBe(0);
+    examOf(first).send({ type: 'page.changed', now: Date.now(), visible: false, cause: 'pagehide' });
     first.stop();
 
     const { actor } = boot(storage, api);

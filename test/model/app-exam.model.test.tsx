@@ -12,6 +12,10 @@
  * every machine's delays (the heartbeat's 10 s, the background save's backoff, the retry
  * machine's backoff), so time moves only when the path says so.
  *
+ * A move between questions or a toggle of the view is kept in the stored session once the pupil
+ * pauses (the exam's `position` region): each such step clicks, sees nothing stored yet, and lets
+ * the pause pass; one step leafs through two questions and hides the window within the pause.
+ *
  * Every state checks what is on screen, the URL, the calls waiting and what is stored. The exam
  * and retry machines' transitions taken are reported as `model coverage exam (through the app)`
  * and `model coverage retry (through the app)`, and must be all of them.
@@ -23,6 +27,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createMachine, type Actor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
+import { POSITION_PAUSE_MS } from '../../machines/exam/exam.setup.ts';
 import type { ExamContext, TerminalPort, TerminalSignal } from '../../machines/exam/exam.types.ts';
 import type { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { retryMachine } from '../../machines/retry/retry.machine.ts';
@@ -125,8 +130,12 @@ const pupilExamModel = createMachine({
         'terminal.restarts': 'resuming',
         'clock.passesHeartbeatInterval': 'heartbeatSending',
         'window.hides': 'heartbeatSendingHidden',
+        // Next, Next, and the window hidden before the pause: question 3 is stored at once.
+        'pupil.leafsAheadAndLeavesWindow': 'awayOnLastQuestion',
       },
     },
+    awayOnLastQuestion: { on: { 'server.acknowledgesHeartbeat': 'hiddenOnLastQuestion' } },
+    hiddenOnLastQuestion: {},
     // The heartbeat is on its way (best effort: its failures are silent).
     heartbeatSending: {
       on: {
@@ -467,6 +476,17 @@ async function seeQuestion(n: number) {
 const keyboard = () => screen.queryByRole('group', { name: 'Alphabet keyboard' });
 const nothingOfThePupil = (app: AppUnderTest) => expect(examineeKeys.filter((key) => app.storage.items.has(key))).toEqual([]);
 
+/**
+ * A move or a toggle: nothing is stored on the click itself (no write on the swap's frame); the
+ * pupil then pauses, and the exam reports it (the next state checks what is stored).
+ */
+async function movesAndPauses(app: AppUnderTest, click: () => Promise<void>) {
+  const before = stored(app);
+  await click();
+  expect(stored(app)).toEqual(before);
+  await passTime(app, POSITION_PAUSE_MS);
+}
+
 /** The page tells the exam something (a tick, the page hidden or shown again), as the browser would. */
 async function pageSignal(app: AppUnderTest, signal: TerminalSignal) {
   await act(async () => app.terminal.emit(signal));
@@ -639,6 +659,18 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 await callWaits(app, 'heartbeat');
                 await seeQuestion(1);
                 expect(examContext(app)?.visible).toBe(true);
+              },
+              awayOnLastQuestion: async () => {
+                // Sent at once when the page is hidden, and the question on screen stored at once too.
+                await callWaits(app, 'heartbeat');
+                await seeQuestion(3);
+                expect(examContext(app)?.visible).toBe(false);
+                expect(stored(app)?.question_index).toBe(2);
+              },
+              hiddenOnLastQuestion: async () => {
+                await seeQuestion(3);
+                expect(app.control.waiting()).toEqual([]);
+                expect(stored(app)?.question_index).toBe(2);
               },
               heartbeatSendingHidden: async () => {
                 // Sent at once when the page is hidden, saying so.
@@ -964,20 +996,32 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 app.outbox.refuseNext();
                 await chooseAnotherChoice(app);
               },
-              'pupil.goesToNextQuestion': () => app.user.click(screen.getByRole('button', { name: /Next/ })),
-              'pupil.goesToPreviousQuestion': () => app.user.click(screen.getByRole('button', { name: /Previous/ })),
-              'pupil.opensQuestionList': () => app.user.click(screen.getByRole('button', { name: 'Question list' })),
-              'pupil.closesQuestionList': () => app.user.click(screen.getByRole('button', { name: 'Hide question list' })),
+              'pupil.goesToNextQuestion': () => movesAndPauses(app, () => app.user.click(screen.getByRole('button', { name: /Next/ }))),
+              'pupil.goesToPreviousQuestion': () => movesAndPauses(app, () => app.user.click(screen.getByRole('button', { name: /Previous/ }))),
+              'pupil.opensQuestionList': () => movesAndPauses(app, () => app.user.click(screen.getByRole('button', { name: 'Question list' }))),
+              'pupil.closesQuestionList': () => movesAndPauses(app, () => app.user.click(screen.getByRole('button', { name: 'Hide question list' }))),
               'pupil.jumpsToLastQuestion': () =>
-                app.user.click(within(screen.getByRole('navigation', { name: 'Question list' })).getAllByRole('button')[2]!),
+                movesAndPauses(app, () => app.user.click(within(screen.getByRole('navigation', { name: 'Question list' })).getAllByRole('button')[2]!)),
               'pupil.jumpsToFirstQuestion': () =>
-                app.user.click(within(screen.getByRole('navigation', { name: 'Question list' })).getAllByRole('button')[0]!),
+                movesAndPauses(app, () => app.user.click(within(screen.getByRole('navigation', { name: 'Question list' })).getAllByRole('button')[0]!)),
+              'pupil.leafsAheadAndLeavesWindow': async () => {
+                const before = stored(app);
+                await app.user.click(screen.getByRole('button', { name: /Next/ }));
+                await seeQuestion(2);
+                await passTime(app, POSITION_PAUSE_MS - 1);
+                await app.user.click(screen.getByRole('button', { name: /Next/ }));
+                await seeQuestion(3);
+                await passTime(app, POSITION_PAUSE_MS - 1);
+                // Each move started the pause again: nothing stored yet.
+                expect(stored(app)).toEqual(before);
+                await pageSignal(app, { type: 'page.changed', now: Date.now(), visible: false, cause: 'visibilitychange' });
+              },
               'pupil.flagsQuestion': () => app.user.click(screen.getByRole('button', { name: 'Flag for review' })),
               'pupil.removesFlag': () => app.user.click(screen.getByRole('button', { name: 'Remove flag' })),
-              'pupil.hidesKeyboard': () => app.user.click(screen.getByRole('button', { name: 'Hide alphabet keyboard' })),
-              'pupil.showsKeyboard': () => app.user.click(screen.getByRole('button', { name: 'Show alphabet keyboard' })),
-              'pupil.switchesToCapitals': () => app.user.click(screen.getByRole('button', { name: 'Capital letters', pressed: false })),
-              'pupil.switchesToSmallLetters': () => app.user.click(screen.getByRole('button', { name: 'Capital letters', pressed: true })),
+              'pupil.hidesKeyboard': () => movesAndPauses(app, () => app.user.click(screen.getByRole('button', { name: 'Hide alphabet keyboard' }))),
+              'pupil.showsKeyboard': () => movesAndPauses(app, () => app.user.click(screen.getByRole('button', { name: 'Show alphabet keyboard' }))),
+              'pupil.switchesToCapitals': () => movesAndPauses(app, () => app.user.click(screen.getByRole('button', { name: 'Capital letters', pressed: false }))),
+              'pupil.switchesToSmallLetters': () => movesAndPauses(app, () => app.user.click(screen.getByRole('button', { name: 'Capital letters', pressed: true }))),
               'pupil.asksToFinish': () => app.user.click(screen.getByRole('button', { name: 'Finish the test' })),
               'pupil.keepsWorking': () => app.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Keep working' })),
               'pupil.finishes': () => app.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Finish' })),

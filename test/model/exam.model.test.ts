@@ -118,10 +118,21 @@ const presenceOutcomes = new Set([
 ]);
 
 /**
+ * A move or a toggle waits for the pupil's pause (the position region is `unreported`): only the
+ * events that decide how it is reported go on from here (another move, which starts the pause
+ * again; the pause; a flag; the page hidden), for the same reason as the presence detour.
+ */
+function positionDetour(snapshot: AnyMachineSnapshot): boolean {
+  return snapshot.matches({ answering: { position: 'unreported' } });
+}
+const positionPause = 'xstate.after.positionPause.exam.answering.position.unreported.pausing';
+const positionEvents = new Set([positionPause, 'question.next', 'question.previous', 'question.flagged', 'page.changed']);
+
+/**
  * Every event type of the machine, sampled as given (or as `{ type }`), except on a presence
- * detour, where only the presence calls' outcomes are: the presence region runs beside the other
- * three, and walking all of them from each of its states would multiply the graph without taking
- * a transition more.
+ * detour, where only the presence calls' outcomes are, and on a position detour (above): the
+ * presence and position regions run beside the other three, and walking all of them from each
+ * of their states would multiply the graph without taking a transition more.
  */
 function alongside(samples: ModelSpec<typeof machine>['samples']): ModelSpec<typeof machine>['samples'] {
   const types = new Set<string>();
@@ -137,6 +148,7 @@ function alongside(samples: ModelSpec<typeof machine>['samples']): ModelSpec<typ
         type,
         (snapshot: AnyMachineSnapshot) => {
           if (presenceDetour(snapshot) && !presenceOutcomes.has(type)) return [];
+          if (positionDetour(snapshot) && !positionEvents.has(type)) return [];
           if (typeof sample === 'function') return sample(snapshot);
           return sample ?? [{ type }];
         },
@@ -208,6 +220,9 @@ describeModel({
       { type: 'question.flagged', questionId: 102 },
       { type: 'question.flagged', questionId: 999 },
     ],
+    // Raised by the exam itself on a move, a toggle or a flag (sent from outside they would take no transition more).
+    'position.moved': [],
+    'position.flushed': [],
     'xstate.done.actor.storeAnswer': (snapshot) =>
       withStatus(snapshot, 'writing').slice(0, 1).map((answer) => ({ type: 'xstate.done.actor.storeAnswer', output: answer.key })),
     'xstate.error.actor.storeAnswer': [{ type: 'xstate.error.actor.storeAnswer', error: new Error('QuotaExceededError') }],

@@ -17,7 +17,8 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Profiler, type ProfilerOnRenderCallback, type ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
+import { SimulatedClock, createActor } from 'xstate';
+import { POSITION_PAUSE_MS } from '../../machines/exam/exam.setup.ts';
 import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
@@ -87,8 +88,11 @@ async function answeringApp() {
   );
   const control = createControlledApi();
   const { i18n, controller } = await setupLanguage('en');
+  // The machines' delays move only when the test says (the pupil's pause after a move).
+  const clock = new SimulatedClock();
   const kiosk = createActor(createKioskMachine({ api: control.api, storage }), {
     input: { storedSession: readSession(storage), storedToken: readToken(storage) },
+    clock,
   }).start();
   const history = createMemoryHistory({ initialEntries: ['/login-code'] });
   const router = createAppRouter({ history });
@@ -114,7 +118,7 @@ async function answeringApp() {
   await serverAnswers(control, 'startExam');
   await serverAnswers(control, 'examQuestions');
   await screen.findByText('Question 1 of 3');
-  return { control, user, storage };
+  return { control, user, storage, clock };
 }
 
 describe('the exam screen renders alone', () => {
@@ -138,16 +142,18 @@ describe('the exam screen renders alone', () => {
   });
 
   it('moving to the next question re-renders the exam screen and nothing else', async () => {
-    const { storage, user } = await answeringApp();
+    const { storage, user, clock } = await answeringApp();
     renders.clear();
     await user.click(screen.getByRole('button', { name: /Next/ }));
     await screen.findByText('Question 2 of 3');
     await act(async () => {});
-    // The question on screen is kept for a reload (the session's stored session) ...
-    expect(readSession(storage)?.question_index).toBe(1);
-    // ... and still only the exam screen rendered.
+    // Only the exam screen rendered, and nothing was written on the swap ...
     expect(renders.get('exam screen') ?? 0).toBeGreaterThan(0);
     expect(renders.get('shell') ?? 0).toBe(0);
     expect(renders.get('app')).toBe(renders.get('exam screen'));
+    expect(readSession(storage)?.question_index).toBe(0);
+    // ... the question on screen is kept for a reload (the stored session) once the pupil pauses.
+    await act(async () => clock.increment(POSITION_PAUSE_MS));
+    expect(readSession(storage)?.question_index).toBe(1);
   });
 });

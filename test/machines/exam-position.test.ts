@@ -1,0 +1,205 @@
+/**
+ * The question on screen, kept for a reload without a write on the swap (issue 12, item 5): the
+ * exam reports its position (the question index, the question list, the alphabet keyboard and
+ * its capitals) to the kiosk, which rewrites the stored session in localStorage, once the pupil
+ * pauses after a burst of moves (POSITION_PAUSE_MS after the last one), and at once when the page
+ * is hidden or goes away (pagehide: a reload) and when answering ends. Answers are not involved:
+ * the outbox writes each one before it is shown as saved.
+ *
+ * The real kiosk, session and exam machines over the fake API, with a storage that records each
+ * write of the stored session, the page's signals sent as src/platform/terminal.ts sends them,
+ * and a SimulatedClock, so the pause passes only when the test says.
+ */
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock, createActor, waitFor } from 'xstate';
+import { POSITION_PAUSE_MS } from '../../machines/exam/exam.setup.ts';
+import type { TerminalSignal } from '../../machines/exam/exam.types.ts';
+import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
+import { waitForKiosk } from '../../machines/kiosk/kiosk.watch.ts';
+import type { StoragePort } from '../../machines/shared/ports.ts';
+import { readSession, storageKeys } from '../../machines/shared/storage.ts';
+import type { ExamineeSession } from '../../contract/session.ts';
+import { startedExam, setUp } from '../helpers/exam-terminal.ts';
+import { createFakeApi, createMemoryStorage, VALID_CODE } from '../helpers/fake-api.ts';
+import { examOf } from '../helpers/kiosk-exam.ts';
+
+type Position = Pick<
+  ExamineeSession,
+  'question_index' | 'question_list_flag' | 'alphabets_keyboard_flag' | 'mode_upper_case_flag' | 'flagged_question_ids'
+>;
+
+/** A terminal's storage that records the position in every write of the stored session. */
+function recordingStorage() {
+  const inner = createMemoryStorage();
+  const writes: Position[] = [];
+  const storage: StoragePort & { dump(): Record<string, string> } = {
+    ...inner,
+    setItem: (key, value) => {
+      inner.setItem(key, value);
+      if (key !== storageKeys.examineeInfo) return;
+      const { question_index, question_list_flag, alphabets_keyboard_flag, mode_upper_case_flag, flagged_question_ids } = readSession(inner)!;
+      writes.push({ question_index, question_list_flag, alphabets_keyboard_flag, mode_upper_case_flag, flagged_question_ids });
+    },
+  };
+  return { storage, writes };
+}
+
+/** A pupil answering question 1 of 3 on a terminal whose page signals the test sends; no write recorded yet. */
+async function answering(storage = recordingStorage(), api = createFakeApi()) {
+  const clock = new SimulatedClock();
+  const listeners = new Set<(signal: TerminalSignal) => void>();
+  const terminal = { watch: (listener: (signal: TerminalSignal) => void) => (listeners.add(listener), () => void listeners.delete(listener)) };
+  const kiosk = createActor(createKioskMachine({ api, storage: storage.storage, terminal }), {
+    input: { storedSession: readSession(storage.storage) },
+    clock,
+  });
+  kiosk.start();
+  if (!readSession(storage.storage)) {
+    kiosk.getSnapshot().children.session!.send({ type: 'loginCode.submitted', code: VALID_CODE });
+    await waitForKiosk(kiosk, (s) => s.children.exam?.getSnapshot().matches('confirming') ?? false, 2000);
+    examOf(kiosk).send({ type: 'identity.confirmed' });
+    examOf(kiosk).send({ type: 'tutorial.completed' });
+    examOf(kiosk).send({ type: 'start.confirmed' });
+  }
+  await waitForKiosk(kiosk, (s) => s.children.exam?.getSnapshot().matches('answering') ?? false, 2000);
+  storage.writes.length = 0;
+  const exam = examOf(kiosk);
+  const page = (signal: TerminalSignal) => {
+    for (const listener of listeners) listener(signal);
+  };
+  return { kiosk, exam, clock, page, api, ...storage };
+}
+
+const hidden = (cause: 'visibilitychange' | 'pagehide'): TerminalSignal => ({ type: 'page.changed', now: Date.now(), visible: false, cause });
+
+describe('the position between questions', () => {
+  it('writes nothing during a burst of moves, then once after the pause, with the last position', async () => {
+    const { exam, clock, writes } = await answering();
+    exam.send({ type: 'question.next' });
+    exam.send({ type: 'question.next' });
+    exam.send({ type: 'question.previous' });
+    exam.send({ type: 'questionList.toggled' });
+    exam.send({ type: 'question.selected', index: 2 });
+    exam.send({ type: 'keyboard.toggled' });
+    exam.send({ type: 'upperCase.toggled' });
+    expect(exam.getSnapshot().context.questionIndex).toBe(2);
+    expect(writes).toEqual([]);
+    // Each move starts the pause again: less than a pause after the last one, still nothing.
+    clock.increment(POSITION_PAUSE_MS - 1);
+    exam.send({ type: 'question.previous' });
+    clock.increment(POSITION_PAUSE_MS - 1);
+    expect(writes).toEqual([]);
+    clock.increment(1);
+    expect(writes).toEqual([
+      { question_index: 1, question_list_flag: true, alphabets_keyboard_flag: false, mode_upper_case_flag: true, flagged_question_ids: [] },
+    ]);
+    // Reported: the next pause has nothing to write.
+    clock.increment(10 * POSITION_PAUSE_MS);
+    expect(writes).toHaveLength(1);
+  });
+
+  it('writes at once when the page is hidden, and not again after the pause', async () => {
+    const { exam, clock, page, writes } = await answering();
+    exam.send({ type: 'question.next' });
+    expect(writes).toEqual([]);
+    page(hidden('visibilitychange'));
+    expect(writes.map((w) => w.question_index)).toEqual([1]);
+    clock.increment(POSITION_PAUSE_MS);
+    expect(writes).toHaveLength(1);
+  });
+
+  it('writes at once on pagehide (a reload), and the reload resumes on the question moved to', async () => {
+    const recorded = recordingStorage();
+    const api = createFakeApi();
+    const first = await answering(recorded, api);
+    first.exam.send({ type: 'question.next' });
+    first.exam.send({ type: 'question.next' });
+    first.page(hidden('pagehide'));
+    expect(recorded.writes.map((w) => w.question_index)).toEqual([2]);
+    first.kiosk.stop();
+    const second = await answering(recorded, api);
+    expect(second.exam.getSnapshot().context.questionIndex).toBe(2);
+  });
+
+  it('a crash within the pause (no pagehide) resumes on the question last reported', async () => {
+    const recorded = recordingStorage();
+    const api = createFakeApi();
+    const first = await answering(recorded, api);
+    first.exam.send({ type: 'question.next' });
+    first.clock.increment(POSITION_PAUSE_MS);
+    first.exam.send({ type: 'question.next' });
+    first.kiosk.stop();
+    expect(recorded.writes.map((w) => w.question_index)).toEqual([1]);
+    const second = await answering(recorded, api);
+    expect(second.exam.getSnapshot().context.questionIndex).toBe(1);
+  });
+
+  it('writes nothing for a page change with nothing to report, nor for the page shown again', async () => {
+    const { exam, page, writes } = await answering();
+    page(hidden('visibilitychange'));
+    exam.send({ type: 'question.next' });
+    page({ type: 'page.changed', now: Date.now(), visible: true, cause: 'focus' });
+    expect(writes).toEqual([]);
+  });
+
+  it('writes at once when answering ends: Finish', async () => {
+    const { exam, writes } = await answering();
+    exam.send({ type: 'question.next' });
+    exam.send({ type: 'finish.requested' });
+    expect(writes).toEqual([]);
+    exam.send({ type: 'finish.confirmed' });
+    expect(exam.getSnapshot().matches('finishing')).toBe(true);
+    expect(writes.map((w) => w.question_index)).toEqual([1]);
+  });
+
+  it('writes at once when answering ends: an error (another terminal started the exam)', async () => {
+    const { exam, writes } = await answering();
+    exam.send({ type: 'question.next' });
+    exam.send({ type: 'FINISH_WITH_ERROR', code: 'INCORRECT_DEVICE' });
+    expect(exam.getSnapshot().matches('finished')).toBe(true);
+    // The position first (leaving answering), then the end (is_completed), which keeps it.
+    expect(writes.map((w) => w.question_index)).toEqual([1, 1]);
+  });
+
+  it('writes at once when answering ends: the time is up', async () => {
+    const { exam, page, api, writes } = await answering();
+    exam.send({ type: 'question.selected', index: 2 });
+    page({ type: 'clock.ticked', now: Date.parse(api.deadlineAt()) + 1_000 });
+    expect(exam.getSnapshot().matches('finishing')).toBe(true);
+    expect(writes.map((w) => w.question_index)).toEqual([2]);
+  });
+
+  it('writes at once when the page is hidden past the deadline (the exam finishes, and the position is kept)', async () => {
+    const { exam, page, api, writes } = await answering();
+    exam.send({ type: 'question.next' });
+    page({ type: 'page.changed', now: Date.parse(api.deadlineAt()) + 1_000, visible: false, cause: 'pagehide' });
+    expect(exam.getSnapshot().matches('finishing')).toBe(true);
+    expect(writes.map((w) => w.question_index)).toEqual([1]);
+  });
+
+  it('a flag for review is written at once, with the position, and the pause has nothing left to write', async () => {
+    const { exam, clock, writes } = await answering();
+    exam.send({ type: 'question.next' });
+    exam.send({ type: 'question.flagged', questionId: 102 });
+    expect(writes.map((w) => [w.question_index, w.flagged_question_ids])).toEqual([[1, [102]]]);
+    clock.increment(POSITION_PAUSE_MS);
+    expect(writes).toHaveLength(1);
+  });
+
+  it('the exam alone: a page that goes away (F5) reports its move; a crash within the pause does not', async () => {
+    const terminal = setUp();
+    const first = await startedExam(terminal);
+    first.actor.send({ type: 'question.next' });
+    first.actor.send({ type: 'question.next' });
+    expect(terminal.session().question_index).toBe(0);
+    first.actor.stop();
+    expect(terminal.session().question_index).toBe(2);
+    const second = terminal.boot();
+    second.actor.start();
+    second.actor.send({ type: 'INIT_TEST' });
+    await waitFor(second.actor, (s) => s.matches('answering'));
+    second.actor.send({ type: 'question.previous' });
+    second.crash();
+    expect(terminal.session().question_index).toBe(2);
+  });
+});
