@@ -21,7 +21,8 @@
  *
  * Live updates: the proctor page polls the roster every ROSTER_POLL_MS with If-None-Match;
  * the server answers 304 while nothing changed (the ETag covers the content, not
- * server_time). Polling was chosen over server-sent events because it works through school
+ * server_time, nor the last contact of a pupil `in_exam`, which every heartbeat moves: that
+ * state already says "heard from within OFFLINE_AFTER_MS"). Polling was chosen over server-sent events because it works through school
  * proxies that buffer SSE, needs no sticky connection when several API processes share one
  * PostgreSQL, and a 304 costs next to nothing.
  *
@@ -191,7 +192,11 @@ export const RosterPupilSchema = v.object({
 });
 export type RosterPupil = v.InferOutput<typeof RosterPupilSchema>;
 
-/** The roster response; sent with a strong ETag over everything but server_time. */
+/**
+ * The roster response; sent with a strong ETag over everything but server_time and the
+ * `last_contact_at` of pupils `in_exam` (a 304 keeps the copy held: read an in-exam pupil's
+ * last contact as "within OFFLINE_AFTER_MS of the last confirmation").
+ */
 export const RosterResponseSchema = v.object({
   schedule: AdminScheduleSchema,
   /** The room the roster is limited to (venue_id in the query), else null. */
@@ -208,6 +213,14 @@ export type RosterResponse = v.InferOutput<typeof RosterResponseSchema>;
 /** Why: required on every action, kept in the audit trail. */
 const ReasonSchema = v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.maxLength(500, 'invalid'));
 const MinutesSchema = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(60));
+/**
+ * A UUID the page makes once per confirmed action and sends again with "Try again": an action
+ * whose answer was lost on the way back (it is not known whether it was done) is done at most
+ * once. The server keeps it in the action's audit entry; a second request with the same key from
+ * the same proctor for the same sitting (or schedule) changes nothing and answers as the first did
+ * (the pupil's current row). Optional: without one every request acts.
+ */
+const IdempotencyKeySchema = v.optional(v.pipe(v.string(), v.uuid('invalid')));
 
 /**
  * POST /admin/sittings/:id/move-terminal: releases the device binding and revokes the pupil's
@@ -216,14 +229,14 @@ const MinutesSchema = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(
  * POST /admin/sittings/:id/retake: the reset (answers archived, back to PENDING with
  * flag_retake; the old terminal's next call: 401 ER_SCHEDULE_HISTORY_RETAKE).
  */
-export const SittingActionRequestSchema = v.object({ reason: ReasonSchema });
+export const SittingActionRequestSchema = v.object({ reason: ReasonSchema, idempotency_key: IdempotencyKeySchema });
 export type SittingActionRequest = v.InferInput<typeof SittingActionRequestSchema>;
 
 export const SittingActionResponseSchema = v.object({ pupil: RosterPupilSchema, ...serverTime });
 export type SittingActionResponse = v.InferOutput<typeof SittingActionResponseSchema>;
 
 /** POST /admin/sittings/:id/extend: moves one DOING sitting's deadline by `minutes`. */
-export const ExtendSittingRequestSchema = v.object({ minutes: MinutesSchema, reason: ReasonSchema });
+export const ExtendSittingRequestSchema = v.object({ minutes: MinutesSchema, reason: ReasonSchema, idempotency_key: IdempotencyKeySchema });
 export type ExtendSittingRequest = v.InferInput<typeof ExtendSittingRequestSchema>;
 
 export const ExtendSittingResponseSchema = v.object({
@@ -239,6 +252,7 @@ export const ExtendScheduleRequestSchema = v.object({
   minutes: MinutesSchema,
   reason: ReasonSchema,
   venue_id: v.optional(id),
+  idempotency_key: IdempotencyKeySchema,
 });
 export type ExtendScheduleRequest = v.InferInput<typeof ExtendScheduleRequestSchema>;
 

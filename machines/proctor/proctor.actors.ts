@@ -66,11 +66,13 @@ export async function performAction(
   input: { token: string; scheduleCode: string; request: ActionRequest },
 ): Promise<ActionResult> {
   const { token, scheduleCode, request } = input;
+  const key = request.idempotencyKey === undefined ? {} : { idempotency_key: request.idempotencyKey };
   if (request.kind === 'extend_room') {
     const body = {
       minutes: request.minutes,
       reason: request.reason,
       ...(request.venueId === null ? {} : { venue_id: request.venueId }),
+      ...key,
     };
     const answer = await call(port, { method: 'POST', path: `/admin/schedules/${segment(scheduleCode)}/extend`, token, body }, ExtendScheduleResponseSchema);
     return { pupil: null, extended: answer.extended, server_time: answer.server_time };
@@ -80,13 +82,13 @@ export async function performAction(
   if (request.kind === 'extend') {
     const answer = await call(
       port,
-      { method: 'POST', path: `${base}/extend`, token, body: { minutes: request.minutes, reason: request.reason } },
+      { method: 'POST', path: `${base}/extend`, token, body: { minutes: request.minutes, reason: request.reason, ...key } },
       ExtendSittingResponseSchema,
     );
     return { pupil: answer.pupil, extended: null, server_time: answer.server_time };
   }
   const path = request.kind === 'move_terminal' ? `${base}/move-terminal` : `${base}/retake`;
-  const answer = await call(port, { method: 'POST', path, token, body: { reason: request.reason } }, SittingActionResponseSchema);
+  const answer = await call(port, { method: 'POST', path, token, body: { reason: request.reason, ...key } }, SittingActionResponseSchema);
   return { pupil: answer.pupil, extended: null, server_time: answer.server_time };
 }
 

@@ -107,10 +107,26 @@ export interface ActionDialogApi {
   status: 'confirming' | 'sending' | 'failed';
   fieldErrors: ActionFieldErrors;
   failure: FailureCode | null;
+  /**
+   * Trying again can help: no answer came, or the server failed. A refusal that stays (the pupil
+   * finished, was never started, the sitting is not the proctor's...) offers only "Close".
+   */
+  retryable: boolean;
   confirm(values: { reason: string; minutes?: string }): void;
   cancel(): void;
   retry(): void;
 }
+
+/** Refusals of an action that the same request meets again: "Try again" cannot help. */
+const refusalsThatStay: ReadonlySet<FailureCode> = new Set<FailureCode>([
+  'EXAM_NOT_STARTED',
+  'ER_SCHEDULE_HISTORY_COMPLETED',
+  'ER_SCHEDULE_HISTORY_CANCELLED',
+  'EXPIRED',
+  'TIME_END',
+  'NOT_FOUND',
+  'VALIDATION_ERROR',
+]);
 
 export function connect(snapshot: ProctorSnapshot, send: (event: ProctorEvent) => void, now: number): ProctorApi {
   const { context } = snapshot;
@@ -187,6 +203,7 @@ export function connect(snapshot: ProctorSnapshot, send: (event: ProctorEvent) =
             status: inAction('acting') ? 'sending' : inAction('failed') ? 'failed' : 'confirming',
             fieldErrors: context.fieldErrors,
             failure: inAction('failed') ? context.actionFailure : null,
+            retryable: context.actionFailure === null || !refusalsThatStay.has(context.actionFailure),
             confirm: (values) => send({ type: 'action.confirmed', ...values }),
             cancel: () => send({ type: 'action.cancelled' }),
             retry: () => send({ type: 'action.retried' }),
@@ -196,7 +213,8 @@ export function connect(snapshot: ProctorSnapshot, send: (event: ProctorEvent) =
       status: inAudit('ready') ? 'ready' : inAudit('failed') ? 'failed' : 'loading',
       entries: context.audit,
       failure: inAudit('failed') ? context.failure : null,
-      scheduleName: context.schedules.find((s) => s.code === context.scheduleCode)?.name ?? context.scheduleCode,
+      // A schedule without a name goes by its code, as on the list and the roster.
+      scheduleName: context.schedules.find((s) => s.code === context.scheduleCode)?.name || context.scheduleCode,
       close: () => send({ type: 'audit.closed' }),
       retry: () => send({ type: 'retry.requested' }),
     },

@@ -21,6 +21,8 @@
  * - an action is sent only after its confirm step, with a reason (1 to 500 characters) and,
  *   for an extension, whole minutes from 1 to 60; a pupil action only for a pupil the roster
  *   shows in a state where the action applies (`actionsFor`);
+ * - an action is done at most once: its idempotency key is made when it is confirmed and sent
+ *   again by "Try again" (the server answers a repeat as it did the first);
  * - one action at a time: while one is confirmed, sent or failed, no other can be asked for,
  *   and the page does not leave the roster (schedules, audit) until it is settled;
  * - the roster on screen is the server's: actions change it only with the pupil row the server
@@ -28,36 +30,30 @@
  * - signing out calls POST /admin/logout with the token first and forgets it after, whatever
  *   the answer (the pupil's Examinee-Token is never touched).
  */
-import * as v from 'valibot';
 import { assign, fromPromise, raise, setup } from 'xstate';
 import {
-  ExtendScheduleRequestSchema,
-  ExtendSittingRequestSchema,
   ROSTER_POLL_MS,
-  SittingActionRequestSchema,
-  StaffLoginRequestSchema,
   type AdminSchedulesResponse,
   type AuditResponse,
-  type RosterPupil,
-  type RosterResponse,
   type StaffLoginRequest,
   type StaffLoginResponse,
 } from '../../contract/admin.ts';
 import { backoffMs } from '../shared/backoff.ts';
 import { ApiFailure, failureCodeOf } from '../shared/ports.ts';
+import { uuidV4 } from '../shared/uuid.ts';
+import { actionsFor, checkConfirmation, checkStaffLogin, isInExam, roomsOf, visiblePupils } from './proctor.rules.ts';
 import type {
   ActionDraft,
-  ActionFieldErrors,
   ActionResult,
   ActionRequest,
-  FieldRule,
   ProctorContext,
   ProctorEvent,
-  PupilActionKind,
   RestoredSession,
   RosterResult,
-  StaffLoginField,
 } from './proctor.types.ts';
+
+// The rules live in proctor.rules.ts; the page and the tests read them from here too.
+export { actionsFor, asciiDigits, checkConfirmation, checkStaffLogin, isInExam, roomsOf, visiblePupils } from './proctor.rules.ts';
 
 /** The longest wait between two polls while the connection is lost. */
 export const POLL_BACKOFF_MAX_MS = 30_000;
@@ -65,105 +61,6 @@ export const POLL_BACKOFF_MAX_MS = 30_000;
 /** The wait before the next poll: ROSTER_POLL_MS, then 5 s, 10 s, 20 s, 30 s... after failures. */
 export function pollDelayMs(failures: number): number {
   return backoffMs(failures - 1, { firstMs: ROSTER_POLL_MS, maxMs: POLL_BACKOFF_MAX_MS });
-}
-
-/** Roster states of a sitting that is in the exam (DOING). */
-const doingStates: ReadonlySet<RosterPupil['state']> = new Set(['in_exam', 'offline', 'moving', 'time_up']);
-
-/** RESULT_PUBLIC: a released result cannot be reset for a retake. */
-const RESULT_PUBLIC = 5;
-
-export function isInExam(pupil: RosterPupil): boolean {
-  return doingStates.has(pupil.state);
-}
-
-/**
- * The actions that apply to a pupil, in the order the roster offers them (the server refuses the
- * others with the contract's codes anyway):
- * - move to another terminal: while in the exam on a terminal (in_exam, offline);
- * - extend: while the sitting is in the exam (DOING);
- * - retake: in the exam, or finished and not yet released.
- */
-export function actionsFor(pupil: RosterPupil): PupilActionKind[] {
-  const actions: PupilActionKind[] = [];
-  if (pupil.state === 'in_exam' || pupil.state === 'offline') actions.push('move_terminal');
-  if (isInExam(pupil)) actions.push('extend');
-  if (isInExam(pupil) || (pupil.state === 'finished' && pupil.status !== RESULT_PUBLIC)) actions.push('retake');
-  return actions;
-}
-
-/** The roster's pupils in the room the filter shows (every room: all of them). */
-export function visiblePupils(context: Pick<ProctorContext, 'roster' | 'venueId'>): RosterPupil[] {
-  const pupils = context.roster?.pupils ?? [];
-  return context.venueId === null ? pupils : pupils.filter((p) => p.venue?.id === context.venueId);
-}
-
-/** The rooms the roster's pupils sit in, by name. */
-export function roomsOf(roster: RosterResponse | null): Array<{ id: number; name: string }> {
-  const rooms = new Map<number, string>();
-  for (const pupil of roster?.pupils ?? []) if (pupil.venue) rooms.set(pupil.venue.id, pupil.venue.name);
-  return [...rooms].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
-}
-
-/** Minutes as typed in the confirm step: whole minutes from 1 to 60. */
-const MinutesFieldSchema = v.pipe(
-  v.string(),
-  v.trim(),
-  v.nonEmpty('required'),
-  v.regex(/^[0-9]{1,2}$/, 'invalid'),
-  v.transform(Number),
-  v.minValue(1, 'invalid'),
-  v.maxValue(60, 'invalid'),
-);
-
-function ruleOf(message: string): FieldRule {
-  return message === 'required' ? 'required' : 'invalid';
-}
-
-/** The staff login form's values checked with the contract's schema; field rules when they fail. */
-export function checkStaffLogin(
-  values: Record<StaffLoginField, string>,
-): { ok: true; request: StaffLoginRequest } | { ok: false; fields: Partial<Record<StaffLoginField, FieldRule>> } {
-  const parsed = v.safeParse(StaffLoginRequestSchema, values);
-  if (parsed.success) return { ok: true, request: parsed.output };
-  const fields: Partial<Record<StaffLoginField, FieldRule>> = {};
-  for (const issue of parsed.issues) {
-    const key = issue.path?.[0]?.key as StaffLoginField | undefined;
-    if (key && !fields[key]) fields[key] = ruleOf(issue.message);
-  }
-  return { ok: false, fields };
-}
-
-/** The confirm step's reason and minutes checked with the contract's request schemas. */
-export function checkConfirmation(
-  draft: ActionDraft,
-  input: { reason: string; minutes?: string },
-): { ok: true; request: ActionRequest } | { ok: false; fields: ActionFieldErrors } {
-  const fields: ActionFieldErrors = {};
-  const extension = draft.kind === 'extend' || draft.kind === 'extend_room';
-  let minutes: number | null = null;
-  if (extension) {
-    const parsed = v.safeParse(MinutesFieldSchema, input.minutes ?? '');
-    if (parsed.success) minutes = parsed.output;
-    else fields.minutes = ruleOf(parsed.issues[0].message);
-  }
-  const schema = extension ? ExtendSittingRequestSchema : SittingActionRequestSchema;
-  const body = v.safeParse(schema, { reason: input.reason, minutes: minutes ?? 1 });
-  if (!body.success) {
-    const issue = body.issues.find((i) => i.path?.[0]?.key === 'reason');
-    if (issue) fields.reason = ruleOf(issue.message);
-  }
-  if (fields.reason || fields.minutes || !body.success) return { ok: false, fields };
-  if (draft.kind === 'extend_room') {
-    // The room-wide body is checked as it is sent (venue_id only when a room is chosen).
-    const room = v.safeParse(ExtendScheduleRequestSchema, {
-      minutes,
-      reason: body.output.reason,
-      ...(draft.venueId === null ? {} : { venue_id: draft.venueId }),
-    });
-    if (!room.success) return { ok: false, fields: { reason: 'invalid' } };
-  }
-  return { ok: true, request: { ...draft, reason: body.output.reason, minutes } };
 }
 
 const errorOf = (event: unknown) => (event as { error?: unknown }).error;
@@ -204,8 +101,36 @@ const signedOutContext = {
 /** A staff call refused with a 401 (revoked, expired): the staff signs in again, told why. */
 const signOutOnRefusal = { guard: 'isUnauthorized', target: '#proctor.signedOut', actions: ['forgetToken', 'endStaffSession'] } as const;
 
-/** A list (the schedules, the audit trail) that could not be loaded: it says so, with "Try again". */
-const listFailed = { tags: ['error'], on: { 'retry.requested': 'loading' } } as const;
+/**
+ * A list the page loads (the schedules, the audit trail): `loading` (busy) -> `ready`, whose
+ * "Refresh" loads it again, or `failed`, which says so with "Try again"; a 401 signs out.
+ */
+type ListInput = { loadSchedules: { token: string }; loadAudit: { token: string; code: string } };
+
+function listStates<const Src extends keyof ListInput, const Assign extends 'assignSchedules' | 'assignAudit', const ReadyOn>(list: {
+  src: Src;
+  input: (args: { context: ProctorContext }) => ListInput[Src];
+  assign: Assign;
+  readyOn: ReadyOn;
+}) {
+  return {
+    initial: 'loading',
+    states: {
+      loading: {
+        tags: ['busy'],
+        invoke: {
+          id: list.src,
+          src: list.src,
+          input: list.input,
+          onDone: { target: 'ready', actions: list.assign },
+          onError: [signOutOnRefusal, { target: 'failed', actions: 'assignFailure' }],
+        },
+      },
+      failed: { tags: ['error'], on: { 'retry.requested': 'loading' } },
+      ready: { on: { ...list.readyOn, 'retry.requested': 'loading' } },
+    },
+  } as const;
+}
 
 export const proctorMachine = setup({
   types: {
@@ -330,7 +255,8 @@ export const proctorMachine = setup({
     assignPending: assign(({ context, event }) => {
       if (event.type !== 'action.confirmed' || !context.draft) return {};
       const checked = checkConfirmation(context.draft, event);
-      return checked.ok ? { pending: checked.request, fieldErrors: {} } : {};
+      // One key per confirmed action; "Try again" sends the same pending request, key and all.
+      return checked.ok ? { pending: { ...checked.request, idempotencyKey: uuidV4() }, fieldErrors: {} } : {};
     }),
     clearDraft: assign({ draft: null, fieldErrors: {}, pending: null, actionFailure: null }),
     assignActionFailure: assign({ actionFailure: (args) => failureOf(args) }),
@@ -455,32 +381,15 @@ export const proctorMachine = setup({
         'logout.requested': { target: '#proctor.signingOut', actions: 'clearDraft' },
       },
       states: {
-        schedules: {
-          initial: 'loading',
-          states: {
-            loading: {
-              tags: ['busy'],
-              invoke: {
-                id: 'loadSchedules',
-                src: 'loadSchedules',
-                input: ({ context }) => ({ token: context.token! }),
-                onDone: { target: 'ready', actions: 'assignSchedules' },
-                onError: [
-                  signOutOnRefusal,
-                  { target: 'failed', actions: 'assignFailure' },
-                ],
-              },
-            },
-            failed: listFailed,
-            ready: {
-              on: {
-                'schedule.chosen': { guard: 'isKnownSchedule', target: '#proctor.signedIn.watching', actions: 'chooseSchedule' },
-                // "Refresh": schedules are added during the day.
-                'retry.requested': 'loading',
-              },
-            },
+        // "Refresh": schedules are added during the day.
+        schedules: listStates({
+          src: 'loadSchedules',
+          input: ({ context }) => ({ token: context.token! }),
+          assign: 'assignSchedules',
+          readyOn: {
+            'schedule.chosen': { guard: 'isKnownSchedule', target: '#proctor.signedIn.watching', actions: 'chooseSchedule' },
           },
-        },
+        }),
         watching: {
           type: 'parallel',
           on: {
@@ -556,29 +465,15 @@ export const proctorMachine = setup({
           },
         },
         audit: {
-          initial: 'loading',
           on: {
             'audit.closed': 'watching',
           },
-          states: {
-            loading: {
-              tags: ['busy'],
-              invoke: {
-                id: 'loadAudit',
-                src: 'loadAudit',
-                input: ({ context }) => ({ token: context.token!, code: context.scheduleCode! }),
-                onDone: { target: 'ready', actions: 'assignAudit' },
-                onError: [
-                  signOutOnRefusal,
-                  { target: 'failed', actions: 'assignFailure' },
-                ],
-              },
-            },
-            failed: listFailed,
-            ready: {
-              on: { 'retry.requested': 'loading' },
-            },
-          },
+          ...listStates({
+            src: 'loadAudit',
+            input: ({ context }) => ({ token: context.token!, code: context.scheduleCode! }),
+            assign: 'assignAudit',
+            readyOn: {},
+          }),
         },
       },
     },

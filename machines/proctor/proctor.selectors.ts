@@ -34,8 +34,9 @@ export interface RosterRow {
   room: string | null;
   examTitle: string;
   /**
-   * The state shown: the server's, except that a pupil in the exam not heard from for more than
-   * OFFLINE_AFTER_MS by the server's clock now shows offline even before the next roster says so.
+   * The state shown: the server's, except that a pupil in the exam neither heard from nor
+   * confirmed in the exam by a roster answer for more than OFFLINE_AFTER_MS by the server's clock
+   * (the polls are failing) shows offline: the page cannot vouch for them any more.
    */
   state: RosterState;
   /** Shown as a warning (with an icon and words, not colour alone): offline, or time up. */
@@ -44,8 +45,14 @@ export interface RosterRow {
   questionNumber: number | null;
   questionCount: number;
   answersSaved: number;
-  /** Whole seconds since the terminal was last heard from; null if never. */
+  /** Whole seconds since the terminal was last heard from, as of the last roster body; null if never. */
   lastContactSeconds: number | null;
+  /**
+   * The server says the pupil is in the exam, which means heard from within OFFLINE_AFTER_MS:
+   * the page says that ("under 30 s ago") rather than `lastContactSeconds`, which a 304 does not
+   * refresh (the roster's ETag leaves the heartbeat instants of pupils in the exam out).
+   */
+  recentContact: boolean;
   /** Whole seconds to the deadline (0 once past); null when the pupil has no running deadline. */
   timeLeftSeconds: number | null;
   /** Time added so far (extensions and automatic credits), whole minutes. */
@@ -63,9 +70,16 @@ export function serverNow(context: Pick<ProctorContext, 'clockOffsetMs'>, now: n
   return now + context.clockOffsetMs;
 }
 
-export function rowOf(pupil: RosterPupil, serverClock: number): RosterRow {
-  const lastContact = pupil.last_contact_at === null ? null : Math.max(0, serverClock - Date.parse(pupil.last_contact_at));
-  const silent = pupil.state === 'in_exam' && lastContact !== null && lastContact > OFFLINE_AFTER_MS;
+/**
+ * One row at `serverClock`; `confirmedAt` is when (server's clock) a roster answer, 200 or 304,
+ * last said this pupil's state: `in_exam` then meant heard from within OFFLINE_AFTER_MS, so the
+ * pupil is shown offline only once neither their last contact nor that confirmation is that recent.
+ */
+export function rowOf(pupil: RosterPupil, serverClock: number, confirmedAt: number = serverClock): RosterRow {
+  const lastContactAt = pupil.last_contact_at === null ? null : Date.parse(pupil.last_contact_at);
+  const lastContact = lastContactAt === null ? null : Math.max(0, serverClock - lastContactAt);
+  const vouchedAt = Math.max(lastContactAt ?? -Infinity, confirmedAt);
+  const silent = pupil.state === 'in_exam' && serverClock - vouchedAt > OFFLINE_AFTER_MS;
   const state: RosterState = silent ? 'offline' : pupil.state;
   const running = isInExam(pupil) && pupil.deadline_at !== null;
   return {
@@ -80,6 +94,7 @@ export function rowOf(pupil: RosterPupil, serverClock: number): RosterRow {
     questionCount: pupil.question_count,
     answersSaved: pupil.answers_saved,
     lastContactSeconds: lastContact === null ? null : Math.floor(lastContact / 1000),
+    recentContact: state === 'in_exam',
     timeLeftSeconds: running ? Math.max(0, Math.ceil((Date.parse(pupil.deadline_at!) - serverClock) / 1000)) : null,
     extraMinutes: Math.round(pupil.extra_seconds / 60),
     receiptAnswers: pupil.receipt?.answer_count ?? null,
@@ -90,8 +105,10 @@ export function rowOf(pupil: RosterPupil, serverClock: number): RosterRow {
 
 /** The rows of the room the filter shows, in the server's order. */
 export function selectRows(snapshot: ProctorSnapshot, now: number): RosterRow[] {
-  const clock = serverNow(snapshot.context, now);
-  return visiblePupils(snapshot.context).map((pupil) => rowOf(pupil, clock));
+  const { context } = snapshot;
+  const clock = serverNow(context, now);
+  const confirmedAt = context.updatedAt === null ? clock : serverNow(context, context.updatedAt);
+  return visiblePupils(context).map((pupil) => rowOf(pupil, clock, confirmedAt));
 }
 
 /** How many pupils of the rows are in each group the summary line counts. */

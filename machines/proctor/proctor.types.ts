@@ -62,6 +62,11 @@ export interface ActionRequest extends ActionDraft {
   reason: string;
   /** Extensions only: whole minutes, 1 to 60. */
   minutes: number | null;
+  /**
+   * Made once when the action is confirmed and sent again by "Try again", so an action whose
+   * answer was lost is done at most once (contract/admin.ts, idempotency_key).
+   */
+  idempotencyKey?: string;
 }
 
 /** The confirm form's fields and what is wrong with them. */

@@ -13,6 +13,9 @@
  *   reads deadline_at (answers and their upload window, the heartbeat, the automatic finish,
  *   which re-reads it under the row lock), so the new deadline holds everywhere at once.
  *
+ * Every action is done at most once per idempotency key (contract/admin.ts): "Try again" after a
+ * lost answer finds the audit entry of the first and answers as it did, changing nothing.
+ *
  * Only a sitting in the exam (DOING) can be moved or extended; otherwise the refusal is the
  * code the exam itself would answer (EXAM_NOT_STARTED, ER_SCHEDULE_HISTORY_COMPLETED,
  * ER_SCHEDULE_HISTORY_CANCELLED, EXPIRED): a finished sitting is never extended.
@@ -32,7 +35,8 @@ import { MAX_ID } from './sitting.ts';
 import type { StaffPrincipal } from './staff.ts';
 import { revokeAllOfExaminee } from './tokens.ts';
 
-type ActionContext = { now: Date; reason: string };
+/** `idempotencyKey`: the page's key of this confirmed action (contract/admin.ts); absent, every request acts. */
+type ActionContext = { now: Date; reason: string; idempotencyKey?: string | undefined };
 
 /** The sitting, locked FOR UPDATE, when it belongs to the proctor's organisation; else NOT_FOUND. */
 async function lockStaffSitting(tx: Tx, principal: StaffPrincipal, scheduleHistoryId: number) {
@@ -84,6 +88,40 @@ async function audit(
 type StaffSitting = Awaited<ReturnType<typeof lockStaffSitting>>;
 
 /**
+ * The audit entry of this proctor's action with this idempotency key on this sitting (or, for
+ * the room-wide extension, this schedule), when the action was done already: "Try again" after
+ * an answer lost on the way back then changes nothing. Called under the lock the action takes
+ * (the sitting's row, or the schedule's DOING rows), so two copies of one request never both act.
+ */
+async function doneAlready(
+  tx: Tx,
+  principal: StaffPrincipal,
+  action: AuditAction,
+  on: { scheduleHistoryId: number } | { scheduleId: number },
+  key: string | undefined,
+): Promise<{ detail: Record<string, unknown> } | undefined> {
+  if (key === undefined) return undefined;
+  const [row] = await tx
+    .select({ detail: auditLog.detail })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.staffId, principal.staffId),
+        eq(auditLog.action, action),
+        'scheduleHistoryId' in on ? eq(auditLog.scheduleHistoryId, on.scheduleHistoryId) : eq(auditLog.scheduleId, on.scheduleId),
+        sql`${auditLog.detail}->>'idempotency_key' = ${key}`,
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+/** The key kept in the audit entry's detail, when the request had one. */
+function keyDetail(context: ActionContext): { idempotency_key?: string } {
+  return context.idempotencyKey === undefined ? {} : { idempotency_key: context.idempotencyKey };
+}
+
+/**
  * A proctor's action on one sitting, called as (db, principal, scheduleHistoryId, context): in
  * its own transaction, `act` runs with the sitting locked (see lockStaffSitting).
  */
@@ -116,6 +154,9 @@ function auditSitting(
 
 export const moveTerminal = sittingAction(async (tx, sitting, principal, context: ActionContext): Promise<RosterPupil> => {
   const { now } = context;
+  if (await doneAlready(tx, principal, 'move_terminal', { scheduleHistoryId: sitting.id }, context.idempotencyKey)) {
+    return rosterPupil(tx, sitting.id, now);
+  }
   assertInExam(sitting.status);
   await tx
     .update(scheduleHistories)
@@ -125,23 +166,31 @@ export const moveTerminal = sittingAction(async (tx, sitting, principal, context
   await auditSitting(tx, principal, sitting, context, 'move_terminal', {
     revoked_tokens: revokedTokens,
     deadline_at: sitting.deadlineAt?.toISOString(),
+    ...keyDetail(context),
   });
   return rosterPupil(tx, sitting.id, now);
 });
 
 export const retakeSitting = sittingAction(async (tx, sitting, principal, context: ActionContext): Promise<RosterPupil> => {
+  if (await doneAlready(tx, principal, 'retake', { scheduleHistoryId: sitting.id }, context.idempotencyKey)) {
+    return rosterPupil(tx, sitting.id, context.now);
+  }
   const refusal = retakeRefusal(sitting.status);
   if (refusal) {
     const message = sitting.status === ScheduleHistoryStatus.RESULT_PUBLIC ? 'The result is already public.' : refusalMessage(refusal);
     throw new DomainError(refusal, message);
   }
-  await resetSitting(tx, sitting, { now: context.now, staffId: principal.staffId, reason: context.reason });
+  await resetSitting(tx, sitting, { now: context.now, staffId: principal.staffId, reason: context.reason, detail: keyDetail(context) });
   return rosterPupil(tx, sitting.id, context.now);
 });
 
 export const extendSitting = sittingAction(
   async (tx, sitting, principal, context: ActionContext & { minutes: number }): Promise<{ pupil: RosterPupil; deadlineAt: Date }> => {
     const seconds = context.minutes * 60;
+    if (await doneAlready(tx, principal, 'extend', { scheduleHistoryId: sitting.id }, context.idempotencyKey)) {
+      const pupil = await rosterPupil(tx, sitting.id, context.now);
+      return { pupil, deadlineAt: pupil.deadline_at === null ? context.now : new Date(pupil.deadline_at) };
+    }
     assertInExam(sitting.status);
     if (sitting.deadlineAt === null) throw new Error(`Sitting ${sitting.id} is DOING without a deadline`);
     const deadlineAt = new Date(sitting.deadlineAt.getTime() + seconds * 1000);
@@ -153,6 +202,7 @@ export const extendSitting = sittingAction(
       seconds,
       previous_deadline_at: sitting.deadlineAt.toISOString(),
       deadline_at: deadlineAt.toISOString(),
+      ...keyDetail(context),
     });
     return { pupil: await rosterPupil(tx, sitting.id, context.now), deadlineAt };
   },
@@ -183,6 +233,8 @@ export async function extendSchedule(
           .where(and(eq(scheduleHistories.scheduleId, schedule.id), eq(scheduleHistories.status, ScheduleHistoryStatus.DOING)))
           .for('update')
       : [];
+    const done = await doneAlready(tx, principal, 'extend_room', { scheduleId: schedule.id }, context.idempotencyKey);
+    if (done) return typeof done.detail['sittings'] === 'number' ? done.detail['sittings'] : 0;
     const ids = locked.map((r) => r.id);
     if (ids.length > 0) {
       await tx
@@ -199,7 +251,7 @@ export async function extendSchedule(
       action: 'extend_room',
       scheduleId: schedule.id,
       scheduleHistoryId: null,
-      detail: { seconds, sittings: ids.length, venue_id: venue?.id ?? null },
+      detail: { seconds, sittings: ids.length, venue_id: venue?.id ?? null, ...keyDetail(context) },
       reason: context.reason,
     });
     return ids.length;

@@ -43,12 +43,13 @@ export function retakeRefusal(status: number): ErrorCode | undefined {
 
 /**
  * Resets one sitting, which the caller has locked FOR UPDATE in `tx` and checked with
- * retakeRefusal; writes the audit entry (staffId null: the command line) and returns what it did.
+ * retakeRefusal; writes the audit entry (staffId null: the command line; `detail` adds to its
+ * detail, e.g. the proctor's idempotency key) and returns what it did.
  */
 export async function resetSitting(
   tx: Tx,
   sitting: { id: number; status: number; examineeId: number; scheduleId: number },
-  context: { now: Date; staffId: number | null; reason: string },
+  context: { now: Date; staffId: number | null; reason: string; detail?: Record<string, unknown> },
 ): Promise<SittingReset> {
   const { now } = context;
   const resetTo = nextStatus(sitting.status, { type: 'retake.reset' });
@@ -102,7 +103,7 @@ export async function resetSitting(
     action: 'retake',
     scheduleId: sitting.scheduleId,
     scheduleHistoryId: sitting.id,
-    detail: { archived_answers: old.length, previous_status: sitting.status, revoked_tokens: revokedTokens },
+    detail: { archived_answers: old.length, previous_status: sitting.status, revoked_tokens: revokedTokens, ...context.detail },
     reason: context.reason,
   });
   return { scheduleHistoryId: sitting.id, previousStatus: sitting.status, archivedAnswers: old.length, revokedTokens, resetNumber };

@@ -14,8 +14,8 @@
  * like one that does not exist.
  *
  * The roster is polled (contract/admin.ts explains why not SSE), so `rosterEtag` gives a strong
- * validator over its content without server_time: a poll that finds nothing changed costs a
- * query and no transfer.
+ * validator over its content without server_time, nor the heartbeat instants of pupils in the
+ * exam: a poll that finds nothing changed costs a query and no transfer.
  */
 import { createHash } from 'node:crypto';
 import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
@@ -149,18 +149,18 @@ function selectPupils(tx: Tx, where: SQL | undefined, now: Date) {
       levelId: levels.id,
       levelName: levels.name,
       subjectId: levels.subjectId,
-      venueId: venues.id,
-      venueName: venues.name,
+      venueId: schedules.venueId,
+      venueName: sql<string | null>`(select ${venues.name} from ${venues} where ${venues.id} = ${schedules.venueId})`,
       questionCount: sql<number>`(select count(*)::int from ${questions} where ${questions.examId} = ${scheduleHistories.examId})`,
       answersSaved: sql<number>`(select count(*)::int from ${answers} where ${answers.scheduleHistoryId} = ${scheduleHistories.id} and ${answers.value} <> '')`,
       loggedIn: sql<boolean>`exists (select 1 from ${authTokens} where ${authTokens.revokedAt} is null and ${authTokens.expiresAt} > ${at} and (${authTokens.scheduleHistoryId} = ${scheduleHistories.id} or (${authTokens.scheduleHistoryId} is null and ${authTokens.examineeId} = ${scheduleHistories.examineeId})))`,
     })
+    // The sitting's schedule (its room's name above), then the pupil and the paper.
     .from(scheduleHistories)
+    .innerJoin(schedules, eq(schedules.id, scheduleHistories.scheduleId))
     .innerJoin(examinees, eq(examinees.id, scheduleHistories.examineeId))
     .innerJoin(exams, eq(exams.id, scheduleHistories.examId))
     .innerJoin(levels, eq(levels.id, exams.levelId))
-    .innerJoin(schedules, eq(schedules.id, scheduleHistories.scheduleId))
-    .leftJoin(venues, eq(venues.id, schedules.venueId))
     .where(where)
     .orderBy(asc(examinees.name), asc(scheduleHistories.id));
 }
@@ -246,8 +246,23 @@ export async function rosterPupil(tx: Tx, scheduleHistoryId: number, now: Date):
   return pupilView(row, now);
 }
 
-/** A strong ETag over the roster's content (never over server_time). */
+/**
+ * A strong ETag over what the roster tells a proctor (never over server_time). Left out: the
+ * last contact of a pupil whose state is `in_exam`. Every terminal in the exam beats every
+ * 10 s (contract/presence.ts), so with that instant in the ETag a class of any size changed
+ * the roster between every two polls, and every poll downloaded and re-rendered it although
+ * nothing a proctor reads had changed: `in_exam` already says "heard from within
+ * OFFLINE_AFTER_MS as of this answer", and the page says so (machines/proctor/proctor.selectors.ts).
+ * The body still carries the instant. The roster changes (new ETag) when the state does (the
+ * pupil goes offline: from then on the last contact is in the ETag, and it moves only when the
+ * pupil is heard from again, which makes them `in_exam`), and on every question, answer,
+ * deadline or other field that moves.
+ */
 export function rosterEtag(roster: Omit<RosterResponse, 'server_time'>): string {
-  return `"${createHash('sha256').update(JSON.stringify(roster)).digest('base64url')}"`;
+  const stable = {
+    ...roster,
+    pupils: roster.pupils.map((pupil) => (pupil.state === 'in_exam' ? { ...pupil, last_contact_at: null } : pupil)),
+  };
+  return `"${createHash('sha256').update(JSON.stringify(stable)).digest('base64url')}"`;
 }
 

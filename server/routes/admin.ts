@@ -104,7 +104,7 @@ export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
       const now = c.get('now');
       const { id } = parseWith(SittingIdParamSchema, c.req.param(), 'path');
       const body = parseWith(SittingActionRequestSchema, await readJsonBody(c));
-      const pupil = await act(db, c.get('staff'), id, { now, reason: body.reason });
+      const pupil = await act(db, c.get('staff'), id, { now, reason: body.reason, idempotencyKey: body.idempotency_key });
       const response: SittingActionResponse = { pupil, server_time: now.toISOString() };
       return c.json(response, 200);
     });
@@ -114,7 +114,12 @@ export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
     const now = c.get('now');
     const { id } = parseWith(SittingIdParamSchema, c.req.param(), 'path');
     const body = parseWith(ExtendSittingRequestSchema, await readJsonBody(c));
-    const result = await extendSitting(db, c.get('staff'), id, { now, reason: body.reason, minutes: body.minutes });
+    const result = await extendSitting(db, c.get('staff'), id, {
+      now,
+      reason: body.reason,
+      minutes: body.minutes,
+      idempotencyKey: body.idempotency_key,
+    });
     const response: ExtendSittingResponse = {
       pupil: result.pupil,
       deadline_at: result.deadlineAt.toISOString(),
@@ -132,6 +137,7 @@ export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
       reason: body.reason,
       minutes: body.minutes,
       venueId: body.venue_id,
+      idempotencyKey: body.idempotency_key,
     });
     const response: ExtendScheduleResponse = { extended, server_time: now.toISOString() };
     return c.json(response, 200);

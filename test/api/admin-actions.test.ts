@@ -350,6 +350,68 @@ describe.each(kinds)('proctor actions on %s', (kind) => {
     });
   });
 
+  test('an action sent again with its idempotency key ("Try again" after a lost answer) is done once', async () => {
+    const { first: a, proctor, token } = await classWithProctor(api);
+    const b = await addClassmate(api.db, a);
+    const c = await addClassmate(api.db, a);
+    const sa = await terminal(api).sit(a.loginCode);
+    const sb = await terminal(api).sit(b.loginCode);
+    const sc = await terminal(api).sit(c.loginCode);
+    const key = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+    const post = (path: string, body: object) => api.call('POST', path, { token, body: { ...body, idempotency_key: key } });
+
+    // Extend: the second request answers the row as it is, extended once.
+    const first = await post(`/api/admin/sittings/${sa.scheduleHistoryId}/extend`, { minutes: 10, reason: 'Power cut' });
+    api.clock.advance(2_000);
+    const again = await post(`/api/admin/sittings/${sa.scheduleHistoryId}/extend`, { minutes: 10, reason: 'Power cut' });
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    const once = new Date(new Date(sa.deadlineAt).getTime() + 10 * MINUTE).toISOString();
+    expect(v.parse(ExtendSittingResponseSchema, again.body)).toMatchObject({ deadline_at: once, pupil: { deadline_at: once, extra_seconds: 600 } });
+    expect((await historyRow(api.db, sa.scheduleHistoryId)).deadlineAt?.toISOString()).toBe(once);
+    // The same key on another pupil is that pupil's own action.
+    expect((await post(`/api/admin/sittings/${sb.scheduleHistoryId}/extend`, { minutes: 10, reason: 'Power cut' })).status).toBe(200);
+    expect((await historyRow(api.db, sb.scheduleHistoryId)).extraSeconds).toBe(600);
+    // A new key is a new extension.
+    const other = await api.call('POST', `/api/admin/sittings/${sa.scheduleHistoryId}/extend`, { token, body: { minutes: 1, reason: 'More', idempotency_key: '7f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f' } });
+    expect(v.parse(ExtendSittingResponseSchema, other.body).pupil.extra_seconds).toBe(660);
+
+    // Move to another terminal, twice: one audit entry; the second answers the pupil as moved.
+    const moveKey = '8a1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+    const move = () => api.call('POST', `/api/admin/sittings/${sc.scheduleHistoryId}/move-terminal`, { token, body: { reason: 'Froze', idempotency_key: moveKey } });
+    expect((await move()).status).toBe(200);
+    const movedAgain = await move();
+    expect(movedAgain.status).toBe(200);
+    expect(v.parse(SittingActionResponseSchema, movedAgain.body).pupil).toMatchObject({ state: 'moving', device_bound: false });
+
+    // Retake, twice: archived once, reset once.
+    const retakeKey = '9b1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+    const retake = () => api.call('POST', `/api/admin/sittings/${sb.scheduleHistoryId}/retake`, { token, body: { reason: 'Wrong paper', idempotency_key: retakeKey } });
+    expect((await retake()).status).toBe(200);
+    const retakenAgain = await retake();
+    expect(retakenAgain.status).toBe(200);
+    expect(v.parse(SittingActionResponseSchema, retakenAgain.body).pupil).toMatchObject({ status: S.PENDING, flag_retake: true });
+
+    // The room-wide extension, twice: the first count again, and the deadlines moved once.
+    const roomKey = 'ab1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+    const room = () => api.call('POST', `/api/admin/schedules/${a.scheduleCode}/extend`, { token, body: { minutes: 5, reason: 'Fire drill', idempotency_key: roomKey } });
+    const roomFirst = v.parse(ExtendScheduleResponseSchema, (await room()).body).extended;
+    const aBefore = (await historyRow(api.db, sa.scheduleHistoryId)).deadlineAt;
+    expect(v.parse(ExtendScheduleResponseSchema, (await room()).body).extended).toBe(roomFirst);
+    expect((await historyRow(api.db, sa.scheduleHistoryId)).deadlineAt).toEqual(aBefore);
+
+    const entries = await auditOf(api, token, a.scheduleCode);
+    expect(entries.map((e) => [e.action, e.schedule_history_id])).toEqual([
+      ['extend_room', null],
+      ['retake', sb.scheduleHistoryId],
+      ['move_terminal', sc.scheduleHistoryId],
+      ['extend', sa.scheduleHistoryId],
+      ['extend', sb.scheduleHistoryId],
+      ['extend', sa.scheduleHistoryId],
+    ]);
+    expect(entries.every((e) => e.staff_name === proctor.name)).toBe(true);
+  });
+
   test('bad input to any action is a VALIDATION_ERROR naming the field, and changes nothing', async () => {
     const { first: pupil, token } = await classWithProctor(api);
     const sitting = await terminal(api).sit(pupil.loginCode);
@@ -368,6 +430,7 @@ describe.each(kinds)('proctor actions on %s', (kind) => {
       ['/api/admin/sittings/0/retake', { reason: 'ok' }, 'id'],
       [`/api/admin/schedules/${pupil.scheduleCode}/extend`, { minutes: 5, reason: 'ok', venue_id: 0 }, 'venue_id'],
       [`/api/admin/schedules/${pupil.scheduleCode}/extend`, { minutes: 5 }, 'reason'],
+      [`/api/admin/sittings/${id}/extend`, { minutes: 5, reason: 'ok', idempotency_key: 'not-a-uuid' }, 'idempotency_key'],
     ];
     for (const [path, body, field] of cases) {
       const response = await api.call('POST', path, { token, body });

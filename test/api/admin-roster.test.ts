@@ -172,6 +172,70 @@ describe.each(kinds)('proctor roster on %s', (kind) => {
     expect(byId(v.parse(RosterResponseSchema, changed.body).pupils, first).state).toBe('logged_in');
   });
 
+  test('heartbeats of pupils in the exam do not change the ETag; a new question, an answer or going offline does', async () => {
+    const { first, token } = await classWithProctor(api);
+    const second = await addClassmate(api.db, first);
+    const path = `/api/admin/schedules/${first.scheduleCode}/roster`;
+    const lab1 = terminal(api);
+    const one = await lab1.sit(first.loginCode);
+    const lab2 = terminal(api);
+    const two = await lab2.sit(second.loginCode);
+    expect((await lab1.heartbeat(one.token, one.scheduleHistoryId, 3)).status).toBe(200);
+    expect((await lab2.heartbeat(two.token, two.scheduleHistoryId, 0)).status).toBe(200);
+    const initial = await roster(api, token, first.scheduleCode);
+    expect(byId(initial.body.pupils, first)).toMatchObject({ state: 'in_exam', question_index: 3, last_contact_at: api.clock.now().toISOString() });
+
+    // 10 s later both terminals beat again on the same questions: nothing a proctor reads changed.
+    api.clock.advance(10_000);
+    expect((await lab1.heartbeat(one.token, one.scheduleHistoryId, 3)).status).toBe(200);
+    expect((await lab2.heartbeat(two.token, two.scheduleHistoryId, 0)).status).toBe(200);
+    const polled = await roster(api, token, first.scheduleCode);
+    expect(polled.etag).toBe(initial.etag);
+    // The body still carries the instant (a 200 is always current).
+    expect(byId(polled.body.pupils, first).last_contact_at).toBe(api.clock.now().toISOString());
+    const unchanged = await api.call('GET', path, { token, headers: { 'If-None-Match': initial.etag! } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get('etag')).toBe(initial.etag);
+
+    // The first pupil moves on to the next question: a new ETag, and a 200 with it.
+    api.clock.advance(5_000);
+    expect((await lab1.heartbeat(one.token, one.scheduleHistoryId, 4)).status).toBe(200);
+    const moved = await api.call('GET', path, { token, headers: { 'If-None-Match': initial.etag! } });
+    expect(moved.status).toBe(200);
+    const movedEtag = moved.headers.get('etag');
+    expect(movedEtag).not.toBe(initial.etag);
+    expect(byId(v.parse(RosterResponseSchema, moved.body).pupils, first).question_index).toBe(4);
+
+    // An answer saved: new again.
+    const [q1] = await answerKey(api.db, first.examId);
+    expect((await lab1.call('POST', '/api/exam/answers', one.token, api.answer(one.scheduleHistoryId, q1!.id, String(q1!.correctAnswer)))).status).toBe(201);
+    const answered = await api.call('GET', path, { token, headers: { 'If-None-Match': movedEtag! } });
+    expect(answered.status).toBe(200);
+    const answeredEtag = answered.headers.get('etag');
+    expect(answeredEtag).not.toBe(movedEtag);
+
+    // The second pupil falls silent for more than 30 s while the first keeps beating: offline is a change.
+    api.clock.advance(25_000);
+    expect((await lab1.heartbeat(one.token, one.scheduleHistoryId, 4)).status).toBe(200);
+    expect((await api.call('GET', path, { token, headers: { 'If-None-Match': answeredEtag! } })).status).toBe(304);
+    api.clock.advance(10_000);
+    expect((await lab1.heartbeat(one.token, one.scheduleHistoryId, 4)).status).toBe(200);
+    const silent = await api.call('GET', path, { token, headers: { 'If-None-Match': answeredEtag! } });
+    expect(silent.status).toBe(200);
+    const silentEtag = silent.headers.get('etag');
+    expect(silentEtag).not.toBe(answeredEtag);
+    expect(byId(v.parse(RosterResponseSchema, silent.body).pupils, second)).toMatchObject({ state: 'offline', last_contact_at: expect.any(String) });
+    // While offline the last contact stands still: polls are 304 again, and the first pupil's beats change nothing.
+    api.clock.advance(10_000);
+    expect((await lab1.heartbeat(one.token, one.scheduleHistoryId, 4)).status).toBe(200);
+    expect((await api.call('GET', path, { token, headers: { 'If-None-Match': silentEtag! } })).status).toBe(304);
+    // Heard from again: back in the exam, a change.
+    expect((await lab2.heartbeat(two.token, two.scheduleHistoryId, 0)).status).toBe(200);
+    const back = await api.call('GET', path, { token, headers: { 'If-None-Match': silentEtag! } });
+    expect(back.status).toBe(200);
+    expect(byId(v.parse(RosterResponseSchema, back.body).pupils, second).state).toBe('in_exam');
+  });
+
   test('lists the organisation\'s schedules with their pupil counts, and only those', async () => {
     const { first, token } = await classWithProctor(api);
     await addClassmate(api.db, first);

@@ -7,7 +7,7 @@
  * the same schedule. The proctor signs in at /proctor and sees the pupil who started on terminal 1
  * "In the exam"; the pupil goes to terminal 2 and is refused (INCORRECT_DEVICE); the proctor
  * presses "Move to another terminal" with a reason; the pupil logs in on terminal 2 and goes on
- * with the same questions, the same time left (±2 s) and the same answers, and the answers given
+ * with the same questions, the same time left (±3 s) and the same answers, and the answers given
  * equal the answers on the server; the other pupil keeps answering without a single refused call;
  * and the audit row (who, what, whom, why) is on the page.
  */
@@ -202,8 +202,9 @@ describe('a proctor moves a pupil to another terminal while the server keeps run
       const onTerminal2 = await resumed;
       expect((await seeQuestionCounter(terminal2.page)).total).toBe(before.counter.total);
       const timeLeft = await seeTimeLeft(terminal2.page);
+      // Each timer shows whole seconds, rounded up, and reading one takes a moment on a loaded machine: ±3 s.
       const expected = before.timeLeft - (Date.now() - before.at) / 1000;
-      expect(Math.abs(timeLeft - expected), `time left on terminal 2 (${timeLeft} s) vs. terminal 1's, moved on (${expected.toFixed(1)} s)`).toBeLessThanOrEqual(2);
+      expect(Math.abs(timeLeft - expected), `time left on terminal 2 (${timeLeft} s) vs. terminal 1's, moved on (${expected.toFixed(1)} s)`).toBeLessThanOrEqual(3);
       await seeServerHoldAnswersGiven(onTerminal2);
       await answerQuestion(terminal2.page, onTerminal2, 3, 'Saved on the server');
       await seeServerHoldAnswersGiven(onTerminal2);

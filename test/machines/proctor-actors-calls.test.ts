@@ -126,6 +126,23 @@ describe('performAction', () => {
     expect(requests).toEqual([{ method: 'POST', path: '/admin/sittings/501/extend', token: 'tok', body: { minutes: 10, reason: 'Frozen' } }]);
   });
 
+  it('sends the idempotency key of a confirmed action with each call that has one', async () => {
+    const key = '0b7f9a52-3c1e-4d2a-9f4b-8e6d5c4b3a21';
+    const { port, requests } = scripted(
+      answer(200, { pupil, server_time }),
+      answer(200, { pupil, deadline_at: server_time, server_time }),
+      answer(200, { extended: 1, server_time }),
+    );
+    await performAction(port, { token: 'tok', scheduleCode: 'X', request: request({ kind: 'retake', idempotencyKey: key }) });
+    await performAction(port, { token: 'tok', scheduleCode: 'X', request: request({ kind: 'extend', minutes: 3, idempotencyKey: key }) });
+    await performAction(port, { token: 'tok', scheduleCode: 'X', request: request({ kind: 'extend_room', sittingId: null, minutes: 3, idempotencyKey: key }) });
+    expect(requests.map((r) => r.body)).toEqual([
+      { reason: 'Frozen', idempotency_key: key },
+      { minutes: 3, reason: 'Frozen', idempotency_key: key },
+      { minutes: 3, reason: 'Frozen', idempotency_key: key },
+    ]);
+  });
+
   it('move-terminal and retake: their paths with the reason alone', async () => {
     const { port, requests } = scripted(answer(200, { pupil, server_time }), answer(201, { pupil, server_time }));
     expect(await performAction(port, { token: 'tok', scheduleCode: 'X', request: request({ kind: 'move_terminal' }) })).toEqual({

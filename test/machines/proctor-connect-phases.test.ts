@@ -207,14 +207,15 @@ describe('proctor connect, part by part', () => {
     expect(sent).toEqual([{ type: 'audit.closed' }, { type: 'retry.requested' }]);
   });
 
-  it('the audit of a schedule without a name says its name as it is', () => {
+  it('the audit of a schedule without a name goes by its code, as the list and the roster do', () => {
     const { actor, api, done } = signedIn();
     actor.send({ type: 'schedule.chosen', code: 'DEMO-2027' });
     // Before its roster answers, the roster names the chosen schedule (not the first of the list).
     expect(api().roster.schedule).toEqual({ code: 'DEMO-2027', name: '' });
     done('loadRoster', { modified: true, roster: { ...demoRoster([]), schedule: demoSchedules[1]! }, etag: '"1"' });
     actor.send({ type: 'audit.requested' });
-    expect(api().audit.scheduleName).toBe('');
+    // Not "What was done in , newest first".
+    expect(api().audit.scheduleName).toBe('DEMO-2027');
   });
 
   it('a dialog is shown only on the roster: signing out drops it', () => {

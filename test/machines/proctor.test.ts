@@ -11,6 +11,7 @@ import type { RosterPupil, RosterResponse, RosterState } from '../../contract/ad
 import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
 import {
   actionsFor,
+  asciiDigits,
   checkConfirmation,
   checkStaffLogin,
   isInExam,
@@ -27,6 +28,9 @@ import { FAKE_NOW, demoPupils, demoRoster, demoSchedules, demoStaff, rooms } fro
 import { never } from '../helpers/never.ts';
 
 const staff = { org_code: 'GRADUS-DEMO', login_id: 'grace', password: 'secret' };
+
+/** An idempotency key: an RFC 4122 version-4 UUID (machines/shared/uuid.ts). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('the staff login form', () => {
   it('passes the values as the request, trimmed where the contract trims', () => {
@@ -81,6 +85,16 @@ describe('the confirm step', () => {
         expect(minutes(typed), typed).toEqual({ ok: false, fields: { minutes: 'invalid' } });
       }
     }
+  });
+
+  it('minutes typed in any script\'s digits count: Arabic, Persian, Devanagari, Myanmar, Khmer, Thai, full-width', () => {
+    const minutes = (typed: string) => checkConfirmation(draft('extend'), { reason: 'Fire drill', minutes: typed });
+    for (const [typed, value] of [['٥', 5], ['۱۵', 15], ['१०', 10], ['၃၀', 30], ['៦០', 60], ['๔๕', 45], ['１０', 10], ['𝟗', 9]] as const) {
+      expect(minutes(typed), typed).toMatchObject({ ok: true, request: { minutes: value } });
+    }
+    for (const typed of ['٠', '٦١', '５.５', '−５']) expect(minutes(typed), typed).toEqual({ ok: false, fields: { minutes: 'invalid' } });
+    expect(asciiDigits('a١٢b')).toBe('a12b');
+    expect(asciiDigits('𝟎𝟗𝟘𝟡𝟶𝟿')).toBe('090909');
   });
 
   it('both fields wrong: both named', () => {
@@ -149,10 +163,23 @@ describe('a row on the server clock', () => {
   const base = { ...demoPupils()[0]!, state: 'in_exam' as const };
   const at = (ms: number) => new Date(FAKE_NOW + ms).toISOString();
 
-  it('a pupil in the exam is shown offline only after more than OFFLINE_AFTER_MS without contact', () => {
+  it('a pupil in the exam is shown offline only after more than OFFLINE_AFTER_MS without contact or confirmation', () => {
     const heard = { ...base, last_contact_at: at(0) };
-    expect(rowOf(heard, FAKE_NOW + OFFLINE_AFTER_MS)).toMatchObject({ state: 'in_exam', attention: false, lastContactSeconds: OFFLINE_AFTER_MS / 1000 });
-    expect(rowOf(heard, FAKE_NOW + OFFLINE_AFTER_MS + 1)).toMatchObject({ state: 'offline', attention: true });
+    // Confirmed in the exam by the last roster answer at FAKE_NOW (the default: now).
+    expect(rowOf(heard, FAKE_NOW + OFFLINE_AFTER_MS, FAKE_NOW)).toMatchObject({
+      state: 'in_exam', attention: false, lastContactSeconds: OFFLINE_AFTER_MS / 1000, recentContact: true,
+    });
+    expect(rowOf(heard, FAKE_NOW + OFFLINE_AFTER_MS + 1, FAKE_NOW)).toMatchObject({ state: 'offline', attention: true, recentContact: false });
+    // A 304 a moment ago confirmed "in the exam" (heard from within 30 s): the old instant does not make the pupil offline.
+    const old = { ...base, last_contact_at: at(-5 * OFFLINE_AFTER_MS) };
+    expect(rowOf(old, FAKE_NOW + 5_000, FAKE_NOW)).toMatchObject({ state: 'in_exam', attention: false, recentContact: true });
+    expect(rowOf(old, FAKE_NOW)).toMatchObject({ state: 'in_exam', recentContact: true });
+    // ...until the page has had no answer for more than 30 s.
+    expect(rowOf(old, FAKE_NOW + OFFLINE_AFTER_MS + 1, FAKE_NOW)).toMatchObject({ state: 'offline', lastContactSeconds: 5 * OFFLINE_AFTER_MS / 1000 + OFFLINE_AFTER_MS / 1000 });
+    // A contact after the confirmation counts too.
+    expect(rowOf({ ...base, last_contact_at: at(20_000) }, FAKE_NOW + 20_000 + OFFLINE_AFTER_MS, FAKE_NOW).state).toBe('in_exam');
+    // Only "in the exam" is recent contact: an offline pupil shows their seconds.
+    expect(rowOf({ ...old, state: 'offline' }, FAKE_NOW)).toMatchObject({ state: 'offline', recentContact: false, lastContactSeconds: 150 });
     // Only a pupil the server shows in the exam: a finished one stays finished.
     expect(rowOf({ ...heard, state: 'finished' }, FAKE_NOW + 10 * OFFLINE_AFTER_MS)).toMatchObject({ state: 'finished', attention: false });
     // A contact "in the future" (clocks apart) is no negative time.
@@ -507,13 +534,36 @@ describe('the machine\'s calls and its polling', () => {
     m.actor.send({ type: 'action.requested', kind: 'retake', sittingId: 501 });
     m.actor.send({ type: 'action.confirmed', reason: 'Reset' });
     expect(m.inputs.performAction).toEqual([
-      { token: 'staff-token', scheduleCode: 'DEMO-2026', request: { ...m.actor.getSnapshot().context.draft, reason: 'Reset', minutes: null } },
+      {
+        token: 'staff-token',
+        scheduleCode: 'DEMO-2026',
+        request: { ...m.actor.getSnapshot().context.draft, reason: 'Reset', minutes: null, idempotencyKey: expect.stringMatching(UUID) },
+      },
     ]);
     expect(m.actor.getSnapshot().hasTag('busy')).toBe(true);
     m.done('performAction', { pupil: null, extended: 2, server_time: serverTime });
     expect(m.inputs.loadRoster).toHaveLength(2);
     expect(m.actor.getSnapshot().context.roster).toEqual(demoRoster());
     expect(m.actor.getSnapshot().context.outcome).toMatchObject({ kind: 'retake', examineeName: 'Amara Okafor', extended: 2 });
+  });
+
+  it('"Try again" sends the same action with the same idempotency key; the next action has a key of its own', () => {
+    const m = onRoster();
+    m.done('loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
+    m.actor.send({ type: 'action.requested', kind: 'extend', sittingId: 501 });
+    m.actor.send({ type: 'action.confirmed', reason: 'Power cut', minutes: '10' });
+    // The answer was lost: it is not known whether the server extended.
+    m.failed('performAction', new ApiFailure('NETWORK_ERROR'));
+    m.actor.send({ type: 'action.retried' });
+    const [first, retried] = m.inputs.performAction as Array<{ request: { idempotencyKey: string; minutes: number } }>;
+    expect(first!.request).toMatchObject({ idempotencyKey: expect.stringMatching(UUID), minutes: 10 });
+    expect(retried!.request).toEqual(first!.request);
+    m.done('performAction', { pupil: null, extended: null, server_time: serverTime });
+    m.actor.send({ type: 'action.requested', kind: 'extend', sittingId: 501 });
+    m.actor.send({ type: 'action.confirmed', reason: 'Power cut', minutes: '10' });
+    const next = (m.inputs.performAction as Array<{ request: { idempotencyKey: string } }>)[2]!;
+    expect(next.request.idempotencyKey).toMatch(UUID);
+    expect(next.request.idempotencyKey).not.toBe(first!.request.idempotencyKey);
   });
 
   it('a failed action can be cancelled; the audit and the schedules are left from the roster, choosing afresh', () => {

@@ -1,8 +1,8 @@
 /**
  * proctor.connect.ts as a pure function: a snapshot of the proctor machine (driven to the roster
  * with its own events) and a time in, exactly what the page renders out. Rows are on the server's
- * clock (the offset kept from the roster's server_time), a pupil in the exam not heard from for
- * more than 30 s shows offline before the server says so, the room filter and the room-wide
+ * clock (the offset kept from the roster's server_time), a pupil in the exam neither heard from
+ * nor confirmed in the exam by a roster answer for more than 30 s shows offline, the room filter and the room-wide
  * extension follow the rows shown, and every callback sends the event it names.
  */
 import { describe, expect, it, vi } from 'vitest';
@@ -42,10 +42,13 @@ describe('proctor connect', () => {
     // Our clock is 10 s behind the server's: 12 s since Amara's last contact by the server's clock.
     const api = connect(actor.getSnapshot(), () => {}, FAKE_NOW - 10_000);
     const amara = api.roster.rows.find((r) => r.name === 'Amara Okafor')!;
-    expect(amara).toMatchObject({ state: 'in_exam', lastContactSeconds: 12, timeLeftSeconds: 1_800, questionNumber: 5, answersSaved: 5, attention: false });
-    // 20 s later (ours): 32 s without contact, so offline, though the last roster said in the exam.
+    expect(amara).toMatchObject({ state: 'in_exam', recentContact: true, lastContactSeconds: 12, timeLeftSeconds: 1_800, questionNumber: 5, answersSaved: 5, attention: false });
+    // 20 s later (ours): 32 s since the contact the roster named, but the roster said "in the exam" 20 s ago.
     const later = connect(actor.getSnapshot(), () => {}, FAKE_NOW + 10_000).roster.rows.find((r) => r.name === 'Amara Okafor')!;
-    expect(later).toMatchObject({ state: 'offline', attention: true, lastContactSeconds: 32, timeLeftSeconds: 1_780 });
+    expect(later).toMatchObject({ state: 'in_exam', attention: false, lastContactSeconds: 32, timeLeftSeconds: 1_780 });
+    // With no roster answer for more than 30 s (the polls fail), the page no longer vouches for her.
+    const stale = connect(actor.getSnapshot(), () => {}, FAKE_NOW + 21_000).roster.rows.find((r) => r.name === 'Amara Okafor')!;
+    expect(stale).toMatchObject({ state: 'offline', attention: true, recentContact: false, lastContactSeconds: 43 });
   });
 
   it('shows no time left for a pupil without a running deadline, and 0 once past it', () => {

@@ -8,7 +8,7 @@
  * dialog (focus, required reason, minutes, plain words, the outcome, the audit row); a 401 back to
  * the sign-in; the connection-lost banner; and the staff token kept apart from the pupil's.
  *
- * The clock: Date is frozen at the fake server's time, so "12 s ago" and "30:00" are exact.
+ * The clock: Date is frozen at the fake server's time, so "45 s ago" and "30:00" are exact.
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -202,7 +202,8 @@ describe('proctor: the roster', () => {
     expect(amara.textContent).toContain('In the exam');
     expect(amara.textContent).toContain('Question 5 of 20');
     expect(amara.textContent).toContain('5 answers saved');
-    expect(amara.textContent).toContain('12 s ago');
+    // In the exam means heard from within 30 s (the roster's ETag leaves the heartbeat instant out).
+    expect(amara.textContent).toContain('Under 30 s ago');
     expect(amara.textContent).toContain('30:00');
     expect(amara.textContent).toContain('Code …3463');
     expect(within(amara).getAllByRole('button').map((b) => b.textContent)).toEqual(['Move to another terminal', 'Extend time', 'Retake']);
@@ -286,7 +287,10 @@ describe('proctor: actions', () => {
     );
     expect(screen.queryByRole('dialog')).toBeNull();
     await waitFor(() => expect(rowOf('Amara Okafor').textContent).toContain('Moving to another terminal'));
-    expect(view.admin.requests.find((r) => r.path === '/admin/sittings/501/move-terminal')?.body).toEqual({ reason: 'Terminal 1 froze' });
+    // The "Move" button that opened the dialog is gone: focus lands on what was done, not on the page's start.
+    expect(within(rowOf('Amara Okafor')).queryByRole('button', { name: 'Move to another terminal' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('status'));
+    expect(view.admin.requests.find((r) => r.path === '/admin/sittings/501/move-terminal')?.body).toEqual({ reason: 'Terminal 1 froze', idempotency_key: expect.any(String) });
 
     await view.user.click(screen.getByRole('button', { name: 'Audit log' }));
     const audit = await screen.findByRole('table', { name: 'What was done in Spring test 2026, newest first' });
@@ -328,10 +332,37 @@ describe('proctor: actions', () => {
     await view.user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Late start');
     await view.user.click(within(dialog).getByRole('button', { name: 'Extend time' }));
     expect((await screen.findByRole('status')).textContent).toBe('3 pupils in the exam were given more time: 10 minutes.');
-    expect(view.admin.requests.find((r) => r.path === '/admin/schedules/DEMO-2026/extend')?.body).toEqual({ minutes: 10, reason: 'Late start' });
+    expect(view.admin.requests.find((r) => r.path === '/admin/schedules/DEMO-2026/extend')?.body).toEqual({ minutes: 10, reason: 'Late start', idempotency_key: expect.any(String) });
   });
 
-  it('tells a refusal by code and offers Try again and Close; Escape closes the confirm step', async () => {
+  it('no answer to an action: says it is not known whether it was done, and Try again sends the same action once more', async () => {
+    const admin = createFakeAdmin();
+    const send = admin.send.bind(admin);
+    let drop = true;
+    admin.send = async (request) => {
+      if (request.path.endsWith('/extend') && drop) {
+        drop = false;
+        await send(request);
+        throw new ApiFailure('NETWORK_ERROR');
+      }
+      return send(request);
+    };
+    const view = await renderProctor({ admin });
+    await openRoster(view);
+    await view.user.click(within(rowOf('Amara Okafor')).getByRole('button', { name: 'Extend time' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Extend the time for Amara Okafor?' });
+    await view.user.type(within(dialog).getByRole('textbox', { name: 'Minutes to add' }), '10');
+    await view.user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Power cut');
+    await view.user.click(within(dialog).getByRole('button', { name: 'Extend time' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toContain('it is not known whether this was done');
+    await view.user.click(within(dialog).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const sent = view.admin.requests.filter((r) => r.path === '/admin/sittings/501/extend').map((r) => r.body as { idempotency_key: string });
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toEqual(sent[0]);
+  });
+
+  it('tells a refusal by code with Close only (trying again cannot help); Escape closes the confirm step', async () => {
     const admin = createFakeAdmin();
     const send = admin.send.bind(admin);
     admin.send = async (request) =>
@@ -344,6 +375,8 @@ describe('proctor: actions', () => {
     await view.user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Wrong exam');
     await view.user.click(within(dialog).getByRole('button', { name: 'Reset for a retake' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('This pupil has not started the exam, so this cannot be done yet.');
+    expect(within(dialog).queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Close' }).getAttribute('data-variant')).toBe('primary');
     await view.user.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     await view.user.click(within(rowOf('Kenji Sato')).getByRole('button', { name: 'Extend time' }));

@@ -15,6 +15,7 @@ import type { FieldRule } from '../../../machines/proctor/proctor.types.ts';
 import { ErrorIcon } from '../../components/icon/icons.tsx';
 import { ModalDialog } from '../../components/modal-dialog/modal-dialog.tsx';
 import { actionFailureMessage } from '../../i18n/proctor-messages.ts';
+import { StaffFailure } from './staff-failure.tsx';
 import styles from './proctor.module.css';
 
 const reasonMessages: Record<FieldRule, MessageDescriptor> = {
@@ -129,20 +130,12 @@ export function ActionDialog({ dialog }: { dialog: ActionDialogApi }) {
         <Explanation dialog={dialog} />
       </div>
       {dialog.status === 'failed' ? (
-        <>
-          <div className="alert" role="alert" data-code={dialog.failure ?? undefined}>
-            <ErrorIcon />
-            <p>{i18n._(actionFailureMessage(dialog.failure ?? 'GENERIC_ERROR'))}</p>
-          </div>
-          <div className="button-row">
-            <button type="button" className="button" data-variant="primary" onClick={dialog.retry}>
-              <Trans>Try again</Trans>
-            </button>
-            <button type="button" className="button" onClick={dialog.cancel}>
-              <Trans>Close</Trans>
-            </button>
-          </div>
-        </>
+        <StaffFailure
+          code={dialog.failure}
+          message={actionFailureMessage(dialog.failure ?? 'GENERIC_ERROR')}
+          {...(dialog.retryable ? { onRetry: dialog.retry } : {})}
+          other={{ label: <Trans>Close</Trans>, onClick: dialog.cancel }}
+        />
       ) : (
         <form className={styles.form} onSubmit={submit} noValidate>
           {dialog.asksMinutes && (

@@ -4,7 +4,6 @@
  * for which pupil, and why; newest first. A skeleton while loading, a failure with "Try again",
  * an empty state, and the way back to the roster. Renders ProctorApi['audit'].
  */
-import { useLingui } from '@lingui/react';
 import { Plural, Trans } from '@lingui/react/macro';
 import type { AuditEntry } from '../../../contract/admin.ts';
 import type { ProctorApi } from '../../../machines/proctor/proctor.connect.ts';
@@ -15,6 +14,7 @@ import { formatDate } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import { clockTime } from './roster.tsx';
+import { StaffFailure } from './staff-failure.tsx';
 import styles from './proctor.module.css';
 
 /** Newest first, whatever order the entries came in. */
@@ -50,7 +50,6 @@ function What({ entry }: { entry: AuditEntry }) {
 }
 
 export function AuditLog({ audit }: { audit: ProctorApi['audit'] }) {
-  const { i18n } = useLingui();
   const { language } = useLanguage();
   const when = (iso: string) => `${formatDate(iso, language)} ${clockTime(iso, language)}`;
   const scheduleName = audit.scheduleName ?? '';
@@ -83,14 +82,7 @@ export function AuditLog({ audit }: { audit: ProctorApi['audit'] }) {
         </SkeletonRegion>
       )}
       {audit.status === 'failed' && (
-        <>
-          <div className="alert" role="alert" data-code={audit.failure ?? undefined}>
-            <p>{i18n._(staffFailureMessage(audit.failure ?? 'GENERIC_ERROR'))}</p>
-          </div>
-          <button type="button" className="button" data-variant="primary" onClick={audit.retry}>
-            <Trans>Try again</Trans>
-          </button>
-        </>
+        <StaffFailure code={audit.failure} message={staffFailureMessage(audit.failure ?? 'GENERIC_ERROR')} onRetry={audit.retry} />
       )}
       {audit.status === 'ready' && audit.entries.length === 0 && (
         <div className="alert" data-tone="info" role="status">

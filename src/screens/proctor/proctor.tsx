@@ -8,7 +8,6 @@
  * it, the rest of the page inert while the dialog is open) or the audit log; a header with who is
  * signed in and "Sign out" on every signed-in part.
  */
-import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
@@ -22,6 +21,7 @@ import { ActionDialog } from './action-dialog.tsx';
 import { AuditLog } from './audit-log.tsx';
 import { RosterView } from './roster.tsx';
 import { ScheduleList } from './schedule-list.tsx';
+import { StaffFailure } from './staff-failure.tsx';
 import { StaffLogin } from './staff-login.tsx';
 import styles from './proctor.module.css';
 
@@ -38,7 +38,6 @@ function useNow(intervalMs = 1_000): number {
 }
 
 export function ProctorScreen({ actor }: { actor: ProctorActor }) {
-  const { i18n } = useLingui();
   const snapshot = useSelector(actor, (s) => s);
   const now = useNow();
   const api = connect(snapshot, actor.send, now);
@@ -75,17 +74,12 @@ export function ProctorScreen({ actor }: { actor: ProctorActor }) {
           <PageHeading>
             <Trans>Staff sign-in</Trans>
           </PageHeading>
-          <div className="alert" role="alert" data-code={api.restore.failure ?? undefined}>
-            <p>{i18n._(staffFailureMessage(api.restore.failure ?? 'GENERIC_ERROR'))}</p>
-          </div>
-          <div className="button-row">
-            <button type="button" className="button" data-variant="primary" onClick={api.restore.retry}>
-              <Trans>Try again</Trans>
-            </button>
-            <button type="button" className="button" onClick={api.logout}>
-              <Trans>Sign in again</Trans>
-            </button>
-          </div>
+          <StaffFailure
+            code={api.restore.failure}
+            message={staffFailureMessage(api.restore.failure ?? 'GENERIC_ERROR')}
+            onRetry={api.restore.retry}
+            other={{ label: <Trans>Sign in again</Trans>, onClick: api.logout }}
+          />
         </div>
       </Page>
     );

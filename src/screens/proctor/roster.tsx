@@ -11,8 +11,9 @@ import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { useLingui } from '@lingui/react';
 import { Plural, Trans } from '@lingui/react/macro';
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { RosterState } from '../../../contract/admin.ts';
+import { OFFLINE_AFTER_MS } from '../../../contract/presence.ts';
 import type { RosterApi } from '../../../machines/proctor/proctor.connect.ts';
 import type { PupilActionKind } from '../../../machines/proctor/proctor.types.ts';
 import { CheckIcon, ClockIcon, OfflineIcon, WarningIcon } from '../../components/icon/icons.tsx';
@@ -61,7 +62,12 @@ function useClockTime() {
   return (ms: number) => clockTime(ms, language);
 }
 
-function LastContact({ seconds }: { seconds: number | null }) {
+/** How recently the pupil's terminal was heard from; "under 30 s ago" for a pupil in the exam (RosterRow.recentContact). */
+function LastContact({ seconds, recent }: { seconds: number | null; recent: boolean }) {
+  if (recent) {
+    const limit = OFFLINE_AFTER_MS / 1000;
+    return <Trans>Under {limit} s ago</Trans>;
+  }
   if (seconds === null) return <span>—</span>;
   if (seconds < 60) return <Trans>{seconds} s ago</Trans>;
   const minutes = Math.floor(seconds / 60);
@@ -145,7 +151,7 @@ function Row({ row, nameId }: { row: RosterApi['rows'][number]; nameId: string }
         <Progress row={row} />
       </td>
       <td>
-        <LastContact seconds={row.lastContactSeconds} />
+        <LastContact seconds={row.lastContactSeconds} recent={row.recentContact} />
       </td>
       <td>
         {row.timeLeftSeconds === null ? (
@@ -208,6 +214,16 @@ export function RosterView({ roster }: { roster: RosterApi }) {
   const updated = connection.updatedAt === null ? '' : timeOf(connection.updatedAt);
   const title = roster.schedule ? roster.schedule.name || roster.schedule.code : '';
 
+  // The confirm dialog gives focus back to the button that opened it; when the action took that
+  // button away (a pupil moved has no "Move" any more), focus would fall to the page's start:
+  // a keyboard user lands on what was done instead.
+  const outcomeRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (roster.outcome === null) return;
+    const active = document.activeElement;
+    if (active === null || active === document.body || !active.isConnected) outcomeRef.current?.focus();
+  }, [roster.outcome]);
+
   return (
     <section aria-labelledby="proctor-roster">
       <div className={styles.titleRow}>
@@ -256,7 +272,7 @@ export function RosterView({ roster }: { roster: RosterApi }) {
       )}
 
       {roster.outcome && (
-        <div className="alert" data-tone="info" role="status">
+        <div ref={outcomeRef} className="alert" data-tone="info" role="status" tabIndex={-1}>
           <CheckIcon />
           <p>
             <Outcome outcome={roster.outcome} />

@@ -3,7 +3,6 @@
  * its code when it has none, when it runs, its room and how many pupils are booked), "Refresh",
  * the empty state, a skeleton while loading, and a failure with "Try again".
  */
-import { useLingui } from '@lingui/react';
 import { Plural, Trans } from '@lingui/react/macro';
 import type { ProctorApi } from '../../../machines/proctor/proctor.connect.ts';
 import { InfoIcon } from '../../components/icon/icons.tsx';
@@ -12,10 +11,10 @@ import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleto
 import { formatDate, formatTime } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
+import { StaffFailure } from './staff-failure.tsx';
 import styles from './proctor.module.css';
 
 export function ScheduleList({ schedules }: { schedules: ProctorApi['schedules'] }) {
-  const { i18n } = useLingui();
   const { language } = useLanguage();
   const when = (iso: string) => `${formatDate(iso, language)} ${formatTime(iso, language)}`;
 
@@ -38,14 +37,7 @@ export function ScheduleList({ schedules }: { schedules: ProctorApi['schedules']
         </SkeletonRegion>
       )}
       {schedules.status === 'failed' && (
-        <>
-          <div className="alert" role="alert" data-code={schedules.failure ?? undefined}>
-            <p>{i18n._(staffFailureMessage(schedules.failure ?? 'GENERIC_ERROR'))}</p>
-          </div>
-          <button type="button" className="button" data-variant="primary" onClick={schedules.retry}>
-            <Trans>Try again</Trans>
-          </button>
-        </>
+        <StaffFailure code={schedules.failure} message={staffFailureMessage(schedules.failure ?? 'GENERIC_ERROR')} onRetry={schedules.retry} />
       )}
       {schedules.status === 'ready' && schedules.items.length === 0 && (
         <div className="alert" data-tone="info" role="status">

@@ -1,0 +1,132 @@
+/**
+ * The proctor machine's pure rules (no actor, no clock): which actions apply to a pupil, which
+ * pupils and rooms the roster's filter shows, and the checks of the staff login form and of an
+ * action's confirm step, each with the contract's schemas (contract/admin.ts), so the page asks
+ * the server only what it would accept. proctor.machine.ts guards and assigns with them.
+ */
+import * as v from 'valibot';
+import {
+  ExtendScheduleRequestSchema,
+  ExtendSittingRequestSchema,
+  SittingActionRequestSchema,
+  StaffLoginRequestSchema,
+  type RosterPupil,
+  type RosterResponse,
+  type StaffLoginRequest,
+} from '../../contract/admin.ts';
+import type { ActionDraft, ActionFieldErrors, ActionRequest, FieldRule, ProctorContext, PupilActionKind, StaffLoginField } from './proctor.types.ts';
+
+/** Roster states of a sitting that is in the exam (DOING). */
+const doingStates: ReadonlySet<RosterPupil['state']> = new Set(['in_exam', 'offline', 'moving', 'time_up']);
+
+/** RESULT_PUBLIC: a released result cannot be reset for a retake. */
+const RESULT_PUBLIC = 5;
+
+export function isInExam(pupil: RosterPupil): boolean {
+  return doingStates.has(pupil.state);
+}
+
+/**
+ * The actions that apply to a pupil, in the order the roster offers them (the server refuses the
+ * others with the contract's codes anyway):
+ * - move to another terminal: while in the exam on a terminal (in_exam, offline);
+ * - extend: while the sitting is in the exam (DOING);
+ * - retake: in the exam, or finished and not yet released.
+ */
+export function actionsFor(pupil: RosterPupil): PupilActionKind[] {
+  const actions: PupilActionKind[] = [];
+  if (pupil.state === 'in_exam' || pupil.state === 'offline') actions.push('move_terminal');
+  if (isInExam(pupil)) actions.push('extend');
+  if (isInExam(pupil) || (pupil.state === 'finished' && pupil.status !== RESULT_PUBLIC)) actions.push('retake');
+  return actions;
+}
+
+/** The roster's pupils in the room the filter shows (every room: all of them). */
+export function visiblePupils(context: Pick<ProctorContext, 'roster' | 'venueId'>): RosterPupil[] {
+  const pupils = context.roster?.pupils ?? [];
+  return context.venueId === null ? pupils : pupils.filter((p) => p.venue?.id === context.venueId);
+}
+
+/** The rooms the roster's pupils sit in, by name. */
+export function roomsOf(roster: RosterResponse | null): Array<{ id: number; name: string }> {
+  const rooms = new Map<number, string>();
+  for (const pupil of roster?.pupils ?? []) if (pupil.venue) rooms.set(pupil.venue.id, pupil.venue.name);
+  return [...rooms].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+}
+
+/**
+ * Any script's decimal digits as ASCII ones: a teacher may type the minutes with an Arabic,
+ * Devanagari or Myanmar keyboard, or a Japanese input method's full-width digits. Unicode keeps
+ * each script's digits 0 to 9 in a row, so a digit's value is its distance from the start of its
+ * row (rows of ten that touch, as the mathematical digits, repeat every ten).
+ */
+export function asciiDigits(text: string): string {
+  return text.replace(/\p{Nd}/gu, (digit) => {
+    const code = digit.codePointAt(0)!;
+    let start = code;
+    while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start -= 1;
+    return String((code - start) % 10);
+  });
+}
+
+/** Minutes as typed in the confirm step: whole minutes from 1 to 60. */
+const MinutesFieldSchema = v.pipe(
+  v.string(),
+  v.transform(asciiDigits),
+  v.trim(),
+  v.nonEmpty('required'),
+  v.regex(/^[0-9]{1,2}$/, 'invalid'),
+  v.transform(Number),
+  v.minValue(1, 'invalid'),
+  v.maxValue(60, 'invalid'),
+);
+
+function ruleOf(message: string): FieldRule {
+  return message === 'required' ? 'required' : 'invalid';
+}
+
+/** The staff login form's values checked with the contract's schema; field rules when they fail. */
+export function checkStaffLogin(
+  values: Record<StaffLoginField, string>,
+): { ok: true; request: StaffLoginRequest } | { ok: false; fields: Partial<Record<StaffLoginField, FieldRule>> } {
+  const parsed = v.safeParse(StaffLoginRequestSchema, values);
+  if (parsed.success) return { ok: true, request: parsed.output };
+  const fields: Partial<Record<StaffLoginField, FieldRule>> = {};
+  for (const issue of parsed.issues) {
+    const key = issue.path?.[0]?.key as StaffLoginField | undefined;
+    if (key && !fields[key]) fields[key] = ruleOf(issue.message);
+  }
+  return { ok: false, fields };
+}
+
+/** The confirm step's reason and minutes checked with the contract's request schemas. */
+export function checkConfirmation(
+  draft: ActionDraft,
+  input: { reason: string; minutes?: string },
+): { ok: true; request: ActionRequest } | { ok: false; fields: ActionFieldErrors } {
+  const fields: ActionFieldErrors = {};
+  const extension = draft.kind === 'extend' || draft.kind === 'extend_room';
+  let minutes: number | null = null;
+  if (extension) {
+    const parsed = v.safeParse(MinutesFieldSchema, input.minutes ?? '');
+    if (parsed.success) minutes = parsed.output;
+    else fields.minutes = ruleOf(parsed.issues[0].message);
+  }
+  const schema = extension ? ExtendSittingRequestSchema : SittingActionRequestSchema;
+  const body = v.safeParse(schema, { reason: input.reason, minutes: minutes ?? 1 });
+  if (!body.success) {
+    const issue = body.issues.find((i) => i.path?.[0]?.key === 'reason');
+    if (issue) fields.reason = ruleOf(issue.message);
+  }
+  if (fields.reason || fields.minutes || !body.success) return { ok: false, fields };
+  if (draft.kind === 'extend_room') {
+    // The room-wide body is checked as it is sent (venue_id only when a room is chosen).
+    const room = v.safeParse(ExtendScheduleRequestSchema, {
+      minutes,
+      reason: body.output.reason,
+      ...(draft.venueId === null ? {} : { venue_id: draft.venueId }),
+    });
+    if (!room.success) return { ok: false, fields: { reason: 'invalid' } };
+  }
+  return { ok: true, request: { ...draft, reason: body.output.reason, minutes } };
+}
