@@ -5,19 +5,9 @@
 import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { ExamListScreen } from '../../screens/exam-list/exam-list.tsx';
 import { useSession } from './use-session.ts';
+import { screenProps } from './screen-props.ts';
 
 export function ConnectedExamList() {
   const api = useSession()?.examList;
-  if (!api) return <BootingScreen />;
-  return (
-    <ExamListScreen
-      status={api.status}
-      rows={api.rows}
-      stepMode={api.stepMode}
-      error={api.error}
-      onChoose={api.choose}
-      onRetry={api.retry}
-      onLogout={api.logout}
-    />
-  );
+  return api ? <ExamListScreen {...screenProps(api)} /> : <BootingScreen />;
 }

@@ -6,38 +6,18 @@
 import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { ExamScreen } from '../../screens/exam/exam.tsx';
 import { useExam } from './use-exam.ts';
+import { screenProps } from './screen-props.ts';
 
 export function ConnectedExam() {
   const api = useExam()?.exam;
   if (!api) return <BootingScreen />;
+  // The finish dialog's three events are named for the dialog on the screen.
   return (
     <ExamScreen
-      status={api.status}
-      questions={api.questions}
-      index={api.index}
-      answers={api.answers}
-      deadlineAt={api.deadlineAt}
-      clockOffsetMs={api.clockOffsetMs}
-      timeLimitSeconds={api.timeLimitSeconds}
-      confirmingFinish={api.confirmingFinish}
-      error={api.error}
-      flagged={api.flagged}
-      listOpen={api.listOpen}
-      keyboardOpen={api.keyboardOpen}
-      upperCase={api.upperCase}
-      onRetry={api.retry}
-      onAnswer={api.answer}
-      onNext={api.next}
-      onPrevious={api.previous}
-      onSelect={api.select}
-      onFlag={api.flag}
-      onToggleList={api.toggleList}
-      onToggleKeyboard={api.toggleKeyboard}
-      onToggleUpperCase={api.toggleUpperCase}
+      {...screenProps(api)}
       onFinishRequest={api.requestFinish}
       onFinishConfirm={api.confirmFinish}
       onFinishCancel={api.cancelFinish}
-      onFocusLost={api.focusLost}
     />
   );
 }

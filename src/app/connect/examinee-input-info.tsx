@@ -4,21 +4,10 @@
 import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { ExamineeInputInfoScreen } from '../../screens/examinee-input-info/examinee-input-info.tsx';
 import { useSession } from './use-session.ts';
+import { screenProps } from './screen-props.ts';
 
 export function ConnectedExamineeInputInfo() {
   const api = useSession()?.inputInfo;
-  if (!api) return <BootingScreen />;
-  return (
-    <ExamineeInputInfoScreen
-      step={api.step}
-      values={api.values}
-      errors={api.errors}
-      failure={api.failure}
-      grades={api.grades}
-      onChange={api.change}
-      onReview={api.review}
-      onBack={api.edit}
-      onConfirm={api.confirm}
-    />
-  );
+  // "Change" is the form's `onBack`: the connect's `edit`.
+  return api ? <ExamineeInputInfoScreen {...screenProps(api)} onBack={api.edit} /> : <BootingScreen />;
 }

@@ -6,17 +6,11 @@ import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { LoginCodeScreen } from '../../screens/login-code/login-code.tsx';
 import { useKioskApi } from '../use-kiosk.ts';
 import { useSession } from './use-session.ts';
+import { screenProps } from './screen-props.ts';
 
 export function ConnectedLoginCode() {
   const kiosk = useKioskApi();
   const api = useSession()?.loginCode;
   if (!api) return <BootingScreen />;
-  return (
-    <LoginCodeScreen
-      busy={api.busy}
-      error={api.error}
-      onSubmit={api.submit}
-      onCheckTerminal={() => kiosk().checkTerminal()}
-    />
-  );
+  return <LoginCodeScreen {...screenProps(api)} onCheckTerminal={() => kiosk().checkTerminal()} />;
 }

@@ -6,18 +6,9 @@
 import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { LoginConfirmScreen } from '../../screens/login-confirm/login-confirm.tsx';
 import { useExam } from './use-exam.ts';
+import { screenProps } from './screen-props.ts';
 
 export function ConnectedLoginConfirm() {
   const api = useExam()?.loginConfirm;
-  if (!api) return <BootingScreen />;
-  return (
-    <LoginConfirmScreen
-      status={api.status}
-      details={api.details}
-      error={api.error}
-      onConfirm={api.confirm}
-      onReject={api.reject}
-      onRetry={api.retry}
-    />
-  );
+  return api ? <LoginConfirmScreen {...screenProps(api)} /> : <BootingScreen />;
 }

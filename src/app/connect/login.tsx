@@ -6,22 +6,11 @@ import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { LoginScreen } from '../../screens/login/login.tsx';
 import { useKioskApi } from '../use-kiosk.ts';
 import { useSession } from './use-session.ts';
+import { screenProps } from './screen-props.ts';
 
 export function ConnectedLogin() {
   const kiosk = useKioskApi();
   const api = useSession()?.login;
   if (!api) return <BootingScreen />;
-  return (
-    <LoginScreen
-      status={api.status}
-      place={api.place}
-      kind={api.kind}
-      ssoUrl={api.ssoUrl}
-      busy={api.busy}
-      error={api.error}
-      onSubmit={api.submit}
-      onRetry={api.retry}
-      onCheckTerminal={() => kiosk().checkTerminal()}
-    />
-  );
+  return <LoginScreen {...screenProps(api)} onCheckTerminal={() => kiosk().checkTerminal()} />;
 }

@@ -5,20 +5,9 @@
 import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { TestingMenuScreen } from '../../screens/testing-menu/testing-menu.tsx';
 import { useSession } from './use-session.ts';
+import { screenProps } from './screen-props.ts';
 
 export function ConnectedTestingMenu() {
   const api = useSession()?.menu;
-  if (!api) return <BootingScreen />;
-  return (
-    <TestingMenuScreen
-      status={api.status}
-      menu={api.menu}
-      error={api.error}
-      onTakeTest={api.takeTest}
-      onPayFee={api.payFee}
-      onViewResults={api.viewResults}
-      onRetry={api.retry}
-      onLogout={api.logout}
-    />
-  );
+  return api ? <TestingMenuScreen {...screenProps(api)} /> : <BootingScreen />;
 }

@@ -10,7 +10,7 @@ import type { FailureCode } from '../../../machines/shared/ports.ts';
 import type { SsoErrorCode } from '../../../contract/session.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { ErrorIcon } from '../../components/icon/icons.tsx';
-import { Page, PageHeading } from '../../components/page/page.tsx';
+import { CardPage } from '../../components/page/card-page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { ssoErrorMessage } from '../../i18n/sso-messages.ts';
 
@@ -26,39 +26,29 @@ export function EntryScreen({ status, error, onGoToLogin }: EntryScreenProps) {
   const { i18n } = useLingui();
   if (status === 'working') {
     return (
-      <Page align="center">
-        <div className="card">
-          <PageHeading>
-            <Trans>Signing you in…</Trans>
-          </PageHeading>
-          <SkeletonRegion>
-            <SkeletonBlock inlineSize="85%" />
-            <SkeletonBlock inlineSize="60%" />
-          </SkeletonRegion>
-        </div>
-      </Page>
+      <CardPage heading={<Trans>Signing you in…</Trans>}>
+        <SkeletonRegion>
+          <SkeletonBlock inlineSize="85%" />
+          <SkeletonBlock inlineSize="60%" />
+        </SkeletonRegion>
+      </CardPage>
     );
   }
   return (
-    <Page align="center">
-      <div className="card">
-        <PageHeading>
-          <Trans>Could not log in</Trans>
-        </PageHeading>
-        {error?.kind === 'failure' ? (
-          <FailureAlert code={error.code} />
-        ) : (
-          <div className="alert" role="alert" data-code={error?.code ?? 'unknown'}>
-            <ErrorIcon />
-            <div>
-              <p>{i18n._(ssoErrorMessage(error?.code ?? 'unknown'))}</p>
-            </div>
+    <CardPage heading={<Trans>Could not log in</Trans>}>
+      {error?.kind === 'failure' ? (
+        <FailureAlert code={error.code} />
+      ) : (
+        <div className="alert" role="alert" data-code={error?.code ?? 'unknown'}>
+          <ErrorIcon />
+          <div>
+            <p>{i18n._(ssoErrorMessage(error?.code ?? 'unknown'))}</p>
           </div>
-        )}
-        <button type="button" className="button" data-variant="primary" onClick={onGoToLogin}>
-          <Trans>Go to the login page</Trans>
-        </button>
-      </div>
-    </Page>
+        </div>
+      )}
+      <button type="button" className="button" data-variant="primary" onClick={onGoToLogin}>
+        <Trans>Go to the login page</Trans>
+      </button>
+    </CardPage>
   );
 }

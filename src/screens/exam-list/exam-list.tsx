@@ -16,7 +16,9 @@ import type { ExamRow } from '../../../machines/session/session.selectors.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { LoadFailed } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, InfoIcon, LockIcon } from '../../components/icon/icons.tsx';
+import { LogOutFoot } from '../../components/log-out-foot/log-out-foot.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
+import { TableHead } from '../../components/table-head/table-head.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { formatNumber } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
@@ -92,30 +94,18 @@ function ExamTable({ rows, stepMode, onChoose }: { rows: ExamRow[]; stepMode: bo
         <caption id={captionId} className={styles.caption}>
           {stepMode ? <Trans>Your exams, step by step</Trans> : <Trans>Your exams</Trans>}
         </caption>
-        <thead>
-          <tr>
-            <th scope="col">
-              <Trans>Level</Trans>
-            </th>
-            <th scope="col">
-              <Trans>Exam</Trans>
-            </th>
-            <th scope="col">
-              <Trans>Score</Trans>
-            </th>
-            <th scope="col">
-              <Trans>Subject</Trans>
-            </th>
-            <th scope="col">
-              <Trans>Scoring</Trans>
-            </th>
-            <th scope="col">
-              <span className="visually-hidden">
-                <Trans>What you can do</Trans>
-              </span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            <Trans>Level</Trans>,
+            <Trans>Exam</Trans>,
+            <Trans>Score</Trans>,
+            <Trans>Subject</Trans>,
+            <Trans>Scoring</Trans>,
+            <span className="visually-hidden">
+              <Trans>What you can do</Trans>
+            </span>,
+          ]}
+        />
         <tbody>
           {rows.map((exam, index) => {
             const n = formatNumber(index + 1, language);
@@ -189,11 +179,7 @@ export function ExamListScreen({ status, rows, stepMode, error, onChoose, onRetr
         ) : (
           <ExamTable rows={rows} stepMode={stepMode} onChoose={onChoose} />
         ))}
-      <div className={styles.foot}>
-        <button type="button" className="button" onClick={onLogout}>
-          <Trans>Log out</Trans>
-        </button>
-      </div>
+      <LogOutFoot onLogout={onLogout} />
     </Page>
   );
 }

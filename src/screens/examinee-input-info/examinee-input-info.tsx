@@ -16,7 +16,9 @@ import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { Field, sharedTerminalTyping, useFocusFirstInvalid } from '../../components/field/field.tsx';
 import { WarningIcon } from '../../components/icon/icons.tsx';
+import { DetailRow, Details } from '../../components/details/details.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
+import { WaitingButton } from '../../components/waiting-button/waiting-button.tsx';
 import { invalidEmailMessage, requiredFieldMessage, tooLongMessage } from '../../i18n/field-messages.ts';
 import { gradeName } from '../../i18n/grades.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
@@ -169,20 +171,11 @@ function Confirmation({ step, values, onBack, onConfirm }: ExamineeInputInfoScre
   const saving = step === 'saving';
   return (
     <>
-      <dl className={styles.details}>
-        <div className={styles.row}>
-          <dt>{i18n._(labels.examinee_name)}</dt>
-          <dd dir="auto">{values.examinee_name}</dd>
-        </div>
-        <div className={styles.row}>
-          <dt>{i18n._(labels.grade_id)}</dt>
-          <dd>{values.grade_id === null ? '' : gradeName(i18n, values.grade_id, language)}</dd>
-        </div>
-        <div className={styles.row}>
-          <dt>{i18n._(labels.email)}</dt>
-          <dd className="ltr-isolate">{values.email}</dd>
-        </div>
-      </dl>
+      <Details>
+        <DetailRow label={i18n._(labels.examinee_name)} dir="auto">{values.examinee_name}</DetailRow>
+        <DetailRow label={i18n._(labels.grade_id)}>{values.grade_id === null ? '' : gradeName(i18n, values.grade_id, language)}</DetailRow>
+        <DetailRow label={i18n._(labels.email)} className="ltr-isolate">{values.email}</DetailRow>
+      </Details>
       <div className="alert" data-tone="warning">
         <WarningIcon />
         <p className={styles.ask}>
@@ -190,28 +183,12 @@ function Confirmation({ step, values, onBack, onConfirm }: ExamineeInputInfoScre
         </p>
       </div>
       <div className="button-row">
-        <button
-          type="button"
-          className="button"
-          data-variant="primary"
-          aria-busy={saving || undefined}
-          aria-disabled={saving || undefined}
-          onClick={() => {
-            if (!saving) onConfirm();
-          }}
-        >
+        <WaitingButton primary waiting={saving} busy={saving} onPress={onConfirm}>
           {saving ? <Trans>Registering…</Trans> : <Trans>Register</Trans>}
-        </button>
-        <button
-          type="button"
-          className="button"
-          aria-disabled={saving || undefined}
-          onClick={() => {
-            if (!saving) onBack();
-          }}
-        >
+        </WaitingButton>
+        <WaitingButton waiting={saving} onPress={onBack}>
           <Trans>Change</Trans>
-        </button>
+        </WaitingButton>
       </div>
     </>
   );

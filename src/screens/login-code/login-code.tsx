@@ -14,9 +14,8 @@ import { useState, type FormEvent } from 'react';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { Field, sharedTerminalTyping } from '../../components/field/field.tsx';
-import { LanguagePicker } from '../../components/language-picker/language-picker.tsx';
+import { LoginButton, LoginFoot } from '../../components/login-parts/login-parts.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
-import { TerminalCheckLink } from '../../components/terminal-check-link/terminal-check-link.tsx';
 import { invalidLoginCodeMessage, requiredFieldMessage } from '../../i18n/field-messages.ts';
 import styles from './login-code.module.css';
 
@@ -81,15 +80,10 @@ export function LoginCodeScreen({ busy, error, onSubmit, onCheckTerminal }: Logi
               />
             )}
           </Field>
-          <button type="submit" className="button" data-variant="primary" aria-busy={busy || undefined} aria-disabled={busy || undefined}>
-            {busy ? <Trans>Logging in…</Trans> : <Trans>Log in</Trans>}
-          </button>
+          <LoginButton busy={busy} />
         </form>
       </div>
-      <div className={styles.language}>
-        <LanguagePicker />
-        {onCheckTerminal && <TerminalCheckLink onOpen={onCheckTerminal} />}
-      </div>
+      <LoginFoot onCheckTerminal={onCheckTerminal} />
     </Page>
   );
 }

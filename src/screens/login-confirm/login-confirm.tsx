@@ -8,7 +8,8 @@ import { Trans } from '@lingui/react/macro';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import type { ExamDetails } from '../../../contract/exam.ts';
 import { LoadFailed } from '../../components/failure-alert/failure-alert.tsx';
-import { Page, PageHeading } from '../../components/page/page.tsx';
+import { DetailRow, Details } from '../../components/details/details.tsx';
+import { CardPage } from '../../components/page/card-page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { levelName } from '../../i18n/levels.ts';
@@ -31,73 +32,53 @@ export function LoginConfirmScreen({ status, details, error, onConfirm, onReject
   const { i18n } = useLingui();
   const { language } = useLanguage();
   return (
-    <Page align="center">
-      <div className="card">
-        <PageHeading>
-          <Trans>Is this you?</Trans>
-        </PageHeading>
+    <CardPage heading={<Trans>Is this you?</Trans>}>
 
-        {status === 'loading' && (
-          <SkeletonRegion>
-            {[0, 1, 2].map((row) => (
-              <div key={row} className={styles.skeletonRow}>
-                <SkeletonBlock inlineSize="6rem" />
-                <SkeletonBlock inlineSize="14rem" blockSize="1.75rem" />
-              </div>
-            ))}
-            <div className="button-row">
-              <SkeletonBlock shape="button" inlineSize="12rem" />
-              <SkeletonBlock shape="button" inlineSize="10rem" />
+      {status === 'loading' && (
+        <SkeletonRegion>
+          {[0, 1, 2].map((row) => (
+            <div key={row} className={styles.skeletonRow}>
+              <SkeletonBlock inlineSize="6rem" />
+              <SkeletonBlock inlineSize="14rem" blockSize="1.75rem" />
             </div>
-          </SkeletonRegion>
-        )}
+          ))}
+          <div className="button-row">
+            <SkeletonBlock shape="button" inlineSize="12rem" />
+            <SkeletonBlock shape="button" inlineSize="10rem" />
+          </div>
+        </SkeletonRegion>
+      )}
 
-        {status === 'error' && (
-          <LoadFailed code={error} onRetry={onRetry}>
+      {status === 'error' && (
+        <LoadFailed code={error} onRetry={onRetry}>
+          <button type="button" className="button" onClick={onReject}>
+            <Trans>No, log out</Trans>
+          </button>
+        </LoadFailed>
+      )}
+
+      {status === 'ready' && details && (
+        <>
+          <Details>
+            <DetailRow label={<Trans>Name</Trans>} className={styles.name} dir="auto">
+              {details.examinee_name}
+            </DetailRow>
+            <DetailRow label={<Trans>Subject</Trans>}>{subjectName(i18n, details.subject)}</DetailRow>
+            <DetailRow label={<Trans>Level</Trans>} dir="auto">{levelName(i18n, details.level, language)}</DetailRow>
+          </Details>
+          <p className={styles.ask}>
+            <Trans>If this is not you, log out and tell your teacher.</Trans>
+          </p>
+          <div className="button-row">
+            <button type="button" className="button" data-variant="primary" onClick={onConfirm}>
+              <Trans>Yes, continue</Trans>
+            </button>
             <button type="button" className="button" onClick={onReject}>
               <Trans>No, log out</Trans>
             </button>
-          </LoadFailed>
-        )}
-
-        {status === 'ready' && details && (
-          <>
-            <dl className={styles.details}>
-              <div className={styles.row}>
-                <dt>
-                  <Trans>Name</Trans>
-                </dt>
-                <dd className={styles.name} dir="auto">
-                  {details.examinee_name}
-                </dd>
-              </div>
-              <div className={styles.row}>
-                <dt>
-                  <Trans>Subject</Trans>
-                </dt>
-                <dd>{subjectName(i18n, details.subject)}</dd>
-              </div>
-              <div className={styles.row}>
-                <dt>
-                  <Trans>Level</Trans>
-                </dt>
-                <dd dir="auto">{levelName(i18n, details.level, language)}</dd>
-              </div>
-            </dl>
-            <p className={styles.ask}>
-              <Trans>If this is not you, log out and tell your teacher.</Trans>
-            </p>
-            <div className="button-row">
-              <button type="button" className="button" data-variant="primary" onClick={onConfirm}>
-                <Trans>Yes, continue</Trans>
-              </button>
-              <button type="button" className="button" onClick={onReject}>
-                <Trans>No, log out</Trans>
-              </button>
-            </div>
-          </>
-        )}
-      </div>
-    </Page>
+          </div>
+        </>
+      )}
+    </CardPage>
   );
 }

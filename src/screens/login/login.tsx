@@ -19,9 +19,8 @@ import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { Field, sharedTerminalTyping, useFocusFirstInvalid } from '../../components/field/field.tsx';
 import { WarningIcon } from '../../components/icon/icons.tsx';
-import { LanguagePicker } from '../../components/language-picker/language-picker.tsx';
 import { LinkedText } from '../../components/linked-text/linked-text.tsx';
-import { TerminalCheckLink } from '../../components/terminal-check-link/terminal-check-link.tsx';
+import { LoginButton, LoginFoot } from '../../components/login-parts/login-parts.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { failureMessage } from '../../i18n/failure-messages.ts';
@@ -116,10 +115,7 @@ export function LoginScreen({ status, place, kind, ssoUrl, busy, error, onSubmit
             <Trans>Please check the address of this page, or ask your teacher for the right one.</Trans>
           </p>
         </div>
-        <div className={styles.language}>
-          <LanguagePicker />
-          {onCheckTerminal && <TerminalCheckLink onOpen={onCheckTerminal} />}
-        </div>
+        <LoginFoot onCheckTerminal={onCheckTerminal} />
       </Page>
     );
   }
@@ -156,10 +152,7 @@ export function LoginScreen({ status, place, kind, ssoUrl, busy, error, onSubmit
           </>
         )}
       </div>
-      <div className={styles.language}>
-        <LanguagePicker />
-        {onCheckTerminal && <TerminalCheckLink onOpen={onCheckTerminal} />}
-      </div>
+      <LoginFoot onCheckTerminal={onCheckTerminal} />
     </Page>
   );
 }
@@ -261,9 +254,7 @@ function LoginForm({ busy, fields, onSubmit }: {
           </div>
         )}
       </Field>
-      <button type="submit" className="button" data-variant="primary" aria-busy={busy || undefined} aria-disabled={busy || undefined}>
-        {busy ? <Trans>Logging in…</Trans> : <Trans>Log in</Trans>}
-      </button>
+      <LoginButton busy={busy} />
     </form>
   );
 }

@@ -3,7 +3,7 @@
  * page; the machine decides what that means for a pupil who is logged in.
  */
 import { Trans } from '@lingui/react/macro';
-import { Page, PageHeading } from '../../components/page/page.tsx';
+import { CardPage } from '../../components/page/card-page.tsx';
 
 export interface NotFoundScreenProps {
   onGoToLogin(): void;
@@ -11,18 +11,13 @@ export interface NotFoundScreenProps {
 
 export function NotFoundScreen({ onGoToLogin }: NotFoundScreenProps) {
   return (
-    <Page align="center">
-      <div className="card">
-        <PageHeading>
-          <Trans>Page not found</Trans>
-        </PageHeading>
-        <p>
-          <Trans>There is nothing at this address.</Trans>
-        </p>
-        <button type="button" className="button" data-variant="link" onClick={onGoToLogin}>
-          <Trans>Go to the login page</Trans>
-        </button>
-      </div>
-    </Page>
+    <CardPage heading={<Trans>Page not found</Trans>}>
+      <p>
+        <Trans>There is nothing at this address.</Trans>
+      </p>
+      <button type="button" className="button" data-variant="link" onClick={onGoToLogin}>
+        <Trans>Go to the login page</Trans>
+      </button>
+    </CardPage>
   );
 }

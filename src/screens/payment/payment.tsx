@@ -19,6 +19,7 @@ import { useLingui } from '@lingui/react';
 import { Trans, useLingui as useLinguiMacro } from '@lingui/react/macro';
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { CheckoutApi, PaymentApi, PaymentItemApi } from '../../../machines/payment/payment.connect.ts';
+import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { AdyenDropin } from '../../components/adyen-dropin/adyen-dropin.tsx';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, ClockIcon, InfoIcon, WarningIcon } from '../../components/icon/icons.tsx';
@@ -375,6 +376,15 @@ function Confirming() {
   );
 }
 
+/** "Continue": on to where the payment's owner goes next (the menu, the results). */
+function ContinueButton({ onContinue }: { onContinue(): void }) {
+  return (
+    <button type="button" className="button" data-variant="primary" onClick={onContinue}>
+      <Trans>Continue</Trans>
+    </button>
+  );
+}
+
 function Paid({ api }: { api: PaymentApi }) {
   const { i18n } = useLingui();
   const { t } = useLinguiMacro();
@@ -397,24 +407,23 @@ function Paid({ api }: { api: PaymentApi }) {
           ))}
         </ul>
       )}
-      <button type="button" className="button" data-variant="primary" onClick={api.continue}>
-        <Trans>Continue</Trans>
-      </button>
+      <ContinueButton onContinue={api.continue} />
     </>
   );
 }
 
-function Declined({ api }: { api: PaymentApi }) {
+/** A failure and its two ways on: "Try again" (primary) and "Back to menu". */
+function Failed({ code, onTryAgain, onBack }: { code: FailureCode; onTryAgain(): void; onBack(): void }) {
   return (
     <>
       <div {...phaseFocus}>
-        <FailureAlert code={api.failure ?? 'PAYMENT_ERROR'} />
+        <FailureAlert code={code} />
       </div>
       <div className="button-row">
-        <button type="button" className="button" data-variant="primary" onClick={api.tryAgain}>
+        <button type="button" className="button" data-variant="primary" onClick={onTryAgain}>
           <Trans>Try again</Trans>
         </button>
-        <button type="button" className="button" onClick={api.back}>
+        <button type="button" className="button" onClick={onBack}>
           <Trans>Back to menu</Trans>
         </button>
       </div>
@@ -433,9 +442,7 @@ function NothingToPay({ api }: { api: PaymentApi }) {
           {api.nothingToPay === 'empty' ? <Trans>There is nothing to pay here.</Trans> : i18n._(failureMessage('ALREADY_PAID'))}
         </p>
       </div>
-      <button type="button" className="button" data-variant="primary" onClick={api.continue}>
-        <Trans>Continue</Trans>
-      </button>
+      <ContinueButton onContinue={api.continue} />
     </>
   );
 }
@@ -477,28 +484,14 @@ export function PaymentScreen({ api }: PaymentScreenProps) {
             <SkeletonBlock shape="button" inlineSize="12rem" />
           </SkeletonRegion>
         )}
-        {phase === 'loadFailed' && (
-          <>
-            <div {...phaseFocus}>
-              <FailureAlert code={api.failure ?? 'GENERIC_ERROR'} />
-            </div>
-            <div className="button-row">
-              <button type="button" className="button" data-variant="primary" onClick={api.retry}>
-                <Trans>Try again</Trans>
-              </button>
-              <button type="button" className="button" onClick={api.back}>
-                <Trans>Back to menu</Trans>
-              </button>
-            </div>
-          </>
-        )}
+        {phase === 'loadFailed' && <Failed code={api.failure ?? 'GENERIC_ERROR'} onTryAgain={api.retry} onBack={api.back} />}
         {(phase === 'choosing' || phase === 'startingCheckout') &&
           (api.nothingToPay ? <NothingToPay api={api} /> : <Choosing api={api} />)}
         {phase === 'checkout' && api.checkout && <Checkout api={api} checkout={api.checkout} />}
         {phase === 'returning' && <Returning api={api} />}
         {phase === 'confirming' && <Confirming />}
         {phase === 'paid' && <Paid api={api} />}
-        {phase === 'declined' && <Declined api={api} />}
+        {phase === 'declined' && <Failed code={api.failure ?? 'PAYMENT_ERROR'} onTryAgain={api.tryAgain} onBack={api.back} />}
       </div>
     </Page>
   );

@@ -15,9 +15,10 @@ import type { ReactNode } from 'react';
 import type { PurchasedResultApi, Purchases } from '../../../machines/results/results.connect.ts';
 import { FailureAlert, LoadFailed } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, CircleIcon, InfoIcon } from '../../components/icon/icons.tsx';
-import { Page, PageHeading } from '../../components/page/page.tsx';
+import { CardPage } from '../../components/page/card-page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { failureMessage } from '../../i18n/failure-messages.ts';
+import { BackToMenu, BuyButton, OpenReportButton } from '../result-parts/result-parts.tsx';
 import styles from './purchased-result.module.css';
 
 export type PurchasedResultScreenProps = PurchasedResultApi;
@@ -63,9 +64,7 @@ function Ready({
             <Trans>You have not bought the result sheet or the certificate yet.</Trans>
           </p>
         </div>
-        <button type="button" className="button" data-variant="primary" onClick={onBuy}>
-          <Trans>Buy the result sheet / certificate</Trans>
-        </button>
+        <BuyButton primary onBuy={onBuy} />
       </>
     );
   }
@@ -89,11 +88,7 @@ function Ready({
         </p>
       )}
       <div className="button-row">
-        {canOpenReport && (
-          <button type="button" className="button" data-variant="primary" onClick={onOpenReport}>
-            <Trans>Open the score report</Trans>
-          </button>
-        )}
+        {canOpenReport && <OpenReportButton onOpenReport={onOpenReport} />}
         {canDownloadCertificate && (
           <button
             type="button"
@@ -106,11 +101,7 @@ function Ready({
             {downloading ? <Trans>Downloading the certificate…</Trans> : <Trans>Download the certificate</Trans>}
           </button>
         )}
-        {canBuy && (
-          <button type="button" className="button" onClick={onBuy}>
-            <Trans>Buy the result sheet / certificate</Trans>
-          </button>
-        )}
+        {canBuy && <BuyButton primary={false} onBuy={onBuy} />}
       </div>
     </>
   );
@@ -119,30 +110,19 @@ function Ready({
 export function PurchasedResultScreen(props: PurchasedResultScreenProps) {
   const { status, purchases, error, onBack, onRetry } = props;
   return (
-    <Page align="center">
-      <div className="card">
-        <PageHeading>
-          <Trans>Purchased result</Trans>
-        </PageHeading>
-        {status === 'loading' && (
-          <SkeletonRegion>
-            <SkeletonBlock shape="box" blockSize="4.5rem" />
-            <SkeletonBlock shape="box" blockSize="4.5rem" />
-            <div className="button-row">
-              <SkeletonBlock shape="button" inlineSize="14rem" />
-            </div>
-          </SkeletonRegion>
-        )}
-        {status === 'error' && <LoadFailed code={error} onRetry={onRetry} />}
-        {status === 'ready' && purchases && <Ready {...props} purchases={purchases} />}
-        {status !== 'loading' && (
-          <div className={styles.back}>
-            <button type="button" className="button" data-variant="link" onClick={onBack}>
-              <Trans>Back to menu</Trans>
-            </button>
+    <CardPage heading={<Trans>Purchased result</Trans>}>
+      {status === 'loading' && (
+        <SkeletonRegion>
+          <SkeletonBlock shape="box" blockSize="4.5rem" />
+          <SkeletonBlock shape="box" blockSize="4.5rem" />
+          <div className="button-row">
+            <SkeletonBlock shape="button" inlineSize="14rem" />
           </div>
-        )}
-      </div>
-    </Page>
+        </SkeletonRegion>
+      )}
+      {status === 'error' && <LoadFailed code={error} onRetry={onRetry} />}
+      {status === 'ready' && purchases && <Ready {...props} purchases={purchases} />}
+      {status !== 'loading' && <BackToMenu onBack={onBack} />}
+    </CardPage>
   );
 }

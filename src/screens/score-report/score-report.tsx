@@ -20,6 +20,7 @@ import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, ClockIcon, InfoIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import { MathText } from '../../components/math/math-text.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
+import { TableHead } from '../../components/table-head/table-head.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { LinkedText } from '../../components/linked-text/linked-text.tsx';
 import { formatDate, formatNumber, formatPercent, formatRegion } from '../../i18n/format.ts';
@@ -78,9 +79,9 @@ function Loading() {
   return (
     <SkeletonRegion>
       <SkeletonBlock inlineSize="60%" blockSize="2.25rem" />
-      <SkeletonBlock blockSize="8rem" shape="box" />
-      <SkeletonBlock blockSize="14rem" shape="box" />
-      <SkeletonBlock blockSize="10rem" shape="box" />
+      {['8rem', '14rem', '10rem'].map((blockSize) => (
+        <SkeletonBlock key={blockSize} blockSize={blockSize} shape="box" />
+      ))}
     </SkeletonRegion>
   );
 }
@@ -280,16 +281,7 @@ function Report({ report, variant, download, onPrint, onDownloadPdf, onDownloadC
               <caption>
                 <Trans>Score distribution at this level</Trans>
               </caption>
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <Trans>Score</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Examinees</Trans>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={[<Trans>Score</Trans>, <Trans>Examinees</Trans>]} />
               <tbody>
                 {report.distribution.map((d) => (
                   <tr key={d.score}>
@@ -314,25 +306,15 @@ function Report({ report, variant, download, onPrint, onDownloadPdf, onDownloadC
             <caption className="visually-hidden">
               <Trans>Correct answers per unit, against all examinees and against your organisation</Trans>
             </caption>
-            <thead>
-              <tr>
-                <th scope="col">
-                  <Trans>Unit</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Correct answers</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>You</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>All examinees</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Your organisation</Trans>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={[
+                <Trans>Unit</Trans>,
+                <Trans>Correct answers</Trans>,
+                <Trans>You</Trans>,
+                <Trans>All examinees</Trans>,
+                <Trans>Your organisation</Trans>,
+              ]}
+            />
             <tbody>
               {report.units.map((u) => {
                 const unitCorrect = n(u.correct_count);

@@ -18,13 +18,15 @@ import type { FailureCode } from '../../../machines/shared/ports.ts';
 import type { ShortResult } from '../../../contract/results.ts';
 import { LoadFailed } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, ClockIcon, InfoIcon, NotPassedIcon } from '../../components/icon/icons.tsx';
-import { Page, PageHeading } from '../../components/page/page.tsx';
+import { DetailRow, Details } from '../../components/details/details.tsx';
+import { CardPage } from '../../components/page/card-page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { failureMessages } from '../../i18n/failure-messages.ts';
 import { formatDate, formatNumber, formatPercent } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { levelName } from '../../i18n/levels.ts';
 import { subjectName } from '../../i18n/subjects.ts';
+import { BackToMenu, BuyButton, OpenReportButton } from '../result-parts/result-parts.tsx';
 import styles from './short-result.module.css';
 
 export type ShortResultScreenProps = ShortResultApi;
@@ -68,37 +70,22 @@ function Result({ result }: { result: ShortResult }) {
           </span>
         </p>
       </div>
-      <dl className={styles.details}>
-        <div className={styles.row}>
-          <dt>
-            <Trans>Subject</Trans>
-          </dt>
-          <dd>
+      <Details>
+        <DetailRow label={<Trans>Subject</Trans>}>
+          <Trans>
+            {subject}, <bdi>{level}</bdi>
+          </Trans>
+        </DetailRow>
+        <DetailRow label={<Trans>Exam date</Trans>}>{formatDate(result.exam_date, language)}</DetailRow>
+        <DetailRow label={<Trans>Correct answer rate</Trans>}>
+          {formatPercent(result.correct_rate / 100, language)}{' '}
+          <span className={styles.aside}>
             <Trans>
-              {subject}, <bdi>{level}</bdi>
+              ({correct} of {questions} questions correct)
             </Trans>
-          </dd>
-        </div>
-        <div className={styles.row}>
-          <dt>
-            <Trans>Exam date</Trans>
-          </dt>
-          <dd>{formatDate(result.exam_date, language)}</dd>
-        </div>
-        <div className={styles.row}>
-          <dt>
-            <Trans>Correct answer rate</Trans>
-          </dt>
-          <dd>
-            {formatPercent(result.correct_rate / 100, language)}{' '}
-            <span className={styles.aside}>
-              <Trans>
-                ({correct} of {questions} questions correct)
-              </Trans>
-            </span>
-          </dd>
-        </div>
-      </dl>
+          </span>
+        </DetailRow>
+      </Details>
       <p className={styles.note}>
         <Trans>You can view this result until {viewableUntil}.</Trans>
       </p>
@@ -109,62 +96,37 @@ function Result({ result }: { result: ShortResult }) {
 export function ShortResultScreen(props: ShortResultScreenProps) {
   const { status, result, error, canRetry, canOpenReport, canBuy, onBuy, onOpenReport, onBack, onRetry } = props;
   return (
-    <Page align="center">
-      <div className="card">
-        <PageHeading>
-          <Trans>Your result</Trans>
-        </PageHeading>
-
-        {status === 'loading' && (
-          <SkeletonRegion>
-            <SkeletonBlock inlineSize="10rem" blockSize="3rem" />
-            {[0, 1, 2, 3].map((row) => (
-              <SkeletonBlock key={row} blockSize="1.75rem" />
-            ))}
-            <div className="button-row">
-              <SkeletonBlock shape="button" inlineSize="16rem" />
-            </div>
-          </SkeletonRegion>
-        )}
-
-        {status === 'error' &&
-          (!canRetry ? (
-            <Unavailable code={error ?? 'GENERIC_ERROR'} />
-          ) : (
-            <LoadFailed code={error} onRetry={onRetry} />
+    <CardPage heading={<Trans>Your result</Trans>}>
+      {status === 'loading' && (
+        <SkeletonRegion>
+          <SkeletonBlock inlineSize="10rem" blockSize="3rem" />
+          {[0, 1, 2, 3].map((row) => (
+            <SkeletonBlock key={row} blockSize="1.75rem" />
           ))}
-
-        {status === 'ready' && result && (
-          <>
-            <Result result={result} />
-            <div className="button-row">
-              {canOpenReport && (
-                <button type="button" className="button" data-variant="primary" onClick={onOpenReport}>
-                  <Trans>Open the score report</Trans>
-                </button>
-              )}
-              {canBuy && (
-                <button
-                  type="button"
-                  className="button"
-                  data-variant={canOpenReport ? undefined : 'primary'}
-                  onClick={onBuy}
-                >
-                  <Trans>Buy the result sheet / certificate</Trans>
-                </button>
-              )}
-            </div>
-          </>
-        )}
-
-        {status !== 'loading' && (
-          <div className={styles.back}>
-            <button type="button" className="button" data-variant="link" onClick={onBack}>
-              <Trans>Back to menu</Trans>
-            </button>
+          <div className="button-row">
+            <SkeletonBlock shape="button" inlineSize="16rem" />
           </div>
-        )}
-      </div>
-    </Page>
+        </SkeletonRegion>
+      )}
+
+      {status === 'error' &&
+        (!canRetry ? (
+          <Unavailable code={error ?? 'GENERIC_ERROR'} />
+        ) : (
+          <LoadFailed code={error} onRetry={onRetry} />
+        ))}
+
+      {status === 'ready' && result && (
+        <>
+          <Result result={result} />
+          <div className="button-row">
+            {canOpenReport && <OpenReportButton onOpenReport={onOpenReport} />}
+            {canBuy && <BuyButton primary={!canOpenReport} onBuy={onBuy} />}
+          </div>
+        </>
+      )}
+
+      {status !== 'loading' && <BackToMenu onBack={onBack} />}
+    </CardPage>
   );
 }

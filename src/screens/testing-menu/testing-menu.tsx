@@ -17,6 +17,7 @@ import type { MenuAction, MenuView } from '../../../machines/session/session.sel
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { LoadFailed } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, CircleIcon, ClockIcon, InfoIcon } from '../../components/icon/icons.tsx';
+import { LogOutFoot } from '../../components/log-out-foot/log-out-foot.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { formatDate } from '../../i18n/format.ts';
@@ -88,6 +89,26 @@ function Action({ action, next, disabled, onClick, children }: {
   );
 }
 
+/**
+ * The card's button where this host offers the step (`onClick` given); otherwise the step as a
+ * state in words (`state`, or the button's own words), so no button leads nowhere.
+ */
+function ActionOrState({ action, next, onClick, tone, state, children }: {
+  action: MenuAction;
+  next: MenuAction | null;
+  onClick?: () => void;
+  tone: Tone;
+  state?: ReactNode;
+  children: ReactNode;
+}) {
+  if (!onClick) return <State tone={tone}>{state ?? children}</State>;
+  return (
+    <Action action={action} next={next} onClick={onClick}>
+      {children}
+    </Action>
+  );
+}
+
 function FeeCard({ menu, onPayFee }: { menu: MenuView; onPayFee?: () => void }) {
   return (
     <Card title={<Trans>Exam fee</Trans>}>
@@ -123,15 +144,9 @@ function FeeCard({ menu, onPayFee }: { menu: MenuView; onPayFee?: () => void }) 
       )}
       {menu.fee === 'to_pay' && (
         <>
-          {onPayFee ? (
-            <Action action="pay_fee" next={menu.next} onClick={onPayFee}>
-              <Trans>Pay fee</Trans>
-            </Action>
-          ) : (
-            <State tone="todo">
-              <Trans>Pay fee</Trans>
-            </State>
-          )}
+          <ActionOrState action="pay_fee" next={menu.next} onClick={onPayFee} tone="todo">
+            <Trans>Pay fee</Trans>
+          </ActionOrState>
           <Note>
             <Trans>The exam fee is paid online by card, before the test.</Trans>
           </Note>
@@ -186,16 +201,11 @@ function ResultsCard({ menu, onViewResults }: { menu: MenuView; onViewResults?: 
   const releaseDate = menu.releaseAt ? formatDate(menu.releaseAt, language) : null;
   return (
     <Card title={<Trans>Results</Trans>}>
-      {menu.result === 'viewable' &&
-        (onViewResults ? (
-          <Action action="view_results" next={menu.next} onClick={onViewResults}>
-            <Trans>View results</Trans>
-          </Action>
-        ) : (
-          <State tone="done">
-            <Trans>Results released</Trans>
-          </State>
-        ))}
+      {menu.result === 'viewable' && (
+        <ActionOrState action="view_results" next={menu.next} onClick={onViewResults} tone="done" state={<Trans>Results released</Trans>}>
+          <Trans>View results</Trans>
+        </ActionOrState>
+      )}
       {menu.result === 'waiting' && (
         <>
           <State tone="waiting">
@@ -247,11 +257,7 @@ export function TestingMenuScreen({ status, menu, error, onPayFee, onTakeTest, o
           <ResultsCard menu={menu} onViewResults={onViewResults} />
         </ul>
       )}
-      <div className={styles.foot}>
-        <button type="button" className="button" onClick={onLogout}>
-          <Trans>Log out</Trans>
-        </button>
-      </div>
+      <LogOutFoot onLogout={onLogout} />
     </Page>
   );
 }
