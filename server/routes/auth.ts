@@ -3,6 +3,9 @@
  * (login type 1); POST /login-examinee an examinee account (login type 5). Each answers with a
  * token, the examinee's session info and the server's time. POST /logout revokes the caller's
  * token.
+ *
+ * A login ID typed in full width (an East Asian keyboard's mode) is the same ID
+ * (`typedLoginId`, server/security/login-id.ts); the password is taken exactly as typed.
  */
 import { Hono } from 'hono';
 import { LoginExamineeRequestSchema, LoginRequestSchema, type LoginResponse } from '../../contract/session.ts';
@@ -11,6 +14,7 @@ import { revokeToken } from '../domain/tokens.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { requireLogin } from '../http/middleware.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
+import { typedLoginId } from '../security/login-id.ts';
 
 export function authRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
@@ -28,7 +32,7 @@ export function authRoutes(deps: AppDeps): Hono<AppEnv> {
       body.login_type === 0
         ? await loginWithCode(deps.db, { loginCode: body.login_code, now, tokenTtlMs, deviceToken: c.get('headers').deviceToken })
         : await loginWithId(deps.db, {
-            loginId: body.login_id,
+            loginId: typedLoginId(body.login_id),
             password: body.password,
             orgCode: body.org_code,
             scheduleCode: body.schedule_code,
@@ -44,7 +48,7 @@ export function authRoutes(deps: AppDeps): Hono<AppEnv> {
     const now = c.get('now');
     const body = parseWith(LoginExamineeRequestSchema, await readJsonBody(c));
     const result = await loginExaminee(deps.db, {
-      loginId: body.login_id,
+      loginId: typedLoginId(body.login_id),
       password: body.password,
       orgCode: body.org_code,
       now,

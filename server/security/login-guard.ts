@@ -19,6 +19,7 @@ import type { AppEnv } from '../http/env.ts';
 import { errorBody } from '../http/errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { clientAddress } from './client.ts';
+import { typedLoginId } from './login-id.ts';
 import type { SecuritySettings } from './settings.ts';
 import type { LoginAttempt, LoginThrottle, ThrottleRefusal } from './throttle.ts';
 
@@ -70,14 +71,14 @@ export const loginPaths: Record<string, LoginPath> = {
       return body.login_type === 0
         ? { kind: 'identifier', identifier: `code:${body.login_code}` }
         : // The login ID alone finds the account, whichever page (school, schedule, none) it is typed on.
-          { kind: 'password', identifier: `id:${body.login_id}` };
+          { kind: 'password', identifier: `id:${typedLoginId(body.login_id)}` };
     },
     failed: failedWithCredentials,
   },
   '/login-examinee': {
     attempt(text) {
       const body = parsedBody(LoginExamineeRequestSchema, text);
-      return body && { kind: 'password', identifier: `examinee:${body.org_code}:${body.login_id}` };
+      return body && { kind: 'password', identifier: `examinee:${body.org_code}:${typedLoginId(body.login_id)}` };
     },
     failed: failedWithCredentials,
   },

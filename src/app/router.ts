@@ -3,8 +3,16 @@
  * and every navigation starting at the top of the page (the router's `resetScroll`, on by
  * default; no restoration of old positions on a shared kiosk). The router only reflects the
  * machine: routes hold no decisions.
+ *
+ * The query is plain text both ways (`parseSearch`, `stringifySearch`): every value is the
+ * string that was typed, as the machine's `location.changed` carries it (router-sync.ts
+ * `searchRecord`). The router's default JSON serialisation wrote a route's validated string
+ * "1" back as `%221%22`: `/login?schedule_code=DEMO-2026&login_type=1&venue_id=1` became
+ * `login_type="1"&venue_id="1"` in the address bar, that location was judged again, and the
+ * venue and school were dropped from the login page's schedule (and from a reload of it).
  */
 import { createBrowserHistory, createRouter, type RouterHistory } from '@tanstack/react-router';
+import { searchRecord } from './router-sync.ts';
 import { routeTree } from '../routes/route-tree.ts';
 
 export function createAppRouter(options: { history?: RouterHistory } = {}) {
@@ -13,7 +21,20 @@ export function createAppRouter(options: { history?: RouterHistory } = {}) {
     history: options.history ?? createBrowserHistory(),
     scrollRestoration: false,
     defaultPreload: false,
+    parseSearch: (search) => searchRecord(search),
+    stringifySearch: stringifyPlainSearch,
   });
+}
+
+/** `?key=value&...` with every value written as the text it is; undefined and null are left out. */
+export function stringifyPlainSearch(search: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(search)) {
+    if (value === undefined || value === null) continue;
+    params.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
 }
 
 export type AppRouter = ReturnType<typeof createAppRouter>;

@@ -1,8 +1,9 @@
 /**
- * Typed query parameters for routes (`validateSearch`): the router parses `?a=1` into numbers
- * and booleans where it can, the contract's schemas take strings, so every value is turned
- * back into its string first; a query that does not fit is an empty one. Routes only type
- * the query: the machine receives it with `location.changed` and decides.
+ * Typed query parameters for routes (`validateSearch`): the router hands every value over as
+ * the string that was typed (src/app/router.ts parses and writes the query as plain text) and
+ * the contract's schemas take strings; anything else (a value set in code) is turned into its
+ * string first. A query that does not fit is an empty one. Routes only type the query: the
+ * machine receives it with `location.changed` and decides.
  */
 import * as v from 'valibot';
 

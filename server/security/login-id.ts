@@ -1,0 +1,18 @@
+/**
+ * A login ID as the pupil meant it. A Japanese, Chinese or Korean keyboard left in full-width
+ * mode types `ｒａｖｉ．ｐａｔｅｌ` for `ravi.patel`: the same keys, other code points, and the
+ * pupil was told "The test ID or password is incorrect" with the right ID and password (found by
+ * hand on the login page in Chromium). Full-width ASCII (U+FF01 to U+FF5E) and the ideographic
+ * space become their ASCII forms, then the ends are trimmed; nothing else changes (no case
+ * folding, no other compatibility mapping: a login ID is matched as it is stored).
+ *
+ * The login throttle (login-guard.ts) names an attempt by the same form, so typing an ID in
+ * full width is the same account for the lock too, never a way around it.
+ */
+const FULL_WIDTH_ASCII = /[\uFF01-\uFF5E\u3000]/g;
+
+export function typedLoginId(raw: string): string {
+  return raw
+    .replace(FULL_WIDTH_ASCII, (ch) => (ch === '\u3000' ? ' ' : String.fromCharCode(ch.charCodeAt(0) - 0xfee0)))
+    .trim();
+}
