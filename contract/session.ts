@@ -17,11 +17,28 @@ import { ErrorCodeSchema } from './errors.ts';
 export const LOGIN_CODE_ALPHABET = '34679ACEFGHJKMNPRTWXY';
 
 /**
- * Normalises what a pupil typed: upper case, spaces and hyphens removed, then grouped as
- * XXXX-XXXX-XXXX. Returns undefined when it cannot be a login code.
+ * What a pupil meant by what they typed, for codes and IDs: a Japanese, Chinese or Korean
+ * keyboard left in full-width mode types `ＧＭ４７－ＷＣＷＪ` or `ｒａｖｉ．ｐａｔｅｌ`, the same keys
+ * with other code points. Full-width ASCII (U+FF01 to U+FF5E) and the ideographic space become
+ * their ASCII forms; nothing else changes (no case folding, no other compatibility mapping).
+ */
+export function halfWidth(raw: string): string {
+  return raw.replace(/[\uFF01-\uFF5E\u3000]/g, (ch) => (ch === '\u3000' ? ' ' : String.fromCharCode(ch.charCodeAt(0) - 0xfee0)));
+}
+
+/**
+ * Dashes a pupil may type between a login code's groups: the hyphen-minus, the Unicode hyphens
+ * and dashes, the minus sign, and the katakana prolonged sound mark a Japanese keyboard gives
+ * for the "-" key.
+ */
+const CODE_SEPARATORS = /[\s\-\u2010-\u2015\u2212\u30FC]/g;
+
+/**
+ * Normalises what a pupil typed: full width to ASCII, upper case, spaces and dashes removed, then
+ * grouped as XXXX-XXXX-XXXX. Returns undefined when it cannot be a login code.
  */
 export function normalizeLoginCode(input: string): string | undefined {
-  const compact = input.toUpperCase().replace(/[\s-]/g, '');
+  const compact = halfWidth(input).toUpperCase().replace(CODE_SEPARATORS, '');
   if (compact.length !== 12) return undefined;
   for (const ch of compact) if (!LOGIN_CODE_ALPHABET.includes(ch)) return undefined;
   return `${compact.slice(0, 4)}-${compact.slice(4, 8)}-${compact.slice(8, 12)}`;

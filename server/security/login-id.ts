@@ -9,10 +9,8 @@
  * The login throttle (login-guard.ts) names an attempt by the same form, so typing an ID in
  * full width is the same account for the lock too, never a way around it.
  */
-const FULL_WIDTH_ASCII = /[\uFF01-\uFF5E\u3000]/g;
+import { halfWidth } from '../../contract/session.ts';
 
 export function typedLoginId(raw: string): string {
-  return raw
-    .replace(FULL_WIDTH_ASCII, (ch) => (ch === '\u3000' ? ' ' : String.fromCharCode(ch.charCodeAt(0) - 0xfee0)))
-    .trim();
+  return halfWidth(raw).trim();
 }

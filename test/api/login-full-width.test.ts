@@ -7,6 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { type ErrorCode } from '../../contract/errors.ts';
+import { normalizeLoginCode } from '../../contract/session.ts';
 import { MAX_FAILED_LOGINS } from '../../server/domain/credentials.ts';
 import { typedLoginId } from '../../server/security/login-id.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
@@ -31,6 +32,31 @@ describe('typedLoginId', () => {
     expect(typedLoginId('Ravi.Patel')).toBe('Ravi.Patel');
     expect(typedLoginId('たなか')).toBe('たなか');
     expect(typedLoginId('ｶﾀｶﾅ')).toBe('ｶﾀｶﾅ');
+  });
+});
+
+describe('normalizeLoginCode', () => {
+  test('takes a code typed in full width, with any dash a keyboard gives between the groups', () => {
+    expect(normalizeLoginCode('ＧＭ４７－ＷＣＷＪ－ＣＲＫＴ')).toBe('GM47-WCWJ-CRKT');
+    expect(normalizeLoginCode('ｇｍ４７\u3000ｗｃｗｊ\u3000ｃｒｋｔ')).toBe('GM47-WCWJ-CRKT');
+    expect(normalizeLoginCode('GM47ーWCWJーCRKT')).toBe('GM47-WCWJ-CRKT');
+    expect(normalizeLoginCode('gm47\u2010wcwj\u2212crkt')).toBe('GM47-WCWJ-CRKT');
+  });
+
+  test('still refuses what cannot be a code, in either width', () => {
+    expect(normalizeLoginCode('ＧＭ４７－ＷＣＷＪ－ＣＲＫ')).toBeUndefined();
+    expect(normalizeLoginCode('ＧＭ４７－ＷＣＷＪ－ＣＲＫＯ')).toBeUndefined();
+    expect(normalizeLoginCode('GM47.WCWJ.CRKT')).toBeUndefined();
+  });
+});
+
+describe.each(kinds)('a login code typed in full width on %s', (kind) => {
+  const api = useApi(kind);
+
+  test('logs the pupil in, as the ASCII form does', async () => {
+    const pupil = await addSitting(api.db);
+    const response = await api.call('POST', '/api/login', { body: { login_type: 0, login_code: fullWidth(pupil.loginCode) } });
+    expect(response.status).toBe(200);
   });
 });
 
