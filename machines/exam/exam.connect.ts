@@ -19,6 +19,7 @@ import type { ExamDetails, Question } from '../../contract/exam.ts';
 import { connectRetryDialog, type RetryDialogApi } from '../retry/retry.connect.ts';
 import type { FailureCode } from '../shared/ports.ts';
 import {
+  selectAnswersKept,
   selectRetryCall,
   selectSaveState,
   selectTimeLimitMinutes,
@@ -264,7 +265,7 @@ export function connect(snapshot: ExamSnapshot, send: Send): ExamApi {
     exam: examOf(snapshot, send),
     examEnd: examEndOf(snapshot, send),
     tutorial: tutorialOf(snapshot, send),
-    retryDialog: connectRetryDialog(selectRetryCall(snapshot), send),
+    retryDialog: connectRetryDialog(selectRetryCall(snapshot), send, selectAnswersKept(snapshot.context)),
   };
 }
 

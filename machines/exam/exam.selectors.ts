@@ -47,6 +47,15 @@ export function selectTimeLimitMinutes(context: Pick<ExamContext, 'details'>): n
   return Math.round((context.details?.exam.time_limit_seconds ?? DEFAULT_TIME_LIMIT_SECONDS) / 60);
 }
 
+/**
+ * Whether the retry dialog may tell the pupil their answers are kept on this terminal: once the
+ * exam has started or holds an answer. Before Start (the details, Start itself) there is nothing
+ * of theirs to keep, and saying so misleads.
+ */
+export function selectAnswersKept(context: Pick<ExamContext, 'startedAt' | 'answers'>): boolean {
+  return context.startedAt !== null || Object.keys(context.answers).length > 0;
+}
+
 /** The retry machine now running one of the exam's calls, if any (the retry dialog reads it). */
 export function selectRetryCall(snapshot: ExamSnapshot | undefined): RetrySnapshot | undefined {
   if (!snapshot) return undefined;

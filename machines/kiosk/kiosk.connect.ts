@@ -5,7 +5,7 @@
  * the retry dialog over it, and the way from a login screen to the terminal check. Pure: no
  * React, no DOM. The screens bind to their own actors; this is the frame only.
  */
-import { selectRetryCall, type ExamSnapshot } from '../exam/exam.selectors.ts';
+import { selectAnswersKept, selectRetryCall, type ExamSnapshot } from '../exam/exam.selectors.ts';
 import { connectRetryDialog, type RetryDialogEvent } from '../retry/retry.connect.ts';
 import type { RetryDialogView } from '../retry/retry.selectors.ts';
 import { selectScreen, type KioskSnapshot, type ScreenName } from './kiosk.selectors.ts';
@@ -20,6 +20,8 @@ export interface KioskApi {
   screen: ScreenName;
   /** The retry dialog over the screen (the exam's call waits for the network), or null. */
   retryDialog: RetryDialogView;
+  /** Whether the dialog says the pupil's answers are kept on this terminal (not before the exam started). */
+  retryAnswersKept: boolean;
   /** The retry dialog's Retry: the failed call runs again now (the exam's own event; nothing without a dialog). */
   retry(): void;
   /** The retry dialog's OK: it closes and the call gives up (the exam's own event; nothing without a dialog). */
@@ -39,12 +41,14 @@ export function connect(snapshot: KioskSnapshot, send: (event: KioskEvent) => vo
   const exam = children.exam;
   // The exam's retry dialog, through the retry machine's own binding: its buttons go to the exam.
   const toExam = (event: RetryDialogEvent) => exam?.send(event);
-  const dialog = connectRetryDialog(selectRetryCall(exam?.getSnapshot() as ExamSnapshot | undefined), toExam);
+  const examSnapshot = exam?.getSnapshot() as ExamSnapshot | undefined;
+  const dialog = connectRetryDialog(selectRetryCall(examSnapshot), toExam, examSnapshot?.context ? selectAnswersKept(examSnapshot.context) : false);
   return {
     // The results (the session's child) load and download while their screens show.
     busy: isBusy(children.session, children.session?.getSnapshot().children.results as Tagged, exam, children.proctor, children.connectivity),
     screen: selectScreen(snapshot),
     retryDialog: dialog?.view ?? null,
+    retryAnswersKept: dialog?.answersKept ?? false,
     retry: () => dialog?.retry(),
     closeDialog: () => dialog?.close(),
     checkTerminal: () => send({ type: 'connectivity.requested' }),

@@ -19,6 +19,8 @@ export type RetryDialogEvent = { type: 'retry.requested' } | { type: 'dialog.clo
 
 export interface RetryDialogApi {
   view: Exclude<RetryDialogView, null>;
+  /** Whether the dialog says the pupil's answers are kept on this terminal (the caller knows). */
+  answersKept: boolean;
   /** Retry: the failed call runs again now. */
   retry(): void;
   /** OK: the dialog closes and the call gives up. */
@@ -46,9 +48,9 @@ function handlers(send: Send): Pick<RetryDialogApi, 'retry' | 'close'> {
 }
 
 /** The retry dialog over the screen, or null when the call (if any) shows none. */
-export function connectRetryDialog(snapshot: RetrySnapshot | undefined, send: Send): RetryDialogApi | null {
+export function connectRetryDialog(snapshot: RetrySnapshot | undefined, send: Send, answersKept = true): RetryDialogApi | null {
   const view = selectRetryDialog(snapshot);
   if (!view) return null;
   const { retry, close } = handlers(send);
-  return { view: dialogViews[view.kind], retry, close };
+  return { view: dialogViews[view.kind], answersKept, retry, close };
 }

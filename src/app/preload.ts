@@ -12,6 +12,7 @@
  */
 import type { AnyRoute } from '@tanstack/react-router';
 import { preloadKioskChildren } from '../../machines/kiosk/kiosk.lazy.ts';
+import { loadRetryDialog } from '../components/retry-dialog/lazy-retry-dialog.tsx';
 import { examEndRoute } from '../routes/exam-end.tsx';
 import { examStartRoute } from '../routes/exam-start.tsx';
 import { examTutorialRoute } from '../routes/exam-tutorial.tsx';
@@ -26,14 +27,15 @@ export const likelyNextRoutes: readonly AnyRoute[] = [loginConfirmRoute, examTut
 const IDLE_TIMEOUT_MS = 2_000;
 
 /**
- * Loads the kiosk's lazily loaded machines (the exam's first: a login moves to it), then the
+ * Loads the kiosk's lazily loaded machines (the exam's first: a login moves to it) and the exam's
+ * retry dialog (src/components/retry-dialog/lazy-retry-dialog.tsx), then the
  * likely next screens' chunks, then every other route's, once the page is idle; failures are left
  * to the navigation (and to machines/shared/lazy-machine.ts, which tries again).
  */
 export function preloadLikelyScreens(
   router: Pick<AppRouter, 'loadRouteChunk' | 'routesById'>,
   first: readonly AnyRoute[] = likelyNextRoutes,
-  machines: () => Promise<unknown> = preloadKioskChildren,
+  machines: () => Promise<unknown> = () => Promise.all([preloadKioskChildren(), loadRetryDialog()]),
 ): void {
   const load = async () => {
     await machines().catch(() => undefined);

@@ -9,10 +9,10 @@
  * because a screen's own actor moved (an answer given, a question swapped, a field typed).
  */
 import { useRouterState } from '@tanstack/react-router';
-import { useEffect, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import type { KioskApi } from '../../machines/kiosk/kiosk.connect.ts';
 import { ProgressBar } from '../components/progress-bar/progress-bar.tsx';
-import { RetryDialog } from '../components/retry-dialog/retry-dialog.tsx';
+import { LazyRetryDialog } from '../components/retry-dialog/lazy-retry-dialog.tsx';
 import { BootingScreen } from '../screens/booting/booting.tsx';
 import { PRODUCT_NAME } from './product.ts';
 import styles from './shell.module.css';
@@ -21,12 +21,14 @@ import { useKioskApi, useKioskValue } from './use-kiosk.ts';
 const selectBusy = (api: KioskApi) => api.busy;
 const selectScreen = (api: KioskApi) => api.screen;
 const selectDialog = (api: KioskApi) => api.retryDialog?.kind ?? null;
+const selectAnswersKept = (api: KioskApi) => api.retryAnswersKept;
 
 export function Shell({ children }: { children: ReactNode }) {
   const kiosk = useKioskApi();
   const busy = useKioskValue(selectBusy);
   const screen = useKioskValue(selectScreen);
   const dialog = useKioskValue(selectDialog);
+  const answersKept = useKioskValue(selectAnswersKept);
   const navigating = useRouterState({ select: (state) => state.status === 'pending' });
   const path = useRouterState({ select: (state) => state.location.pathname });
 
@@ -42,7 +44,11 @@ export function Shell({ children }: { children: ReactNode }) {
       <div className={styles.screen} inert={dialog !== null}>
         {screen === 'booting' ? <BootingScreen /> : children}
       </div>
-      {dialog && <RetryDialog view={{ kind: dialog }} onRetry={() => kiosk().retry()} onClose={() => kiosk().closeDialog()} />}
+      {dialog && (
+        <Suspense fallback={null}>
+          <LazyRetryDialog view={{ kind: dialog }} answersKept={answersKept} onRetry={() => kiosk().retry()} onClose={() => kiosk().closeDialog()} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -24,12 +24,13 @@ const standIn = (screen?: string, busy = false) =>
   createMachine({ initial: 'shown', states: { shown: { ...(screen ? { meta: { screen } } : {}), tags: busy ? ['busy'] : [] } } });
 
 /** An exam whose finishing call failed for want of network past the backoff window (the autoConnect dialog). */
-function offlineExam(received: string[]) {
+function offlineExam(received: string[], context: { startedAt: number | null; answers: Record<number, unknown> } | undefined = undefined) {
   return setup({
     actors: {
       retry: retryMachine.provide({ actors: { call: fromPromise(() => Promise.reject(new ApiFailure('NETWORK_ERROR'))) } }),
     },
   }).createMachine({
+    ...(context ? { context } : {}),
     initial: 'finishing',
     states: { finishing: { meta: { screen: 'exam' } } },
     invoke: { id: 'finishExam', src: 'retry', input: { variant: 'autoConnect', input: null, windowMs: 0 } },
@@ -66,6 +67,21 @@ describe('kiosk connect', () => {
     expect(connect(kiosk.getSnapshot(), () => {}).busy).toBe(false);
     kiosk.send({ type: 'session.signedIn', session });
     expect(connect(kiosk.getSnapshot(), () => {}).busy).toBe(true);
+  });
+
+  it("says the pupil's answers are kept only once the exam has started or holds an answer", async () => {
+    const cases = [
+      { context: { startedAt: null, answers: {} }, kept: false },
+      { context: { startedAt: null, answers: { 101: { value: 'a' } } }, kept: true },
+      { context: { startedAt: Date.parse('2026-09-01T08:00:00Z'), answers: {} }, kept: true },
+    ];
+    for (const { context, kept } of cases) {
+      const kiosk = boot({ exam: offlineExam([], context) });
+      kiosk.send({ type: 'session.signedIn', session });
+      await vi.waitFor(() => expect(connect(kiosk.getSnapshot(), () => {}).retryDialog).toEqual({ kind: 'retry' }));
+      expect(connect(kiosk.getSnapshot(), () => {}).retryAnswersKept, JSON.stringify(context)).toBe(kept);
+      kiosk.stop();
+    }
   });
 
   it("shows the exam's retry dialog, and its buttons go to the exam", async () => {

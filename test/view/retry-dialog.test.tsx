@@ -51,4 +51,18 @@ describe('retry dialog', () => {
     expect(screen.getByRole('alertdialog', { name: 'インターネットの接続を確認してください' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '再試行' })).toBeTruthy();
   });
+
+  it('before the exam started, says nothing of answers kept: there are none yet', async () => {
+    await renderView(<RetryDialog {...props('connecting')} answersKept={false} />);
+    const connecting = screen.getByRole('alertdialog', { name: 'Connecting again…' });
+    expect(connecting.textContent).toContain('The connection to the server was lost.');
+    expect(connecting.textContent).not.toContain('answers');
+  });
+
+  it('before the exam started, the check-connection dialog says only that the server cannot be reached', async () => {
+    await renderView(<RetryDialog {...props('retry')} answersKept={false} />);
+    const dialog = screen.getByRole('alertdialog', { name: 'Check your internet connection' });
+    expect(dialog.textContent).toContain('The server cannot be reached.');
+    expect(dialog.textContent).not.toContain('answers');
+  });
 });
