@@ -11,6 +11,11 @@
  * those, as the request log's are, has nothing to redact: it is written without walking the
  * redaction paths (the same JSON, without the pass over every path).
  *
+ * Such a line (every request's) is also serialized without pino: one JSON.stringify of the
+ * same object, in pino's order (level, time, pid, service, the fields, msg), written to the
+ * same destination as pino's own lines (`plainLine`): byte for byte what pino writes, for about
+ * a third less CPU per line (test/api/observability.test.ts compares the two).
+ *
  * On stdout the lines are written synchronously: a request's line is out before its answer
  * leaves (whoever reads the log sees every answered request; nothing is lost in a crash).
  */
@@ -72,6 +77,37 @@ function mayHoldSecrets(fields: LogFields): boolean {
   return false;
 }
 
+/**
+ * Keys pino writes itself: a field of one of these names goes through pino (it orders and
+ * repeats them its own way), as does a name that starts with a digit (JSON.stringify would put
+ * an integer-like key before pino's own).
+ */
+const ownKeys = new Set(['level', 'time', 'pid', 'hostname', 'service', 'msg']);
+
+/**
+ * Whether pino's line for these fields is `plainLine`'s: every value a string, a finite or
+ * non-finite number, a boolean, null or undefined (JSON.stringify writes those as pino does),
+ * and no name pino writes itself or that starts with a digit.
+ */
+function isPlain(fields: LogFields): boolean {
+  for (const key in fields) {
+    const first = key.charCodeAt(0);
+    if (ownKeys.has(key) || (first >= 48 && first <= 57)) return false;
+    const value = fields[key];
+    const type = typeof value;
+    if (type !== 'string' && type !== 'number' && type !== 'boolean' && value !== null && value !== undefined) return false;
+  }
+  return true;
+}
+
+/** pino's line (level as label, ISO time, base pid and service) for plain fields (isPlain), newline included. */
+export function plainLine(level: string, msg: string, fields: LogFields): string {
+  const line: LogFields = { level, time: new Date().toISOString(), pid: process.pid, service: 'gradus' };
+  for (const key in fields) line[key] = fields[key];
+  line.msg = msg;
+  return `${JSON.stringify(line)}\n`;
+}
+
 /** A pino logger behind the Logger interface, writing JSON lines to `destination` (default stdout). */
 export function createLogger(options: { level?: LogLevel; destination?: pino.DestinationStream } = {}): Logger {
   const destination = options.destination ?? pino.destination({ dest: 1, sync: true });
@@ -84,10 +120,13 @@ export function createLogger(options: { level?: LogLevel; destination?: pino.Des
   const redacting = pino({ ...settings, redact: { paths: redactedPaths, censor: '[redacted]' } }, destination);
   // The same lines without the redaction pass, for fields it could not change (mayHoldSecrets).
   const plain = pino(settings, destination);
+  const infoEnabled = plain.isLevelEnabled('info');
   return {
     info: (line, fields) => {
       if (fields === undefined) plain.info(line);
-      else (mayHoldSecrets(fields) ? redacting : plain).info(fields, line);
+      else if (mayHoldSecrets(fields)) redacting.info(fields, line);
+      else if (infoEnabled && isPlain(fields)) destination.write(plainLine('info', line, fields));
+      else plain.info(fields, line);
     },
     error: (line, error, fields) => redacting.error(error === undefined ? (fields ?? {}) : { ...fields, err: error }, line),
   };

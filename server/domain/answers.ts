@@ -214,24 +214,33 @@ async function questionOf(db: Db, questionId: number): Promise<QuestionFacts | u
   return facts;
 }
 
-/** How often a save marks contact on PGlite (the roster calls a pupil offline after 30 s without). */
-const CONTACT_GRANULARITY_MS = 1000;
+/**
+ * How often a save marks contact (the roster calls a pupil offline after 30 s without, and the
+ * heartbeat marks it every 10 s): a save whose sitting's last contact is younger leaves the row
+ * as it is, so nearly every save writes one row (its answer), not two.
+ */
+export const CONTACT_GRANULARITY_MS = 1000;
 
 /**
  * The whole save as one statement. Parameters: $1 token hash, $2 sitting, $3 question, $4 the
  * question's exam, $5 value, $6 answered_at, $7 now, $8 idempotency key, $9 device token (or
  * null), $10 the earliest deadline still inside the upload window (now - window), $11 the
- * latest start the answer time allows (answered_at + clock tolerance); on PGlite $12, contact
- * older than this is marked again.
- * One row when the token is valid (no row: the careful way tells why not); `deadline_at` is
- * null unless every rule passed, and `saved` says whether this answer is now the question's
- * (0: a later one is held).
- * - PostgreSQL: the sitting's row is UPDATEd (last contact) as the statement reads it: that is
- *   its lock. Under a concurrent Finish, reset or move it waits, then checks its conditions
- *   again on the row as that left it, so no answer lands in a finished or reset sitting.
+ * latest start the answer time allows (answered_at + clock tolerance), $12 contact older than
+ * this is marked again (now - CONTACT_GRANULARITY_MS).
+ * One row when the token is valid (no row: the careful way tells why not); `deadline_ms` (the
+ * deadline in epoch milliseconds, a float8: cheaper to read than a timestamptz) is null unless
+ * every rule passed, and `saved` says whether this answer is now the question's (0: a later one
+ * is held).
+ * - PostgreSQL: the statement reads the sitting's row FOR NO KEY UPDATE, the row lock an UPDATE
+ *   of it takes: that is its lock. Under a concurrent Finish, reset, move, extension or time
+ *   credit (each an UPDATE of the row, or FOR UPDATE) it waits, then checks its conditions
+ *   again on the row as that left it (read committed's recheck of a locked row), so no answer
+ *   lands in a finished or reset sitting; the careful way's FOR SHARE waits for it and it for
+ *   that. The lock writes no new version of the row, where an UPDATE on every save did (a row
+ *   version, its WAL and its cleanup per save); the contact is then written only when it is
+ *   older than CONTACT_GRANULARITY_MS, under the lock the statement already holds.
  * - PGlite runs one statement at a time (and a transaction holds it whole), so nothing can
- *   change the sitting under the statement: it reads it, and marks contact only when the last
- *   is older than a second (a row write less on nearly every save).
+ *   change the sitting under the statement: it reads it without a lock.
  */
 function saveAnswerStatement(driver: 'pglite' | 'postgres') {
   const sitting = `h.id = $2::int and h.examinee_id = tok.examinee_id
@@ -242,17 +251,9 @@ function saveAnswerStatement(driver: 'pglite' | 'postgres') {
     and not exists (select 1 from answers k where k.idempotency_key = $8::text)
     and (not h.flag_retake
       or not exists (select 1 from answer_archive r where r.schedule_history_id = h.id and r.idempotency_key = $8::text))`;
-  const sit =
-    driver === 'postgres'
-      ? `sit as (
-  update schedule_histories h set last_contact_at = $7::timestamptz
-  from tok
-  where ${sitting}
-  returning h.id, h.deadline_at
-)`
-      : `sit as (
+  const sit = `sit as (
   select h.id, h.deadline_at, h.last_contact_at from schedule_histories h, tok
-  where ${sitting}
+  where ${sitting}${driver === 'postgres' ? '\n  for no key update of h' : ''}
 ),
 contact as (
   update schedule_histories h set last_contact_at = $7::timestamptz
@@ -260,7 +261,7 @@ contact as (
   where h.id = sit.id and (sit.last_contact_at is null or sit.last_contact_at < $12::timestamptz)
 )`;
   return {
-    name: `gradus_save_answer_1_${driver}`,
+    name: `gradus_save_answer_2_${driver}`,
     text: `with tok as (
   select t.id, t.examinee_id, t.schedule_history_id, t.login_type
   from auth_tokens t join examinees e on e.id = t.examinee_id
@@ -276,7 +277,8 @@ saved as (
     where excluded.answered_at > a.answered_at
   returning a.id
 )
-select tok.id as token_id, tok.examinee_id, tok.schedule_history_id, tok.login_type, sit.deadline_at,
+select tok.id as token_id, tok.examinee_id, tok.schedule_history_id, tok.login_type,
+  (extract(epoch from sit.deadline_at) * 1000)::float8 as deadline_ms,
   (select count(*)::int from saved) as saved
 from tok left join sit on true`,
   };
@@ -293,7 +295,7 @@ type SaveRow = {
   examinee_id: number;
   schedule_history_id: number | null;
   login_type: number | null;
-  deadline_at: Date | null;
+  deadline_ms: number | null;
   saved: number;
 };
 
@@ -358,8 +360,8 @@ export async function saveAnswerAtOnce(
       deviceToken ?? null,
       new Date(now.getTime() - context.uploadWindowMs),
       new Date(answeredAt + CLOCK_TOLERANCE_MS),
+      new Date(now.getTime() - CONTACT_GRANULARITY_MS),
     ];
-    if (statement.driver === 'pglite') values.push(new Date(now.getTime() - CONTACT_GRANULARITY_MS));
     rows = await statement.save.run(values);
   } catch (error) {
     // Two requests racing with one key for different questions: the database's unique key decides.
@@ -374,8 +376,8 @@ export async function saveAnswerAtOnce(
     scheduleHistoryId: row.schedule_history_id,
     loginType: row.login_type,
   };
-  if (row.deadline_at === null) return { principal };
-  const deadlineAt = row.deadline_at;
+  if (row.deadline_ms === null) return { principal };
+  const deadlineAt = new Date(row.deadline_ms);
   const late = now.getTime() > deadlineAt.getTime();
   if (row.saved > 0) return { principal, outcome: { outcome: 'saved', late, deadlineAt } };
   // Superseded: the answer held instead, so the window that sent this one can show it (rare: one more read).

@@ -20,7 +20,9 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   } catch {
     throw new RequestError(400, 'VALIDATION_ERROR', 'The request body is not valid JSON.');
   }
-  const unstorable = findUnstorableString(body, '', 0);
+  // Only an escape (\u0000, \ud800) or a surrogate of the text itself can become such a string
+  // (JSON admits no raw NUL): a text with none of them needs no walk over what it parsed to.
+  const unstorable = MAY_HOLD_UNSTORABLE.test(text) ? findUnstorableString(body, '', 0) : undefined;
   if (unstorable !== undefined) {
     throw new DomainError('VALIDATION_ERROR', 'The request holds characters that cannot be stored.', [
       { field: unstorable || 'body', rule: 'invalid' },
@@ -64,6 +66,10 @@ function isEmpty(value: unknown): boolean {
 // U+0000 and unpaired UTF-16 surrogates: PostgreSQL text cannot hold the one, UTF-8 not the other.
 // eslint-disable-next-line no-control-regex
 const UNSTORABLE = /\u0000|\p{Cs}/u;
+
+// A \u escape, NUL, or any UTF-16 surrogate (the halves of a proper pair too: those texts are walked).
+// eslint-disable-next-line no-control-regex
+const MAY_HOLD_UNSTORABLE = /\\u|[\u0000\ud800-\udfff]/;
 
 /** No contract schema reads deeper than this; what lies below is ignored, never stored. */
 const MAX_DEPTH = 16;

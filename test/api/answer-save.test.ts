@@ -4,13 +4,17 @@
  * proctor's move) is seen by the very next save; a save marks the roster's last contact; a body
  * declared over the size limit is refused without being read; and on
  * PostgreSQL a save that meets a Finish under way waits for it and is then refused, leaving no
- * answer in the finished sitting.
+ * answer in the finished sitting; it waits as well for a plain UPDATE of the sitting (its lock is
+ * an UPDATE's, FOR NO KEY UPDATE), and a Finish waits for a save holding that lock. A save marks
+ * contact only when the last is older than CONTACT_GRANULARITY_MS.
  */
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ScheduleHistoryStatus as S } from '../../contract/enums.ts';
 import { answers, authTokens, scheduleHistories } from '../../server/db/schema.ts';
+import { CONTACT_GRANULARITY_MS } from '../../server/domain/answers.ts';
 import { hashToken } from '../../server/domain/tokens.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, useApi, type ApiContext } from '../helpers/server-api.ts';
@@ -96,6 +100,25 @@ describe.each(kinds)('the one-statement save on %s', (kind) => {
     expect((await historyRow(api.db, scheduleHistoryId)).lastContactAt).toEqual(api.clock.now());
   });
 
+  test('the contact a save marks is at most CONTACT_GRANULARITY_MS old: a younger one is left as it is', async () => {
+    const pupil = await addSitting(api.db);
+    const { token, scheduleHistoryId } = await api.startAs(pupil.loginCode);
+    const [q1, q2] = await answerKey(api.db, pupil.examId);
+    api.clock.advance(40_000);
+    const first = api.clock.now();
+    expect((await save(token, api.answer(scheduleHistoryId, q1!.id, String(q1!.correctAnswer)))).status).toBe(201);
+    expect((await historyRow(api.db, scheduleHistoryId)).lastContactAt).toEqual(first);
+    // Within the granularity: the answer is stored, the sitting's row is not written again.
+    api.clock.advance(CONTACT_GRANULARITY_MS - 1);
+    expect((await save(token, api.answer(scheduleHistoryId, q2!.id, String(q2!.correctAnswer)))).status).toBe(201);
+    expect((await historyRow(api.db, scheduleHistoryId)).lastContactAt).toEqual(first);
+    expect(await answerRows(scheduleHistoryId)).toHaveLength(2);
+    // Older than the granularity: marked again.
+    api.clock.advance(2);
+    expect((await save(token, api.answer(scheduleHistoryId, q1!.id, String(q1!.correctAnswer)))).status).toBe(201);
+    expect((await historyRow(api.db, scheduleHistoryId)).lastContactAt).toEqual(api.clock.now());
+  });
+
   test('a body whose Content-Length is over the limit is refused unread (400), one within it is taken', async () => {
     const pupil = await addSitting(api.db);
     const { token, scheduleHistoryId } = await api.startAs(pupil.loginCode);
@@ -159,6 +182,80 @@ describe.each(kinds.filter((k) => k === 'postgres'))('the one-statement save aga
       expect(refused.status).toBeGreaterThanOrEqual(400);
       expect(errorOf(refused).code).toBe('ER_SCHEDULE_HISTORY_COMPLETED');
       expect(await answerRows(scheduleHistoryId)).toHaveLength(0);
+    } finally {
+      await other.query('rollback').catch(() => undefined);
+      await other.end();
+    }
+  });
+
+  // The statement's lock is the one an UPDATE of the row takes (FOR NO KEY UPDATE), so even a
+  // writer that takes no explicit lock (a time credit, an extension) is waited for and its row
+  // checked again: a lighter lock (FOR KEY SHARE) would let this save through on the old deadline.
+  test('a save that meets a plain UPDATE of its sitting (the deadline moved before the answer) waits for it and is refused', async () => {
+    const pupil = await addSitting(api.db);
+    const { token, scheduleHistoryId } = await api.startAs(pupil.loginCode);
+    const [q1, q2] = await answerKey(api.db, pupil.examId);
+    expect((await save(token, api.answer(scheduleHistoryId, q1!.id, String(q1!.correctAnswer)))).status).toBe(201);
+    api.clock.advance(60_000);
+    const other = new pg.Client({ connectionString: api.database.url });
+    await other.connect();
+    try {
+      await other.query('begin');
+      // No FOR UPDATE: the UPDATE's own row lock. The new deadline lies before the answer's time.
+      await other.query("update schedule_histories set deadline_at = $1::timestamptz - interval '1 second' where id = $2", [
+        api.clock.now().toISOString(),
+        scheduleHistoryId,
+      ]);
+      const saving = save(token, api.answer(scheduleHistoryId, q2!.id, String(q2!.correctAnswer)));
+      await expect
+        .poll(async () => {
+          const { rows } = await other.query<{ waiting: number }>(
+            "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+          );
+          return rows[0]!.waiting;
+        })
+        .toBe(1);
+      await other.query('commit');
+      const refused = await saving;
+      expect(refused.status).toBe(403);
+      expect(errorOf(refused).code).toBe('TIME_END');
+      expect(await answerRows(scheduleHistoryId)).toHaveLength(1);
+    } finally {
+      await other.query('rollback').catch(() => undefined);
+      await other.end();
+    }
+  });
+
+  test('a Finish that meets a save holding the sitting waits for it, and its receipt counts that answer', async () => {
+    const pupil = await addSitting(api.db);
+    const { token, scheduleHistoryId } = await api.startAs(pupil.loginCode);
+    const [q1] = await answerKey(api.db, pupil.examId);
+    const other = new pg.Client({ connectionString: api.database.url });
+    await other.connect();
+    try {
+      // Another process's save, not committed yet: the sitting locked as the statement locks it, the answer stored.
+      await other.query('begin');
+      await other.query('select id from schedule_histories where id = $1 for no key update', [scheduleHistoryId]);
+      await other.query(
+        'insert into answers (schedule_history_id, question_id, value, answered_at, received_at, idempotency_key, late) values ($1, $2, $3, $4, $4, $5, false)',
+        [scheduleHistoryId, q1!.id, String(q1!.correctAnswer), api.clock.now().toISOString(), randomUUID()],
+      );
+      const finishing = api.call('POST', '/api/exam/finish', { token, body: { schedule_history_id: scheduleHistoryId } });
+      await expect
+        .poll(async () => {
+          const { rows } = await other.query<{ waiting: number }>(
+            "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+          );
+          return rows[0]!.waiting;
+        })
+        .toBe(1);
+      await other.query('commit');
+      const finished = await finishing;
+      expect(finished.status).toBe(200);
+      expect(finished.body).toMatchObject({ answer_count: 1 });
+      const after = await save(token, api.answer(scheduleHistoryId, q1!.id, String(q1!.correctAnswer)));
+      expect(errorOf(after).code).toBe('ER_SCHEDULE_HISTORY_COMPLETED');
+      expect(await answerRows(scheduleHistoryId)).toHaveLength(1);
     } finally {
       await other.query('rollback').catch(() => undefined);
       await other.end();

@@ -8,6 +8,7 @@
  * - METRICS_PORT: the same text on 127.0.0.1 without a token.
  */
 import { Writable } from 'node:stream';
+import pino from 'pino';
 import * as v from 'valibot';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { LoginResponseSchema } from '../../contract/session.ts';
@@ -110,6 +111,40 @@ describe.each(kinds)('the request log on %s', (kind) => {
     const response = await app.request('/api/health', { headers: { 'X-Request-Id': 'chosen-by-the-client-1' } });
     expect(response.headers.get('x-request-id')).not.toBe('chosen-by-the-client-1');
     lineOf(response.headers.get('x-request-id'));
+  });
+});
+
+describe('the request line without pino (server/logger.ts plainLine)', () => {
+  test("is byte for byte pino's line for the same plain fields; anything else still goes through pino", () => {
+    const written: string[] = [];
+    const logger = createLogger({ destination: new Writable({ write: (c: Buffer, _e, done) => (written.push(c.toString()), done()) }) });
+    const viaPino: string[] = [];
+    const reference = pino(
+      { base: { pid: process.pid, service: 'gradus' }, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+      new Writable({ write: (c: Buffer, _e, done) => (viaPino.push(c.toString()), done()) }),
+    );
+    const fields = {
+      req_id: 'f1b2c3d4-0000-4000-8000-000000000000', method: 'POST', route: '/api/exam/answers', status: 201, ms: 3,
+      client: '127.0.0.1', examinee_id: 12, sitting_id: 34, worker: 2, odd: 'quote " backslash \\ line\u2028 control \u0001 ü',
+      nothing: null, skipped: undefined, yes: true, huge: 1e21, nan: Number.NaN,
+    };
+    vi.useFakeTimers({ now: new Date('2026-06-01T09:00:00.123Z'), toFake: ['Date'] });
+    try {
+      logger.info('POST /api/exam/answers 201 3ms', fields);
+      reference.info(fields, 'POST /api/exam/answers 201 3ms');
+      // A field named as one of pino's own keys, and an object: pino's way (the object is redacted).
+      logger.info('own key', { msg: 'mine', level: 'mine' });
+      reference.info({ msg: 'mine', level: 'mine' }, 'own key');
+      logger.info('integer key', { 7: 'seven', route: '/x' });
+      reference.info({ 7: 'seven', route: '/x' }, 'integer key');
+      logger.info('nested', { body: { password: 'secret' } });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(written[0]).toBe(viaPino[0]);
+    expect(written[1]).toBe(viaPino[1]);
+    expect(written[2]).toBe(viaPino[2]);
+    expect(JSON.parse(written[3]!)).toMatchObject({ msg: 'nested', body: { password: '[redacted]' } });
   });
 });
 
