@@ -8,22 +8,19 @@
  * PostgreSQL variant out. It runs the same domain code a second time and would double every
  * mutant's run; `npm test` keeps running it. Each file's seeded database is loaded from a copy
  * (test/helpers/mutation-db.ts) instead of being migrated and seeded again.
+ *
+ * MUTATION_TESTS=<files or globs, comma separated> runs these instead of the list below
+ * (`mutationTests` in vitest.mutation.config.ts: a quick measure, its score a lower bound).
  */
 import { defineConfig } from 'vitest/config';
 import base from './vite.config.ts';
-import { QuickFirstSequencer } from './vitest.mutation.config.ts';
-
-/**
- * MUTATION_TESTS=<files, comma separated> runs these instead (a quick measure of one file on a
- * busy machine: fewer tests can only kill fewer mutants, so its score is a lower bound).
- */
-const only = process.env.MUTATION_TESTS?.split(',').filter(Boolean);
+import { mutationTests, QuickFirstSequencer } from './vitest.mutation.config.ts';
 
 export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: only ?? [
+    include: mutationTests([
       'test/api/login.test.ts',
       'test/api/login-id.test.ts',
       'test/api/examinee.test.ts',
@@ -41,7 +38,7 @@ export default defineConfig({
       'test/api/lookups-mutation.test.ts',
       'test/api/passwords-mutation.test.ts',
       'test/api/errors-mutation.test.ts',
-    ],
+    ]),
     setupFiles: [...(base.test?.setupFiles ?? []), 'test/helpers/mutation-db.ts'],
     sequence: { sequencer: QuickFirstSequencer },
     env: { TEST_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/mutation' },

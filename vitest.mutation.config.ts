@@ -14,10 +14,23 @@
  * Stryker's Vitest runner narrows each run further: only tests related to the mutated file
  * (`vitest.related`), and per mutant only the tests that reached it (`coverageAnalysis`).
  * The plugins and the rest of the test settings are vite.config.ts's.
+ *
+ * MUTATION_TESTS=<files or globs, comma separated> runs these instead of the list below (a quick
+ * measure of one file on a busy machine: fewer tests can only kill fewer mutants, so its score is
+ * a lower bound), e.g.
+ *   MUTATION_TESTS='test/machines/session*.test.ts,test/view/session-connect.test.ts' \
+ *     npx stryker run stryker.config.mjs --mutate machines/session/session.machine.ts ...
+ * The server's run (vitest.mutation-server.config.ts) reads the same variable (`mutationTests`).
  */
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import base from './vite.config.ts';
+
+/** The files or globs of MUTATION_TESTS (see the header), or `defaults` when it is unset or empty. */
+export function mutationTests(defaults: string[]): string[] {
+  const only = (process.env.MUTATION_TESTS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  return only.length > 0 ? only : defaults;
+}
 
 /**
  * Quick files first: a mutant is killed by the first failing test (Stryker bails), and the
@@ -49,12 +62,12 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: [
+    include: mutationTests([
       'test/machines/**/*.test.ts',
       'test/model/*.model.test.ts',
       'test/view/*-connect.test.ts',
       'test/view/admin-client.test.ts',
-    ],
+    ]),
     sequence: { sequencer: QuickFirstSequencer },
   },
 });

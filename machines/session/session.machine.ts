@@ -37,16 +37,45 @@
  *   `session.signedIn` is sent on entering examFlow, never before;
  * - leaving the app for a partner's site is a named action the edge provides.
  */
-import { assign, or, stateIn } from 'xstate';
-import type { ExamineeSession, SaveExamineeInfoRequest } from '../../contract/session.ts';
+import { assign, or, stateIn, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
+import type { ChoosePageStatus } from '../../contract/results.ts';
+import type { ExamineeSession, ExamList, SaveExamineeInfoRequest } from '../../contract/session.ts';
 import { returnUrlOf } from '../payment/payment.return.ts';
 import { exitOf, exitSearch, tokenOf, validateBasicInfo, visibleFailure } from './session.rules.ts';
 import { endSessionOnRefusal, sessionSetup } from './session.setup.ts';
 import { signedOutState } from './session.signed-out.ts';
+import type { SessionContext, SessionEvent } from './session.types.ts';
 
 export { sessionFromLogin } from './session.rules.ts';
 
 const emptyBasicInfo = { values: { examinee_name: '', grade_id: null, email: '' }, errors: {}, failure: null };
+
+/**
+ * A screen's data loaded on entering it (the testing menu, the exam list): `loading` until the
+ * call answers, then `ready` with what `keep` takes of it; a 401 ends the session (seed
+ * section 8), any other failure is shown in `failed` until the pupil tries again.
+ */
+const loadedOnEntry = <Src extends 'loadTestingMenu' | 'loadExamList', Output>(src: Src, keep: (output: Output) => Partial<SessionContext>) => ({
+  loading: {
+    tags: ['busy' as const],
+    invoke: {
+      id: src,
+      src,
+      onDone: {
+        target: 'ready' as const,
+        actions: assign<SessionContext, DoneActorEvent<Output>, undefined, SessionEvent, never>(({ event }) => ({ ...keep(event.output), failure: null })),
+      },
+      onError: [
+        ...endSessionOnRefusal,
+        {
+          target: 'failed' as const,
+          actions: assign<SessionContext, ErrorActorEvent, undefined, SessionEvent, never>({ failure: ({ event }) => visibleFailure(event.error) }),
+        },
+      ],
+    },
+  },
+  failed: { on: { 'retry.requested': 'loading' as const } },
+});
 
 export const sessionMachine = sessionSetup.createMachine({
   id: 'session',
@@ -208,19 +237,7 @@ export const sessionMachine = sessionSetup.createMachine({
           },
           initial: 'loading',
           states: {
-            loading: {
-              tags: ['busy'],
-              invoke: {
-                id: 'loadTestingMenu',
-                src: 'loadTestingMenu',
-                onDone: { target: 'ready', actions: assign({ menu: ({ event }) => event.output, failure: null }) },
-                onError: [
-                  ...endSessionOnRefusal,
-                  { target: 'failed', actions: assign({ failure: ({ event }) => visibleFailure(event.error) }) },
-                ],
-              },
-            },
-            failed: { on: { 'retry.requested': 'loading' } },
+            ...loadedOnEntry('loadTestingMenu', (menu: ChoosePageStatus) => ({ menu })),
             ready: {
               on: {
                 'fee.payRequested': { guard: 'mustPayFee', target: '#session.signedIn.payExamFee' },
@@ -299,19 +316,7 @@ export const sessionMachine = sessionSetup.createMachine({
             list: {
               initial: 'loading',
               states: {
-                loading: {
-                  tags: ['busy'],
-                  invoke: {
-                    id: 'loadExamList',
-                    src: 'loadExamList',
-                    onDone: { target: 'ready', actions: assign({ exams: ({ event }) => event.output.exams, failure: null }) },
-                    onError: [
-                      ...endSessionOnRefusal,
-                      { target: 'failed', actions: assign({ failure: ({ event }) => visibleFailure(event.error) }) },
-                    ],
-                  },
-                },
-                failed: { on: { 'retry.requested': 'loading' } },
+                ...loadedOnEntry('loadExamList', ({ exams }: ExamList) => ({ exams })),
                 ready: {
                   on: {
                     'exam.chosen': {
