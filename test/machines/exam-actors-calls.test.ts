@@ -236,7 +236,7 @@ describe('the actions', () => {
     expect(examCache.records.size).toBe(0);
   });
 
-  it('where the page has requestIdleCallback, waits for it, at most POSITION_CACHE_MAX_DELAY_MS', async () => {
+  it('where the page has requestIdleCallback, asks for it once per burst, at most POSITION_CACHE_MAX_DELAY_MS, and writes the latest move', async () => {
     const requested: Array<{ task: () => void; timeout: number }> = [];
     const cancelled: number[] = [];
     vi.stubGlobal('requestIdleCallback', (task: () => void, options: { timeout: number }) => requested.push({ task, timeout: options.timeout }));
@@ -246,12 +246,22 @@ describe('the actions', () => {
       const { actions } = examImplementations({ api: apiWith({}), examCache });
       call(actions.cachePosition, { context: context(1) });
       call(actions.cachePosition, { context: context(2) });
-      expect(requested.map((r) => r.timeout)).toEqual([POSITION_CACHE_MAX_DELAY_MS, POSITION_CACHE_MAX_DELAY_MS]);
+      call(actions.cachePosition, { context: context(3) });
+      // One idle request for the burst; the later moves neither cancel it nor ask again.
+      expect(requested.map((r) => r.timeout)).toEqual([POSITION_CACHE_MAX_DELAY_MS]);
       expect(POSITION_CACHE_MAX_DELAY_MS).toBe(1_000);
-      expect(cancelled).toEqual([1]);
+      expect(cancelled).toEqual([]);
+      requested[0]!.task();
+      await settle();
+      expect(examCache.records.get(7)?.questionIndex).toBe(3);
+      // The next move starts a new burst: a new request; a clear cancels it and nothing is written.
+      call(actions.cachePosition, { context: context(4) });
+      expect(requested).toHaveLength(2);
+      call(actions.clearExamCache, {});
+      expect(cancelled).toEqual([2]);
       requested[1]!.task();
       await settle();
-      expect(examCache.records.get(7)?.questionIndex).toBe(2);
+      expect(examCache.records.size).toBe(0);
     } finally {
       vi.unstubAllGlobals();
     }

@@ -1,8 +1,8 @@
 /**
  * One practice question of the tutorial: its prompt, the exam's own answer component for its
  * type (the radio tiles, the text box with the on-screen alphabet keyboard, the number keypad,
- * the Visual Programming blocks: src/screens/exam/question-types and src/components, not copies),
- * "Check my answer", and the verdict in words with an icon: right, or not quite with the right
+ * the Visual Programming blocks: src/screens/exam/question-types/answer-input.tsx, the exam's own
+ * switch, not a copy), "Check my answer", and the verdict in words with an icon: right, or not quite with the right
  * answer. A `<section>` like the exam's question, so the keypad's physical keys work within it.
  *
  * The prompt takes the focus when the pupil moves to this question (not when the screen opens:
@@ -15,11 +15,8 @@ import type { PracticeView } from '../../../machines/tutorial/tutorial.connect.t
 import { ArrowIcon, CheckIcon, InfoIcon } from '../../components/icon/icons.tsx';
 import { formatNumber, localizeDigits } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
-import { NumberAnswer } from '../exam/question-types/number-answer.tsx';
-import { OrderingAnswer } from '../exam/question-types/ordering-answer.tsx';
+import { AnswerInput } from '../exam/question-types/answer-input.tsx';
 import { QuestionText } from '../exam/question-types/question-text.tsx';
-import { SingleChoice } from '../exam/question-types/single-choice.tsx';
-import { TextAnswer } from '../exam/question-types/text-answer.tsx';
 import { QuestionTypeName } from './question-type-name.tsx';
 import styles from './exam-tutorial.module.css';
 
@@ -38,6 +35,9 @@ export interface PracticeQuestionProps {
   onToggleKeyboard(): void;
   onToggleUpperCase(): void;
 }
+
+/** A practice answer is checked, never handed over: a finished text draft needs nothing more. */
+const noCommit = () => {};
 
 function Instructions({ practice }: { practice: PracticeView }) {
   const { question } = practice;
@@ -104,24 +104,20 @@ export function PracticeQuestion(props: PracticeQuestionProps) {
         </p>
       )}
 
-      {question.type === 'single_choice' && (
-        <SingleChoice question={question} value={practice.value} headingId={promptId} disabled={false} onChoose={onAnswer} />
-      )}
-      {question.type === 'text' && (
-        <TextAnswer
-          input={question.input}
-          value={practice.value}
-          disabled={false}
-          keyboardOpen={props.keyboardOpen}
-          capitals={props.upperCase}
-          onToggleKeyboard={props.onToggleKeyboard}
-          onToggleCapitals={props.onToggleUpperCase}
-          onType={onAnswer}
-          onCommit={() => {}}
-        />
-      )}
-      {question.type === 'number' && <NumberAnswer input={question.input} value={practice.value} disabled={false} onAnswer={onAnswer} />}
-      {question.type === 'ordering' && <OrderingAnswer question={question} value={practice.value} disabled={false} onAnswer={onAnswer} />}
+      <AnswerInput
+        question={question}
+        value={practice.value}
+        textValue={practice.value}
+        headingId={promptId}
+        disabled={false}
+        keyboardOpen={props.keyboardOpen}
+        upperCase={props.upperCase}
+        onChoose={onAnswer}
+        onType={onAnswer}
+        onCommit={noCommit}
+        onToggleKeyboard={props.onToggleKeyboard}
+        onToggleUpperCase={props.onToggleUpperCase}
+      />
 
       <div className="button-row">
         <button type="button" className="button" disabled={!canCheck} onClick={onCheck}>

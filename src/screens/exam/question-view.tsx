@@ -1,6 +1,7 @@
 /**
  * One question: its prompt as the heading (focused when the question changes, so a screen
- * reader reads it), the answer input of its type (question-types/, chosen by `question.type`)
+ * reader reads it), the answer input of its type (question-types/answer-input.tsx, shared with the
+ * tutorial's practice question)
  * and whether its answer is saved. A math question's prompt and choices are set with KaTeX.
  *
  * The same view shows one question after another: the heading, the section, the choice tiles and
@@ -23,11 +24,8 @@ import { isAnswered } from '../../../machines/exam/exam.rules.ts';
 import type { Question } from '../../../contract/exam.ts';
 import { CheckIcon, CircleIcon, InfoIcon, SavingIcon, TerminalIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import type { ExamAnswer } from './exam.tsx';
-import { NumberAnswer } from './question-types/number-answer.tsx';
-import { OrderingAnswer } from './question-types/ordering-answer.tsx';
+import { AnswerInput } from './question-types/answer-input.tsx';
 import { QuestionText } from './question-types/question-text.tsx';
-import { SingleChoice } from './question-types/single-choice.tsx';
-import { TextAnswer } from './question-types/text-answer.tsx';
 import styles from './exam.module.css';
 
 export interface QuestionViewProps {
@@ -49,7 +47,7 @@ export interface QuestionViewProps {
 }
 
 export function QuestionView(props: QuestionViewProps) {
-  const { question, answer, textValue, disabled, onChoose, onType, onCommit } = props;
+  const { question, answer } = props;
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const value = answer?.value ?? '';
@@ -62,29 +60,8 @@ export function QuestionView(props: QuestionViewProps) {
         <QuestionText text={question.prompt} math={question.math === true} />
       </h1>
 
-      {question.type === 'single_choice' && (
-        <SingleChoice question={question} value={value} headingId={headingId} disabled={disabled} onChoose={onChoose} />
-      )}
-      {question.type === 'text' && (
-        <TextAnswer
-          key={question.id}
-          input={question.input}
-          value={textValue}
-          disabled={disabled}
-          keyboardOpen={props.keyboardOpen}
-          capitals={props.upperCase}
-          onToggleKeyboard={props.onToggleKeyboard}
-          onToggleCapitals={props.onToggleUpperCase}
-          onType={onType}
-          onCommit={onCommit}
-        />
-      )}
-      {question.type === 'number' && (
-        <NumberAnswer key={question.id} input={question.input} value={value} disabled={disabled} onAnswer={onChoose} />
-      )}
-      {question.type === 'ordering' && (
-        <OrderingAnswer key={question.id} question={question} value={value} disabled={disabled} onAnswer={onChoose} />
-      )}
+      {/* The view's props are the input's (the question, the text draft, the keyboard, the handlers). */}
+      <AnswerInput {...props} value={value} headingId={headingId} />
 
       <SavedIndicator answer={answer} />
     </section>
