@@ -94,6 +94,8 @@ export const ExamineeSessionSchema = v.object({
   mode_upper_case_flag: v.boolean(),
   is_completed: v.boolean(),
   error_code: v.nullable(ErrorCodeSchema),
+  /** The pupil confirmed Finish (or time ran out) and the server has not finished yet: a reload resumes finishing (exam.machine.ts). */
+  finish_pending: v.optional(v.boolean()),
 });
 
 export type ExamineeSession = v.InferOutput<typeof ExamineeSessionSchema>;

@@ -5,7 +5,9 @@
  * (autoConnect), so a network failure shows the retry dialog with Retry, never a dead end; any
  * other failure is `finishFailed` (Try again). ER_SCHEDULE_HISTORY_CANCELLED ends with
  * FINISH_WITH_ERROR; the ending codes end the exam flow (exam.machine.ts's header). Reached from
- * Finish, at 00:00, and when the server says the exam is over.
+ * Finish, at 00:00, when the server says the exam is over, and from a reload while finishing:
+ * entering it is reported to the stored session at once (finish_pending), so a reload, online or
+ * offline, loads the questions and the outbox and comes straight back here, never to answering.
  */
 import { assign, enqueueActions, raise, sendTo } from 'xstate';
 import type { FinishExamResponse } from '../../contract/exam.ts';
@@ -16,6 +18,9 @@ import type { FlushResult } from './exam.types.ts';
 export const finishingState = examSetup.createStateConfig({
   tags: ['busy'],
   meta: { path: '/start', screen: 'exam' },
+  // The pupil's Finish (or time up) outlives a reload: the stored session keeps it until the
+  // exam is completed (`reportCompleted`), and a resume comes straight back here.
+  entry: [assign({ finishPending: true }), { type: 'reportFinishing', params: { pending: true } }],
   initial: 'checking',
   states: {
     checking: {

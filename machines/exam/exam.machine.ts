@@ -2,9 +2,10 @@
  * The exam machine: one examinee's exam, from INIT_TEST to FINISH or FINISH_WITH_ERROR.
  *
  * Top states: idle -> loadingDetails -> confirming (login-confirm) -> tutorial -> ready
- * (exam-start) -> starting -> loadingQuestions -> answering (/start) -> finishing -> finished
- * (exam-end); detailsFailed, questionsFailed and finishFailed offer a retry; unauthorized and
- * leaving hand control back to the kiosk. While answering, five regions run side by side:
+ * (exam-start) -> starting -> loadingQuestions -> (loaded, transient) -> answering (/start) ->
+ * finishing -> finished (exam-end); a reload while finishing goes loaded -> finishing;
+ * detailsFailed, questionsFailed and finishFailed offer a retry; unauthorized and leaving hand
+ * control back to the kiosk. While answering, five regions run side by side:
  * view (the finish dialog), outbox (writes each answer to this terminal's outbox), sync
  * (sends what the outbox holds, quietly trying again with backoff while the network fails),
  * presence (the heartbeat every PRESENCE_INTERVAL_MS and at once when the page changes, and the
@@ -61,6 +62,12 @@
  * - finishing first sends every answer not yet saved, then asks the server to finish; both
  *   calls run in the retry machine, so a network failure opens the retry dialog, never a dead
  *   end; at 00:00 the exam finishes by itself the same way;
+ * - once `finishing` is entered (Finish confirmed, time up, the server's word that the exam is
+ *   over), the pupil's Finish outlives a reload: it is reported at once to the kiosk, which keeps
+ *   it in the stored session (finish_pending, read back as `finishPending`), and a resume,
+ *   online or offline, loads the questions and the outbox and goes straight back to finishing
+ *   (`loaded`), never to answering; it is cleared when the exam is completed (`reportCompleted`)
+ *   or a new attempt starts, and goes with the stored session at a logout;
  * - once started, nothing leads back to the start screen (the exam cannot be restarted);
  *   Back and typed URLs are honoured only before Start (tutorial <-> login-confirm/start).
  *
@@ -103,6 +110,7 @@ export const examMachine = examSetup.createMachine({
     keyboardOpen: input.session.alphabets_keyboard_flag,
     upperCase: input.session.mode_upper_case_flag,
     focusLosses: 0,
+    finishPending: input.session.finish_pending ?? false,
   }),
   initial: 'idle',
   on: {
@@ -214,7 +222,20 @@ export const examMachine = examSetup.createMachine({
           { target: 'ready', actions: 'assignFailure' },
         ],
       },
-      on: { START_SUCCESSFULLY: { target: 'loadingQuestions', actions: 'reportProgress' } },
+      on: {
+        START_SUCCESSFULLY: {
+          target: 'loadingQuestions',
+          actions: [
+            'reportProgress',
+            // A new attempt: no Finish of an earlier one is pending (reported only when one was).
+            enqueueActions(({ context, enqueue }) => {
+              if (!context.finishPending) return;
+              enqueue.assign({ finishPending: false });
+              enqueue({ type: 'reportFinishing', params: { pending: false } });
+            }),
+          ],
+        },
+      },
     },
     loadingQuestions: {
       tags: ['busy'],
@@ -228,7 +249,7 @@ export const examMachine = examSetup.createMachine({
           { guard: 'isAlreadyFinished', target: 'finished', actions: assign({ outcome: 'sent' }) },
           { guard: 'hasFailed', target: 'questionsFailed', actions: 'assignFailure' },
           {
-            target: 'answering',
+            target: 'loaded',
             actions: enqueueActions(({ context, event, enqueue }) => {
               const loaded = valueOf<LoadedExam>(event);
               // Revisions continue from the server's time, so no key made before a reload comes back.
@@ -251,6 +272,14 @@ export const examMachine = examSetup.createMachine({
         'dialog.closed': { actions: sendTo('loadQuestions', { type: 'dialog.closed' }) },
         'connection.restored': { actions: sendTo('loadQuestions', { type: 'connection.restored' }) },
       },
+    },
+    /**
+     * The questions and answers are in hand (never at rest here): a Finish the pupil confirmed
+     * (or time up) before a reload goes straight back to finishing, with the answers just merged
+     * (the outbox's unsent ones are flushed first); otherwise the pupil answers.
+     */
+    loaded: {
+      always: [{ guard: 'isFinishPending', target: 'finishing', actions: 'cacheExam' }, { target: 'answering' }],
     },
     questionsFailed: {
       meta: { path: '/start', screen: 'exam' },

@@ -118,10 +118,24 @@ export const examSetup = setup({
         mode_upper_case_flag: context.upperCase,
       },
     })),
+    /** The exam flow ended with the exam completed: a pending Finish (finish_pending) is done with. */
     reportCompleted: sendParent(({ context }): ExamParentEvent => ({
       type: 'exam.progressed',
-      change: { is_completed: true, error_code: context.outcome === 'cancelled' ? (context.error as never) : null },
+      change: {
+        is_completed: true,
+        error_code: context.outcome === 'cancelled' ? (context.error as never) : null,
+        ...(context.finishPending ? { finish_pending: false } : {}),
+      },
     })),
+    /**
+     * Finishing was entered (Finish confirmed, time up, the server's word that the exam is over):
+     * reported at once to the kiosk, which keeps it in the stored session (finish_pending, a
+     * synchronous write), so a reload, online or offline, resumes finishing, not answering.
+     * `pending` false: a new Start, after which no earlier Finish is pending.
+     */
+    reportFinishing: sendParent(
+      (_, params: { pending: boolean }): ExamParentEvent => ({ type: 'exam.progressed', change: { finish_pending: params.pending } }),
+    ),
     requestLogout: sendParent((): ExamParentEvent => ({ type: 'exam.logoutRequested' })),
     reportUnauthorized: sendParent((): ExamParentEvent => ({ type: 'exam.unauthorized' })),
     /** Logout to the login page with the reason in the query (retake, maintenance). */
@@ -224,6 +238,8 @@ export const examSetup = setup({
     hasUnsentAnswer: ({ context }) => firstUnsent(context) !== undefined,
     hasUnwrittenAnswer: ({ context }) => firstUnwritten(context) !== undefined,
     hasAnswerNotSaved: ({ context }) => allNotSaved(context).length > 0,
+    /** The stored session says the pupil's Finish is still pending (a reload during finishing). */
+    isFinishPending: ({ context }) => context.finishPending === true,
   },
   delays: {
     /** Between heartbeats while answering (contract/presence.ts). */

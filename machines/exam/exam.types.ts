@@ -77,10 +77,23 @@ export interface ExamContext {
   upperCase: boolean;
   /** Kiosk: how often the window lost focus while answering (reported to the server). */
   focusLosses: number;
+  /**
+   * The pupil confirmed Finish (or time ran out): the exam is finishing, and a reload goes
+   * straight back to finishing, never to answering. Read from the stored session
+   * (finish_pending), written to it as finishing is entered, cleared when the exam is completed.
+   * Always set by the machine; optional only for contexts built by hand (absent: false).
+   */
+  finishPending?: boolean;
 }
 
+/**
+ * The stored session as the exam reads and reports it: with finish_pending, the pupil's confirmed
+ * Finish not yet acknowledged by the server (absent: none; a session stored before it parses).
+ */
+export type ExamSession = ExamineeSession & { finish_pending?: boolean };
+
 export interface ExamInput {
-  session: ExamineeSession;
+  session: ExamSession;
 }
 
 export type ExamEvent =
@@ -143,7 +156,7 @@ export type ExamEvent =
 
 /** Events the exam machine sends to its parent (the kiosk). */
 export type ExamParentEvent =
-  | { type: 'exam.progressed'; change: Partial<ExamineeSession> }
+  | { type: 'exam.progressed'; change: Partial<ExamSession> }
   /** errorCode: the reason shown on the login page (error_code in its query). */
   | { type: 'exam.logoutRequested'; errorCode?: FailureCode }
   | { type: 'exam.unauthorized' };

@@ -16,12 +16,11 @@ import { randomUUID } from 'node:crypto';
 import { SimulatedClock, createActor, waitFor } from 'xstate';
 import { examImplementations } from '../../machines/exam/exam.actors.ts';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
-import type { TerminalSignal } from '../../machines/exam/exam.types.ts';
+import type { ExamSession, TerminalSignal } from '../../machines/exam/exam.types.ts';
 import { createMemoryExamCache } from '../../machines/exam/memory-exam-cache.ts';
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
 import { createMemoryOutbox } from '../../machines/shared/memory-outbox.ts';
 import { ApiFailure, type ApiPort } from '../../machines/shared/ports.ts';
-import type { ExamineeSession } from '../../contract/session.ts';
 import { createFakeApi, demoExaminee, type FakeApi } from './fake-api.ts';
 
 /** The exam calls whose network the test cuts. */
@@ -41,9 +40,9 @@ export function setUp() {
   }
   const outbox = createMemoryOutbox();
   const examCache = createMemoryExamCache();
-  let stored: ExamineeSession = sessionFromLogin({ access_token: 'token-1', examinee: demoExaminee, server_time: new Date().toISOString() }, randomUUID());
+  let stored: ExamSession = sessionFromLogin({ access_token: 'token-1', examinee: demoExaminee, server_time: new Date().toISOString() }, randomUUID());
 
-  const boot = (session: ExamineeSession = stored) => {
+  const boot = (session: ExamSession = stored) => {
     const listeners = new Set<(signal: TerminalSignal) => void>();
     const implementations = examImplementations({
       api: port,
@@ -59,7 +58,13 @@ export function setUp() {
         reportProgress: ({ context }) => {
           stored = { ...stored, question_index: context.questionIndex };
         },
-        reportCompleted: () => {},
+        // As the kiosk does: a Finish under way is kept in the stored session until the exam is completed.
+        reportFinishing: (_, params: { pending: boolean }) => {
+          stored = { ...stored, finish_pending: params.pending };
+        },
+        reportCompleted: () => {
+          stored = { ...stored, is_completed: true, finish_pending: false };
+        },
         requestLogout: () => {},
         reportUnauthorized: () => {},
         requestLogoutWithError: () => {},

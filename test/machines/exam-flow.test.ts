@@ -611,7 +611,8 @@ describe('finishing', () => {
     exam.done('finishExam', { ok: true, value: receipt });
     expect(valueOf(exam)).toBe('finished');
     expect(exam.context()).toMatchObject({ receipt, outcome: 'sent', error: null });
-    expect(exam.reported).toEqual([{ type: 'exam.progressed', change: { is_completed: true, error_code: null } }]);
+    // Completed: the pending Finish kept in the stored session since finishing began is done with.
+    expect(exam.reported).toEqual([{ type: 'exam.progressed', change: { is_completed: true, error_code: null, finish_pending: false } }]);
   });
 
   it('first sends every answer not saved; saved and refused ones marked, both forgotten by the outbox', () => {

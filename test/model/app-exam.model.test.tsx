@@ -28,7 +28,7 @@ import { SimulatedClock, createMachine, type Actor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
 import { POSITION_PAUSE_MS } from '../../machines/exam/exam.setup.ts';
-import type { ExamContext, TerminalPort, TerminalSignal } from '../../machines/exam/exam.types.ts';
+import type { ExamContext, ExamSession, TerminalPort, TerminalSignal } from '../../machines/exam/exam.types.ts';
 import type { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { retryMachine } from '../../machines/retry/retry.machine.ts';
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
@@ -282,7 +282,15 @@ const pupilExamModel = createMachine({
         'browser.goesOnline': 'finishing',
       },
     },
-    finishFailed: { on: { 'pupil.triesAgain': 'finishing' } },
+    finishFailed: {
+      on: {
+        'pupil.triesAgain': 'finishing',
+        // The pupil's Finish outlives a reload: the reloaded terminal goes straight back to finishing.
+        'terminal.restarts': 'resumingFinish',
+      },
+    },
+    resumingFinish: { on: { 'server.sendsDetails': 'reloadingFinish' } },
+    reloadingFinish: { on: { 'server.sendsQuestions': 'finishing' } },
     ended: {
       on: {
         'pupil.logsOut': 'signingOut',
@@ -840,6 +848,14 @@ describe('a pupil through the exam in the app, every transition of the exam mode
               },
               finishFailed: async () => {
                 await seeFinishFailure();
+              },
+              resumingFinish: async () => {
+                await callWaits(app, 'examDetails');
+                // The Finish the pupil confirmed is in the stored session (finish_pending).
+                expect((stored(app) as ExamSession | null)?.finish_pending).toBe(true);
+              },
+              reloadingFinish: async () => {
+                await callWaits(app, 'examQuestions');
               },
               ended: async () => {
                 await heading('Test complete');

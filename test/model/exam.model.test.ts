@@ -175,6 +175,7 @@ const machine = examMachine.provide({
   actions: {
     reportProgress: () => {},
     reportCompleted: () => {},
+    reportFinishing: () => {},
     requestLogout: () => {},
     reportUnauthorized: () => {},
     requestLogoutWithError: () => {},
@@ -189,7 +190,9 @@ const session = sessionFromLogin(
 describeModel({
   name: 'exam',
   machine,
-  inputs: [{ session }],
+  // The second input is a reload while finishing: the stored session says the pupil's Finish is
+  // pending, so the loaded questions lead straight back to finishing, never to answering.
+  inputs: [{ session }, { session: { ...session, finish_pending: true } }],
   samples: alongside({
     // Loading and finishing's calls run in the retry machine: its output says how they ended.
     'xstate.done.actor.loadExamDetails': [
@@ -312,12 +315,16 @@ describeModel({
       answers: Object.fromEntries(Object.entries(c.answers).map(([id, a]) => [id, a.status])),
       error: c.error,
       outcome: c.outcome,
+      finishPending: c.finishPending,
     };
   },
   invariants: (snapshot) => {
     const context = snapshot.context as ExamContext;
     // Once started, the deadline is known wherever questions are shown.
     if (snapshot.matches('answering')) expect(context.deadlineAt).not.toBeNull();
+    // A Finish the pupil confirmed (or time up) is never undone by answering again.
+    if (snapshot.matches('answering')) expect(context.finishPending).toBe(false);
+    if (snapshot.matches('finishing')) expect(context.finishPending).toBe(true);
     // The heartbeat only ever moves the deadline to the server's word: the one fixed at Start, or the extension.
     if (context.deadlineAt !== null) expect([Date.parse(deadline), Date.parse(extended)]).toContain(context.deadlineAt);
     // A replaced answer shows the server's value (the samples' servers hold 'a' or 'b'), and is never sent again.
