@@ -38,6 +38,8 @@ export default defineConfig({
       'test/api/lookups-mutation.test.ts',
       'test/api/passwords-mutation.test.ts',
       'test/api/errors-mutation.test.ts',
+      'test/api/login-mutation.test.ts',
+      'test/api/tokens-mutation.test.ts',
     ]),
     setupFiles: [...(base.test?.setupFiles ?? []), 'test/helpers/mutation-db.ts'],
     sequence: { sequencer: QuickFirstSequencer },
