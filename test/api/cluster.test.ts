@@ -13,7 +13,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '../../scripts/lib/process.ts';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { throttleLimits } from '../../server/security/throttle.ts';
@@ -25,17 +25,6 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 
 type Raw = { status: number; body: string };
 
-/** A port free at this moment, for METRICS_PORT (which must be a real port number). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** One request on a new connection. */
 function call(url: string, options: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Raw> {

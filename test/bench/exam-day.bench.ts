@@ -27,7 +27,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '../../scripts/lib/process.ts';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -53,16 +53,6 @@ type PupilResult = {
   finished: boolean;
 };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** An answer of the question's type, different for each `round`. */
 function valueFor(question: Question, round: number): string {
