@@ -352,9 +352,8 @@ describe('the proctor through the app, every transition of the model', () => {
             expect(within(dialog()).getByRole('button', { name: 'Working…' })).toBeTruthy();
           },
           actionFailed: async () => {
-            expect((await within(dialog()).findByRole('alert')).textContent).toBe(
-              'This pupil has not started the exam, so this cannot be done yet.',
-            );
+            expect((await within(dialog()).findByRole('alert')).textContent).toBe('An error has occurred.');
+            expect(within(dialog()).getByRole('button', { name: 'Try again' })).toBeTruthy();
           },
           actionDone: async () => {
             await waitFor(() =>
@@ -453,7 +452,10 @@ describe('the proctor through the app, every transition of the model', () => {
           },
           'server.refusesAction': async () => {
             const call = current().admin.waiting().find((c) => ['move', 'extend', 'retake', 'extendRoom'].includes(c))!;
-            await act(async () => current().admin.refuse(call, 'EXAM_NOT_STARTED', 403));
+            // A refusal the same request may not meet again (the server failed): the dialog offers
+            // Try again. A lasting one (EXAM_NOT_STARTED, ...) offers only Close
+            // (test/view/proctor.test.tsx, machines/proctor/proctor.connect.ts `refusalsThatStay`).
+            await act(async () => current().admin.refuse(call, 'GENERIC_ERROR', 500));
           },
           'proctor.triesActionAgain': () => current().user.click(within(dialog()).getByRole('button', { name: 'Try again' })),
           'proctor.closesDialog': () => current().user.click(within(dialog()).getByRole('button', { name: 'Close' })),
