@@ -34,6 +34,7 @@ export default defineConfig({
       'test/api/status-refusals.test.ts',
       'test/api/login-rules.test.ts',
       'test/api/answer-save.test.ts',
+      'test/api/answers-rules.test.ts',
       'test/api/pages.test.ts',
       'test/api/lookups-mutation.test.ts',
       'test/api/passwords-mutation.test.ts',
