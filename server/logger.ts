@@ -82,6 +82,9 @@ function mayHoldSecrets(fields: LogFields): boolean {
  * repeats them its own way), as does a name that starts with a digit (JSON.stringify would put
  * an integer-like key before pino's own).
  */
+/** The service name on every line (pino's `base`, and `plainLine`'s). */
+const SERVICE = 'gradus';
+
 const ownKeys = new Set(['level', 'time', 'pid', 'hostname', 'service', 'msg']);
 
 /**
@@ -102,7 +105,7 @@ function isPlain(fields: LogFields): boolean {
 
 /** pino's line (level as label, ISO time, base pid and service) for plain fields (isPlain), newline included. */
 export function plainLine(level: string, msg: string, fields: LogFields): string {
-  const line: LogFields = { level, time: new Date().toISOString(), pid: process.pid, service: 'gradus' };
+  const line: LogFields = { level, time: new Date().toISOString(), pid: process.pid, service: SERVICE };
   for (const key in fields) line[key] = fields[key];
   line.msg = msg;
   return `${JSON.stringify(line)}\n`;
@@ -113,7 +116,7 @@ export function createLogger(options: { level?: LogLevel; destination?: pino.Des
   const destination = options.destination ?? pino.destination({ dest: 1, sync: true });
   const settings: pino.LoggerOptions = {
     level: options.level ?? 'info',
-    base: { pid: process.pid, service: 'gradus' },
+    base: { pid: process.pid, service: SERVICE },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   };
