@@ -87,11 +87,14 @@ export function negotiate(producesOf: ProducesOf): MiddlewareHandler<AppEnv> {
   };
 }
 
+/** The API's two documents (PDF, shown by the browser as a page), by their path under /api. */
+export const DOCUMENT_PATHS: readonly string[] = ['/score-report/pdf-report', '/get-certificate'];
+
 /** The API's own calls: JSON, but for the documents (PDF); the others named above are not negotiated. */
 export function apiProduces(exempt: readonly string[]): ProducesOf {
   return (path) => {
     if (exempt.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return null;
-    if (path === '/score-report/pdf-report' || path === '/get-certificate') return 'application/pdf';
+    if (DOCUMENT_PATHS.includes(path)) return 'application/pdf';
     return 'application/json';
   };
 }

@@ -51,7 +51,8 @@ describe('security headers on the page, the assets and the API (real server)', (
     rmSync(dist, { recursive: true, force: true });
   });
 
-  const paths = ['/', '/login-code', '/assets/index-1a2b3c.js', '/assets/KaTeX_Main-Regular-abc.woff2', '/api/health', '/api/nowhere'];
+  // The pages, the assets, and the two documents (a PDF opens as a page), answered or refused.
+  const paths = ['/', '/login-code', '/assets/index-1a2b3c.js', '/assets/KaTeX_Main-Regular-abc.woff2', '/api/get-certificate', '/api/score-report/pdf-report'];
 
   test.each(paths)('%s: a CSP with no inline script, Adyen where payment runs, KaTeX fonts from us, framed by nobody', async (urlPath) => {
     const response = await fetch(`${server.url}${urlPath}`);
@@ -89,6 +90,29 @@ describe('security headers on the page, the assets and the API (real server)', (
     expect(response.headers.get('strict-transport-security')).toBeNull();
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  const apiPaths = ['/api/health', '/api/nowhere', '/api/exam/answers', '/api/client-config', '/api/organization?org_code=nowhere'];
+
+  test.each(apiPaths)("%s: the API's short set: nothing may load, nobody may frame it, nothing a page alone reads", async (urlPath) => {
+    const response = await fetch(`${server.url}${urlPath}`, urlPath === '/api/exam/answers' ? { method: 'POST', body: '{}' } : {});
+    await response.arrayBuffer();
+    const names = [...response.headers.keys()].filter((name) => !['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'vary', 'content-encoding', 'transfer-encoding'].includes(name));
+    expect(names.sort()).toEqual([
+      'cache-control',
+      'content-security-policy',
+      'cross-origin-resource-policy',
+      'referrer-policy',
+      'x-content-type-options',
+      'x-frame-options',
+      'x-request-id',
+    ]);
+    expect(response.headers.get('content-security-policy')).toBe(`default-src 'none'; frame-ancestors 'none'`);
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
 });
 
 describe('security headers as configured', () => {
@@ -101,20 +125,27 @@ describe('security headers as configured', () => {
   });
   const appWith = (settings: Partial<typeof defaultSettings>) => createApp({ db: database.db, logger: silentLogger, settings });
 
-  test('embedded: frame-ancestors is EMBED_TARGET_ORIGIN and there is no X-Frame-Options', async () => {
+  test('embedded: frame-ancestors is EMBED_TARGET_ORIGIN and there is no X-Frame-Options; the API is still framed by nobody', async () => {
     const app = appWith({ clientConfig: { ...defaultSettings.clientConfig, embedTargetOrigin: 'https://portal.example.org' } });
-    const response = await app.request('/api/health');
+    const response = await app.request('/login-code');
     expect(cspOf(response.headers.get('content-security-policy')).get('frame-ancestors')).toEqual(['https://portal.example.org']);
     expect(response.headers.get('x-frame-options')).toBeNull();
+    const api = await app.request('/api/health');
+    expect(cspOf(api.headers.get('content-security-policy')).get('frame-ancestors')).toEqual(["'none'"]);
+    expect(api.headers.get('x-frame-options')).toBe('DENY');
   });
 
-  test('over TLS: HSTS with HSTS_MAX_AGE, and report-to with its Reporting-Endpoints', async () => {
-    const response = await appWith({}).request('https://gradus.example.org/api/health');
+  test('over TLS: HSTS with HSTS_MAX_AGE on pages and the API, and report-to with its Reporting-Endpoints on pages', async () => {
+    const response = await appWith({}).request('https://gradus.example.org/login-code');
     expect(response.headers.get('strict-transport-security')).toBe(`max-age=${DEFAULT_HSTS_MAX_AGE}`);
     expect(cspOf(response.headers.get('content-security-policy')).get('report-to')).toEqual(['csp-endpoint']);
     expect(response.headers.get('reporting-endpoints')).toBe('csp-endpoint="/api/csp-report"');
-    const off = await appWith({ security: { ...defaultSecuritySettings, hstsMaxAge: 0 } }).request('https://gradus.example.org/api/health');
-    expect(off.headers.get('strict-transport-security')).toBeNull();
+    const api = await appWith({}).request('https://gradus.example.org/api/health');
+    expect(api.headers.get('strict-transport-security')).toBe(`max-age=${DEFAULT_HSTS_MAX_AGE}`);
+    expect(api.headers.get('reporting-endpoints')).toBeNull();
+    const off = appWith({ security: { ...defaultSecuritySettings, hstsMaxAge: 0 } });
+    expect((await off.request('https://gradus.example.org/login-code')).headers.get('strict-transport-security')).toBeNull();
+    expect((await off.request('https://gradus.example.org/api/health')).headers.get('strict-transport-security')).toBeNull();
   });
 
   test("a TLS proxy's X-Forwarded-Proto counts only with TRUST_PROXY", async () => {
@@ -126,7 +157,7 @@ describe('security headers as configured', () => {
 
   test('CSP_FRAME_SRC adds frame and form sources (3-D Secure issuers with live Adyen)', async () => {
     const app = appWith({ security: { ...defaultSecuritySettings, extraFrameSources: ['https:'] } });
-    const csp = cspOf((await app.request('/api/health')).headers.get('content-security-policy'));
+    const csp = cspOf((await app.request('/login-code')).headers.get('content-security-policy'));
     expect(csp.get('frame-src')).toContain('https:');
     expect(csp.get('form-action')).toEqual(["'self'", 'https:']);
   });
