@@ -21,9 +21,11 @@ import pg from 'pg';
 import type { Db } from './client.ts';
 
 export type StatementValue = string | number | boolean | Date | null;
+/** A parameter: a value, or (PostgreSQL only) an array of strings, numbers and nulls, as `$1::text[]` takes it. */
+export type StatementParameter = StatementValue | readonly (string | number | null)[];
 
 export type PreparedStatement<Row> = {
-  run(values: readonly StatementValue[]): Promise<Row[]>;
+  run(values: readonly StatementParameter[]): Promise<Row[]>;
 };
 
 type Definition = { name: string; text: string };
@@ -56,8 +58,9 @@ function clientOf(db: Db): unknown {
   return (db as unknown as { $client?: unknown }).$client;
 }
 
-function toText(value: StatementValue): string | null {
+function toText(value: StatementParameter): string | null {
   if (value === null) return null;
+  if (Array.isArray(value)) throw new Error('array parameters: PostgreSQL only');
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'boolean') return value ? 't' : 'f';
   return String(value);
@@ -66,7 +69,8 @@ function toText(value: StatementValue): string | null {
 function postgresStatement<Row>(pool: pg.Pool, { name, text }: Definition): PreparedStatement<Row> {
   return {
     async run(values) {
-      const result = await pool.query({ name, text, values: values.map(toText) });
+      // An array goes to node-postgres as it is: it writes PostgreSQL's array literal, quoting each element.
+      const result = await pool.query({ name, text, values: values.map((value) => (Array.isArray(value) ? value : toText(value))) });
       return result.rows as Row[];
     },
   };

@@ -30,7 +30,10 @@
  *   one statement at a time). A revocation, a reset or a move committed by any process is seen
  *   by the next save: nothing of the token or the sitting is kept between calls. The question's
  *   exam, type and choices are read once per process (the seed writes questions; nothing
- *   changes them afterwards).
+ *   changes them afterwards). On PostgreSQL, the saves that arrive while the database is busy
+ *   go to it together as ONE statement of the same rules row by row (`SAVE_ANSWERS`, sent by
+ *   server/db/batching.ts): on exam day the commit, the round trip and the driver's work are
+ *   paid once for many saves. Each save still gets its own outcome, or its own refusal.
  * - `saveAnswer`, the careful one: whenever the one statement does not store the answer (a
  *   resend, a refusal of any kind, a sitting a proctor released), the route takes this way,
  *   which decides and names the refusal in the order above. Nothing was written by then.
@@ -38,6 +41,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { createBatcher, type Batcher } from '../db/batching.ts';
 import { driverOf, prepare, type PreparedStatement, type StatementValue } from '../db/prepared.ts';
 import { answerArchive, answers, questions } from '../db/schema.ts';
 import { DomainError, invalidField, isUniqueViolation } from './errors.ts';
@@ -299,9 +303,79 @@ type SaveRow = {
   saved: number;
 };
 
+/**
+ * Many saves as one statement (PostgreSQL; server/db/batching.ts sends the saves that arrive
+ * while the database is busy together). The same rules as `saveAnswerStatement`, row by row:
+ * each parameter is an array with one element per save ($1 token hash, $2 sitting, $3 question,
+ * $4 the question's exam, $5 value, $6 answered_at, $7 now, $8 idempotency key, $9 device token
+ * or null, $10 the earliest deadline still inside the upload window, $11 the latest start the
+ * answer time allows, $12 contact older than this is marked again), and the rows come back with
+ * `ord`, the save's place (from 1), for each save whose token is valid. The batcher never puts
+ * two saves of one question or of one key in a batch, so no row is stored twice by one
+ * statement. A sitting whose row another transaction holds (a Finish, a reset, a move, a
+ * deadline change under way, or another batch with a save of the same pupil) is SKIPPED, not
+ * waited for: that save comes back without `deadline_ms` and goes the careful way, which waits
+ * for the row (FOR SHARE) and decides on it as it then stands. So no batch waits for one pupil's
+ * sitting, and batches never wait for each other in a cycle.
+ */
+const SAVE_ANSWERS = {
+  name: 'gradus_save_answers_1',
+  text: `with input as (
+  select * from unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[],
+      $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[])
+    with ordinality as i(token_hash, sitting_id, question_id, exam_id, value, answered_at, now_at,
+      idempotency_key, device_token, window_floor, latest_start, contact_floor, ord)
+),
+tok as (
+  select i.ord, t.id, t.examinee_id, t.schedule_history_id, t.login_type
+  from input i join auth_tokens t on t.token_hash = i.token_hash join examinees e on e.id = t.examinee_id
+  where t.revoked_at is null and t.expires_at > i.now_at and not e.disabled
+),
+sit as (
+  select i.ord, h.id, h.deadline_at, h.last_contact_at, i.contact_floor, i.now_at
+  from input i join tok on tok.ord = i.ord join schedule_histories h on h.id = i.sitting_id
+  where h.examinee_id = tok.examinee_id
+    and (tok.schedule_history_id is null or tok.schedule_history_id = h.id)
+    and h.status = ${ScheduleHistoryStatus.DOING} and h.exam_id = i.exam_id
+    and (h.device_token = i.device_token or (h.device_token is null and h.device_released_at is null))
+    and h.deadline_at >= i.answered_at and h.deadline_at >= i.window_floor and h.started_at <= i.latest_start
+    and not exists (select 1 from answers k where k.idempotency_key = i.idempotency_key)
+    and (not h.flag_retake
+      or not exists (select 1 from answer_archive r where r.schedule_history_id = h.id and r.idempotency_key = i.idempotency_key))
+  for no key update of h skip locked
+),
+contact as (
+  update schedule_histories h set last_contact_at = c.now_at
+  from (select id, max(now_at) as now_at, min(contact_floor) as contact_floor, max(last_contact_at) as last_contact_at from sit group by id) c
+  where h.id = c.id and (c.last_contact_at is null or c.last_contact_at < c.contact_floor)
+),
+saved as (
+  insert into answers as a (schedule_history_id, question_id, value, answered_at, received_at, idempotency_key, late)
+  select sit.id, i.question_id, i.value, i.answered_at, i.now_at, i.idempotency_key, i.now_at > sit.deadline_at
+  from sit join input i on i.ord = sit.ord
+  on conflict (schedule_history_id, question_id) do update
+    set value = excluded.value, answered_at = excluded.answered_at, received_at = excluded.received_at,
+      idempotency_key = excluded.idempotency_key, late = excluded.late
+    where excluded.answered_at > a.answered_at
+  returning a.schedule_history_id, a.question_id
+)
+select tok.ord::int as ord, tok.id as token_id, tok.examinee_id, tok.schedule_history_id, tok.login_type,
+  (extract(epoch from sit.deadline_at) * 1000)::float8 as deadline_ms,
+  (select count(*)::int from saved s where s.schedule_history_id = sit.id and s.question_id = i.question_id) as saved
+from tok join input i on i.ord = tok.ord left join sit on sit.ord = tok.ord`,
+};
+
+/** At most this many batches of saves at the database at once (the pool holds 10 connections; the rest serve other calls). */
+export const SAVE_BATCHES_IN_FLIGHT = 4;
+/** At most this many saves in one statement. */
+export const SAVE_BATCH_SIZE = 64;
+
 type SaveStatements = {
   driver: 'pglite' | 'postgres';
+  /** One save: its statement alone (PGlite, and a PostgreSQL save whose batch failed). */
   save: PreparedStatement<SaveRow>;
+  /** One save, batched with those that arrive while the database is busy (PostgreSQL). */
+  batched?: Batcher<StatementValue[], SaveRow[]>;
   held: PreparedStatement<{ value: string }>;
 };
 
@@ -313,10 +387,37 @@ function statementsOf(db: Db): SaveStatements | undefined {
     const driver = driverOf(db);
     const save = driver && prepare<SaveRow>(db, saveAnswerStatement(driver));
     const held = prepare<{ value: string }>(db, HELD_ANSWER);
-    known = driver && save && held ? { driver, save, held } : null;
+    const many = driver === 'postgres' ? prepare<SaveRow & { ord: number }>(db, SAVE_ANSWERS) : undefined;
+    known = driver && save && held ? { driver, save, held, ...(save && many ? { batched: batcherOf(save, many) } : {}) } : null;
     statements.set(db, known);
   }
   return known ?? undefined;
+}
+
+/** The batcher of the PostgreSQL saves: each save's values, as `saveAnswerStatement` takes them. */
+function batcherOf(one: PreparedStatement<SaveRow>, many: PreparedStatement<SaveRow & { ord: number }>): Batcher<StatementValue[], SaveRow[]> {
+  return createBatcher<StatementValue[], SaveRow[]>({
+    maxInFlight: SAVE_BATCHES_IN_FLIGHT,
+    maxBatch: SAVE_BATCH_SIZE,
+    // $2 sitting, $3 question, $8 idempotency key.
+    conflictKeys: (values) => [`q ${String(values[1])} ${String(values[2])}`, `k ${String(values[7])}`],
+    async runBatch(items) {
+      // Column by column: the n-th parameter of every save as one array.
+      const columns = items[0]!.map((_, n) => items.map((values) => arrayElement(values[n]!)));
+      const rows = await many.run(columns);
+      const byPlace: SaveRow[][] = items.map(() => []);
+      for (const { ord, ...row } of rows) byPlace[ord - 1]?.push(row);
+      return byPlace;
+    },
+    runOne: (values) => one.run(values),
+  });
+}
+
+function arrayElement(value: StatementValue | readonly StatementValue[]): string | number | null {
+  if (value === null) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'boolean' || Array.isArray(value)) throw new Error('a save parameter is a string, a number, a time or null');
+  return value as string | number;
 }
 
 /**
@@ -362,7 +463,7 @@ export async function saveAnswerAtOnce(
       new Date(answeredAt + CLOCK_TOLERANCE_MS),
       new Date(now.getTime() - CONTACT_GRANULARITY_MS),
     ];
-    rows = await statement.save.run(values);
+    rows = await (statement.batched ? statement.batched.run(values) : statement.save.run(values));
   } catch (error) {
     // Two requests racing with one key for different questions: the database's unique key decides.
     if (isUniqueViolation(error)) throw duplicateKey();
