@@ -15,8 +15,9 @@
  *   member's organisation (never leaks whether it exists).
  * - Action refusals reuse the seed's codes: a sitting that is not in the exam cannot be moved or
  *   extended: 403 EXAM_NOT_STARTED (PENDING), ER_SCHEDULE_HISTORY_COMPLETED (finished),
- *   ER_SCHEDULE_HISTORY_CANCELLED, EXPIRED; a retake of a sitting never started is
- *   EXAM_NOT_STARTED, of a released result ER_SCHEDULE_HISTORY_COMPLETED.
+ *   ER_SCHEDULE_HISTORY_CANCELLED, EXPIRED; one past its deadline and upload window (its answers
+ *   are refused, the automatic finish ends it) cannot be extended: 403 TIME_END; a retake of a
+ *   sitting never started is EXAM_NOT_STARTED, of a released result ER_SCHEDULE_HISTORY_COMPLETED.
  * - Every action runs in one transaction with its audit entry (GET /admin/audit).
  *
  * Live updates: the proctor page polls the roster every ROSTER_POLL_MS with If-None-Match;
@@ -132,7 +133,8 @@ export const RosterQuerySchema = v.object({ venue_id: v.optional(NumericParam) }
  * - in_exam: DOING, heard from within OFFLINE_AFTER_MS (contract/presence.ts, 30 s);
  * - offline: DOING, not heard from for longer than that;
  * - moving: DOING, a proctor released the terminal; the pupil logs in and presses Start on another;
- * - time_up: DOING past the deadline, awaiting answers still in flight and the automatic finish;
+ * - time_up: DOING past the deadline, awaiting answers still in flight and the automatic finish
+ *   (an extension now gives the pupil its minutes from now);
  * - finished: COMPLETED or later (the receipt is there);
  * - cancelled: CANCELED_PENDING or CANCELED_COMPLETED;
  * - expired: EXPIRED (the schedule ended before Start).
@@ -182,7 +184,10 @@ export const RosterPupilSchema = v.object({
   last_contact_at: v.nullable(isoTimestamp),
   started_at: v.nullable(isoTimestamp),
   deadline_at: v.nullable(isoTimestamp),
-  /** Seconds added to the deadline so far (extensions and automatic credits). */
+  /**
+   * Seconds of time given so far (extensions and automatic credits). An extension given after the
+   * deadline runs from that moment, so the deadline then moves further than the time given.
+   */
   extra_seconds: v.number(),
   /** A terminal holds the sitting (false before Start and after a move, until Start on the new one). */
   device_bound: v.boolean(),
@@ -235,7 +240,10 @@ export type SittingActionRequest = v.InferInput<typeof SittingActionRequestSchem
 export const SittingActionResponseSchema = v.object({ pupil: RosterPupilSchema, ...serverTime });
 export type SittingActionResponse = v.InferOutput<typeof SittingActionResponseSchema>;
 
-/** POST /admin/sittings/:id/extend: moves one DOING sitting's deadline by `minutes`. */
+/**
+ * POST /admin/sittings/:id/extend: gives one DOING sitting `minutes` more, from the later of its
+ * deadline and now (a pupil whose time ran out a moment ago gets the whole minutes from now).
+ */
 export const ExtendSittingRequestSchema = v.object({ minutes: MinutesSchema, reason: ReasonSchema, idempotency_key: IdempotencyKeySchema });
 export type ExtendSittingRequest = v.InferInput<typeof ExtendSittingRequestSchema>;
 
@@ -247,7 +255,10 @@ export const ExtendSittingResponseSchema = v.object({
 });
 export type ExtendSittingResponse = v.InferOutput<typeof ExtendSittingResponseSchema>;
 
-/** POST /admin/schedules/:code/extend: every DOING sitting of the schedule (or of one room of it). */
+/**
+ * POST /admin/schedules/:code/extend: every DOING sitting of the schedule (or of one room of it),
+ * each from the later of its deadline and now; a sitting past its upload window is left out.
+ */
 export const ExtendScheduleRequestSchema = v.object({
   minutes: MinutesSchema,
   reason: ReasonSchema,
@@ -276,7 +287,7 @@ export const AuditQuerySchema = v.object({ schedule: CodeSchema });
 
 /** What an action did; each action fills the fields that apply to it. */
 export const AuditDetailSchema = v.object({
-  /** extend, extend_room, outage_credit, maintenance_credit: the time added. */
+  /** extend, extend_room, outage_credit, maintenance_credit: the time given (an extension after the deadline runs from then). */
   seconds: v.optional(v.number()),
   /** extend, outage_credit, maintenance_credit: the deadline before and after. */
   previous_deadline_at: v.optional(isoTimestamp),

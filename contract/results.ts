@@ -158,8 +158,12 @@ export const ScoreReportSchema = v.object({
     rating: RatingSchema,
   }),
   rank: RankSchema,
-  /** The level's score distribution for the chart: how many examinees scored each score. */
-  distribution: v.array(v.object({ score: v.number(), count: v.number() })),
+  /**
+   * The level's score distribution for the chart: how many examinees scored each score. Null when
+   * the pupil's school hides rankings (display flag 3, as `rank` is then `hidden`): the chart, with
+   * the pupil's score marked, would show them their place, so it is not sent.
+   */
+  distribution: v.nullable(v.array(v.object({ score: v.number(), count: v.number() }))),
   units: v.array(UnitAnalysisSchema),
   wrong_answer_example: v.nullable(WrongAnswerExampleSchema),
   /** The certificate can be downloaded (passed and paid). */

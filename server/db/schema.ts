@@ -297,7 +297,7 @@ export const scheduleHistories = pgTable(
     lastContactAt: timestampTz('last_contact_at'),
     /** The 0-based question on screen at the last heartbeat. */
     questionIndex: smallint('question_index'),
-    /** Seconds added to the deadline so far: proctors' extensions and automatic outage/maintenance credits. */
+    /** Seconds of time given so far: proctors' extensions (from the later of the deadline and now) and automatic outage/maintenance credits. */
     extraSeconds: integer('extra_seconds').notNull().default(0),
     /**
      * A proctor moved the pupil to another terminal: device_token was released then, and the next

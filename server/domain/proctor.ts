@@ -8,17 +8,25 @@
  *   terminal's next call: 403 INCORRECT_DEVICE); answers, deadline and status stay. The pupil
  *   logs in on the new terminal, and Start there binds it and resumes (server/domain/exam.ts).
  * - retake: the reset (server/domain/retake.ts), shared with the command line.
- * - extendSitting / extendSchedule: move a DOING sitting's deadline (one pupil, or every DOING
- *   sitting of a schedule or of one room of it) by whole minutes. Everything that judges time
- *   reads deadline_at (answers and their upload window, the heartbeat, the automatic finish,
- *   which re-reads it under the row lock), so the new deadline holds everywhere at once.
+ * - extendSitting / extendSchedule: give a DOING sitting (one pupil, or every DOING sitting of a
+ *   schedule or of one room of it) whole minutes more. The minutes run from the later of the
+ *   deadline and now (`extendedDeadline`): before the deadline they are added to it; once it has
+ *   passed (the roster's `time_up`, while answers given before it may still arrive) the pupil
+ *   gets that many minutes from the moment the proctor gives them, never fewer. Past the upload
+ *   window the sitting is over (its answers are refused TIME_END, server/domain/answers.ts; the
+ *   automatic finish ends it): the extension is refused TIME_END too (`extensionRefusal`), and
+ *   the room-wide one leaves such a sitting out. extra_seconds counts the time given. Everything
+ *   that judges time reads deadline_at (answers and their upload window, the heartbeat, Start,
+ *   the automatic finish, which re-reads it under the row lock), so the new deadline holds
+ *   everywhere at once.
  *
  * Every action is done at most once per idempotency key (contract/admin.ts): "Try again" after a
  * lost answer finds the audit entry of the first and answers as it did, changing nothing.
  *
  * Only a sitting in the exam (DOING) can be moved or extended; otherwise the refusal is the
  * code the exam itself would answer (EXAM_NOT_STARTED, ER_SCHEDULE_HISTORY_COMPLETED,
- * ER_SCHEDULE_HISTORY_CANCELLED, EXPIRED): a finished sitting is never extended.
+ * ER_SCHEDULE_HISTORY_CANCELLED, EXPIRED): a finished sitting is never extended, nor one past
+ * its upload window (TIME_END).
  * Anything outside the proctor's organisation is NOT_FOUND (server/domain/roster.ts).
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
@@ -132,6 +140,24 @@ function sittingAction<C extends ActionContext, T>(
     db.transaction(async (tx) => act(tx, await lockStaffSitting(tx, principal, scheduleHistoryId), principal, context));
 }
 
+/**
+ * The deadline an extension of `seconds` gives: that much time from the later of the deadline and
+ * now. A pupil whose deadline passed a few minutes ago gets the whole extension from now, as the
+ * proctor who gives "5 more minutes" means.
+ */
+export function extendedDeadline(deadlineAt: Date, seconds: number, now: Date): Date {
+  return new Date(Math.max(deadlineAt.getTime(), now.getTime()) + seconds * 1000);
+}
+
+/**
+ * TIME_END when the sitting is past its upload window (now later than deadline + window): its
+ * answers are refused from then on (server/domain/answers.ts, the same comparison) and the
+ * automatic finish ends it, so it is not reopened. Null while it can still be extended.
+ */
+export function extensionRefusal(deadlineAt: Date, now: Date, uploadWindowMs: number): 'TIME_END' | null {
+  return now.getTime() > deadlineAt.getTime() + uploadWindowMs ? 'TIME_END' : null;
+}
+
 /** The audit entry of an action on one sitting, by this proctor, now, for the reason given. */
 function auditSitting(
   tx: Tx,
@@ -184,8 +210,11 @@ export const retakeSitting = sittingAction(async (tx, sitting, principal, contex
   return rosterPupil(tx, sitting.id, context.now);
 });
 
+/** An extension: the minutes, and the upload window (AppSettings) that says when a sitting is over. */
+type ExtensionContext = ActionContext & { minutes: number; uploadWindowMs: number };
+
 export const extendSitting = sittingAction(
-  async (tx, sitting, principal, context: ActionContext & { minutes: number }): Promise<{ pupil: RosterPupil; deadlineAt: Date }> => {
+  async (tx, sitting, principal, context: ExtensionContext): Promise<{ pupil: RosterPupil; deadlineAt: Date }> => {
     const seconds = context.minutes * 60;
     if (await doneAlready(tx, principal, 'extend', { scheduleHistoryId: sitting.id }, context.idempotencyKey)) {
       const pupil = await rosterPupil(tx, sitting.id, context.now);
@@ -193,7 +222,9 @@ export const extendSitting = sittingAction(
     }
     assertInExam(sitting.status);
     if (sitting.deadlineAt === null) throw new Error(`Sitting ${sitting.id} is DOING without a deadline`);
-    const deadlineAt = new Date(sitting.deadlineAt.getTime() + seconds * 1000);
+    const refusal = extensionRefusal(sitting.deadlineAt, context.now, context.uploadWindowMs);
+    if (refusal) throw new DomainError(refusal, 'The time for this exam is over and its answers can no longer be sent.');
+    const deadlineAt = extendedDeadline(sitting.deadlineAt, seconds, context.now);
     await tx
       .update(scheduleHistories)
       .set({ deadlineAt, extraSeconds: sql`${scheduleHistories.extraSeconds} + ${seconds}` })
@@ -209,15 +240,16 @@ export const extendSitting = sittingAction(
 );
 
 /**
- * Every DOING sitting of the schedule (of one room of it, with venueId) gets `minutes` more; one
- * audit entry for the room. Returns how many were extended (0 when none was in the exam: still
+ * Every DOING sitting of the schedule (of one room of it, with venueId) gets `minutes` more, from
+ * the later of its deadline and now; a sitting past its upload window is left out. One audit
+ * entry for the room. Returns how many were extended (0 when none was in the exam: still
  * audited, so the page shows that the proctor asked).
  */
 export async function extendSchedule(
   db: Db,
   principal: StaffPrincipal,
   code: string,
-  context: ActionContext & { minutes: number; venueId?: number | undefined },
+  context: ExtensionContext & { venueId?: number | undefined },
 ): Promise<number> {
   const { now } = context;
   const seconds = context.minutes * 60;
@@ -228,19 +260,21 @@ export async function extendSchedule(
     const inRoom = venue === null || schedule.venue?.id === venue.id;
     const locked = inRoom
       ? await tx
-          .select({ id: scheduleHistories.id })
+          .select({ id: scheduleHistories.id, deadlineAt: scheduleHistories.deadlineAt })
           .from(scheduleHistories)
           .where(and(eq(scheduleHistories.scheduleId, schedule.id), eq(scheduleHistories.status, ScheduleHistoryStatus.DOING)))
           .for('update')
       : [];
     const done = await doneAlready(tx, principal, 'extend_room', { scheduleId: schedule.id }, context.idempotencyKey);
     if (done) return typeof done.detail['sittings'] === 'number' ? done.detail['sittings'] : 0;
-    const ids = locked.map((r) => r.id);
+    const open = locked.filter((r) => r.deadlineAt !== null && extensionRefusal(r.deadlineAt, now, context.uploadWindowMs) === null);
+    const ids = open.map((r) => r.id);
     if (ids.length > 0) {
+      // extendedDeadline in SQL: the minutes from the later of each deadline and now.
       await tx
         .update(scheduleHistories)
         .set({
-          deadlineAt: sql`${scheduleHistories.deadlineAt} + ${seconds} * interval '1 second'`,
+          deadlineAt: sql`greatest(${scheduleHistories.deadlineAt}, ${now.toISOString()}::timestamptz) + ${seconds} * interval '1 second'`,
           extraSeconds: sql`${scheduleHistories.extraSeconds} + ${seconds}`,
         })
         .where(and(inArray(scheduleHistories.id, ids), eq(scheduleHistories.status, ScheduleHistoryStatus.DOING)));

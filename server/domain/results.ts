@@ -172,7 +172,8 @@ export const scoreReport: ResultReader<ScoreReport> = async (db, principal, sche
       rating: ratingOf(correctRate, result.passed),
     },
     rank: rankOf(result, about.rankDisplayFlag),
-    distribution: await distributionAt(db, about.levelId, result.maxScore),
+    // The distribution with the pupil's score marked shows their place: hidden with the rank.
+    distribution: showsRanking(about.rankDisplayFlag) ? await distributionAt(db, about.levelId, result.maxScore) : null,
     units: units.map((u) => {
       const all = averageOf(u.unit, null);
       const organization = averageOf(u.unit, about.organizationId);
@@ -192,11 +193,20 @@ export const scoreReport: ResultReader<ScoreReport> = async (db, principal, sche
 };
 
 /**
+ * Whether the pupil's organisation shows rankings: not when its display flag is 3 (seed section 3,
+ * "Display flags: 1 display, 3 hide"). Hidden, the score report carries neither the rank nor the
+ * level's score distribution (which, with the pupil's score marked, tells them their place).
+ */
+export function showsRanking(displayFlag: number): boolean {
+  return displayFlag !== DisplayFlag.HIDE;
+}
+
+/**
  * The rank at the level as the pupil may see it: hidden (neither position nor total sent) when
- * their organisation's display flag is 3 (seed section 3, "Display flags: 1 display, 3 hide").
+ * their organisation does not show rankings (`showsRanking`).
  */
 export function rankOf(result: { rank: number | null; rankTotal: number | null }, displayFlag: number): ScoreReport['rank'] {
-  if (displayFlag === DisplayFlag.HIDE) return { status: 'hidden' };
+  if (!showsRanking(displayFlag)) return { status: 'hidden' };
   return result.rank !== null && result.rankTotal !== null
     ? { status: 'complete', position: result.rank, total: result.rankTotal }
     : { status: 'in_progress' };

@@ -2,7 +2,7 @@
  * A school's settings from seed section 3's enumerations, as an administrator changes them
  * (`npm run admin`, server/admin.ts):
  * - the rank display flag of an organisation (1 display, 3 hide): with 3 its pupils' score
- *   reports leave the rank out (`rankOf`, server/domain/results.ts);
+ *   reports leave the rank and the score distribution out (`showsRanking`, server/domain/results.ts);
  * - the application mode of a test period (1 personal, 2 group): in group mode the school has
  *   applied and paid, so nobody of it is asked for the exam fee (`paysExamFee`, sitting.ts).
  * Both take effect on the next call of every server process: they are read per request.

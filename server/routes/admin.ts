@@ -118,6 +118,7 @@ export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
       now,
       reason: body.reason,
       minutes: body.minutes,
+      uploadWindowMs: deps.settings.uploadWindowMs,
       idempotencyKey: body.idempotency_key,
     });
     const response: ExtendSittingResponse = {
@@ -136,6 +137,7 @@ export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
       now,
       reason: body.reason,
       minutes: body.minutes,
+      uploadWindowMs: deps.settings.uploadWindowMs,
       venueId: body.venue_id,
       idempotencyKey: body.idempotency_key,
     });

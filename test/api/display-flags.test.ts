@@ -2,8 +2,9 @@
  * The seed's section 3 enumerations "Display flags: 1 display, 3 hide" and "Personal or group
  * mode: 1, 2", through the API on PGlite and PostgreSQL:
  * - an organisation's rank display flag: with 3 the score report (screen and PDF alike: both read
- *   GET /api/score-report/results) is sent without the rank, neither position nor total; with 1
- *   (the default) the rank is sent;
+ *   GET /api/score-report/results) is sent without the rank, neither position nor total, and
+ *   without the level's score distribution (its chart would show the pupil their place); with 1
+ *   (the default) both are sent;
  * - a test period's application mode: in group mode (2) the school applied and settled the exam
  *   fee, so a pupil who pays online is not asked for it (the menu, the exam-fee checkout and
  *   Start); in personal mode (1, the default) the same pupil must pay before Start.
@@ -55,22 +56,26 @@ describe.each(kinds)('display flags and group mode on %s', (kind) => {
       return { body: response.body, report: v.parse(ScoreReportSchema, response.body) };
     }
 
-    test('1 (the default): the rank at the level is sent', async () => {
+    test('1 (the default): the rank at the level and the score distribution are sent', async () => {
       const { report } = await reportWithFlag(DisplayFlag.DISPLAY);
       expect(report.rank.status).toBe('complete');
       if (report.rank.status === 'complete') {
         expect(report.rank.position).toBeGreaterThanOrEqual(1);
         expect(report.rank.total).toBeGreaterThanOrEqual(report.rank.position);
       }
+      expect(report.distribution?.length).toBeGreaterThan(1);
+      expect(report.distribution?.find((d) => d.score === report.result.score)?.count).toBeGreaterThanOrEqual(1);
     });
 
-    test('3: the score report is sent without the rank; everything else is there', async () => {
+    test('3: the score report is sent without the rank and without the score distribution; everything else is there', async () => {
       const { body, report } = await reportWithFlag(DisplayFlag.HIDE);
       expect(report.rank).toEqual({ status: 'hidden' });
-      // Not hidden by the client: neither the position nor the total leaves the server.
+      // Not hidden by the client: neither the position, the total nor how many scored what leaves the server.
       expect((body as { rank: unknown }).rank).toEqual({ status: 'hidden' });
+      expect((body as { distribution: unknown }).distribution).toBeNull();
+      expect(JSON.stringify(body)).not.toMatch(/"count"/);
       expect(report.result.score).toBe(0);
-      expect(report.distribution.length).toBeGreaterThan(1);
+      expect(report.units.length).toBeGreaterThan(0);
     });
 
     test('a new organisation displays rankings unless told otherwise; other flags are refused by the database', async () => {

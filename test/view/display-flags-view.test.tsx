@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 /**
  * The seed's section 3 display flag and group mode as the pupil sees them: a score report whose
- * school hides rankings (the server sent `rank: { status: 'hidden' }`) has no rank row at all,
- * not even "in progress"; a testing menu in group mode says the school paid the exam fee and
+ * school hides rankings (the server sent `rank: { status: 'hidden' }` and `distribution: null`)
+ * has no rank row at all, not even "in progress", and no score distribution (neither the chart,
+ * its table, nor a "not available yet" note); a testing menu in group mode says the school paid the exam fee and
  * offers no payment.
  */
 import { screen, within } from '@testing-library/react';
@@ -29,15 +30,23 @@ function renderReport(rank: Parameters<typeof scoreReportFixture>[0]) {
 }
 
 describe('score report: rank display flag', () => {
-  it('shown (display flag 1): the rank row with position and total', async () => {
+  it('shown (display flag 1): the rank row with position and total, and the score distribution', async () => {
     await renderReport({ rank: { status: 'complete', position: 12, total: 148 } });
     expect(document.querySelector('[data-item="rank"]')?.textContent).toContain('12 out of 148 at this level');
+    expect(document.querySelectorAll('svg[data-chart="distribution"]')).toHaveLength(1);
+    expect(screen.getByRole('table', { name: 'Score distribution at this level' })).toBeTruthy();
   });
 
-  it('hidden (display flag 3): no rank row and no rank text on the page, the rest of the result stays', async () => {
-    await renderReport({ rank: { status: 'hidden' } });
+  it('hidden (display flag 3): no rank and no score distribution on the page, the rest of the result stays', async () => {
+    await renderReport({ rank: { status: 'hidden' }, distribution: null });
     expect(document.querySelector('[data-item="rank"]')).toBeNull();
     expect(document.body.textContent).not.toMatch(/Rank at this level|Rank aggregation/);
+    expect(document.querySelector('svg[data-chart="distribution"]')).toBeNull();
+    expect(screen.queryByRole('table', { name: 'Score distribution at this level' })).toBeNull();
+    expect(document.body.textContent).not.toMatch(/score distribution/i);
+    // The rating and the per-unit analysis stay.
+    expect(document.querySelector('[data-rating="B"]')).not.toBeNull();
+    expect(document.querySelector('svg[data-chart="units"]')).not.toBeNull();
     expect(document.querySelector('[data-item="score"]')?.textContent).toContain('78 out of 100');
     expect(document.querySelector('[data-item="certificate"]')).not.toBeNull();
   });

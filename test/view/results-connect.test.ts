@@ -68,10 +68,10 @@ function onPurchasedResult(passed: boolean, owned: OwnedItems) {
 }
 
 /** The score report shown (the sheet and certificate owned, passed). */
-function onScoreReport() {
+function onScoreReport(report = scoreReportFixture()) {
   const actor = onShortResult(true, { result_sheet: true, certificate: true });
   actor.send({ type: 'report.openRequested' });
-  answer(actor, 'xstate.done.actor.loadScoreReport', scoreReportFixture());
+  answer(actor, 'xstate.done.actor.loadScoreReport', report);
   return actor;
 }
 
@@ -196,6 +196,17 @@ describe('results connect', () => {
     expect(api.scoreReport.download).toEqual({ report: 'failed', certificate: 'failed' });
     actor.send({ type: 'certificate.downloadRequested' });
     expect(connect(actor.getSnapshot(), () => {}).scoreReport.download).toEqual({ report: 'idle', certificate: 'working' });
+  });
+
+  it('hands the screen a report whose school hides rankings as the server sent it: no rank, no score distribution', () => {
+    const hidden = scoreReportFixture({ rank: { status: 'hidden' }, distribution: null });
+    const api = connect(onScoreReport(hidden).getSnapshot(), () => {});
+    expect(api.scoreReport.status).toBe('ready');
+    expect(api.scoreReport.report).toMatchObject({ rank: { status: 'hidden' }, distribution: null });
+    // A school that shows rankings: both reach the screen.
+    const shown = connect(onScoreReport().getSnapshot(), () => {}).scoreReport.report;
+    expect(shown?.rank.status).toBe('complete');
+    expect(shown?.distribution).toHaveLength(6);
   });
 
   it.each([

@@ -1,6 +1,7 @@
 /**
  * The score report's charts (visx): the level's score distribution with the pupil's score marked,
- * and the per-unit correct rates of the pupil, all examinees and the organisation. This screen is
+ * and the per-unit correct rates of the pupil, all examinees and the organisation (units named in
+ * the pupil's language, src/i18n/units.ts). This screen is
  * the only importer of visx, so it loads with the score report and nowhere else (ARCHITECTURE.md).
  *
  * Each chart is an image with a summary for screen readers; the numbers themselves are in tables
@@ -16,6 +17,7 @@ import { Bar, Line } from '@visx/shape';
 import { Text } from '@visx/text';
 import type { ScoreReport } from '../../../contract/results.ts';
 import { formatNumber } from '../../i18n/format.ts';
+import { unitName } from '../../i18n/units.ts';
 import type { LanguageKey } from '../../../contract/languages.ts';
 import styles from './score-report.module.css';
 
@@ -25,10 +27,17 @@ const margin = { top: 28, right: 16, bottom: 44, left: 48 };
 const innerWidth = width - margin.left - margin.right;
 const innerHeight = height - margin.top - margin.bottom;
 
-export function DistributionChart({ report, language }: { report: ScoreReport; language: LanguageKey }) {
+export function DistributionChart({
+  distribution,
+  score,
+  language,
+}: {
+  distribution: NonNullable<ScoreReport['distribution']>;
+  score: number;
+  language: LanguageKey;
+}) {
   const { t } = useLingui();
-  const data = [...report.distribution].sort((a, b) => a.score - b.score);
-  const score = report.result.score;
+  const data = [...distribution].sort((a, b) => a.score - b.score);
   const x = scaleBand<number>({ domain: data.map((d) => d.score), range: [0, innerWidth], padding: 0.2 });
   const maxCount = Math.max(1, ...data.map((d) => d.count));
   const y = scaleLinear<number>({ domain: [0, maxCount], range: [innerHeight, 0], nice: true });
@@ -85,7 +94,7 @@ export function DistributionChart({ report, language }: { report: ScoreReport; l
 type Series = 'mine' | 'all' | 'organization';
 
 export function UnitsChart({ report, language }: { report: ScoreReport; language: LanguageKey }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const labels: Record<Series, string> = { mine: t`You`, all: t`All examinees`, organization: t`Your organisation` };
   const series: Series[] = ['mine', 'all', 'organization'];
   const units = report.units;
@@ -142,7 +151,12 @@ export function UnitsChart({ report, language }: { report: ScoreReport; language
             </Group>
           ))}
           <AxisLeft scale={y} numTicks={5} tickFormat={(v) => `${n(Number(v), language)}%`} tickLabelProps={{ fontSize: 14, fill: '#4c5852' }} />
-          <AxisBottom top={inner} scale={x0} tickLabelProps={{ fontSize: 14, fill: '#1c2420', textAnchor: 'middle' }} />
+          <AxisBottom
+            top={inner}
+            scale={x0}
+            tickFormat={(unit) => unitName(i18n, unit)}
+            tickLabelProps={{ fontSize: 14, fill: '#1c2420', textAnchor: 'middle' }}
+          />
         </Group>
       </svg>
       <figcaption className={styles.legend}>

@@ -2,9 +2,11 @@
  * The score report (seed section 2, `score-report/{id}`, "Score report content"): examinee
  * information, the overall result (subject with level, name, age, country or region, grade,
  * correct answer rate, certificate, passed or not, rank at the level unless the school hides
- * rankings: display flag 3, the server sends no rank), a chart and rating, the
- * per-unit analysis against all examinees and the organisation, a wrong-answer example, and
- * print and save-PDF buttons.
+ * rankings: display flag 3, the server sends no rank), a chart and rating (the level's score
+ * distribution too, unless the school hides rankings: it would show the pupil their place, and the
+ * server sends none), the per-unit analysis against all examinees and the organisation (units
+ * named in the pupil's language: src/i18n/units.ts), a wrong-answer example, and print and
+ * save-PDF buttons.
  *
  * Presentational: props in, callbacks out (in the app, results.connect.ts's ScoreReportApi; on the
  * print route, the document machine's view). `variant: 'print'` is the document the PDF renderer
@@ -28,6 +30,7 @@ import { gradeName } from '../../i18n/grades.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import type { LanguageKey } from '../../../contract/languages.ts';
 import { subjectName } from '../../i18n/subjects.ts';
+import { unitName } from '../../i18n/units.ts';
 import { DistributionChart, UnitsChart } from './score-report-charts.tsx';
 import styles from './score-report.module.css';
 
@@ -274,9 +277,10 @@ function Report({ report, variant, download, onPrint, onDownloadPdf, onDownloadC
             </Trans>
           </span>
         </p>
-        {report.distribution.length > 0 ? (
+        {/* Hidden with the rank: the school shows no rankings (display flag 3); the server sent none. */}
+        {report.distribution === null ? null : report.distribution.length > 0 ? (
           <>
-            <DistributionChart report={report} language={language} />
+            <DistributionChart distribution={report.distribution} score={result.score} language={language} />
             <table className="visually-hidden">
               <caption>
                 <Trans>Score distribution at this level</Trans>
@@ -321,7 +325,7 @@ function Report({ report, variant, download, onPrint, onDownloadPdf, onDownloadC
                 const unitQuestions = n(u.question_count);
                 return (
                   <tr key={u.unit}>
-                    <th scope="row">{u.unit}</th>
+                    <th scope="row">{unitName(i18n, u.unit)}</th>
                     <td>
                       <Trans>
                         {unitCorrect} of {unitQuestions}
@@ -362,8 +366,9 @@ function RankText({ position, total }: { position: string; total: string }) {
 }
 
 function WrongAnswer({ example, language }: { example: NonNullable<ScoreReport['wrong_answer_example']>; language: LanguageKey }) {
+  const { i18n } = useLingui();
   const number = formatNumber(example.question_number, language);
-  const unit = example.unit;
+  const unit = unitName(i18n, example.unit);
   return (
     <div className={styles.example}>
       <p className={styles.muted}>
