@@ -10,6 +10,8 @@
  * back: that checkout is confirmed first); shortResult -> payExamResult -> purchasedResult
  * (-> payExamResult again for what is not owned yet);
  * shortResult, purchasedResult -> scoreReport (loading -> ready (idle | downloading) | failed);
+ * scoreReport -> shortResult | purchasedResult again by the browser's Back (the location the
+ * session hands on: the screen the report was opened from, loaded anew);
  * every screen -> closed (back to the menu); any results call refused with a 401 -> refused.
  * Invariants:
  * - the score report opens only when the result sheet is owned; the certificate is downloaded
@@ -26,6 +28,10 @@ import { returnUrlOf } from '../payment/payment.return.ts';
 import { isMaintenanceFailure, isUnauthorizedFailure, visibleFailure } from '../session/session.rules.ts';
 import { canDownloadCertificate, ownedFactsOf, ownsResultSheet } from './results.selectors.ts';
 import type { DocumentKind, ResultsContext, ResultsEvent, ResultsInput, ResultsOutput, ShortResultWithOwned } from './results.types.ts';
+
+/** The paths of the screens the score report is opened from (the kiosk shows them: `meta.path`). */
+const SHORT_RESULT_PATH = '/short-result';
+const PURCHASED_RESULT_PATH = '/purchased-result';
 
 const provided = (name: string) => () => {
   throw new Error(`${name} is provided by the edge (results.actors.ts)`);
@@ -72,6 +78,8 @@ const resultsSetup = setup({
   },
   guards: {
     isPaymentReturn: ({ context }) => context.returning !== null,
+    /** The location is this screen's path (the browser's Back or Forward, a typed URL). */
+    isLocationOf: ({ event }, params: { path: string }) => event.type === 'location.unmatched' && event.path === params.path,
     ownsResultSheet: ({ context }) => ownsResultSheet(context),
     canDownloadCertificate: ({ context }) => canDownloadCertificate(ownedFactsOf(context)),
     isMaintenance: ({ event }) => isMaintenanceFailure((event as { error?: unknown }).error),
@@ -142,7 +150,7 @@ export const resultsMachine = resultsSetup.createMachine({
     },
     // Seed section 2: short-result, then the result sheet and certificate.
     shortResult: {
-      meta: { path: '/short-result', screen: 'short-result' },
+      meta: { path: SHORT_RESULT_PATH, screen: 'short-result' },
       on: { 'menu.requested': 'closed' },
       ...loadingFirst('loadShortResult', 'keepShortResult', {
         on: {
@@ -168,7 +176,7 @@ export const resultsMachine = resultsSetup.createMachine({
       on: { 'payment.continued': 'purchasedResult', 'menu.requested': 'shortResult' },
     },
     purchasedResult: {
-      meta: { path: '/purchased-result', screen: 'purchased-result' },
+      meta: { path: PURCHASED_RESULT_PATH, screen: 'purchased-result' },
       on: { 'menu.requested': 'closed' },
       ...loadingFirst('loadShortResult', 'keepShortResult', {
         initial: 'idle',
@@ -185,7 +193,16 @@ export const resultsMachine = resultsSetup.createMachine({
     },
     scoreReport: {
       meta: { path: '/score-report/$id', screen: 'score-report' },
-      on: { 'menu.requested': 'closed' },
+      on: {
+        'menu.requested': 'closed',
+        // The browser's Back: the screen the report was opened from (the short result or the
+        // purchased result, both offer it once the sheet is owned), loaded anew. Other results
+        // paths (the payment) are not a way back.
+        'location.unmatched': [
+          { guard: { type: 'isLocationOf', params: { path: SHORT_RESULT_PATH } }, target: 'shortResult' },
+          { guard: { type: 'isLocationOf', params: { path: PURCHASED_RESULT_PATH } }, target: 'purchasedResult' },
+        ],
+      },
       ...loadingFirst('loadScoreReport', 'keepReport', {
         initial: 'idle',
         on: { 'report.printRequested': { actions: 'printPage' } },

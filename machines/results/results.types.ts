@@ -73,7 +73,12 @@ export type ResultsEvent =
   /** Pay-exam-result after PAID: on to the purchased result. */
   | { type: 'payment.continued' }
   /** A results call failed: try it again. */
-  | { type: 'retry.requested' };
+  | { type: 'retry.requested' }
+  /**
+   * The browser's location moved to another results screen's path (Back, Forward, a typed URL):
+   * the session hands it on (session.machine.ts, `results`) and this machine judges it.
+   */
+  | { type: 'location.unmatched'; path: string; known: boolean; search?: Record<string, string> };
 
 /** How the results end: back to the menu (refusal null), or the session ends with the refusal. */
 export interface ResultsOutput {

@@ -18,7 +18,8 @@
  * The results screens (short result, result payment, purchased result, score report) are the
  * results machine's (machines/results), invoked as the child `results` from the menu or the
  * payment provider's redirect back (`meta.screensOf`: its states carry the paths the kiosk
- * shows); the exam fee's payment is the child `payment`. The ways in while signed out are in
+ * shows; the browser's Back among its screens is handed to it as `location.unmatched`); the exam
+ * fee's payment is the child `payment`. The ways in while signed out are in
  * session.signed-out.ts; the actors, actions and guards by name in session.setup.ts.
  * Entry routes (/oauth*, /app-entry) and /login carry their query in `location.unmatched`;
  * the states they lead to without a path of their own (entering, entryFailed, left) leave
@@ -105,7 +106,8 @@ export const sessionMachine = sessionSetup.createMachine({
     checking: {
       always: [
         // After a reload, an exam already chosen (or given by the login) resumes where it was;
-        // my-page users see their menu again first.
+        // my-page users land again (their basic information), and a reloaded menu's URL routes
+        // them on to the menu (testingMenu's `route`).
         { guard: 'hasResumableExam', target: 'signedIn.examFlow' },
         { guard: 'hasStoredSession', target: 'signedIn' },
         { target: 'signedOut' },
@@ -231,9 +233,12 @@ export const sessionMachine = sessionSetup.createMachine({
         testingMenu: {
           id: 'sessionTestingMenu',
           meta: { path: '/testing-menu', screen: 'testing-menu' },
-          // Back from a payment or results screen returns here (the menu is loaded again).
+          // Back from a payment or results screen returns here (the menu is loaded again). So does
+          // the menu's own URL on the basic information: a reload of the menu restores the session
+          // on the basic information (landing), and the address bar's /testing-menu takes the pupil
+          // on to where they were, as "Continue" would.
           route: {
-            guard: or([stateIn({ signedIn: 'payExamFee' }), stateIn({ signedIn: 'results' })]),
+            guard: or([stateIn({ signedIn: 'payExamFee' }), stateIn({ signedIn: 'results' }), stateIn({ signedIn: 'info' })]),
           },
           initial: 'loading',
           states: {
@@ -286,6 +291,9 @@ export const sessionMachine = sessionSetup.createMachine({
         // states carry the screens' paths). It ends back on the menu, or with a 401 that ends the session.
         results: {
           meta: { screensOf: 'results' },
+          // The browser's Back or Forward among the results' own screens: the results judge it (the
+          // provider's redirect back and every other path are the session's, above).
+          on: { 'location.unmatched': { guard: 'isResultsLocation', actions: 'forwardToResults' } },
           invoke: {
             id: 'results',
             src: 'results',

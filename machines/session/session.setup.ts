@@ -5,7 +5,7 @@
  * session.machine.ts and its ways in (session.signed-out.ts) are built from this setup, so every
  * name they use is checked against it.
  */
-import { assign, fromPromise, sendParent, setup } from 'xstate';
+import { assign, fromPromise, sendParent, sendTo, setup, type AnyStateMachine } from 'xstate';
 import { type ChoosePageStatus } from '../../contract/results.ts';
 import {
   normalizeLoginCode,
@@ -22,6 +22,7 @@ import { paymentMachine } from '../payment/payment.machine.ts';
 import { paymentPaths, paymentReturnOf } from '../payment/payment.return.ts';
 import { resultsMachine } from '../results/results.machine.ts';
 import type { ResultsOutput } from '../results/results.types.ts';
+import { matchesPath, routeTableOf } from '../kiosk/routes.ts';
 import { failureCodeOf } from '../shared/ports.ts';
 import {
   allEntryPaths,
@@ -44,6 +45,9 @@ import {
 } from './session.rules.ts';
 import { feeOf } from './session.selectors.ts';
 import type { Credentials, EntryFacts, LoginPlace, SessionContext, SessionEvent, SessionInput, SessionParentEvent } from './session.types.ts';
+
+/** The paths of the results' screens (machines/results: short result, payment, purchased result, score report). */
+const resultsPaths = [...routeTableOf(resultsMachine as AnyStateMachine).paths];
 
 const provided = (name: string) => () => {
   throw new Error(`${name} is provided by the edge`);
@@ -110,6 +114,8 @@ export const sessionSetup = setup({
       session: context.session as ExamineeSession,
     })),
     notifySignedOut: sendParent((): SessionParentEvent => ({ type: 'session.signedOut' })),
+    /** The browser moved among the results' screens (Back, Forward): the results judge it. */
+    forwardToResults: sendTo('results', ({ event }) => event),
     clearLoginError: assign({ loginError: null }),
     /** The provider's redirect back: the sitting it names is the one the payment and results screens show. */
     keepPaymentReturn: assign({
@@ -146,6 +152,11 @@ export const sessionSetup = setup({
     isRouteToProtectedScreen: ({ event }) => event.type === 'xstate.route' && protectedRouteTargets.includes(event.to),
     isFeePaymentReturn: ({ event }) =>
       event.type === 'location.unmatched' && event.path === paymentPaths.exam_fee && paymentReturnOf(event.search) !== null,
+    /** A results screen's path, not the provider's redirect back (which opens the results afresh). */
+    isResultsLocation: ({ event }) =>
+      event.type === 'location.unmatched' &&
+      paymentReturnOf(event.search) === null &&
+      resultsPaths.some((pattern) => matchesPath(pattern, event.path)),
     isResultPaymentReturn: ({ event }) =>
       event.type === 'location.unmatched' && event.path === paymentPaths.result_fee && paymentReturnOf(event.search) !== null,
     hasEntrySchool: ({ context }) => Boolean(context.entry?.schoolId),

@@ -3,8 +3,12 @@
  * schedule (GET /schedule) and, for the Android app's entry, the organisation's open schedule
  * (GET /app-schedule). An unknown code, or a schedule that is not the page's organisation's or
  * venue's, is INVALID_SCHEDULE: "venue, organization or schedule URL invalid" (seed section 8).
+ * A code is the same code in capitals or small letters (a URL typed by hand, a link that
+ * lower-cased it): the exact spelling is looked up first, then the code in any case; what is
+ * answered names the code as stored. The logins on a page (server/domain/login.ts) look the page
+ * up here too.
  */
-import { and, asc, eq, gte, lte } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Organization, Schedule } from '../../contract/session.ts';
 import type { Db } from '../db/client.ts';
 import { organizations, schedules, venues } from '../db/schema.ts';
@@ -17,38 +21,66 @@ export function invalidSchedule(message = 'Venue, organization or schedule URL i
   return new DomainError('INVALID_SCHEDULE', message);
 }
 
-/** The organisation of a login page's code, or INVALID_SCHEDULE. */
+/** The code column equal to `code` in any case (`lower` on both sides). */
+function sameCode(column: AnyColumn, code: string): SQL {
+  return sql`lower(${column}) = lower(${code})`;
+}
+
+/** Whether two codes are the same code, in any case. */
+function isSameCode(a: string, b: string): boolean {
+  return a === b || a.toLowerCase() === b.toLowerCase();
+}
+
+/**
+ * The first row of `find`, asked with the exact spelling (the codes' unique index) and, when that
+ * finds none, with the code in any case (where two codes differ only in case, the older one).
+ */
+async function byCode<Row>(find: (match: SQL) => Promise<Row[]>, column: AnyColumn, code: string): Promise<Row | undefined> {
+  const [exact] = await find(eq(column, code));
+  if (exact) return exact;
+  const [folded] = await find(sameCode(column, code));
+  return folded;
+}
+
+/** The organisation of a login page's code (in any case), or INVALID_SCHEDULE. */
 export async function organizationOfCode(db: Db, code: string): Promise<typeof organizations.$inferSelect> {
-  const [row] = await db.select().from(organizations).where(eq(organizations.code, code)).limit(1);
+  const row = await byCode(
+    (match) => db.select().from(organizations).where(match).orderBy(asc(organizations.id)).limit(1),
+    organizations.code,
+    code,
+  );
   if (!row) throw invalidSchedule();
   return row;
 }
 
 /**
- * The schedule of a login page's code, or INVALID_SCHEDULE; also when the page names an
- * organisation or a venue that is not the schedule's.
+ * The schedule of a login page's code (in any case), or INVALID_SCHEDULE; also when the page
+ * names an organisation (in any case) or a venue that is not the schedule's.
  */
 export async function scheduleOfPage(db: Db, query: { scheduleCode: string; orgCode?: string | undefined; venueId?: number | undefined }) {
-  const [row] = await db
-    .select({
-      id: schedules.id,
-      organizationId: schedules.organizationId,
-      code: schedules.scheduleCode,
-      name: schedules.name,
-      startsAt: schedules.startsAt,
-      endsAt: schedules.endsAt,
-      orgCode: organizations.code,
-      orgName: organizations.name,
-      venueId: venues.id,
-      venueName: venues.name,
-    })
-    .from(schedules)
-    .innerJoin(organizations, eq(organizations.id, schedules.organizationId))
-    .leftJoin(venues, eq(venues.id, schedules.venueId))
-    .where(eq(schedules.scheduleCode, query.scheduleCode))
-    .limit(1);
+  const find = (match: SQL) =>
+    db
+      .select({
+        id: schedules.id,
+        organizationId: schedules.organizationId,
+        code: schedules.scheduleCode,
+        name: schedules.name,
+        startsAt: schedules.startsAt,
+        endsAt: schedules.endsAt,
+        orgCode: organizations.code,
+        orgName: organizations.name,
+        venueId: venues.id,
+        venueName: venues.name,
+      })
+      .from(schedules)
+      .innerJoin(organizations, eq(organizations.id, schedules.organizationId))
+      .leftJoin(venues, eq(venues.id, schedules.venueId))
+      .where(match)
+      .orderBy(asc(schedules.id))
+      .limit(1);
+  const row = await byCode(find, schedules.scheduleCode, query.scheduleCode);
   if (!row) throw invalidSchedule();
-  if (query.orgCode !== undefined && query.orgCode !== row.orgCode) throw invalidSchedule();
+  if (query.orgCode !== undefined && !isSameCode(query.orgCode, row.orgCode)) throw invalidSchedule();
   if (query.venueId !== undefined && query.venueId !== row.venueId) throw invalidSchedule();
   return row;
 }

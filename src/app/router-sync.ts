@@ -6,7 +6,11 @@
  *   judges it. If it does not follow, its own path is pushed again, so Back during the exam
  *   lands where it started and can never walk out of the kiosk.
  * At boot the typed URL is judged the same way, but corrected in place (replace): a refused
- * URL such as /start before login leaves no entry behind.
+ * URL such as /start before login leaves no entry behind. A URL that arrives while the machine
+ * shows no screen yet (a stored session resuming the exam: its screen comes once the exam's
+ * details are loaded) is judged once the machine shows its first screen, and corrected in place
+ * too. Before, it was never judged: an unknown path typed on /login-confirm stayed in the
+ * history under the pushed screen, where every other screen replaces it.
  *
  * The query belongs to the event (`search`: the entry routes' and the login page's
  * parameters); a machine path with a query (a login page's `?logout=1`) is compared with the
@@ -47,17 +51,33 @@ export function syncRouterWithKiosk(
     else history.replace(path);
   };
 
+  /** The location came while the machine showed no screen: it is judged when the first one comes. */
+  let unjudged = false;
+  /** While the machine judges a location, its answer is shown by the judgement (in its mode), not by the watcher. */
+  let judging = false;
+
   const judgeLocation = (location: { pathname: string; search: string }, mode: 'push' | 'replace') => {
     const path = selectPath(kiosk.getSnapshot());
+    unjudged = path === undefined;
     if (path === undefined || sameLocation(path, location)) return;
-    kiosk.send({ type: 'location.changed', path: location.pathname, search: searchRecord(location.search) });
+    judging = true;
+    try {
+      kiosk.send({ type: 'location.changed', path: location.pathname, search: searchRecord(location.search) });
+    } finally {
+      judging = false;
+    }
     // The machine may have ignored it (no snapshot change): show its path either way.
     showMachinePath(mode);
   };
 
   judgeLocation(history.location, 'replace');
   const stopHistory = history.subscribe(({ location }) => judgeLocation(location, 'push'));
-  const stopMachine = watch(() => showMachinePath('push'));
+  const stopMachine = watch(() => {
+    if (judging) return;
+    // Never accepted by the machine: judged now, and corrected in place.
+    if (unjudged && selectPath(kiosk.getSnapshot()) !== undefined) judgeLocation(history.location, 'replace');
+    else showMachinePath('push');
+  });
   return () => {
     stopHistory();
     stopMachine();

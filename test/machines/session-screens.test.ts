@@ -126,7 +126,7 @@ function onMenu() {
 }
 
 describe('the session machine: screens a URL routes to directly', () => {
-  it('Back from the exam fee or the results is the testing menu again, loaded anew; from nowhere else', () => {
+  it('Back from the exam fee or the results is the testing menu again, loaded anew; not from the menu or the form', () => {
     const fee = onMenu();
     fee.send({ type: 'fee.payRequested' });
     expect(value(fee)).toEqual({ signedIn: 'payExamFee' });
@@ -139,14 +139,22 @@ describe('the session machine: screens a URL routes to directly', () => {
     route(results, '#sessionTestingMenu');
     expect(value(results)).toEqual({ signedIn: { testingMenu: 'loading' } });
 
-    // On the menu itself, or on the basic information, the URL of the menu changes nothing.
+    // On the menu itself, or on the basic information form (nothing registered yet), the URL of the menu changes nothing.
     const menu = onMenu();
     route(menu, '#sessionTestingMenu');
     expect(value(menu)).toEqual({ signedIn: { testingMenu: 'ready' } });
+    const form = boot({ storedSession: { ...myPage, grade_id: null } });
+    expect(value(form)).toEqual({ signedIn: { inputInfo: 'editing' } });
+    route(form, '#sessionTestingMenu');
+    expect(value(form)).toEqual({ signedIn: { inputInfo: 'editing' } });
+  });
+
+  it('a reload of the menu: the restored session lands on the basic information, and the menu\'s URL goes on to the menu', () => {
+    // Before, the URL was refused there: a my-page pupil who reloaded the menu stayed on /examinee-info.
     const info = boot({ storedSession: myPage });
     expect(value(info)).toEqual({ signedIn: 'info' });
     route(info, '#sessionTestingMenu');
-    expect(value(info)).toEqual({ signedIn: 'info' });
+    expect(value(info)).toEqual({ signedIn: { testingMenu: 'loading' } });
   });
 
   it('the login code page, /403 and /404 only while nobody is signed in', () => {

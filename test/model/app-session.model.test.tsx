@@ -19,7 +19,9 @@
  * `model coverage payment (through the app)`. A checkout left unfinished (Back) shows on the menu
  * as "Payment not completed"; the provider's redirect back (the returnUrl: the terminal loads
  * the payment screen with our reference, Adyen's sessionId and redirectResult) lands on that
- * screen's confirmation, not on the start of the app.
+ * screen's confirmation, not on the start of the app. The browser's Back on the score report
+ * returns to the short or purchased result it was opened from, and a reload of the menu stays
+ * on the menu.
  */
 import type { createMemoryHistory } from '@tanstack/react-router';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
@@ -191,7 +193,13 @@ const visitorModel = createMachine({
       },
     },
     menuFailed: { on: { 'pupil.triesAgain': 'menuLoading' } },
-    menuReady: { on: { 'pupil.takesTest': 'examFlowMenu' } },
+    menuReady: {
+      on: {
+        'pupil.takesTest': 'examFlowMenu',
+        // A reload of the menu stays on the menu (loaded anew), not on the basic information.
+        'terminal.restarts': 'menuLoading',
+      },
+    },
     examFlowMenu: {},
     loggingOutWithError: { on: { 'server.endsSession': 'loginPageWithError' } },
     loginPageWithError: {},
@@ -348,7 +356,13 @@ const visitorModel = createMachine({
         'pupil.goesBackToMenu': 'menuLoading',
       },
     },
-    resultOwnedReady: { on: { 'pupil.opensReport': 'reportLoading' } },
+    resultOwnedReady: {
+      on: {
+        'pupil.opensReport': 'reportLoading',
+        // The browser's Back on the score report: the short result it was opened from, loaded anew.
+        'pupil.readsReportThenPressesBack': 'resultLoading',
+      },
+    },
     resultPayLoading: {
       on: {
         'server.sendsResultSetting': 'resultChoosing',
@@ -401,6 +415,8 @@ const visitorModel = createMachine({
         'pupil.downloadsCertificate': 'purchasedDownloading',
         'pupil.opensReport': 'reportLoading',
         'pupil.goesBackToMenu': 'menuLoading',
+        // The browser's Back on the score report: the purchased result it was opened from, loaded anew.
+        'pupil.readsReportThenPressesBack': 'purchasedLoading',
       },
     },
     purchasedDownloading: {
@@ -1351,6 +1367,13 @@ describe('a visitor through the app, every transition of the session model', () 
           },
           'pupil.buysResultItems': () => app.user.click(screen.getByRole('button', { name: 'Buy the result sheet / certificate' })),
           'pupil.opensReport': () => app.user.click(screen.getByRole('button', { name: 'Open the score report' })),
+          'pupil.readsReportThenPressesBack': async () => {
+            await app.user.click(screen.getByRole('button', { name: 'Open the score report' }));
+            await serverAnswers(app.control, 'scoreReport');
+            await screen.findByRole('button', { name: 'Save as PDF' });
+            expect(app.history.location.pathname).toBe('/score-report/7');
+            await act(async () => app.history.back());
+          },
           'server.sendsResultSetting': async () => {
             app.control.server.provider = 'demo';
             await serverAnswers(app.control, 'resultPaymentSetting');

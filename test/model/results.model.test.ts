@@ -2,7 +2,8 @@
  * The results machine walked transition by transition, opened from the menu and by the payment
  * provider's redirect back: the short result loaded, failed or refused (a 401 in maintenance or
  * any other ends the results with the session's reason), the result payment and its ways out,
- * the purchased result and its certificate, the score report with print, PDF and certificate.
+ * the purchased result and its certificate, the score report with print, PDF and certificate,
+ * and the browser's Back from it to the short or purchased result (never to the payment).
  * Invariants: the report opens only with the sheet owned, the certificate downloads only owned
  * and passed, one document at a time, the redirect back held only by the payment it opened, and
  * the screens' binding (results.connect.ts) shows the screen the machine is on.
@@ -75,6 +76,13 @@ describeModel({
     'xstate.error.actor.loadScoreReport': errorsOf('loadScoreReport'),
     'xstate.done.actor.downloadDocument': [{ type: 'xstate.done.actor.downloadDocument', output: undefined }],
     'xstate.error.actor.downloadDocument': errorsOf('downloadDocument'),
+    // The browser's Back to the screens the report opens from, and the payment (no way back).
+    'location.unmatched': ['/short-result', '/purchased-result', '/pay-exam-result'].map((path) => ({
+      type: 'location.unmatched',
+      path,
+      known: true,
+      search: {},
+    })),
   },
   // Only what the guards read: what is owned, whether the exam passed, and a redirect to confirm.
   contextKey: (context) => {

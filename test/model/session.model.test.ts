@@ -222,12 +222,15 @@ describeModel({
     'xstate.error.actor.endServerSession': errorsOf('endServerSession', [new ApiFailure('NETWORK_ERROR'), new ApiFailure('NOT_LOGGED_IN', 401)]),
     // Typed URLs are judged the same from every signed-out screen: sampled on the login-code form.
     // The provider's redirect back reaches a terminal that boots a my-page pupil's session (basic information).
+    // Back among the results' own screens is handed to the results (their model judges it).
     'location.unmatched': (snapshot) => {
       if (snapshot.matches({ signedOut: { loginCode: 'editing' } })) return typedUrls;
+      if (snapshot.matches({ signedIn: 'results' })) return [{ type: 'location.unmatched', path: '/short-result', known: true, search: {} }];
       return snapshot.matches({ signedIn: 'info' }) ? paymentReturns : [];
     },
     'xstate.route': (snapshot) => [
-      ...onlyIn(['payExamFee', 'results', 'testingMenu'], [{ type: 'xstate.route', to: '#sessionTestingMenu' }])(snapshot),
+      // The menu's URL: Back from the fee or the results, a reload of the menu (restored on the basic information).
+      ...onlyIn(['payExamFee', 'results', 'testingMenu', 'info'], [{ type: 'xstate.route', to: '#sessionTestingMenu' }])(snapshot),
       // Rule 7: the testing menu's URL typed without a login shows /403.
       ...(snapshot.matches({ signedOut: { loginCode: 'editing' } }) ? [{ type: 'xstate.route', to: '#sessionTestingMenu' }] : []),
       { type: 'xstate.route', to: '#sessionLoginCode' },

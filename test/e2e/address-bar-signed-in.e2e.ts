@@ -1,0 +1,90 @@
+/**
+ * The address bar and the browser's buttons for a pupil who is logged in, in real Chromium
+ * against the production build and the real server (found by hand by a tester):
+ * - a school's login page typed with its code in small letters (`/login?org_code=gradus-results-a`
+ *   for GRADUS-RESULTS-A) is that school's page, and the pupil logs in on it;
+ * - a reload of the my-page menu stays on the menu (it used to land on /examinee-info);
+ * - the browser's Back on the score report returns to the short result it was opened from (it
+ *   used to do nothing);
+ * - an unknown path typed on /login-confirm is judged as on the other screens of a logged-in
+ *   pupil: the pupil keeps the screen, and the address is corrected in place, leaving no entry
+ *   of the unknown path behind (it used to stay under the screen pushed over it).
+ * Both school pages are typed with the school's code in small letters. The results pupil
+ * (server/seed/results-accounts.json, "passed_bought") only reads; the login-ID pupil
+ * (server/seed/demo-accounts.json, "login-id", as test/e2e/login.e2e.ts) only logs in: no exam
+ * is started, so neither is taken from the run's pupils.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { loadDemoAccounts } from '../../server/seed/demo-accounts.ts';
+import { loadResultsAccounts } from '../../server/seed/results-demo.ts';
+import { currentPath, expectPath, screens, seeIdentity, seeScreen, useKiosk } from '../helpers/e2e-browser.ts';
+
+const kiosk = useKiosk();
+
+const bought = loadResultsAccounts().find((account) => account.scenario === 'passed_bought')!;
+
+/** The number of entries in the tab's history. */
+const historyLength = (page: Page) => page.evaluate(() => window.history.length);
+
+async function seeMenu(page: Page): Promise<void> {
+  await seeScreen(page, 'Menu');
+  await page.getByRole('button', { name: 'View results', exact: true }).waitFor();
+}
+
+describe('a logged-in pupil and the address bar', () => {
+  test("the school's page in small letters, a reload of the menu, and Back on the score report", async () => {
+    const { page } = kiosk;
+    // The school's code as typed by hand: small letters.
+    const typedCode = bought.org_code.toLowerCase();
+    expect(typedCode).not.toBe(bought.org_code);
+    await page.goto(`/login?org_code=${encodeURIComponent(typedCode)}`);
+    await page.getByRole('textbox', { name: 'Login ID' }).waitFor();
+    await page.getByText('Gradus Riverside School').first().waitFor();
+    expect(await page.getByText('Venue, organization or schedule URL invalid').count()).toBe(0);
+    await page.getByRole('textbox', { name: 'Login ID' }).fill(bought.login_id);
+    await page.getByLabel('Password', { exact: true }).fill(bought.password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await seeScreen(page, 'Your basic information');
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await seeMenu(page);
+    expect(currentPath(page)).toBe('/testing-menu');
+
+    // A reload of the menu: the menu again.
+    const menuLoaded = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/get-status-choose-page'));
+    await page.reload();
+    await menuLoaded;
+    await seeMenu(page);
+    expect(currentPath(page)).toBe('/testing-menu');
+
+    // The results, the score report, and Back.
+    await page.getByRole('button', { name: 'View results', exact: true }).click();
+    await seeScreen(page, 'Your result');
+    await page.getByRole('button', { name: 'Open the score report', exact: true }).click();
+    await page.getByRole('button', { name: 'Save as PDF', exact: true }).waitFor();
+    expect(currentPath(page)).toMatch(/^\/score-report\/[1-9][0-9]*$/);
+    await page.goBack();
+    await expectPath(page, '/short-result');
+    await seeScreen(page, 'Your result');
+    await page.getByRole('button', { name: 'Open the score report', exact: true }).waitFor();
+  });
+
+  test('an unknown path typed on /login-confirm: the pupil keeps the screen, the address corrected in place', async () => {
+    const { page } = kiosk;
+    // The school's page in small letters again, for a login-ID pupil who lands on "Is this you?".
+    const pupil = loadDemoAccounts().find((account) => account.scenario === 'login-id' && account.login_id && account.password)!;
+    await page.goto(`/login?org_code=${encodeURIComponent(pupil.org_code.toLowerCase())}`);
+    await page.getByRole('textbox', { name: 'Login ID' }).fill(pupil.login_id!);
+    await page.getByLabel('Password', { exact: true }).fill(pupil.password!);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await seeIdentity(page);
+    expect(currentPath(page)).toBe('/login-confirm');
+    const before = await historyLength(page);
+
+    await page.goto('/no-such-page');
+    await seeScreen(page, screens.loginConfirm);
+    await expectPath(page, '/login-confirm');
+    // The typed address is one entry, now the screen's: nothing of /no-such-page is left to go Back to.
+    expect(await historyLength(page)).toBe(before + 1);
+  });
+});
