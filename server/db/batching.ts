@@ -10,6 +10,10 @@
  *   and go together as soon as one comes back, at most `maxBatch` at a time, oldest first.
  * - Calls that may not share a statement (`conflictKeys`: two saves of one question, or of
  *   one idempotency key) never do: the later waits for the next batch, in arrival order.
+ * - Calls that may share a statement but not run beside each other in two (`ownerKeys`: the
+ *   saves of one sitting, whose row each statement locks) are never at the database in two
+ *   batches at once: a call whose owner key an outstanding batch holds waits until it is back,
+ *   so a statement never meets another batch's lock.
  * - Each call gets its own answer (`runBatch` answers one result per item, in order), or its
  *   own error: when a batch fails as a whole (a statement fails atomically: nothing of it was
  *   written), each of its calls is run again alone with `runOne`, so one bad call (say, a
@@ -27,6 +31,8 @@ export type BatcherOptions<In, Out> = {
   maxBatch: number;
   /** Keys of which one batch holds each at most once. */
   conflictKeys(item: In): readonly string[];
+  /** Keys of which only one outstanding batch holds any (as often as it likes). */
+  ownerKeys(item: In): readonly string[];
   /** One result per item, in the items' order. */
   runBatch(items: readonly In[]): Promise<readonly Out[]>;
   /** One call alone, after its batch failed. */
@@ -38,23 +44,28 @@ type Waiting<In, Out> = { item: In; resolve: (out: Out) => void; reject: (error:
 export function createBatcher<In, Out>(options: BatcherOptions<In, Out>): Batcher<In, Out> {
   const queue: Waiting<In, Out>[] = [];
   let inFlight = 0;
+  /** The owner keys of the batches at the database. */
+  const owned = new Set<string>();
 
   /** The oldest calls that can share a statement; the others stay queued, in order. */
-  function take(): Waiting<In, Out>[] {
+  function take(): { batch: Waiting<In, Out>[]; owners: string[] } {
     const batch: Waiting<In, Out>[] = [];
     const taken = new Set<string>();
+    const owners = new Set<string>();
     const left: Waiting<In, Out>[] = [];
     for (const waiting of queue) {
       const keys = options.conflictKeys(waiting.item);
-      if (batch.length < options.maxBatch && keys.every((key) => !taken.has(key))) {
+      const ownerKeys = options.ownerKeys(waiting.item);
+      if (batch.length < options.maxBatch && keys.every((key) => !taken.has(key)) && ownerKeys.every((key) => !owned.has(key))) {
         for (const key of keys) taken.add(key);
+        for (const key of ownerKeys) owners.add(key);
         batch.push(waiting);
       } else {
         left.push(waiting);
       }
     }
     queue.splice(0, queue.length, ...left);
-    return batch;
+    return { batch, owners: [...owners] };
   }
 
   async function send(batch: readonly Waiting<In, Out>[]): Promise<void> {
@@ -76,10 +87,14 @@ export function createBatcher<In, Out>(options: BatcherOptions<In, Out>): Batche
 
   function pump(): void {
     while (inFlight < options.maxInFlight && queue.length > 0) {
-      const batch = take();
+      const { batch, owners } = take();
+      // Everything waiting belongs to an outstanding batch: the next to come back sends it.
+      if (batch.length === 0) return;
       inFlight++;
+      for (const key of owners) owned.add(key);
       void send(batch).finally(() => {
         inFlight--;
+        for (const key of owners) owned.delete(key);
         pump();
       });
     }

@@ -312,8 +312,8 @@ type SaveRow = {
  * answer time allows, $12 contact older than this is marked again), and the rows come back with
  * `ord`, the save's place (from 1), for each save whose token is valid. The batcher never puts
  * two saves of one question or of one key in a batch, so no row is stored twice by one
- * statement. A sitting whose row another transaction holds (a Finish, a reset, a move, a
- * deadline change under way, or another batch with a save of the same pupil) is SKIPPED, not
+ * statement, and no two batches at the database hold saves of one sitting. A sitting whose row
+ * another transaction holds (a Finish, a reset, a move, a deadline change under way) is SKIPPED, not
  * waited for: that save comes back without `deadline_ms` and goes the careful way, which waits
  * for the row (FOR SHARE) and decides on it as it then stands. So no batch waits for one pupil's
  * sitting, and batches never wait for each other in a cycle.
@@ -401,6 +401,8 @@ function batcherOf(one: PreparedStatement<SaveRow>, many: PreparedStatement<Save
     maxBatch: SAVE_BATCH_SIZE,
     // $2 sitting, $3 question, $8 idempotency key.
     conflictKeys: (values) => [`q ${String(values[1])} ${String(values[2])}`, `k ${String(values[7])}`],
+    // A sitting's saves share a statement, never two at once: each locks the sitting's row.
+    ownerKeys: (values) => [`s ${String(values[1])}`],
     async runBatch(items) {
       // Column by column: the n-th parameter of every save as one array.
       const columns = items[0]!.map((_, n) => items.map((values) => arrayElement(values[n]!)));

@@ -1,13 +1,14 @@
 /**
  * Natural batching (server/db/batching.ts), with a database stand-in whose batches the test
  * answers by hand: no timer anywhere; calls go alone while batches are free, together while
- * they are all out; two calls that share a conflict key never share a batch; a batch that
- * fails is run again call by call, each with its own answer or error.
+ * they are all out; two calls that share a conflict key never share a batch; calls of one
+ * owner share a batch but are never in two batches at once; a batch that fails is run again
+ * call by call, each with its own answer or error.
  */
 import { describe, expect, test } from 'vitest';
 import { createBatcher } from '../../server/db/batching.ts';
 
-type Call = { id: string; keys?: string[] };
+type Call = { id: string; keys?: string[]; owners?: string[] };
 
 /** A batcher over a stand-in database: each batch waits until the test settles it. */
 function harness(options: { maxInFlight?: number; maxBatch?: number } = {}) {
@@ -17,6 +18,7 @@ function harness(options: { maxInFlight?: number; maxBatch?: number } = {}) {
     maxInFlight: options.maxInFlight ?? 2,
     maxBatch: options.maxBatch ?? 3,
     conflictKeys: (call) => call.keys ?? [],
+    ownerKeys: (call) => call.owners ?? [],
     runBatch: (items) =>
       new Promise((resolve, reject) => {
         batches.push({ items: [...items], settle: (results) => (results instanceof Error ? reject(results) : resolve(results)) });
@@ -70,6 +72,27 @@ describe('natural batching', () => {
     answer(2);
     expect(await first).toBe('first done');
     expect(await Promise.all(results)).toEqual(['q1 done', 'q1 again done', 'q2 done', 'key A again done', 'q4 done']);
+  });
+
+  test('calls of one owner may share a batch, but wait while another outstanding batch holds that owner', async () => {
+    const { batcher, ids, answer } = harness({ maxInFlight: 3, maxBatch: 10 });
+    const results = [
+      batcher.run({ id: 'pupil 1, q1', owners: ['pupil 1'] }),
+      batcher.run({ id: 'pupil 1, q2', owners: ['pupil 1'] }),
+      batcher.run({ id: 'pupil 2, q1', owners: ['pupil 2'] }),
+    ];
+    // A free batch for each, but pupil 1's second save waits for the first's batch to come back.
+    expect(ids()).toEqual([['pupil 1, q1'], ['pupil 2, q1']]);
+    results.push(batcher.run({ id: 'pupil 1, q3', owners: ['pupil 1'] }), batcher.run({ id: 'pupil 3, q1', owners: ['pupil 3'] }));
+    expect(ids()).toEqual([['pupil 1, q1'], ['pupil 2, q1'], ['pupil 3, q1']]);
+    answer(0);
+    await turn();
+    // Pupil 1's waiting saves go together, in order.
+    expect(ids()[3]).toEqual(['pupil 1, q2', 'pupil 1, q3']);
+    answer(1);
+    answer(2);
+    answer(3);
+    expect(await Promise.all(results)).toEqual(['pupil 1, q1 done', 'pupil 1, q2 done', 'pupil 2, q1 done', 'pupil 1, q3 done', 'pupil 3, q1 done']);
   });
 
   test('a batch that fails as a whole is run again call by call: each gets its own answer or its own error', async () => {
