@@ -31,9 +31,9 @@
  *   by the next save: nothing of the token or the sitting is kept between calls. The question's
  *   exam, type and choices are read once per process (the seed writes questions; nothing
  *   changes them afterwards). On PostgreSQL, the saves that arrive while the database is busy
- *   go to it together as ONE statement of the same rules row by row (`SAVE_ANSWERS`, sent by
- *   server/db/batching.ts): on exam day the commit, the round trip and the driver's work are
- *   paid once for many saves. Each save still gets its own outcome, or its own refusal.
+ *   go to it together as ONE statement of the same rules row by row (`saveAnswersStatement`,
+ *   sent by server/db/batching.ts): on exam day the commit, the round trip and the driver's
+ *   work are paid once for many saves. Each save still gets its own outcome, or its own refusal.
  * - `saveAnswer`, the careful one: whenever the one statement does not store the answer (a
  *   resend, a refusal of any kind, a sitting a proctor released), the route takes this way,
  *   which decides and names the refusal in the order above. Nothing was written by then.
@@ -318,8 +318,9 @@ type SaveRow = {
  * for the row (FOR SHARE) and decides on it as it then stands. So no batch waits for one pupil's
  * sitting, and batches never wait for each other in a cycle.
  */
-const SAVE_ANSWERS = {
-  name: 'gradus_save_answers_1',
+function saveAnswersStatement(driver: 'postgres') {
+  return {
+  name: `gradus_save_answers_1_${driver}`,
   text: `with input as (
   select * from unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[],
       $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[])
@@ -363,7 +364,8 @@ select tok.ord::int as ord, tok.id as token_id, tok.examinee_id, tok.schedule_hi
   (extract(epoch from sit.deadline_at) * 1000)::float8 as deadline_ms,
   (select count(*)::int from saved s where s.schedule_history_id = sit.id and s.question_id = i.question_id) as saved
 from tok join input i on i.ord = tok.ord left join sit on sit.ord = tok.ord`,
-};
+  };
+}
 
 /** At most this many batches of saves at the database at once (the pool holds 10 connections; the rest serve other calls). */
 export const SAVE_BATCHES_IN_FLIGHT = 4;
@@ -387,7 +389,9 @@ function statementsOf(db: Db): SaveStatements | undefined {
     const driver = driverOf(db);
     const save = driver && prepare<SaveRow>(db, saveAnswerStatement(driver));
     const held = prepare<{ value: string }>(db, HELD_ANSWER);
-    const many = driver === 'postgres' ? prepare<SaveRow & { ord: number }>(db, SAVE_ANSWERS) : undefined;
+    // PGlite runs the saves one statement at a time, each as quick as the floor's: measured, a
+    // batch there costs more than it saves (its join of the array is slower than one row's lookups).
+    const many = driver === 'postgres' ? prepare<SaveRow & { ord: number }>(db, saveAnswersStatement(driver)) : undefined;
     known = driver && save && held ? { driver, save, held, ...(save && many ? { batched: batcherOf(save, many) } : {}) } : null;
     statements.set(db, known);
   }

@@ -5,19 +5,21 @@
  * duplicate, a caller not logged in refused, a finished sitting refused. A batch skips a
  * sitting another transaction holds: that save waits for it the careful way and is decided on
  * the row as that transaction left it, while the rest of its batch is stored without waiting.
- * (PGlite runs one statement at a time: nothing to batch there.)
+ * (PGlite runs one statement at a time: its saves are not batched.) The batch's array
+ * parameters keep any text intact.
  */
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ScheduleHistoryStatus as S } from '../../contract/enums.ts';
+import { prepare } from '../../server/db/prepared.ts';
 import { answers } from '../../server/db/schema.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, useApi } from '../helpers/server-api.ts';
 import { addSitting, answerKey } from '../helpers/server-fixtures.ts';
 
 const kinds = await testDatabaseKinds();
-const BATCH = 'gradus_save_answers_1';
+const BATCH = 'gradus_save_answers_1_postgres';
 
 describe.each(kinds.filter((k) => k === 'postgres'))('answer saves batched on %s', (kind) => {
   const api = useApi(kind);
@@ -154,5 +156,20 @@ describe.each(kinds.filter((k) => k === 'postgres'))('answer saves batched on %s
       await other.query('rollback').catch(() => undefined);
       await other.end();
     }
+  });
+});
+
+describe.each(kinds.filter((k) => k === 'postgres'))('array parameters on %s', (kind) => {
+  const api = useApi(kind);
+
+  test('any text, numbers and nulls come back as they were sent, element by element', async () => {
+    const texts = ['', 'plain', 'a,b', '{braces}', '"quoted"', 'back\\slash', '\\"', 'NULL', ' spaced ', 'ключ 漢字 🙂', "it's"];
+    const statement = prepare<{ text: string | null; n: number | null; ord: number }>(api.db, {
+      name: 'gradus_test_arrays_1',
+      text: 'select t as text, n, ord::int as ord from unnest($1::text[], $2::int[]) with ordinality as u(t, n, ord)',
+    });
+    const rows = await statement!.run([[...texts, null], [...texts.map((_, i) => i), null]]);
+    expect(rows.map((row) => row.text)).toEqual([...texts, null]);
+    expect(rows.map((row) => row.n)).toEqual([...texts.map((_, i) => i), null]);
   });
 });
