@@ -4,7 +4,8 @@
 // binding, step mode and suspensions (sitting.ts), passwords (credentials.ts), bearer tokens
 // (tokens.ts), which status refuses login, start, answers and finish (schedule-history.ts), the
 // login page's organisation and schedule (lookups.ts), password hashes (passwords.ts) and the
-// domain error with its unique-violation test (errors.ts).
+// domain error with its unique-violation test (errors.ts), and the batching of saves on
+// PostgreSQL (server/db/batching.ts).
 
 import base from './stryker.config.mjs';
 
@@ -22,6 +23,7 @@ export default {
     'server/domain/lookups.ts',
     'server/domain/passwords.ts',
     'server/domain/errors.ts',
+    'server/db/batching.ts',
   ],
   // Other runs' sandboxes (`--tempDirName .stryker-tmp-<name>`) are no part of this one's copy.
   ignorePatterns: [...base.ignorePatterns, '.stryker-tmp-*'],

@@ -2,7 +2,7 @@
  * Vitest configuration of mutation testing of the server's save and login rules
  * (`npm run mutation`, stryker.server.config.mjs): the API tests that exercise
  * server/domain/answers.ts, login.ts, sitting.ts, credentials.ts, tokens.ts,
- * schedule-history.ts, lookups.ts, passwords.ts and errors.ts, and nothing else.
+ * schedule-history.ts, lookups.ts, passwords.ts and errors.ts, and server/db/batching.ts, and nothing else.
  *
  * PGlite only: TEST_DATABASE_URL names a port nothing listens on, so test/helpers/db.ts leaves the
  * PostgreSQL variant out. It runs the same domain code a second time and would double every
@@ -38,6 +38,7 @@ export default defineConfig({
       'test/api/pages.test.ts',
       'test/api/lookups-mutation.test.ts',
       'test/api/passwords-mutation.test.ts',
+      'test/api/batching.test.ts',
       'test/api/errors-mutation.test.ts',
       'test/api/login-mutation.test.ts',
       'test/api/tokens-mutation.test.ts',

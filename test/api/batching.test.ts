@@ -118,12 +118,16 @@ describe('natural batching', () => {
     batches[0]!.settle(new Error('connection lost'));
     expect(await lone).toBe('connection lost');
     expect(alone).toEqual([]);
+    const empty = batcher.run({ id: 'unanswered' }).catch((error: Error) => error.message);
+    await turn();
+    batches[1]!.settle([]);
+    expect(await empty).toBe('batch of 1 answered 0 results');
 
     const first = batcher.run({ id: 'first' });
     const pair = [batcher.run({ id: 'p' }), batcher.run({ id: 'q' })];
-    batches[1]!.settle(['first done']);
+    batches[2]!.settle(['first done']);
     await turn();
-    batches[2]!.settle(['only one']);
+    batches[3]!.settle(['only one']);
     expect(await Promise.all(pair)).toEqual(['p alone', 'q alone']);
     expect(await first).toBe('first done');
   });
