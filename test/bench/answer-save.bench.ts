@@ -9,7 +9,8 @@
  *   each round) so load from elsewhere on the machine falls on all of them alike. Prints
  *   saves/s, p50 and p99 per server and the ratio real / floor of each round, and the CPU time
  *   the servers' process spent per save (Node only: PostgreSQL's own work is in its processes),
- *   which load from elsewhere inflates less than the wall time. Every save must be answered
+ *   which load from elsewhere inflates less than the wall time, and on PostgreSQL the CPU its own
+ *   processes spent per save (from /proc, when it runs on this machine). Every save must be answered
  *   2xx: anything else fails the run (that is correctness, not speed).
  *   BENCH_ROUNDS (5), BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_PUPILS (= connections)
  *   tune it.
@@ -20,6 +21,7 @@
  */
 import 'fake-indexeddb/auto';
 import { fork } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { availableParallelism, loadavg } from 'node:os';
@@ -37,6 +39,48 @@ import { demoExaminee, demoQuestions } from '../helpers/fake-api.ts';
 import { never } from '../helpers/never.ts';
 import type { BenchTarget, ServersReady } from './answer-save-servers.ts';
 import { postAnswers, type LoadResult } from './load.ts';
+
+/**
+ * CPU time (user + system, µs) used so far by the PostgreSQL server's processes on this machine,
+ * the backends that have exited included (the postmaster's children's time); undefined where
+ * /proc shows none (another OS, or PostgreSQL elsewhere). 100 clock ticks a second, as Linux reports them.
+ */
+function postgresCpu(): number | undefined {
+  let ticks = 0;
+  let found = false;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  for (const pid of entries) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime, stime; and for the postmaster (parent not a postgres process) cutime, cstime: its exited children.
+    ticks += Number(fields[11]) + Number(fields[12]);
+    const parent = Number(fields[1]);
+    if (!isPostgres(parent)) ticks += Number(fields[13]) + Number(fields[14]);
+    found = true;
+  }
+  return found ? ticks * 10_000 : undefined;
+}
+
+function isPostgres(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres');
+  } catch {
+    return false;
+  }
+}
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -58,7 +102,7 @@ describe('server: save one answer over HTTP, beside its floor', () => {
     });
     try {
       const [ready] = (await once(child, 'message')) as [ServersReady];
-      type Slot = LoadResult & { cpuPerSave: number };
+      type Slot = LoadResult & { cpuPerSave: number; postgresCpuPerSave: number | undefined };
       const results = new Map<BenchTarget, Slot[]>(ready.targets.map((t) => [t, []]));
       const cpu = async () => {
         child.send('cpu');
@@ -67,9 +111,16 @@ describe('server: save one answer over HTTP, beside its floor', () => {
       };
       const load = async (target: BenchTarget, seconds: number): Promise<Slot> => {
         const before = await cpu();
+        const postgresBefore = target.database === 'postgres' ? postgresCpu() : undefined;
         const result = await postAnswers(target.url, ready.pupils[target.database], { connections: CONNECTIONS, seconds });
         const used = (await cpu()) - before;
-        return { ...result, cpuPerSave: used / Math.max(1, result.savesPerSecond * seconds) };
+        const postgresAfter = postgresBefore === undefined ? undefined : postgresCpu();
+        const saves = Math.max(1, result.savesPerSecond * seconds);
+        return {
+          ...result,
+          cpuPerSave: used / saves,
+          postgresCpuPerSave: postgresBefore === undefined || postgresAfter === undefined ? undefined : (postgresAfter - postgresBefore) / saves,
+        };
       };
 
       const started = loadavg()[0]!.toFixed(2);
@@ -83,7 +134,8 @@ describe('server: save one answer over HTTP, beside its floor', () => {
           const failed = Object.keys(result.failures).length > 0 ? ` FAILURES ${JSON.stringify(result.failures)}` : '';
           console.log(
             `round ${round + 1} ${name(target)}: ${result.savesPerSecond.toFixed(0)} saves/s, p50 ${result.p50} ms, ` +
-              `p99 ${result.p99} ms, server CPU ${result.cpuPerSave.toFixed(0)} µs/save${failed}`,
+              `p99 ${result.p99} ms, server CPU ${result.cpuPerSave.toFixed(0)} µs/save` +
+              `${result.postgresCpuPerSave === undefined ? '' : `, PostgreSQL CPU ${result.postgresCpuPerSave.toFixed(0)} µs/save`}${failed}`,
           );
         }
       }
@@ -92,8 +144,8 @@ describe('server: save one answer over HTTP, beside its floor', () => {
         '',
         `answer save over HTTP: ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, ` +
           `${availableParallelism()} cores, load average ${started} at the start`,
-        '| server | saves/s | p50 ms | p99 ms | ratio to its floor (saves/s, per round) | Node CPU µs/save | floor / Gradus CPU |',
-        '|---|---|---|---|---|---|---|',
+        '| server | saves/s | p50 ms | p99 ms | ratio to its floor (saves/s, per round) | Node CPU µs/save | floor / Gradus CPU | PostgreSQL CPU µs/save |',
+        '|---|---|---|---|---|---|---|---|',
       ];
       for (const database of ['pglite', 'postgres'] as const) {
         const real = ready.targets.find((t) => t.database === database && t.server === 'real');
@@ -104,12 +156,16 @@ describe('server: save one answer over HTTP, beside its floor', () => {
         const ratios = r.map((x, i) => x.savesPerSecond / f[i]!.savesPerSecond);
         const cpuRatios = r.map((x, i) => f[i]!.cpuPerSave / x.cpuPerSave);
         const verdict = median(ratios) >= GOALS[database] ? 'goal met' : 'below goal';
+        const postgres = (xs: Slot[]) => {
+          const known = xs.map((x) => x.postgresCpuPerSave).filter((x): x is number => x !== undefined);
+          return known.length === xs.length ? range(known) : '–';
+        };
         lines.push(
           `| ${name(real)} | ${range(r.map((x) => x.savesPerSecond))} | ${range(r.map((x) => x.p50))} | ${range(r.map((x) => x.p99))} | ` +
             `${range(ratios, 2)} (median ${median(ratios).toFixed(2)}; goal ≥ ${GOALS[database]}: ${verdict}) | ` +
-            `${range(r.map((x) => x.cpuPerSave))} | ${range(cpuRatios, 2)} (median ${median(cpuRatios).toFixed(2)}) |`,
+            `${range(r.map((x) => x.cpuPerSave))} | ${range(cpuRatios, 2)} (median ${median(cpuRatios).toFixed(2)}) | ${postgres(r)} |`,
           `| ${name(floor)} | ${range(f.map((x) => x.savesPerSecond))} | ${range(f.map((x) => x.p50))} | ${range(f.map((x) => x.p99))} | – | ` +
-            `${range(f.map((x) => x.cpuPerSave))} | – |`,
+            `${range(f.map((x) => x.cpuPerSave))} | – | ${postgres(f)} |`,
         );
       }
       console.log(lines.join('\n'));
