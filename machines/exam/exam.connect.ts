@@ -11,6 +11,7 @@
  * (exam-tutorial) has its own binding. `examEndWithoutExam` is the end screen kept without a login
  * (seed section 2, rule 5), when no exam runs.
  *
+ * `connectLazily` gives the same, each part made only when first read (a screen reads one).
  * What does not change between snapshots stays the same object (the handlers of one `send`, the
  * answers' view of one `answers` record, each dialog kind), so a screen's memoised parts see equal
  * props when only something else moved (issue 12: the question swap).
@@ -258,6 +259,10 @@ function examEndOf(snapshot: ExamSnapshot, send: Send): ExamEndApi {
   };
 }
 
+function retryDialogOf(snapshot: ExamSnapshot, send: Send): RetryDialogApi | null {
+  return connectRetryDialog(selectRetryCall(snapshot), send, selectAnswersKept(snapshot.context));
+}
+
 export function connect(snapshot: ExamSnapshot, send: Send): ExamApi {
   return {
     loginConfirm: loginConfirmOf(snapshot, send),
@@ -265,8 +270,52 @@ export function connect(snapshot: ExamSnapshot, send: Send): ExamApi {
     exam: examOf(snapshot, send),
     examEnd: examEndOf(snapshot, send),
     tutorial: tutorialOf(snapshot, send),
-    retryDialog: connectRetryDialog(selectRetryCall(snapshot), send, selectAnswersKept(snapshot.context)),
+    retryDialog: retryDialogOf(snapshot, send),
   };
+}
+
+/** `connect`'s parts, each made when first read and then kept (one snapshot, one `send`). */
+class LazyExamApi implements ExamApi {
+  readonly #snapshot: ExamSnapshot;
+  readonly #send: Send;
+  #loginConfirm: LoginConfirmApi | undefined;
+  #examStart: ExamStartApi | undefined;
+  #exam: ExamScreenApi | undefined;
+  #examEnd: ExamEndApi | undefined;
+  #tutorial: TutorialPointsApi | undefined;
+  #retryDialog: RetryDialogApi | null | undefined;
+  constructor(snapshot: ExamSnapshot, send: Send) {
+    this.#snapshot = snapshot;
+    this.#send = send;
+  }
+  get loginConfirm(): LoginConfirmApi {
+    return (this.#loginConfirm ??= loginConfirmOf(this.#snapshot, this.#send));
+  }
+  get examStart(): ExamStartApi {
+    return (this.#examStart ??= examStartOf(this.#snapshot, this.#send));
+  }
+  get exam(): ExamScreenApi {
+    return (this.#exam ??= examOf(this.#snapshot, this.#send));
+  }
+  get examEnd(): ExamEndApi {
+    return (this.#examEnd ??= examEndOf(this.#snapshot, this.#send));
+  }
+  get tutorial(): TutorialPointsApi {
+    return (this.#tutorial ??= tutorialOf(this.#snapshot, this.#send));
+  }
+  get retryDialog(): RetryDialogApi | null {
+    if (this.#retryDialog === undefined) this.#retryDialog = retryDialogOf(this.#snapshot, this.#send);
+    return this.#retryDialog;
+  }
+}
+
+/**
+ * What `connect` gives, each part made only when a screen first reads it (and kept for this
+ * snapshot): a screen reads one part, so a snapshot costs that part alone (issue 12: a question
+ * swap makes the exam screen's part, not the five others).
+ */
+export function connectLazily(snapshot: ExamSnapshot, send: Send): ExamApi {
+  return new LazyExamApi(snapshot, send);
 }
 
 /**

@@ -78,7 +78,7 @@
  * delays by name; `exam.rules.ts` the pure rules they decide with; `exam.connect.ts` what the
  * screens render and may send.
  */
-import { assign, enqueueActions, raise, sendTo, stateIn } from 'xstate';
+import { and, assign, enqueueActions, raise, sendTo, stateIn } from 'xstate';
 import { finishingState } from './exam.finishing.ts';
 import { presenceRegion } from './exam.presence.ts';
 import { DEFAULT_TIME_LIMIT_SECONDS, answerKey, detailsOf, loadInputOf, mergeAnswers, offsetFrom, valueOf } from './exam.rules.ts';
@@ -110,6 +110,7 @@ export const examMachine = examSetup.createMachine({
     keyboardOpen: input.session.alphabets_keyboard_flag,
     upperCase: input.session.mode_upper_case_flag,
     focusLosses: 0,
+    positionUnreported: false,
     finishPending: input.session.finish_pending ?? false,
   }),
   initial: 'idle',
@@ -311,27 +312,48 @@ export const examMachine = examSetup.createMachine({
             revision: ({ context }) => context.revision + 1,
           }),
         },
-        // Moves and the view's toggles are reported once the pupil pauses (the `position` region).
+        // Moves and the view's toggles are reported once the pupil pauses (the `position` region):
+        // each marks the position unreported and starts the pause again, with no state left or
+        // entered and no event raised on the swap.
         'question.next': {
           guard: 'hasNext',
-          actions: [assign({ questionIndex: ({ context }) => context.questionIndex + 1 }), 'notePosition', 'cachePosition'],
+          actions: [
+            assign({ questionIndex: ({ context }) => context.questionIndex + 1, positionUnreported: true }),
+            'cachePosition',
+            'cancelPositionPause',
+            'startPositionPause',
+          ],
         },
         'question.previous': {
           guard: 'hasPrevious',
-          actions: [assign({ questionIndex: ({ context }) => context.questionIndex - 1 }), 'notePosition', 'cachePosition'],
+          actions: [
+            assign({ questionIndex: ({ context }) => context.questionIndex - 1, positionUnreported: true }),
+            'cachePosition',
+            'cancelPositionPause',
+            'startPositionPause',
+          ],
         },
         'question.selected': {
           guard: 'isValidIndex',
-          actions: [assign({ questionIndex: ({ event }) => event.index }), 'notePosition', 'cachePosition'],
+          actions: [
+            assign({ questionIndex: ({ event }) => event.index, positionUnreported: true }),
+            'cachePosition',
+            'cancelPositionPause',
+            'startPositionPause',
+          ],
         },
         'questionList.toggled': {
-          actions: [assign({ questionListOpen: ({ context }) => !context.questionListOpen }), 'notePosition'],
+          actions: [
+            assign({ questionListOpen: ({ context }) => !context.questionListOpen, positionUnreported: true }),
+            'cancelPositionPause',
+            'startPositionPause',
+          ],
         },
         'keyboard.toggled': {
-          actions: [assign({ keyboardOpen: ({ context }) => !context.keyboardOpen }), 'notePosition'],
+          actions: [assign({ keyboardOpen: ({ context }) => !context.keyboardOpen, positionUnreported: true }), 'cancelPositionPause', 'startPositionPause'],
         },
         'upperCase.toggled': {
-          actions: [assign({ upperCase: ({ context }) => !context.upperCase }), 'notePosition'],
+          actions: [assign({ upperCase: ({ context }) => !context.upperCase, positionUnreported: true }), 'cancelPositionPause', 'startPositionPause'],
         },
         // A flag is the pupil's own mark, once in a while, not a swap: reported at once (with the position).
         'question.flagged': {
@@ -343,8 +365,9 @@ export const examMachine = examSetup.createMachine({
                   ? context.flagged.filter((id) => id !== event.questionId)
                   : [...context.flagged, event.questionId],
             }),
-            'notePosition',
-            'flushPosition',
+            'cancelPositionPause',
+            'reportProgress',
+            'markPositionReported',
           ],
         },
         // Kiosk: the window lost focus (blur, hidden tab); counted and reported, never blocking.
@@ -382,28 +405,24 @@ export const examMachine = examSetup.createMachine({
          * The position (the question on screen, the list, the keyboard and its capitals) goes to
          * the kiosk, which rewrites the stored session (localStorage, synchronous: about 4 ms at
          * 4x CPU throttle), once the pupil pauses, not on every move: the swap's frame stays the
-         * screen's. `unreported` reports as it is left: after POSITION_PAUSE_MS without a move
-         * (each move starts the pause again), at once when the page is hidden or goes away (a
-         * reload fires pagehide first) or a flag is set, and when answering ends, whichever way
-         * (its exit).
+         * screen's. A move or a toggle (above) marks it `positionUnreported` and starts the pause
+         * again (a delayed `position.paused`, its timer replaced on every move: no state is left
+         * or entered, no event raised on the swap). It is reported POSITION_PAUSE_MS after the
+         * last move, at once when the page is hidden or goes away (a reload fires pagehide first)
+         * or a flag is set (above), and when answering ends, whichever way (this region's exit).
          */
         position: {
-          initial: 'reported',
-          states: {
-            reported: { on: { 'position.moved': 'unreported' } },
-            unreported: {
-              exit: 'reportProgress',
-              initial: 'pausing',
-              on: {
-                'page.changed': { guard: 'isPageHiddenInTime', target: 'reported' },
-                'position.flushed': 'reported',
-              },
-              states: {
-                pausing: {
-                  after: { positionPause: '#exam.answering.position.reported' },
-                  on: { 'position.moved': { target: 'pausing', reenter: true } },
-                },
-              },
+          exit: enqueueActions(({ context, enqueue }) => {
+            enqueue('cancelPositionPause');
+            if (!context.positionUnreported) return;
+            enqueue('reportProgress');
+            enqueue('markPositionReported');
+          }),
+          on: {
+            'position.paused': { guard: 'isPositionUnreported', actions: ['reportProgress', 'markPositionReported'] },
+            'page.changed': {
+              guard: and(['isPositionUnreported', 'isPageHiddenInTime']),
+              actions: ['cancelPositionPause', 'reportProgress', 'markPositionReported'],
             },
           },
         },

@@ -5,7 +5,7 @@
  * exam.machine.ts and its regions (exam.answering.ts, exam.presence.ts, exam.finishing.ts) are
  * built from this setup, so every name they use is checked against it.
  */
-import { assign, fromCallback, fromPromise, raise, sendParent, setup } from 'xstate';
+import { assign, cancel, fromCallback, fromPromise, raise, sendParent, setup } from 'xstate';
 import { PRESENCE_INTERVAL_MS, type HeartbeatRequest, type HeartbeatResponse } from '../../contract/presence.ts';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { ExamQuestions, StartExamResponse } from '../../contract/exam.ts';
@@ -44,6 +44,8 @@ const errorCodeOf = ({ event }: { event: unknown }) => failureOfEvent(event);
  * stored session): a burst of moves is one report, after its last move, never on a swap's frame.
  */
 export const POSITION_PAUSE_MS = 400;
+/** The id of the pause's delayed `position.paused` (one at a time per exam). */
+const POSITION_PAUSE_ID = 'positionPause';
 
 export const examSetup = setup({
   types: {
@@ -104,9 +106,9 @@ export const examSetup = setup({
     /**
      * What the pupil arranged (the question on screen, the list, the flags, the keyboard and its
      * capitals) to the kiosk, which keeps it in the stored session (seed section 3) for a
-     * reload. Start reports at once; while answering, the `position` region reports as it leaves
-     * `unreported`: once the pupil pauses after a move or a toggle, at once for a flag, when the
-     * page is hidden or goes away, and when answering ends.
+     * reload. Start reports at once; while answering, a move or a toggle is reported once the pupil
+     * pauses (the `position` region), or at once when the page is hidden or goes away, with a
+     * flag, and when answering ends.
      */
     reportProgress: sendParent(({ context }): ExamParentEvent => ({
       type: 'exam.progressed',
@@ -184,10 +186,17 @@ export const examSetup = setup({
      * forget, the edge provides it.
      */
     cachePosition: () => {},
-    /** A move or a toggle of the view: the `position` region reports it once the pupil pauses. */
-    notePosition: raise({ type: 'position.moved' }),
-    /** The position is reported now, not after the pause (a flag for review). */
-    flushPosition: raise({ type: 'position.flushed' }),
+    /**
+     * A move or a toggle of the view starts the pupil's pause (again): `position.paused` is raised
+     * POSITION_PAUSE_MS later unless another move (`cancelPositionPause` first) or a report comes
+     * before. Timers only: no state is left or entered on a move, so the swap's frame stays the
+     * screen's (issue 12).
+     */
+    startPositionPause: raise({ type: 'position.paused' }, { id: POSITION_PAUSE_ID, delay: 'positionPause' }),
+    /** The pause under way is over: another move starts it again, or the position was reported. */
+    cancelPositionPause: cancel(POSITION_PAUSE_ID),
+    /** The position went to the kiosk (`reportProgress`): nothing is waiting for the pause. */
+    markPositionReported: assign({ positionUnreported: false }),
     /** Forgets the cached exam (the exam flow ended); fire and forget, the edge provides it. */
     clearExamCache: () => {},
     assignVisibility: assign({
@@ -225,6 +234,8 @@ export const examSetup = setup({
      */
     isPageHiddenInTime: ({ context, event }) =>
       event.type === 'page.changed' && !event.visible && !isPastDeadlineAt(context, event.now),
+    /** A move or a toggle waits to be reported (see `positionUnreported`). */
+    isPositionUnreported: ({ context }) => context.positionUnreported === true,
     wasSuperseded: ({ event }) => (event as { output?: SaveAcknowledgement }).output?.outcome === 'superseded',
     isKnownQuestion: ({ context, event }) =>
       event.type === 'answer.given' && context.questions.some((q) => q.id === event.questionId),

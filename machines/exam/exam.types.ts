@@ -78,6 +78,13 @@ export interface ExamContext {
   /** Kiosk: how often the window lost focus while answering (reported to the server). */
   focusLosses: number;
   /**
+   * A move between questions or a toggle of the view (the list, the keyboard, its capitals) not
+   * yet reported to the kiosk: the `position` region reports it once the pupil pauses, when the
+   * page is hidden or goes away, with a flag, or as answering ends. Always set by the machine
+   * while answering; optional only for contexts built by hand (absent: false).
+   */
+  positionUnreported?: boolean;
+  /**
    * The pupil confirmed Finish (or time ran out): the exam is finishing, and a reload goes
    * straight back to finishing, never to answering. Read from the stored session
    * (finish_pending), written to it as finishing is entered, cleared when the exam is completed.
@@ -146,12 +153,10 @@ export type ExamEvent =
    */
   | { type: 'page.changed'; now: number; visible: boolean; cause: PageChangeCause }
   /**
-   * Raised by the exam itself on every move between questions and every toggle of the view (the
-   * list, the keyboard, its capitals): the `position` region reports them once the pupil pauses.
+   * Raised by the exam itself, delayed, POSITION_PAUSE_MS after the last move between questions
+   * or toggle of the view (each move starts the pause again): the `position` region reports them.
    */
-  | { type: 'position.moved' }
-  /** Raised by the exam itself for a flag for review: the `position` region reports at once. */
-  | { type: 'position.flushed' }
+  | { type: 'position.paused' }
   | { type: 'location.unmatched'; path: string; known: boolean };
 
 /** Events the exam machine sends to its parent (the kiosk). */

@@ -118,14 +118,14 @@ const presenceOutcomes = new Set([
 ]);
 
 /**
- * A move or a toggle waits for the pupil's pause (the position region is `unreported`): only the
- * events that decide how it is reported go on from here (another move, which starts the pause
- * again; the pause; a flag; the page hidden), for the same reason as the presence detour.
+ * A move or a toggle waits for the pupil's pause (answering, the position `positionUnreported`):
+ * only the events that decide how it is reported go on from here (another move, which starts the
+ * pause again; the pause; a flag; the page hidden), for the same reason as the presence detour.
  */
 function positionDetour(snapshot: AnyMachineSnapshot): boolean {
-  return snapshot.matches({ answering: { position: 'unreported' } });
+  return snapshot.matches('answering') && (snapshot.context as ExamContext).positionUnreported === true;
 }
-const positionPause = 'xstate.after.positionPause.exam.answering.position.unreported.pausing';
+const positionPause = 'position.paused';
 const positionEvents = new Set([positionPause, 'question.next', 'question.previous', 'question.flagged', 'page.changed']);
 
 /**
@@ -223,9 +223,8 @@ describeModel({
       { type: 'question.flagged', questionId: 102 },
       { type: 'question.flagged', questionId: 999 },
     ],
-    // Raised by the exam itself on a move, a toggle or a flag (sent from outside they would take no transition more).
-    'position.moved': [],
-    'position.flushed': [],
+    // Raised by the exam itself (delayed) once the pupil pauses after a move or a toggle: only while one waits.
+    'position.paused': (snapshot) => (positionDetour(snapshot) ? [{ type: 'position.paused' }] : []),
     'xstate.done.actor.storeAnswer': (snapshot) =>
       withStatus(snapshot, 'writing').slice(0, 1).map((answer) => ({ type: 'xstate.done.actor.storeAnswer', output: answer.key })),
     'xstate.error.actor.storeAnswer': [{ type: 'xstate.error.actor.storeAnswer', error: new Error('QuotaExceededError') }],
@@ -316,6 +315,7 @@ describeModel({
       error: c.error,
       outcome: c.outcome,
       finishPending: c.finishPending,
+      positionUnreported: c.positionUnreported,
     };
   },
   invariants: (snapshot) => {
