@@ -11,8 +11,7 @@ import type { RetryOutput } from '../retry/retry.types.ts';
 import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
 import type { AnswerEntry, AnswerToSave, CachedExam, ExamContext, LoadedExam, LoadInput } from './exam.types.ts';
 
-/** The exam's time limit when the exam does not say otherwise: 40 minutes (seed section 9). */
-export const DEFAULT_TIME_LIMIT_SECONDS = 40 * 60;
+export { DEFAULT_TIME_LIMIT_SECONDS, retriedCalls } from './exam.constants.ts';
 
 /** Codes after which a save will never succeed; retrying them would loop forever. */
 export const finalSaveRefusals: ReadonlySet<FailureCode> = new Set([
@@ -43,8 +42,6 @@ export const SAVE_RETRY_MAX_MS = 8_000;
  */
 export const examOverCodes: ReadonlySet<FailureCode> = new Set(['TIME_END', 'ER_SCHEDULE_HISTORY_COMPLETED']);
 
-/** Ids of the calls that run in the retry machine (the retry dialog reads them). */
-export const retriedCalls = ['loadExamDetails', 'loadQuestions', 'flushAnswers', 'finishExam'] as const;
 
 /** Statuses of answers the server does not hold yet and that are ready to send. */
 const unsentStatuses: ReadonlySet<AnswerEntry['status']> = new Set(['local', 'unsaved']);

@@ -5,7 +5,7 @@
 import type { SnapshotFrom } from 'xstate';
 import { selectRetryDialog, type RetryDialogView, type RetrySnapshot } from '../retry/retry.selectors.ts';
 import type { examMachine } from './exam.machine.ts';
-import { DEFAULT_TIME_LIMIT_SECONDS, retriedCalls } from './exam.rules.ts';
+import { DEFAULT_TIME_LIMIT_SECONDS, retriedCalls } from './exam.constants.ts';
 import type { AnswerEntry, ExamContext } from './exam.types.ts';
 
 export type ExamSnapshot = SnapshotFrom<typeof examMachine>;
