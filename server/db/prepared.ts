@@ -21,8 +21,8 @@ import pg from 'pg';
 import type { Db } from './client.ts';
 
 export type StatementValue = string | number | boolean | Date | null;
-/** A parameter: a value, or (PostgreSQL only) an array of strings, numbers and nulls, as `$1::text[]` takes it. */
-export type StatementParameter = StatementValue | readonly (string | number | null)[];
+/** A parameter: a value, or (PostgreSQL only) an array of values, as `$1::text[]` takes it. */
+export type StatementParameter = StatementValue | readonly StatementValue[];
 
 export type PreparedStatement<Row> = {
   run(values: readonly StatementParameter[]): Promise<Row[]>;
@@ -58,19 +58,23 @@ function clientOf(db: Db): unknown {
   return (db as unknown as { $client?: unknown }).$client;
 }
 
-function toText(value: StatementParameter): string | null {
+function toText(value: StatementValue): string | null {
   if (value === null) return null;
-  if (Array.isArray(value)) throw new Error('array parameters: PostgreSQL only');
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'boolean') return value ? 't' : 'f';
   return String(value);
 }
 
+function isArray(value: StatementParameter): value is readonly StatementValue[] {
+  return Array.isArray(value);
+}
+
 function postgresStatement<Row>(pool: pg.Pool, { name, text }: Definition): PreparedStatement<Row> {
   return {
     async run(values) {
-      // An array goes to node-postgres as it is: it writes PostgreSQL's array literal, quoting each element.
-      const result = await pool.query({ name, text, values: values.map((value) => (Array.isArray(value) ? value : toText(value))) });
+      // An array's elements as text like any value; node-postgres writes the array literal, quoting each.
+      const texts = values.map((value) => (isArray(value) ? value.map(toText) : toText(value)));
+      const result = await pool.query({ name, text, values: texts });
       return result.rows as Row[];
     },
   };
@@ -116,7 +120,11 @@ function pgliteStatement<Row>(client: PGlite, { name, text }: Definition): Prepa
             if (!rowDescription) throw new Error(`prepare ${name}: the statement returns no rows`);
             parsed.set(name, rowDescription);
           }
-          const bind = serialize.bind({ statement: name, values: values.map(toText) });
+          const texts = values.map((value) => {
+            if (isArray(value)) throw new Error('array parameters: PostgreSQL only');
+            return toText(value);
+          });
+          const bind = serialize.bind({ statement: name, values: texts });
           const { messages } = await client.execProtocol(concat([bind, executeAndSync]));
           const [result] = pgliteParse.parseResults([rowDescription, ...messages], client.parsers);
           return (result?.rows ?? []) as Row[];

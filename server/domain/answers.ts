@@ -31,7 +31,7 @@
  *   by the next save: nothing of the token or the sitting is kept between calls. The question's
  *   exam, type and choices are read once per process (the seed writes questions; nothing
  *   changes them afterwards). On PostgreSQL, the saves that arrive while the database is busy
- *   go to it together as ONE statement of the same rules row by row (`saveAnswersStatement`,
+ *   go to it together as ONE statement of the same rules row by row (`SAVE_ANSWERS`,
  *   sent by server/db/batching.ts): on exam day the commit, the round trip and the driver's
  *   work are paid once for many saves. Each save still gets its own outcome, or its own refusal.
  * - `saveAnswer`, the careful one: whenever the one statement does not store the answer (a
@@ -49,6 +49,15 @@ import { isPermutationOf, isWellFormedNumber } from './scoring.ts';
 import { answeringRefusal } from './schedule-history.ts';
 import { loadOwnSitting, MAX_ID } from './sitting.ts';
 import { hashToken, TOKEN_PATTERN, type Principal } from './tokens.ts';
+
+/**
+ * Whether a sitting is over for good: `now` later than its deadline plus the upload window (the
+ * answers still on their way from an offline terminal). Its answers are refused from then on, and
+ * a proctor can no longer extend it (server/domain/proctor.ts).
+ */
+export function isPastUploadWindow(deadlineAt: Date, now: Date, uploadWindowMs: number): boolean {
+  return now.getTime() > deadlineAt.getTime() + uploadWindowMs;
+}
 
 /** How far a client's answered_at may stray from the server's view (its clock offset is estimated). */
 export const CLOCK_TOLERANCE_MS = 2 * 60_000;
@@ -139,7 +148,7 @@ export async function saveAnswer(
 
       const answeredAt = input.answeredAt.getTime();
       if (answeredAt > deadlineAt.getTime()) throw new DomainError('TIME_END', 'The time for this exam is over.');
-      if (now.getTime() > deadlineAt.getTime() + context.uploadWindowMs) {
+      if (isPastUploadWindow(deadlineAt, now, context.uploadWindowMs)) {
         throw new DomainError('TIME_END', 'Answers for this exam can no longer be sent.');
       }
       if (answeredAt < startedAt.getTime() - CLOCK_TOLERANCE_MS || answeredAt > now.getTime() + CLOCK_TOLERANCE_MS) {
@@ -318,9 +327,8 @@ type SaveRow = {
  * for the row (FOR SHARE) and decides on it as it then stands. So no batch waits for one pupil's
  * sitting, and batches never wait for each other in a cycle.
  */
-function saveAnswersStatement(driver: 'postgres') {
-  return {
-  name: `gradus_save_answers_1_${driver}`,
+const SAVE_ANSWERS = {
+  name: 'gradus_save_answers_1_postgres',
   text: `with input as (
   select * from unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[],
       $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[])
@@ -364,8 +372,7 @@ select tok.ord::int as ord, tok.id as token_id, tok.examinee_id, tok.schedule_hi
   (extract(epoch from sit.deadline_at) * 1000)::float8 as deadline_ms,
   (select count(*)::int from saved s where s.schedule_history_id = sit.id and s.question_id = i.question_id) as saved
 from tok join input i on i.ord = tok.ord left join sit on sit.ord = tok.ord`,
-  };
-}
+};
 
 /** At most this many batches of saves at the database at once (the pool holds 10 connections; the rest serve other calls). */
 export const SAVE_BATCHES_IN_FLIGHT = 4;
@@ -391,8 +398,8 @@ function statementsOf(db: Db): SaveStatements | undefined {
     const held = prepare<{ value: string }>(db, HELD_ANSWER);
     // PGlite runs the saves one statement at a time, each as quick as the floor's: measured, a
     // batch there costs more than it saves (its join of the array is slower than one row's lookups).
-    const many = driver === 'postgres' ? prepare<SaveRow & { ord: number }>(db, saveAnswersStatement(driver)) : undefined;
-    known = driver && save && held ? { driver, save, held, ...(save && many ? { batched: batcherOf(save, many) } : {}) } : null;
+    const many = driver === 'postgres' ? prepare<SaveRow & { ord: number }>(db, SAVE_ANSWERS) : undefined;
+    known = driver && save && held ? { driver, save, held, ...(many ? { batched: batcherOf(save, many) } : {}) } : null;
     statements.set(db, known);
   }
   return known ?? undefined;
@@ -409,7 +416,7 @@ function batcherOf(one: PreparedStatement<SaveRow>, many: PreparedStatement<Save
     ownerKeys: (values) => [`s ${String(values[1])}`],
     async runBatch(items) {
       // Column by column: the n-th parameter of every save as one array.
-      const columns = items[0]!.map((_, n) => items.map((values) => arrayElement(values[n]!)));
+      const columns = items[0]!.map((_, n) => items.map((values) => values[n] ?? null));
       const rows = await many.run(columns);
       const byPlace: SaveRow[][] = items.map(() => []);
       for (const { ord, ...row } of rows) byPlace[ord - 1]?.push(row);
@@ -417,13 +424,6 @@ function batcherOf(one: PreparedStatement<SaveRow>, many: PreparedStatement<Save
     },
     runOne: (values) => one.run(values),
   });
-}
-
-function arrayElement(value: StatementValue | readonly StatementValue[]): string | number | null {
-  if (value === null) return null;
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'boolean' || Array.isArray(value)) throw new Error('a save parameter is a string, a number, a time or null');
-  return value as string | number;
 }
 
 /**

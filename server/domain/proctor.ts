@@ -35,6 +35,7 @@ import { AUDIT_LIMIT, type AuditAction, type AuditEntry, type RosterPupil } from
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { auditLog, examinees, scheduleHistories, schedules, staff } from '../db/schema.ts';
+import { isPastUploadWindow } from './answers.ts';
 import { DomainError } from './errors.ts';
 import { resetSitting, retakeRefusal } from './retake.ts';
 import { findSchedule, findVenue, notFound, rosterPupil } from './roster.ts';
@@ -151,11 +152,11 @@ export function extendedDeadline(deadlineAt: Date, seconds: number, now: Date): 
 
 /**
  * TIME_END when the sitting is past its upload window (now later than deadline + window): its
- * answers are refused from then on (server/domain/answers.ts, the same comparison) and the
+ * answers are refused from then on (`isPastUploadWindow`, server/domain/answers.ts) and the
  * automatic finish ends it, so it is not reopened. Null while it can still be extended.
  */
 export function extensionRefusal(deadlineAt: Date, now: Date, uploadWindowMs: number): 'TIME_END' | null {
-  return now.getTime() > deadlineAt.getTime() + uploadWindowMs ? 'TIME_END' : null;
+  return isPastUploadWindow(deadlineAt, now, uploadWindowMs) ? 'TIME_END' : null;
 }
 
 /** The audit entry of an action on one sitting, by this proctor, now, for the reason given. */
