@@ -2,17 +2,42 @@
  * Watching the whole kiosk: the root's own subscribers hear only the root, but a screen may
  * change because a child (session, exam) moved. This reports every snapshot change anywhere
  * in the kiosk's actor system, so views and the router see children move too.
+ *
+ * One inspector per kiosk, however many watch it: XState hands every inspection event (each
+ * event, microstep, action and snapshot) to every inspector, so one per watcher (the router, the
+ * shell's values, each connected screen) would multiply that work on every change, a question
+ * swap's included (issue 12). The watchers are called in the order they started watching.
  */
 import type { Actor, AnyStateMachine, SnapshotFrom } from 'xstate';
 
 type AnyKiosk = Actor<AnyStateMachine>;
 type SnapshotOf<A extends AnyKiosk> = SnapshotFrom<A['logic']>;
 
+/** Per kiosk: its watchers, and how to stop its one inspector once none is left. */
+const watched = new WeakMap<AnyKiosk, { listeners: Set<() => void>; stop: () => void }>();
+
 export function watchKiosk<A extends AnyKiosk>(actor: A, listener: (snapshot: SnapshotOf<A>) => void): () => void {
-  const subscription = actor.system.inspect((event) => {
-    if (event.type === '@xstate.snapshot') listener(actor.getSnapshot() as SnapshotOf<A>);
-  });
-  return () => subscription.unsubscribe();
+  let entry = watched.get(actor);
+  if (!entry) {
+    const listeners = new Set<() => void>();
+    const subscription = actor.system.inspect((event) => {
+      if (event.type !== '@xstate.snapshot') return;
+      // A copy: a watcher may start while they are called (it hears the next change); one that
+      // stops is not called again.
+      for (const each of [...listeners]) if (listeners.has(each)) each();
+    });
+    entry = { listeners, stop: () => subscription.unsubscribe() };
+    watched.set(actor, entry);
+  }
+  // Its own function, so the same listener given twice is two watchers, each stopped alone.
+  const call = () => listener(actor.getSnapshot() as SnapshotOf<A>);
+  const { listeners } = entry;
+  listeners.add(call);
+  return () => {
+    if (!listeners.delete(call) || listeners.size > 0) return;
+    entry.stop();
+    watched.delete(actor);
+  };
 }
 
 /** Resolves once the predicate holds for the kiosk (checked on every change in the system). */

@@ -9,6 +9,11 @@
  * Top states: opening -> shortResult (loading -> ready | failed) | payExamResult (a redirect
  * back: that checkout is confirmed first); shortResult -> payExamResult -> purchasedResult
  * (-> payExamResult again for what is not owned yet);
+ * opening -> payExamResult | purchasedResult | reopeningReport -> scoreReport | shortResult after a
+ * reload on that screen (input `reloadedAt`; the report reads what is owned first, and without the
+ * sheet the short result stands in);
+ * payExamResult -> shortResult | purchasedResult, purchasedResult -> payExamResult by the browser's
+ * Back (the screen the pupil came from, loaded anew);
  * shortResult, purchasedResult -> scoreReport (loading -> ready (idle | downloading) | failed);
  * scoreReport -> shortResult | purchasedResult again by the browser's Back (the location the
  * session hands on: the screen the report was opened from, loaded anew);
@@ -26,12 +31,15 @@ import type { ScoreReport } from '../../contract/results.ts';
 import { paymentMachine } from '../payment/payment.machine.ts';
 import { returnUrlOf } from '../payment/payment.return.ts';
 import { isMaintenanceFailure, isUnauthorizedFailure, visibleFailure } from '../session/session.rules.ts';
+import { matchesPath } from '../kiosk/routes.ts';
 import { canDownloadCertificate, ownedFactsOf, ownsResultSheet } from './results.selectors.ts';
 import type { DocumentKind, ResultsContext, ResultsEvent, ResultsInput, ResultsOutput, ShortResultWithOwned } from './results.types.ts';
 
 /** The paths of the screens the score report is opened from (the kiosk shows them: `meta.path`). */
 const SHORT_RESULT_PATH = '/short-result';
 const PURCHASED_RESULT_PATH = '/purchased-result';
+const PAY_EXAM_RESULT_PATH = '/pay-exam-result';
+const SCORE_REPORT_PATH = '/score-report/$id';
 
 const provided = (name: string) => () => {
   throw new Error(`${name} is provided by the edge (results.actors.ts)`);
@@ -80,6 +88,8 @@ const resultsSetup = setup({
     isPaymentReturn: ({ context }) => context.returning !== null,
     /** The location is this screen's path (the browser's Back or Forward, a typed URL). */
     isLocationOf: ({ event }, params: { path: string }) => event.type === 'location.unmatched' && event.path === params.path,
+    /** The page was reloaded on this screen (its path, or its pattern: the score report's). */
+    wasReloadedAt: ({ context }, params: { path: string }) => context.reloadedAt !== null && matchesPath(params.path, context.reloadedAt),
     ownsResultSheet: ({ context }) => ownsResultSheet(context),
     canDownloadCertificate: ({ context }) => canDownloadCertificate(ownedFactsOf(context)),
     isMaintenance: ({ event }) => isMaintenanceFailure((event as { error?: unknown }).error),
@@ -135,6 +145,7 @@ export const resultsMachine = resultsSetup.createMachine({
     id: input.scheduleHistoryId,
     appOrigin: input.appOrigin,
     returning: input.returning ?? null,
+    reloadedAt: input.reloadedAt ?? null,
     short: null,
     owned: null,
     report: null,
@@ -145,8 +156,31 @@ export const resultsMachine = resultsSetup.createMachine({
   initial: 'opening',
   states: {
     // The provider's redirect back lands on the payment screen's confirmation, not on the start.
+    // A reload lands on the screen it was on (the session reopens the results with its path).
     opening: {
-      always: [{ guard: 'isPaymentReturn', target: 'payExamResult' }, { target: 'shortResult' }],
+      always: [
+        { guard: 'isPaymentReturn', target: 'payExamResult' },
+        { guard: { type: 'wasReloadedAt', params: { path: PAY_EXAM_RESULT_PATH } }, target: 'payExamResult' },
+        { guard: { type: 'wasReloadedAt', params: { path: PURCHASED_RESULT_PATH } }, target: 'purchasedResult' },
+        { guard: { type: 'wasReloadedAt', params: { path: SCORE_REPORT_PATH } }, target: 'reopeningReport' },
+        { target: 'shortResult' },
+      ],
+    },
+    // A reload on the score report: what is owned first (the report opens only with the sheet, its
+    // certificate only owned and passed). No path meanwhile: the reloaded URL stays. A failure is the
+    // short result's (Try again there).
+    reopeningReport: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadShortResult',
+        src: 'loadShortResult',
+        input: ({ context }) => ({ id: context.id }),
+        onDone: { target: 'reportOrResult', actions: 'keepShortResult' },
+        onError: [...endOnRefusal, { target: 'shortResult.failed', actions: 'keepFailure' }],
+      },
+    },
+    reportOrResult: {
+      always: [{ guard: 'ownsResultSheet', target: 'scoreReport' }, { target: 'shortResult.ready' }],
     },
     // Seed section 2: short-result, then the result sheet and certificate.
     shortResult: {
@@ -160,7 +194,7 @@ export const resultsMachine = resultsSetup.createMachine({
       }),
     },
     payExamResult: {
-      meta: { path: '/pay-exam-result', screen: 'pay-exam-result' },
+      meta: { path: PAY_EXAM_RESULT_PATH, screen: 'pay-exam-result' },
       invoke: {
         id: 'payment',
         src: 'payment',
@@ -172,12 +206,24 @@ export const resultsMachine = resultsSetup.createMachine({
         }),
       },
       exit: 'forgetReturn',
-      // "Back to menu" on pay-exam-result returns to the short result.
-      on: { 'payment.continued': 'purchasedResult', 'menu.requested': 'shortResult' },
+      // "Back to menu" on pay-exam-result returns to the short result. The browser's Back: the
+      // screen it was opened from (the short result or the purchased result), loaded anew.
+      on: {
+        'payment.continued': 'purchasedResult',
+        'menu.requested': 'shortResult',
+        'location.unmatched': [
+          { guard: { type: 'isLocationOf', params: { path: SHORT_RESULT_PATH } }, target: 'shortResult' },
+          { guard: { type: 'isLocationOf', params: { path: PURCHASED_RESULT_PATH } }, target: 'purchasedResult' },
+        ],
+      },
     },
     purchasedResult: {
       meta: { path: PURCHASED_RESULT_PATH, screen: 'purchased-result' },
-      on: { 'menu.requested': 'closed' },
+      on: {
+        'menu.requested': 'closed',
+        // The browser's Back: the payment it was reached from (what is not owned yet is bought there).
+        'location.unmatched': { guard: { type: 'isLocationOf', params: { path: PAY_EXAM_RESULT_PATH } }, target: 'payExamResult' },
+      },
       ...loadingFirst('loadShortResult', 'keepShortResult', {
         initial: 'idle',
         on: {
@@ -192,7 +238,7 @@ export const resultsMachine = resultsSetup.createMachine({
       }),
     },
     scoreReport: {
-      meta: { path: '/score-report/$id', screen: 'score-report' },
+      meta: { path: SCORE_REPORT_PATH, screen: 'score-report' },
       on: {
         'menu.requested': 'closed',
         // The browser's Back: the screen the report was opened from (the short result or the

@@ -16,6 +16,11 @@ export interface ResultsInput {
   appOrigin: string;
   /** The provider's redirect back to /pay-exam-result: that checkout is confirmed first (absent or null otherwise). */
   returning?: PaymentReturn | null;
+  /**
+   * The results screen's path the browser was on when the page was reloaded (the session reopens
+   * the results there: session.machine.ts `reopening`); absent or null when opened from the menu.
+   */
+  reloadedAt?: string | null;
 }
 
 /** Which result items the examinee owns (seed section 3, payment items). */
@@ -43,6 +48,8 @@ export interface ResultsContext {
   appOrigin: string;
   /** The provider's redirect back, until the result payment has taken it. */
   returning: PaymentReturn | null;
+  /** The results screen's path of a reload: `opening` goes back there (input `reloadedAt`). */
+  reloadedAt: string | null;
   /** The short result, once loaded. */
   short: ShortResult | null;
   /** What of the result is owned, once loaded. */

@@ -13,7 +13,8 @@
  * Top states: checking (boot: a stored session resumes its chosen exam, or lands again) ->
  * signedOut (loginCode | login | entering | entryFailed | forbidden | notFound | examEndKept |
  * leavingForPartner | left) -> signedIn (landing -> basicInfo -> inputInfo | info ->
- * testingMenu -> payExamFee | results; examList; -> examFlow) -> signingOut -> leaving (the
+ * testingMenu -> payExamFee | results; info -> reopening -> reopened -> payExamFee | results |
+ * testingMenu (a reload past the menu); examList; -> examFlow) -> signingOut -> leaving (the
  * login page of the login type, with logout=1 or school and error_code; or the partner's site).
  * The results screens (short result, result payment, purchased result, score report) are the
  * results machine's (machines/results), invoked as the child `results` from the menu or the
@@ -32,13 +33,18 @@
  *   time-out), maintenance or a server failure, storage is wiped all the same and the token
  *   waits in the pending-revocation store (only the token string) until the network returns;
  *   a 401 means the token is gone already: nothing waits;
+ * - a reload lands where the pupil was: the stored session lands again (the basic information or
+ *   the exam), and the URL the browser reloads is judged there; a my-page screen past the menu
+ *   (the fee's payment, a results screen) is reopened once the menu's status is read again
+ *   (`reopening`: it names the sitting and says whether that screen can still be shown), else the
+ *   menu stands in; the URL stays as it is meanwhile (no path);
  * - the results run exactly while signedIn.results; a 401 in them ends the session as any
  *   other call's does, and they end back on the testing menu otherwise;
  * - the exam flow (the kiosk's exam machine) starts only once a schedule history is known:
  *   `session.signedIn` is sent on entering examFlow, never before;
  * - leaving the app for a partner's site is a named action the edge provides.
  */
-import { assign, or, stateIn, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
+import { and, assign, or, stateIn, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import type { ChoosePageStatus } from '../../contract/results.ts';
 import type { ExamineeSession, ExamList, SaveExamineeInfoRequest } from '../../contract/session.ts';
 import { returnUrlOf } from '../payment/payment.return.ts';
@@ -100,14 +106,15 @@ export const sessionMachine = sessionSetup.createMachine({
     exit: null,
     appOrigin: input.appOrigin ?? 'http://localhost',
     paymentReturn: null,
+    reloadedAt: null,
   }),
   initial: 'checking',
   states: {
     checking: {
       always: [
         // After a reload, an exam already chosen (or given by the login) resumes where it was;
-        // my-page users land again (their basic information), and a reloaded menu's URL routes
-        // them on to the menu (testingMenu's `route`).
+        // my-page users land again (their basic information), and the reloaded URL takes them on:
+        // the menu's by testingMenu's `route`, a screen past the menu by `info` (`reopening`).
         { guard: 'hasResumableExam', target: 'signedIn.examFlow' },
         { guard: 'hasStoredSession', target: 'signedIn' },
         { target: 'signedOut' },
@@ -228,7 +235,33 @@ export const sessionMachine = sessionSetup.createMachine({
         },
         info: {
           meta: { path: '/examinee-info', screen: 'examinee-info' },
-          on: { 'basicInfo.acknowledged': 'testingMenu' },
+          on: {
+            'basicInfo.acknowledged': 'testingMenu',
+            // A reload on the fee's payment or a results screen: the session was restored here (landing),
+            // and the URL the browser reloaded is that screen's. The provider's redirect back is not
+            // one (it confirms its checkout: signedIn's `location.unmatched`).
+            'location.unmatched': { guard: 'isMyPageScreenLocation', target: 'reopening', actions: 'keepReloadedAt' },
+          },
+        },
+        // The menu's status again (no path: the reloaded URL stays): it names the sitting the screen
+        // shows and whether that screen can still be shown. A failure shows on the menu (Try again).
+        reopening: {
+          tags: ['busy'],
+          invoke: {
+            id: 'loadTestingMenu',
+            src: 'loadTestingMenu',
+            onDone: { target: 'reopened', actions: assign({ menu: ({ event }) => event.output, failure: null }) },
+            onError: [...endSessionOnRefusal, { target: 'testingMenu.failed', actions: assign({ failure: ({ event }) => visibleFailure(event.error) }) }],
+          },
+        },
+        // The screen the pupil was on, as the menu's own buttons would open it; where it cannot be
+        // shown any more (the fee paid meanwhile, the result not viewable), the menu, which says why.
+        reopened: {
+          always: [
+            { guard: and(['wasReloadedOnFee', 'mustPayFee']), target: 'payExamFee' },
+            { guard: and(['wasReloadedOnResults', 'isResultReleased']), target: 'results' },
+            { target: 'testingMenu.ready' },
+          ],
         },
         testingMenu: {
           id: 'sessionTestingMenu',
@@ -240,6 +273,8 @@ export const sessionMachine = sessionSetup.createMachine({
           route: {
             guard: or([stateIn({ signedIn: 'payExamFee' }), stateIn({ signedIn: 'results' }), stateIn({ signedIn: 'info' })]),
           },
+          // A reload reopened on the menu (or on its failure) is over.
+          entry: 'forgetReload',
           initial: 'loading',
           states: {
             ...loadedOnEntry('loadTestingMenu', (menu: ChoosePageStatus) => ({ menu })),
@@ -270,6 +305,7 @@ export const sessionMachine = sessionSetup.createMachine({
         // The exam fee (my-page and foreign-payment users pay before they take the test).
         payExamFee: {
           meta: { path: '/pay-exam-fee', screen: 'pay-exam-fee' },
+          entry: 'forgetReload',
           invoke: {
             id: 'payment',
             src: 'payment',
@@ -301,13 +337,15 @@ export const sessionMachine = sessionSetup.createMachine({
               scheduleHistoryId: context.paymentReturn?.scheduleHistoryId ?? context.menu?.exam.schedule_history_id ?? 0,
               appOrigin: context.appOrigin,
               returning: context.paymentReturn,
+              // A reload: the results open again on the screen the browser was on.
+              reloadedAt: context.reloadedAt ?? undefined,
             }),
             onDone: [
               { guard: 'isResultsRefusal', target: '#session.signingOut', actions: 'endForResultsRefusal' },
               { target: 'testingMenu' },
             ],
           },
-          exit: assign({ paymentReturn: null }),
+          exit: [assign({ paymentReturn: null }), 'forgetReload'],
         },
         examList: {
           type: 'parallel',
@@ -360,6 +398,7 @@ export const sessionMachine = sessionSetup.createMachine({
       entry: [
         assign({ exit: ({ context }) => context.exit ?? exitOf(context, null) }),
         { type: 'holdRevocation', params: ({ context }) => ({ token: tokenOf(context) }) },
+        'forgetReload',
       ],
       invoke: {
         id: 'endServerSession',

@@ -118,6 +118,9 @@ export const sessionSetup = setup({
     forwardToResults: sendTo('results', ({ event }) => event),
     clearLoginError: assign({ loginError: null }),
     /** The provider's redirect back: the sitting it names is the one the payment and results screens show. */
+    /** A reload on a my-page screen past the menu: its path, until that screen is open again. */
+    keepReloadedAt: assign({ reloadedAt: ({ event }) => (event.type === 'location.unmatched' ? event.path : null) }),
+    forgetReload: assign({ reloadedAt: null }),
     keepPaymentReturn: assign({
       paymentReturn: ({ event }) => paymentReturnOf(event.type === 'location.unmatched' ? event.search : undefined),
     }),
@@ -157,6 +160,14 @@ export const sessionSetup = setup({
       event.type === 'location.unmatched' &&
       paymentReturnOf(event.search) === null &&
       resultsPaths.some((pattern) => matchesPath(pattern, event.path)),
+    /** The fee's payment or a results screen, not the provider's redirect back (a reload on it). */
+    isMyPageScreenLocation: ({ event }) =>
+      event.type === 'location.unmatched' &&
+      paymentReturnOf(event.search) === null &&
+      (event.path === paymentPaths.exam_fee || resultsPaths.some((pattern) => matchesPath(pattern, event.path))),
+    wasReloadedOnFee: ({ context }) => context.reloadedAt === paymentPaths.exam_fee,
+    wasReloadedOnResults: ({ context }) =>
+      context.reloadedAt !== null && resultsPaths.some((pattern) => matchesPath(pattern, context.reloadedAt as string)),
     isResultPaymentReturn: ({ event }) =>
       event.type === 'location.unmatched' && event.path === paymentPaths.result_fee && paymentReturnOf(event.search) !== null,
     hasEntrySchool: ({ context }) => Boolean(context.entry?.schoolId),

@@ -113,6 +113,11 @@ export interface SessionContext {
   appOrigin: string;
   /** The payment provider's redirect back to a payment screen, until that screen has taken it (machines/payment). */
   paymentReturn: PaymentReturnFacts | null;
+  /**
+   * A reload on a my-page screen past the menu (the fee's payment, a results screen): its path,
+   * from the restored basic information until the screen is open again (or the menu stands in).
+   */
+  reloadedAt: string | null;
 }
 
 export interface SessionInput {

@@ -89,8 +89,11 @@ export function useSystemActor<K extends SystemId>(systemId: K): SystemActors[K]
   // The same subscribe function while the kiosk is the same: a new one would make React
   // unsubscribe and subscribe again on every render of the screen (issue 12, the question swap).
   const subscribe = useCallback((onChange: () => void) => (kiosk ? watchKiosk(kiosk, onChange) : () => {}), [kiosk]);
-  return useSyncExternalStore(
-    subscribe,
+  // The same getSnapshot too: a new one makes React schedule a passive effect (a task before the
+  // next frame) on every render of the screen.
+  const current = useCallback(
     () => (kiosk ? (actorAt(kiosk as unknown as AnyRef, actorPaths[systemId]) as SystemActors[K] | undefined) : undefined),
+    [kiosk, systemId],
   );
+  return useSyncExternalStore(subscribe, current);
 }

@@ -10,7 +10,11 @@
  * shows no screen yet (a stored session resuming the exam: its screen comes once the exam's
  * details are loaded) is judged once the machine shows its first screen, and corrected in place
  * too. Before, it was never judged: an unknown path typed on /login-confirm stayed in the
- * history under the pushed screen, where every other screen replaces it.
+ * history under the pushed screen, where every other screen replaces it. A location the machine
+ * accepts by leaving its screen for none (it reads what the screen needs first: a reload on a
+ * results screen, an entry route) is the machine's to settle: the screen that comes replaces it,
+ * so a screen standing in for the one asked for (the menu for a payment paid meanwhile) leaves
+ * no entry of the refused one behind.
  *
  * The query belongs to the event (`search`: the entry routes' and the login page's
  * parameters); a machine path with a query (a login page's `?logout=1`) is compared with the
@@ -55,6 +59,8 @@ export function syncRouterWithKiosk(
   let unjudged = false;
   /** While the machine judges a location, its answer is shown by the judgement (in its mode), not by the watcher. */
   let judging = false;
+  /** The machine took the location to no screen yet: the screen it settles on replaces it. */
+  let settling = false;
 
   const judgeLocation = (location: { pathname: string; search: string }, mode: 'push' | 'replace') => {
     const path = selectPath(kiosk.getSnapshot());
@@ -66,6 +72,7 @@ export function syncRouterWithKiosk(
     } finally {
       judging = false;
     }
+    settling = selectPath(kiosk.getSnapshot()) === undefined;
     // The machine may have ignored it (no snapshot change): show its path either way.
     showMachinePath(mode);
   };
@@ -75,8 +82,12 @@ export function syncRouterWithKiosk(
   const stopMachine = watch(() => {
     if (judging) return;
     // Never accepted by the machine: judged now, and corrected in place.
-    if (unjudged && selectPath(kiosk.getSnapshot()) !== undefined) judgeLocation(history.location, 'replace');
-    else showMachinePath('push');
+    const shown = selectPath(kiosk.getSnapshot()) !== undefined;
+    if (unjudged && shown) judgeLocation(history.location, 'replace');
+    else if (settling && shown) {
+      settling = false;
+      showMachinePath('replace');
+    } else showMachinePath('push');
   });
   return () => {
     stopHistory();

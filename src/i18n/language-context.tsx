@@ -21,7 +21,11 @@ export interface LanguageState {
 export function useLanguage(): LanguageState {
   const controller = useContext(LanguageContext);
   if (!controller) throw new Error('useLanguage needs a <LanguageProvider>');
-  const language = useSyncExternalStore(controller.subscribe, () => controller.language);
+  // The same getSnapshot from render to render: a new one makes React schedule a passive effect
+  // (a task before the next frame) on every render of the reader, the exam header's on every
+  // question swap (issue 12).
+  const currentLanguage = useCallback(() => controller.language, [controller]);
+  const language = useSyncExternalStore(controller.subscribe, currentLanguage);
   const setLanguage = useCallback(
     (next: LanguageKey) => {
       // A catalog that fails to load leaves the current language in place.

@@ -8,11 +8,16 @@
  *   pupil: the pupil keeps the screen and the URL is corrected in place (it used to reach the
  *   machine never, and stay in the history under the pushed screen);
  * - Back on the score report returns to the screen it was opened from (it used to do nothing:
- *   the report's screen was pushed again).
+ *   the report's screen was pushed again);
+ * - a reload on the fee's payment or on a results screen comes back to that screen, loaded anew,
+ *   where the screen can still be shown; otherwise to the menu (it used to land on
+ *   /examinee-info for every one of them);
+ * - Back on the purchased result and on the result payment goes where the pupil came from (it
+ *   used to do nothing).
  */
 import { createMemoryHistory } from '@tanstack/react-router';
 import { describe, expect, it } from 'vitest';
-import { createActor, type AnyMachineSnapshot } from 'xstate';
+import { createActor, type AnyActorRef, type AnyMachineSnapshot } from 'xstate';
 import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { selectPath, selectScreen } from '../../machines/kiosk/kiosk.selectors.ts';
 import { waitForKiosk, watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
@@ -152,7 +157,7 @@ describe("the browser's Back on the score report", () => {
     expect(selectScreen(app.kiosk.getSnapshot())).toBe('purchased-result');
   });
 
-  it('the payment is no way back from the report, and a payment screen ignores the other results paths', async () => {
+  it('the payment is no way back from the report', async () => {
     const app = await myPagePupilOnMenu(paidApi());
     session(app.kiosk).send({ type: 'results.viewRequested' });
     await onResults(app.kiosk, 'shortResult');
@@ -161,5 +166,150 @@ describe("the browser's Back on the score report", () => {
     app.history.push('/pay-exam-result');
     expect(app.history.location.pathname).toBe('/score-report/7');
     expect(selectScreen(app.kiosk.getSnapshot())).toBe('score-report');
+  });
+});
+
+/** The menu with the result released; the result items owned as `paid` says. */
+function releasedApi(paid: Partial<FakeApi['paid']> = {}) {
+  const api = createFakeApi();
+  api.menu = { ...api.menu, exam: { ...api.menu.exam, can_take: false }, result: { released: true, payment_status: 0 } };
+  api.paid = { ...api.paid, exam_fee: 2, ...paid };
+  return api;
+}
+const resultsOf = (kiosk: Kiosk) => session(kiosk).getSnapshot().children.results as AnyActorRef | undefined;
+const onResultsScreen = (kiosk: Kiosk, state: 'shortResult' | 'purchasedResult' | 'scoreReport') =>
+  waitForKiosk(kiosk, (s) => {
+    const snapshot = s.children.session?.getSnapshot().children.results?.getSnapshot() as AnyMachineSnapshot | undefined;
+    return snapshot?.matches({ [state]: 'ready' }) ?? false;
+  });
+const onPayment = (kiosk: Kiosk, where: 'payExamFee' | 'results') =>
+  waitForKiosk(kiosk, (s) => {
+    const owner = (where === 'payExamFee' ? s.children.session : s.children.session?.getSnapshot().children.results) as AnyActorRef | undefined;
+    const payment = (owner?.getSnapshot() as AnyMachineSnapshot | undefined)?.children.payment?.getSnapshot() as AnyMachineSnapshot | undefined;
+    return payment !== undefined && !payment.matches('loading');
+  });
+
+describe('a reload on a my-page screen past the menu', () => {
+  /** The pupil's terminal reloads at `url`: a new kiosk over the same storage (the menu is read again). */
+  async function reloadAt(url: string, api: FakeApi) {
+    const first = await myPagePupilOnMenu(api);
+    first.stop();
+    return bootAt(url, first.storage, api);
+  }
+
+  it('on the fee to pay: the fee payment again, the URL kept, no entry added', async () => {
+    const api = createFakeApi();
+    api.menu = { ...api.menu, exam_fee: { required: true, status: 0 }, exam: { ...api.menu.exam, can_take: false } };
+    const app = await reloadAt('/pay-exam-fee', api);
+    await onPayment(app.kiosk, 'payExamFee');
+    expect(selectScreen(app.kiosk.getSnapshot())).toBe('pay-exam-fee');
+    expect(app.history.location.pathname).toBe('/pay-exam-fee');
+    expect(app.history.length).toBe(1);
+    // Back is the menu, as before the reload.
+    app.history.push('/testing-menu');
+    await onMenu(app.kiosk);
+  });
+
+  it('on the fee paid meanwhile: the menu (it says the fee is paid), in place of the payment', async () => {
+    const api = createFakeApi();
+    api.menu = { ...api.menu, exam_fee: { required: true, status: 2 } };
+    const app = await reloadAt('/pay-exam-fee', api);
+    await onMenu(app.kiosk);
+    expect(selectScreen(app.kiosk.getSnapshot())).toBe('testing-menu');
+    expect(app.history.location.pathname).toBe('/testing-menu');
+    expect(app.history.length).toBe(1);
+  });
+
+  it('on the short result: the short result again', async () => {
+    const app = await reloadAt('/short-result', releasedApi());
+    await onResultsScreen(app.kiosk, 'shortResult');
+    expect(selectScreen(app.kiosk.getSnapshot())).toBe('short-result');
+    expect(app.history.location.pathname).toBe('/short-result');
+    expect(app.history.length).toBe(1);
+  });
+
+  it('on a result no longer to be seen: the menu', async () => {
+    const api = createFakeApi();
+    api.menu = { ...api.menu, exam: { ...api.menu.exam, can_take: false } };
+    const app = await reloadAt('/short-result', api);
+    await onMenu(app.kiosk);
+    expect(app.history.location.pathname).toBe('/testing-menu');
+    expect(app.history.length).toBe(1);
+  });
+
+  it('on the purchased result: the purchased result again', async () => {
+    const app = await reloadAt('/purchased-result', releasedApi({ result_sheet: 2, certificate: 2 }));
+    await onResultsScreen(app.kiosk, 'purchasedResult');
+    expect(selectScreen(app.kiosk.getSnapshot())).toBe('purchased-result');
+    expect(app.history.location.pathname).toBe('/purchased-result');
+  });
+
+  it('on the result payment: the result payment again (what was ticked is chosen anew)', async () => {
+    const app = await reloadAt('/pay-exam-result', releasedApi());
+    await onPayment(app.kiosk, 'results');
+    expect(selectScreen(app.kiosk.getSnapshot())).toBe('pay-exam-result');
+    expect(app.history.location.pathname).toBe('/pay-exam-result');
+    expect(app.history.length).toBe(1);
+  });
+
+  it('on the score report: the score report again, with what is owned known (its certificate)', async () => {
+    const app = await reloadAt('/score-report/7', releasedApi({ result_sheet: 2, certificate: 2 }));
+    await onResultsScreen(app.kiosk, 'scoreReport');
+    expect(selectScreen(app.kiosk.getSnapshot())).toBe('score-report');
+    expect(app.history.location.pathname).toBe('/score-report/7');
+    expect(app.history.length).toBe(1);
+    expect((resultsOf(app.kiosk)!.getSnapshot().context as { owned: unknown }).owned).toEqual({ result_sheet: true, certificate: true });
+  });
+
+  it('on a score report whose sheet is not owned: the short result', async () => {
+    const app = await reloadAt('/score-report/7', releasedApi());
+    await onResultsScreen(app.kiosk, 'shortResult');
+    expect(app.history.location.pathname).toBe('/short-result');
+    expect(app.history.length).toBe(1);
+  });
+
+  it("the provider's redirect back keeps its own way: the payment confirms that checkout", async () => {
+    const app = await reloadAt('/pay-exam-result?schedule_history_id=7&reference=GR-00000000-0000-4000-8000-000000000001', releasedApi());
+    await waitForKiosk(app.kiosk, (s) => selectPath(s) === '/pay-exam-result');
+    const payment = (resultsOf(app.kiosk)!.getSnapshot() as AnyMachineSnapshot).children.payment!.getSnapshot() as AnyMachineSnapshot;
+    expect((payment.context as { returning: unknown }).returning).toMatchObject({ reference: 'GR-00000000-0000-4000-8000-000000000001' });
+  });
+});
+
+describe("the browser's Back on the result payment and the purchased result", () => {
+  it('the result payment opened from the short result: Back is the short result', async () => {
+    const app = await myPagePupilOnMenu(releasedApi());
+    session(app.kiosk).send({ type: 'results.viewRequested' });
+    await onResultsScreen(app.kiosk, 'shortResult');
+    resultsOf(app.kiosk)!.send({ type: 'resultItems.buyRequested' });
+    await at(app.kiosk, '/pay-exam-result');
+    app.history.back();
+    expect(app.history.location.pathname).toBe('/short-result');
+    expect(selectScreen(app.kiosk.getSnapshot())).toBe('short-result');
+    await onResultsScreen(app.kiosk, 'shortResult');
+  });
+
+  it('the purchased result: Back is the payment it came from; Back again the short result', async () => {
+    const app = await myPagePupilOnMenu(releasedApi({ result_sheet: 2 }));
+    session(app.kiosk).send({ type: 'results.viewRequested' });
+    await onResultsScreen(app.kiosk, 'shortResult');
+    resultsOf(app.kiosk)!.send({ type: 'resultItems.buyRequested' });
+    await at(app.kiosk, '/pay-exam-result');
+    resultsOf(app.kiosk)!.send({ type: 'payment.continued' });
+    await onResultsScreen(app.kiosk, 'purchasedResult');
+    // The certificate is still for sale: the purchased result's "Buy" opens the payment again.
+    resultsOf(app.kiosk)!.send({ type: 'resultItems.buyRequested' });
+    await at(app.kiosk, '/pay-exam-result');
+
+    app.history.back();
+    expect(app.history.location.pathname).toBe('/purchased-result');
+    expect(selectScreen(app.kiosk.getSnapshot())).toBe('purchased-result');
+    await onResultsScreen(app.kiosk, 'purchasedResult');
+    app.history.back();
+    expect(app.history.location.pathname).toBe('/pay-exam-result');
+    expect(selectScreen(app.kiosk.getSnapshot())).toBe('pay-exam-result');
+    app.history.back();
+    expect(app.history.location.pathname).toBe('/short-result');
+    expect(selectScreen(app.kiosk.getSnapshot())).toBe('short-result');
   });
 });

@@ -8,9 +8,14 @@
  *   used to do nothing);
  * - an unknown path typed on /login-confirm is judged as on the other screens of a logged-in
  *   pupil: the pupil keeps the screen, and the address is corrected in place, leaving no entry
- *   of the unknown path behind (it used to stay under the screen pushed over it).
- * Both school pages are typed with the school's code in small letters. The results pupil
- * (server/seed/results-accounts.json, "passed_bought") only reads; the login-ID pupil
+ *   of the unknown path behind (it used to stay under the screen pushed over it);
+ * - a reload on the short result, the result payment, the score report or the purchased result
+ *   comes back to that screen, and Back after it still goes where the pupil came from (it used to
+ *   land on /examinee-info); on the fee's payment, paid already, the menu stands in;
+ * - the browser's Back on the result payment returns to the short result (it used to do nothing).
+ * Both school pages are typed with the school's code in small letters. The results pupils
+ * (server/seed/results-accounts.json, "passed_bought", and "passed_unpaid", whose result payment
+ * is only opened, never paid) only read; the login-ID pupil
  * (server/seed/demo-accounts.json, "login-id", as test/e2e/login.e2e.ts) only logs in: no exam
  * is started, so neither is taken from the run's pupils.
  */
@@ -30,6 +35,29 @@ const historyLength = (page: Page) => page.evaluate(() => window.history.length)
 async function seeMenu(page: Page): Promise<void> {
   await seeScreen(page, 'Menu');
   await page.getByRole('button', { name: 'View results', exact: true }).waitFor();
+}
+
+/** A results pupil logs in on the school's page and goes on to the menu. */
+async function logInToMenu(page: Page, account: { org_code: string; login_id: string; password: string }): Promise<void> {
+  await page.goto(`/login?org_code=${encodeURIComponent(account.org_code)}`);
+  await page.getByRole('textbox', { name: 'Login ID' }).fill(account.login_id);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await seeScreen(page, 'Your basic information');
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await seeMenu(page);
+}
+
+/** The short result as a pupil with the result's items still to buy sees it. */
+async function seeShortResultToBuy(page: Page): Promise<void> {
+  await seeScreen(page, 'Your result');
+  await page.getByRole('button', { name: 'Buy the result sheet / certificate', exact: true }).waitFor();
+}
+
+/** The result payment, its items loaded. */
+async function seeResultPayment(page: Page): Promise<void> {
+  await seeScreen(page, 'Buy the result sheet and certificate');
+  await page.getByRole('heading', { level: 2, name: 'Choose what to buy' }).waitFor();
 }
 
 describe('a logged-in pupil and the address bar', () => {
@@ -85,6 +113,69 @@ describe('a logged-in pupil and the address bar', () => {
     await seeScreen(page, screens.loginConfirm);
     await expectPath(page, '/login-confirm');
     // The typed address is one entry, now the screen's: nothing of /no-such-page is left to go Back to.
+    expect(await historyLength(page)).toBe(before + 1);
+  });
+
+  test('a reload on the short result and on the result payment, and Back from the payment', async () => {
+    const { page } = kiosk;
+    const unpaid = loadResultsAccounts().find((account) => account.scenario === 'passed_unpaid')!;
+    await logInToMenu(page, unpaid);
+    await page.getByRole('button', { name: 'View results', exact: true }).click();
+    await seeShortResultToBuy(page);
+
+    await page.reload();
+    await seeShortResultToBuy(page);
+    expect(currentPath(page)).toBe('/short-result');
+
+    await page.getByRole('button', { name: 'Buy the result sheet / certificate', exact: true }).click();
+    await seeResultPayment(page);
+    expect(currentPath(page)).toBe('/pay-exam-result');
+    const before = await historyLength(page);
+    await page.reload();
+    await seeResultPayment(page);
+    expect(currentPath(page)).toBe('/pay-exam-result');
+    expect(await historyLength(page)).toBe(before);
+
+    // Back: the short result the payment was opened from; Back again: the menu.
+    await page.goBack();
+    await expectPath(page, '/short-result');
+    await seeShortResultToBuy(page);
+    await page.goBack();
+    await expectPath(page, '/testing-menu');
+    await seeMenu(page);
+  });
+
+  test('a reload on the score report and on the purchased result; the fee paid already: the menu', async () => {
+    const { page } = kiosk;
+    await logInToMenu(page, bought);
+    await page.getByRole('button', { name: 'View results', exact: true }).click();
+    await seeScreen(page, 'Your result');
+    await page.getByRole('button', { name: 'Open the score report', exact: true }).click();
+    await page.getByRole('button', { name: 'Save as PDF', exact: true }).waitFor();
+    const report = currentPath(page);
+    expect(report).toMatch(/^\/score-report\/[1-9][0-9]*$/);
+
+    await page.reload();
+    await page.getByRole('button', { name: 'Save as PDF', exact: true }).waitFor();
+    // What is owned is known again: the certificate of the passed exam is offered.
+    await page.getByRole('button', { name: 'Download the certificate', exact: true }).waitFor();
+    expect(currentPath(page)).toBe(report);
+    // Back after the reload: the short result the report was opened from.
+    await page.goBack();
+    await expectPath(page, '/short-result');
+    await page.getByRole('button', { name: 'Open the score report', exact: true }).waitFor();
+
+    // The purchased result's address loaded afresh (as a reload of it): the purchased result.
+    await page.goto('/purchased-result');
+    await seeScreen(page, 'Purchased result');
+    await page.getByRole('button', { name: 'Download the certificate', exact: true }).waitFor();
+    expect(currentPath(page)).toBe('/purchased-result');
+
+    // The fee's payment, paid long ago: the menu stands in, in place of the payment's address.
+    const before = await historyLength(page);
+    await page.goto('/pay-exam-fee');
+    await seeMenu(page);
+    await expectPath(page, '/testing-menu');
     expect(await historyLength(page)).toBe(before + 1);
   });
 });

@@ -430,6 +430,38 @@ describe('waitForKiosk', () => {
     expect(seen.length).toBe(count);
   });
 
+  it('however many watch the kiosk, one inspector serves them; a watcher stopped meanwhile is not called', async () => {
+    const { actor } = boot();
+    const inspect = vi.spyOn(actor.system, 'inspect');
+    const heard: string[] = [];
+    // The first watcher stops the shell's while the first change is being told, before its turn.
+    let stopShell: (() => void) | null = null;
+    const stopFirst = watchKiosk(actor, () => {
+      stopShell?.();
+      stopShell = null;
+    });
+    const stops = ['router', 'shell', 'screen'].map((name) => watchKiosk(actor, () => void heard.push(name)));
+    stopShell = stops[1]!;
+    expect(inspect).toHaveBeenCalledTimes(1);
+    actor.send({ type: 'location.changed', path: '/proctor' });
+    await waitForKiosk(actor, (snapshot) => snapshot.matches('proctor'));
+    const changes = heard.filter((name) => name === 'router').length;
+    expect(changes).toBeGreaterThan(0);
+    expect(heard.filter((name) => name === 'screen').length).toBe(changes);
+    expect(heard).not.toContain('shell');
+    // All stopped: the inspector goes; the next watcher starts a new one.
+    stopFirst();
+    for (const stop of stops) stop();
+    const before = heard.length;
+    actor.send({ type: 'location.changed', path: '/login-code' });
+    expect(heard.length).toBe(before);
+    const again = watchKiosk(actor, () => void heard.push('again'));
+    expect(inspect).toHaveBeenCalledTimes(2);
+    actor.send({ type: 'location.changed', path: '/proctor' });
+    expect(heard).toContain('again');
+    again();
+  });
+
   it('rejects when the condition is not met in time (5 s unless told)', async () => {
     vi.useFakeTimers();
     const { actor } = boot();

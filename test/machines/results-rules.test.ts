@@ -116,6 +116,7 @@ describe('results: opening and the short result', () => {
       id: 7,
       appOrigin: 'https://gradus.test',
       returning: null,
+      reloadedAt: null,
       short: null,
       owned: null,
       report: null,

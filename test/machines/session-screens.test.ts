@@ -1,7 +1,8 @@
 /**
  * The session machine's screens stated outright (seed section 2's screen list, rules 5 and 7):
  * which state shows which screen at which path, which login pages keep their query, which states
- * show the busy bar, and which screens a typed URL may route to directly. The kiosk's route table
+ * show the busy bar, which screens a typed URL may route to directly, and where a reload on a
+ * my-page screen past the menu lands (that screen, once the menu is read again; or the menu). The kiosk's route table
  * and the view read these from the machine, so a wrong path or screen name here is a wrong URL
  * or a blank screen there.
  */
@@ -54,6 +55,7 @@ describe('the session machine: screens, paths and the busy bar', () => {
         'signedOut.left',
         'signedIn.inputInfo.saving',
         'signedIn.testingMenu.loading',
+        'signedIn.reopening',
         'signedIn.examList.list.loading',
         'signingOut',
       ].sort(),
@@ -124,6 +126,102 @@ function onMenu() {
   expect(value(actor)).toEqual({ signedIn: { testingMenu: 'ready' } });
   return actor;
 }
+
+describe('the session machine: a reload on a my-page screen past the menu', () => {
+  /** A registered my-page pupil's session restored by a reload: it lands on the basic information. */
+  const reloaded = () => {
+    const actor = boot({ storedSession: { ...myPage, schedule_history_id: null } });
+    expect(value(actor)).toEqual({ signedIn: 'info' });
+    return actor;
+  };
+  const reloadAt = (path: string, search: Record<string, string> = {}) => {
+    const actor = reloaded();
+    actor.send({ type: 'location.unmatched', path, known: true, search });
+    return actor;
+  };
+  const status = (exam_fee: { required: boolean; status: 0 | 1 | 2 }, released: boolean) => ({
+    ...demoChooseStatus,
+    server_time: serverTime,
+    exam_fee,
+    exam: { ...demoChooseStatus.exam, schedule_history_id: 7, can_take: false },
+    result: { ...demoChooseStatus.result, released },
+  });
+  const menuAnswers = (actor: Session, output: ReturnType<typeof status>) =>
+    actor.send({ type: 'xstate.done.actor.loadTestingMenu', output } as never);
+
+  it('reads the menu again with no screen of its own (the URL stays), busy, the screen remembered', () => {
+    for (const path of ['/pay-exam-fee', '/short-result', '/pay-exam-result', '/purchased-result', '/score-report/7']) {
+      const actor = reloadAt(path);
+      expect(value(actor)).toEqual({ signedIn: 'reopening' });
+      expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+      expect(actor.getSnapshot().getMeta()).toEqual({});
+      expect(actor.getSnapshot().context.reloadedAt).toBe(path);
+    }
+  });
+
+  it('the fee still to pay (or pending): the fee payment; paid meanwhile: the menu', () => {
+    for (const feeStatus of [0, 1] as const) {
+      const actor = reloadAt('/pay-exam-fee');
+      menuAnswers(actor, status({ required: true, status: feeStatus }, false));
+      expect(value(actor)).toEqual({ signedIn: 'payExamFee' });
+      expect(actor.getSnapshot().context.reloadedAt).toBeNull();
+    }
+    const paid = reloadAt('/pay-exam-fee');
+    menuAnswers(paid, status({ required: true, status: 2 }, false));
+    expect(value(paid)).toEqual({ signedIn: { testingMenu: 'ready' } });
+    expect(paid.getSnapshot().context.reloadedAt).toBeNull();
+  });
+
+  it('a results screen with the result released: the results, opened on that screen for the menu\'s sitting; else the menu', () => {
+    const childInputs: unknown[] = [];
+    // The results as a child that notes the input it was opened with.
+    const logic = sessionLogic([]).provide({
+      actors: { results: createMachine({ context: ({ input }) => (childInputs.push(input), {}) }) } as never,
+    });
+    for (const path of ['/short-result', '/pay-exam-result', '/purchased-result', '/score-report/7']) {
+      const actor = createActor(logic, { input: { storedSession: { ...myPage, schedule_history_id: null } } }).start();
+      actor.send({ type: 'location.unmatched', path, known: true, search: {} });
+      menuAnswers(actor, status({ required: false, status: 0 }, true));
+      expect(value(actor)).toEqual({ signedIn: 'results' });
+      expect(actor.getSnapshot().context.reloadedAt).toBe(path);
+      expect(childInputs.at(-1)).toStrictEqual({ scheduleHistoryId: 7, appOrigin: 'http://localhost', returning: null, reloadedAt: path });
+      // Back to the menu: the reload is over.
+      route(actor, '#sessionTestingMenu');
+      expect(actor.getSnapshot().context.reloadedAt).toBeNull();
+    }
+    const notReleased = reloadAt('/short-result');
+    menuAnswers(notReleased, status({ required: false, status: 0 }, false));
+    expect(value(notReleased)).toEqual({ signedIn: { testingMenu: 'ready' } });
+  });
+
+  it('the menu failing shows on the menu (Try again); a 401 ends the session as any call\'s does', () => {
+    const failed = reloadAt('/short-result');
+    failed.send({ type: 'xstate.error.actor.loadTestingMenu', error: new ApiFailure('NETWORK_ERROR') } as never);
+    expect(value(failed)).toEqual({ signedIn: { testingMenu: 'failed' } });
+    expect(failed.getSnapshot().context).toMatchObject({ failure: 'NETWORK_ERROR', reloadedAt: null });
+    const refused = reloadAt('/short-result');
+    refused.send({ type: 'xstate.error.actor.loadTestingMenu', error: new ApiFailure('DURING_MAINTENANCE', 401) } as never);
+    expect(value(refused)).toEqual('signingOut');
+    expect(refused.getSnapshot().context.reloadedAt).toBeNull();
+  });
+
+  it("the provider's redirect back is no reload: it keeps its own way (the payment confirms its checkout)", () => {
+    const search = { schedule_history_id: '9', reference: 'GR-00000000-0000-4000-8000-000000000001', sessionId: 'CS1', redirectResult: 'R' };
+    const fee = reloadAt('/pay-exam-fee', search);
+    expect(value(fee)).toEqual({ signedIn: 'payExamFee' });
+    expect(fee.getSnapshot().context.paymentReturn).toMatchObject({ scheduleHistoryId: 9 });
+    const results = reloadAt('/pay-exam-result', search);
+    expect(value(results)).toEqual({ signedIn: 'results' });
+    expect(results.getSnapshot().context.reloadedAt).toBeNull();
+  });
+
+  it('other paths on the basic information are not a reload of these screens: it stays', () => {
+    for (const path of ['/examinee-input-info', '/exam', '/score-report/x']) {
+      const actor = reloadAt(path);
+      expect(value(actor)).toEqual({ signedIn: 'info' });
+    }
+  });
+});
 
 describe('the session machine: screens a URL routes to directly', () => {
   it('Back from the exam fee or the results is the testing menu again, loaded anew; not from the menu or the form', () => {

@@ -20,8 +20,11 @@
  * as "Payment not completed"; the provider's redirect back (the returnUrl: the terminal loads
  * the payment screen with our reference, Adyen's sessionId and redirectResult) lands on that
  * screen's confirmation, not on the start of the app. The browser's Back on the score report
- * returns to the short or purchased result it was opened from, and a reload of the menu stays
- * on the menu.
+ * returns to the short or purchased result it was opened from, Back on the result payment and
+ * on the purchased result returns where the pupil came from, a reload of the menu stays on the
+ * menu, and a reload on the fee's payment or a results screen comes back to that screen once the
+ * menu is read again (or to the menu, when the fee was paid meanwhile; to the short result, when
+ * the report's sheet is not owned).
  */
 import type { createMemoryHistory } from '@tanstack/react-router';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
@@ -193,6 +196,32 @@ const visitorModel = createMachine({
       },
     },
     menuFailed: { on: { 'pupil.triesAgain': 'menuLoading' } },
+    // After a reload on a screen past the menu: the menu's status again, no screen of its own.
+    feeReopening: {
+      on: {
+        'server.sendsMenuWithFee': 'feeLoading',
+        // Paid meanwhile (another tab): the menu stands in, and says so.
+        'server.sendsMenuWithFeePaid': 'menuFeePaid',
+        'network.fails': 'menuFailed',
+        'server.isInMaintenance': 'loggingOutWithError',
+        'server.refusesToken': 'loggingOutWithError',
+      },
+    },
+    menuFeePaid: {},
+    resultsReopening: { on: { 'server.sendsMenuWithResults': 'resultLoading' } },
+    resultPayReopening: { on: { 'server.sendsMenuWithResults': 'resultPayLoading' } },
+    purchasedReopening: { on: { 'server.sendsMenuWithResults': 'purchasedLoading' } },
+    reportReopening: { on: { 'server.sendsMenuWithResults': 'reportOwnedLoading' } },
+    // The report reopened: what is owned is read first (no screen yet).
+    reportOwnedLoading: {
+      on: {
+        'server.sendsOwnedResult': 'reportLoading',
+        'server.sendsResult': 'resultReady',
+        'network.fails': 'resultFailed',
+        'server.isInMaintenance': 'loggingOutWithError',
+        'server.refusesToken': 'loggingOutWithError',
+      },
+    },
     menuReady: {
       on: {
         'pupil.takesTest': 'examFlowMenu',
@@ -260,6 +289,8 @@ const visitorModel = createMachine({
     feeNothingToPay: { on: { 'pupil.continues': 'menuLoading' } },
     feeChoosing: {
       on: {
+        // A reload on the fee's payment: the menu is read again first (the URL stays).
+        'terminal.restarts': 'feeReopening',
         'pupil.agreesToTerms': 'feeAgreed',
         'pupil.goesBackToMenu': 'menuLoading',
       },
@@ -352,6 +383,9 @@ const visitorModel = createMachine({
     },
     resultReady: {
       on: {
+        'terminal.restarts': 'resultsReopening',
+        // Back on the result payment opened from here: the short result again.
+        'pupil.buysThenPressesBack': 'resultLoading',
         'pupil.buysResultItems': 'resultPayLoading',
         'pupil.goesBackToMenu': 'menuLoading',
       },
@@ -377,7 +411,7 @@ const visitorModel = createMachine({
         'pupil.goesBackToMenu': 'resultLoading',
       },
     },
-    resultChoosing: { on: { 'pupil.ticksItems': 'resultItemsTicked' } },
+    resultChoosing: { on: { 'pupil.ticksItems': 'resultItemsTicked', 'terminal.restarts': 'resultPayReopening' } },
     resultItemsTicked: { on: { 'pupil.agreesToTerms': 'resultAgreed' } },
     resultAgreed: { on: { 'pupil.pays': 'resultStarting' } },
     resultStarting: { on: { 'server.opensCheckout': 'resultCheckout' } },
@@ -409,9 +443,18 @@ const visitorModel = createMachine({
     },
     purchasedFailed: { on: { 'pupil.triesAgain': 'purchasedLoading' } },
     // The result sheet owned, the certificate not yet: "Buy" opens pay-exam-result again.
-    purchasedPartReady: { on: { 'pupil.buysResultItems': 'resultPayLoading' } },
+    purchasedPartReady: {
+      on: {
+        'pupil.buysResultItems': 'resultPayLoading',
+        // Back on the result payment opened from here: the purchased result again.
+        'pupil.buysThenPressesBack': 'purchasedLoading',
+      },
+    },
     purchasedReady: {
       on: {
+        'terminal.restarts': 'purchasedReopening',
+        // Back: the result payment the pupil came from.
+        'pupil.pressesBack': 'resultPayLoading',
         'pupil.downloadsCertificate': 'purchasedDownloading',
         'pupil.opensReport': 'reportLoading',
         'pupil.goesBackToMenu': 'menuLoading',
@@ -445,6 +488,7 @@ const visitorModel = createMachine({
     },
     reportReady: {
       on: {
+        'terminal.restarts': 'reportReopening',
         'pupil.prints': 'reportReady',
         'pupil.savesPdf': 'reportDownloading',
         'pupil.downloadsCertificate': 'reportCertificateDownloading',
@@ -554,6 +598,13 @@ async function renderApp(options: { url: string; storage?: ReturnType<typeof mem
 }
 
 const heading = (name: string | RegExp) => screen.findByRole('heading', { level: 1, name });
+
+/** A reload past the menu: the menu's status is read again, the reloaded URL kept, no screen yet (the skeleton). */
+async function reopening(app: AppUnderTest, path: string) {
+  await waitFor(() => expect(app.control.waiting()).toContain('chooseStatus'));
+  expect(app.history.location.pathname).toBe(path);
+  expect(screen.queryByRole('heading', { level: 1 })).toBeNull();
+}
 const url = (app: AppUnderTest) => `${app.history.location.pathname}${app.history.location.search}`;
 
 async function open(app: AppUnderTest, path: string) {
@@ -850,6 +901,32 @@ describe('a visitor through the app, every transition of the session model', () 
           },
           menuFailed: async () => {
             await screen.findByRole('button', { name: 'Try again' });
+          },
+          feeReopening: async () => {
+            await reopening(app, '/pay-exam-fee');
+          },
+          menuFeePaid: async () => {
+            await screen.findByText('Fee paid');
+            expect(app.history.location.pathname).toBe('/testing-menu');
+            // In place of the payment's URL: no entry of it is left behind.
+            expect(app.history.length).toBe(1);
+          },
+          resultsReopening: async () => {
+            await reopening(app, '/short-result');
+          },
+          resultPayReopening: async () => {
+            await reopening(app, '/pay-exam-result');
+          },
+          purchasedReopening: async () => {
+            await reopening(app, '/purchased-result');
+          },
+          reportReopening: async () => {
+            await reopening(app, '/score-report/7');
+          },
+          reportOwnedLoading: async () => {
+            await waitFor(() => expect(app.control.waiting()).toContain('shortResult'));
+            expect(app.history.location.pathname).toBe('/score-report/7');
+            expect(screen.queryByRole('heading', { level: 1 })).toBeNull();
           },
           menuReady: async () => {
             await screen.findByRole('button', { name: 'Take test' });
@@ -1259,6 +1336,21 @@ describe('a visitor through the app, every transition of the session model', () 
           },
           'pupil.paysFee': () => app.user.click(screen.getByRole('button', { name: 'Pay fee' })),
           'pupil.leavesCheckout': async () => {
+            await act(async () => app.history.back());
+          },
+          'server.sendsMenuWithFeePaid': async () => {
+            app.control.server.menu = { ...structuredClone(menuWithFee), exam_fee: { required: true, status: 2 } };
+            await serverAnswers(app.control, 'chooseStatus');
+          },
+          'pupil.buysThenPressesBack': async () => {
+            await app.user.click(screen.getByRole('button', { name: 'Buy the result sheet / certificate' }));
+            app.control.server.provider = 'demo';
+            await serverAnswers(app.control, 'resultPaymentSetting');
+            await screen.findByRole('heading', { level: 2, name: 'Choose what to buy' });
+            expect(app.history.location.pathname).toBe('/pay-exam-result');
+            await act(async () => app.history.back());
+          },
+          'pupil.pressesBack': async () => {
             await act(async () => app.history.back());
           },
           'server.sendsMenuWithPendingFee': async () => {

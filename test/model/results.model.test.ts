@@ -3,7 +3,10 @@
  * provider's redirect back: the short result loaded, failed or refused (a 401 in maintenance or
  * any other ends the results with the session's reason), the result payment and its ways out,
  * the purchased result and its certificate, the score report with print, PDF and certificate,
- * and the browser's Back from it to the short or purchased result (never to the payment).
+ * the browser's Back from it to the short or purchased result (never to the payment), Back from
+ * the payment to the screen it was opened from and from the purchased result to the payment, and
+ * a reload on each screen (opened again there; the score report once what is owned is known, else
+ * the short result).
  * Invariants: the report opens only with the sheet owned, the certificate downloads only owned
  * and passed, one document at a time, the redirect back held only by the payment it opened, and
  * the screens' binding (results.connect.ts) shows the screen the machine is on.
@@ -36,6 +39,12 @@ const returning = { reference: 'GR-00000000-0000-4000-8000-000000000001', sessio
 const inputs: ResultsInput[] = [
   { scheduleHistoryId: 7, appOrigin: 'https://gradus.test' },
   { scheduleHistoryId: 7, appOrigin: 'https://gradus.test', returning },
+  // A reload on a results screen (the session reopens the results with the browser's path).
+  ...['/short-result', '/pay-exam-result', '/purchased-result', '/score-report/7'].map((reloadedAt) => ({
+    scheduleHistoryId: 7,
+    appOrigin: 'https://gradus.test',
+    reloadedAt,
+  })),
 ];
 
 const shortResult = (passed: boolean, owned: { result_sheet: boolean; certificate: boolean }) => ({
@@ -76,7 +85,7 @@ describeModel({
     'xstate.error.actor.loadScoreReport': errorsOf('loadScoreReport'),
     'xstate.done.actor.downloadDocument': [{ type: 'xstate.done.actor.downloadDocument', output: undefined }],
     'xstate.error.actor.downloadDocument': errorsOf('downloadDocument'),
-    // The browser's Back to the screens the report opens from, and the payment (no way back).
+    // The browser's Back (or Forward) to each results screen: where the pupil came from is a way back.
     'location.unmatched': ['/short-result', '/purchased-result', '/pay-exam-result'].map((path) => ({
       type: 'location.unmatched',
       path,
@@ -94,6 +103,8 @@ describeModel({
     const api = connect(snapshot as unknown as ResultsSnapshot, () => {});
     // The score report is shown only with the result sheet owned.
     if (snapshot.matches('scoreReport')) expect(context.owned?.result_sheet).toBe(true);
+    // A reload on the report reads what is owned first, with no screen (the reloaded URL stays).
+    if (snapshot.matches('reopeningReport')) expect(Object.values(snapshot.getMeta())).toEqual([]);
     // The certificate downloads only owned and passed; one document at a time, named while it downloads.
     const downloading = {
       certificate:

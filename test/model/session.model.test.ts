@@ -4,8 +4,9 @@
  * (rules 5 and 7, /404), where each examinee lands, and every way out (logout per login type,
  * 401 with and without maintenance; the logout call answered, refused as already ended, or
  * unanswered with its token kept for revocation), the payment provider's redirect back to a
- * payment screen, and the results (its child, walked by its own model: test/model/results.model.test.ts)
- * ending back on the menu or with a 401.
+ * payment screen, the results (its child, walked by its own model: test/model/results.model.test.ts)
+ * ending back on the menu or with a 401, and a reload on a my-page screen past the menu (the
+ * restored session reads the menu again and reopens that screen, or the menu stands in).
  */
 import { expect } from 'vitest';
 import { createMachine, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
@@ -110,8 +111,10 @@ const returnQuery = { schedule_history_id: '7', reference: 'GR-00000000-0000-400
 const paymentReturns = [
   unmatched('/pay-exam-fee', returnQuery),
   unmatched('/pay-exam-result', returnQuery),
-  // A payment screen's URL without a checkout to confirm is not a return: the screen stays.
+  // A payment screen's URL without a checkout to confirm is not a return: a reload on that screen
+  // (reopened once the menu is read), as a results screen's URL is.
   unmatched('/pay-exam-fee'),
+  unmatched('/score-report/7'),
 ];
 const menuToPay = { ...demoChooseStatus, exam_fee: { required: true, status: 0 as const }, exam: { ...demoChooseStatus.exam, can_take: false } };
 const menuReleased = {
@@ -185,7 +188,7 @@ describeModel({
       { type: 'xstate.done.actor.saveBasicInfo', output: { examinee: { ...demoExaminee, ...validInfo }, server_time: serverTime } },
     ],
     'xstate.error.actor.saveBasicInfo': errorsOf('saveBasicInfo'),
-    'xstate.done.actor.loadTestingMenu': onlyIn(['testingMenu'], [
+    'xstate.done.actor.loadTestingMenu': onlyIn(['testingMenu', 'reopening'], [
       { type: 'xstate.done.actor.loadTestingMenu', output: { ...demoChooseStatus, server_time: serverTime } },
       { type: 'xstate.done.actor.loadTestingMenu', output: { ...menuToPay, server_time: serverTime } },
       { type: 'xstate.done.actor.loadTestingMenu', output: { ...menuReleased, server_time: serverTime } },
@@ -254,6 +257,8 @@ describeModel({
       (context.exit as { loginType?: number } | null)?.loginType ?? null,
       // The menu's facts the guards read.
       menuFacts(context.menu as ChoosePageStatus | null),
+      // The screen a reload reopens.
+      context.reloadedAt,
     ];
   },
   invariants: (snapshot) => {
@@ -266,6 +271,10 @@ describeModel({
     const paymentReturn = snapshot.context.paymentReturn as { scheduleHistoryId: number } | null;
     if (paymentReturn !== null) {
       expect(snapshot.matches({ signedIn: 'payExamFee' }) || snapshot.matches({ signedIn: 'results' })).toBe(true);
+    }
+    // A reload's screen is held only until it is open again (or the menu stands in).
+    if (snapshot.context.reloadedAt !== null) {
+      expect(snapshot.matches({ signedIn: 'reopening' }) || snapshot.matches({ signedIn: 'results' })).toBe(true);
     }
     // The results run exactly while their screens show (the session's child `results`).
     expect(Boolean(snapshot.children.results)).toBe(snapshot.matches({ signedIn: 'results' }));

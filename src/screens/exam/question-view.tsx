@@ -19,7 +19,7 @@
  * - ordering: Visual Programming blocks to arrange; each finished move is handed over.
  */
 import { Trans } from '@lingui/react/macro';
-import { memo, useEffect, useId, useRef, type RefObject } from 'react';
+import { memo, useId, useLayoutEffect, useRef, type RefObject } from 'react';
 import { isAnswered } from '../../../machines/exam/exam.rules.ts';
 import type { Question } from '../../../contract/exam.ts';
 import { CheckIcon, CircleIcon, InfoIcon, SavingIcon, TerminalIcon, WarningIcon } from '../../components/icon/icons.tsx';
@@ -80,10 +80,14 @@ function afterPaint(focus: () => void): () => void {
   };
 }
 
-/** The heading is where reading starts: focused when the view first shows a question, and on every new question. */
+/**
+ * The heading is where reading starts: focused when the view first shows a question, and on every
+ * new question. A layout effect: it only asks for the frame (or focuses the first heading), and a
+ * passive one would cost every swap a task of React's scheduler before the frame (issue 12).
+ */
 function useFocusOnQuestion(heading: RefObject<HTMLHeadingElement | null>, questionId: number): void {
   const shown = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const element = heading.current;
     if (!element) return;
     if (!shown.current) {
