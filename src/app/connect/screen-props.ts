@@ -15,10 +15,19 @@ export type ScreenProps<Api> = {
   [K in keyof Api & string as Api[K] extends Handler ? `on${Capitalize<K>}` : K]: Api[K];
 };
 
+/** `retry` -> `onRetry`, worked out once per name (a screen's props are made on every render). */
+const eventNames = new Map<string, string>();
+function eventName(key: string): string {
+  let name = eventNames.get(key);
+  if (name === undefined) {
+    name = `on${key.charAt(0).toUpperCase()}${key.slice(1)}`;
+    eventNames.set(key, name);
+  }
+  return name;
+}
+
 export function screenProps<Api extends object>(api: Api): ScreenProps<Api> {
   const props: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(api)) {
-    props[typeof value === 'function' ? `on${key.charAt(0).toUpperCase()}${key.slice(1)}` : key] = value;
-  }
+  for (const [key, value] of Object.entries(api)) props[typeof value === 'function' ? eventName(key) : key] = value;
   return props as ScreenProps<Api>;
 }

@@ -7,6 +7,7 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
+import { memo } from 'react';
 import { DEFAULT_TIME_LIMIT_SECONDS } from '../../../machines/exam/exam.rules.ts';
 import { PRODUCT_NAME } from '../../app/product.ts';
 import { formatClock, formatNumber } from '../../i18n/format.ts';
@@ -35,7 +36,9 @@ const announcements = {
   over: msg`Time is up.`,
 };
 
-function stageOf(seconds: number | null): keyof typeof announcements | null {
+type Stage = keyof typeof announcements;
+
+function stageOf(seconds: number | null): Stage | null {
   if (seconds === null) return null;
   if (seconds <= 0) return 'over';
   if (seconds <= 60) return 'one';
@@ -44,13 +47,11 @@ function stageOf(seconds: number | null): keyof typeof announcements | null {
 }
 
 export function ExamHeader({ questionNumber, questionCount, deadlineAt, clockOffsetMs, timeLimitSeconds = DEFAULT_TIME_LIMIT_SECONDS }: ExamHeaderProps) {
-  const { i18n } = useLingui();
   const { language } = useLanguage();
   const seconds = useSecondsLeft(deadlineAt, clockOffsetMs, timeLimitSeconds);
   const stage = stageOf(seconds);
   const n = questionNumber === null ? COUNT_PLACEHOLDER : formatNumber(questionNumber, language);
   const total = questionCount === null ? COUNT_PLACEHOLDER : formatNumber(questionCount, language);
-  const limit = formatClock(timeLimitSeconds, language);
 
   return (
     <header className={styles.header}>
@@ -59,19 +60,39 @@ export function ExamHeader({ questionNumber, questionCount, deadlineAt, clockOff
         <p className={styles.counter}>
           <Trans>Question {n} of {total}</Trans>
         </p>
-        <div className={styles.time} data-urgent={stage !== null && stage !== 'over' ? 'true' : undefined}>
-          {stage === null ? <ClockIcon /> : <WarningIcon />}
-          <span role="timer" aria-label={i18n._(msg`Time left`)} className={`${styles.clock} ltr-isolate`}>
-            {seconds === null ? PLACEHOLDER : formatClock(seconds, language)}
-          </span>
-          <span className={`${styles.limit} ltr-isolate`} aria-hidden="true">
-            / {limit}
-          </span>
-        </div>
+        <ExamTime seconds={seconds} stage={stage} timeLimitSeconds={timeLimitSeconds} />
       </div>
-      <p className="visually-hidden" aria-live="polite">
-        {stage ? i18n._(announcements[stage]) : ''}
-      </p>
+      <Announcement stage={stage} />
     </header>
   );
 }
+
+/**
+ * The timer and the time limit. Memoized like the announcement below: a question swap changes
+ * the counter and renders neither again (issue 12, the question swap); a tick renders them.
+ */
+const ExamTime = memo(function ExamTime({ seconds, stage, timeLimitSeconds }: { seconds: number | null; stage: Stage | null; timeLimitSeconds: number }) {
+  const { i18n } = useLingui();
+  const { language } = useLanguage();
+  return (
+    <div className={styles.time} data-urgent={stage !== null && stage !== 'over' ? 'true' : undefined}>
+      {stage === null ? <ClockIcon /> : <WarningIcon />}
+      <span role="timer" aria-label={i18n._(msg`Time left`)} className={`${styles.clock} ltr-isolate`}>
+        {seconds === null ? PLACEHOLDER : formatClock(seconds, language)}
+      </span>
+      <span className={`${styles.limit} ltr-isolate`} aria-hidden="true">
+        / {formatClock(timeLimitSeconds, language)}
+      </span>
+    </div>
+  );
+});
+
+/** Five minutes, one minute left, time up: said once each by a polite live region. */
+const Announcement = memo(function Announcement({ stage }: { stage: Stage | null }) {
+  const { i18n } = useLingui();
+  return (
+    <p className="visually-hidden" aria-live="polite">
+      {stage ? i18n._(announcements[stage]) : ''}
+    </p>
+  );
+});

@@ -305,10 +305,13 @@ export function ExamScreen(props: ExamScreenProps) {
     onFinishRequest();
   });
 
-  const unanswered = questions.filter((q) => {
-    const typed = draft?.questionId === q.id ? isAnswered(draft.value) : false;
-    return !typed && !isGiven(answers[q.id]);
-  }).length;
+  // Counted for the finish dialog only (not on every question swap).
+  const unanswered = confirmingFinish
+    ? questions.filter((q) => {
+        const typed = draft?.questionId === q.id ? isAnswered(draft.value) : false;
+        return !typed && !isGiven(answers[q.id]);
+      }).length
+    : 0;
 
   const textValue = question ? (draft?.questionId === question.id ? draft.value : (answers[question.id]?.value ?? '')) : '';
 
