@@ -147,19 +147,22 @@ const Tools = memo(function Tools({ listOpen, flagged, finishing, onToggleList, 
   );
 });
 
+// Previous and Next render on swaps: their labels are strings, not <Trans> elements (issue 12).
 const PreviousButton = memo(function PreviousButton({ disabled, onClick }: { disabled: boolean; onClick(): void }) {
+  const { t } = useLingui();
   return (
     <button type="button" className="button" disabled={disabled} onClick={onClick}>
       <ArrowIcon direction="back" />
-      <Trans>Previous</Trans>
+      {t`Previous`}
     </button>
   );
 });
 
 const NextButton = memo(function NextButton({ disabled, primary, onClick }: { disabled: boolean; primary: boolean; onClick(): void }) {
+  const { t } = useLingui();
   return (
     <button type="button" className="button" data-variant={primary ? 'primary' : undefined} disabled={disabled} onClick={onClick}>
-      <Trans>Next</Trans>
+      {t`Next`}
       <ArrowIcon direction="forward" />
     </button>
   );

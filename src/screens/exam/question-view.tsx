@@ -25,7 +25,7 @@ import type { Question } from '../../../contract/exam.ts';
 import { CheckIcon, CircleIcon, InfoIcon, SavingIcon, TerminalIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import type { ExamAnswer } from './exam.tsx';
 import { AnswerInput } from './question-types/answer-input.tsx';
-import { QuestionText } from './question-types/question-text.tsx';
+import { questionText } from './question-types/question-text.tsx';
 import styles from './exam.module.css';
 
 export interface QuestionViewProps {
@@ -57,7 +57,7 @@ export function QuestionView(props: QuestionViewProps) {
     <section className={styles.question} aria-labelledby={headingId}>
       {/* Content is in the subject's language, not the interface's: its own direction (dir="auto"). */}
       <h1 ref={heading} id={headingId} tabIndex={-1} className={styles.prompt} dir="auto">
-        <QuestionText text={question.prompt} math={question.math === true} />
+        {questionText(question.prompt, question.math === true)}
       </h1>
 
       {/* The view's props are the input's (the question, the text draft, the keyboard, the handlers). */}

@@ -3,7 +3,7 @@
  * KaTeX when the question is a math question); the answer is the chosen choice's id.
  */
 import type { Question } from '../../../../contract/exam.ts';
-import { QuestionText } from './question-text.tsx';
+import { questionText } from './question-text.tsx';
 import styles from '../exam.module.css';
 
 export interface SingleChoiceProps {
@@ -28,7 +28,7 @@ export function SingleChoice({ question, value, headingId, disabled, onChoose }:
             onChange={() => onChoose(choice.id)}
           />
           <span className={styles.choiceLabel} dir="auto">
-            <QuestionText text={choice.label} math={question.math === true} />
+            {questionText(choice.label, question.math === true)}
           </span>
         </label>
       ))}
