@@ -207,6 +207,12 @@ export const RosterResponseSchema = v.object({
   /** The room the roster is limited to (venue_id in the query), else null. */
   venue: v.nullable(VenueSchema),
   pupils: v.array(RosterPupilSchema),
+  /**
+   * The server's upload window (UPLOAD_WINDOW_HOURS), ms: a sitting whose deadline_at plus this is
+   * past (contract/exam.ts `isPastUploadWindow`, on the server's clock) can no longer be extended,
+   * and the page does not offer it.
+   */
+  upload_window_ms: v.pipe(v.number(), v.minValue(0)),
   ...serverTime,
 });
 export type RosterResponse = v.InferOutput<typeof RosterResponseSchema>;

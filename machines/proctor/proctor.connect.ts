@@ -7,7 +7,7 @@
  */
 import type { AdminSchedule, AuditEntry, Staff } from '../../contract/admin.ts';
 import type { FailureCode } from '../shared/ports.ts';
-import { isInExam, roomsOf, visiblePupils } from './proctor.machine.ts';
+import { roomsOf } from './proctor.machine.ts';
 import { countsOf, selectPhase, selectRows, type ProctorPhase, type ProctorSnapshot, type RosterRow } from './proctor.selectors.ts';
 import type {
   ActionFieldErrors,
@@ -81,7 +81,10 @@ export interface RosterApi {
     /** Ask now rather than at the next try. */
     retryNow(): void;
   };
-  /** The room-wide extension applies: someone in the rows shown is in the exam. */
+  /**
+   * The room-wide extension applies: someone in the rows shown is in the exam and can still be
+   * extended (not past the upload window: the server leaves those out).
+   */
   canExtendRoom: boolean;
   extendRoom(): void;
   /** What the last action did (the status line); null before any. */
@@ -184,7 +187,7 @@ export function connect(snapshot: ProctorSnapshot, send: (event: ProctorEvent) =
         updatedAt: context.updatedAt,
         retryNow: () => send({ type: 'roster.refreshRequested' }),
       },
-      canExtendRoom: phase === 'roster' && visiblePupils(context).some(isInExam),
+      canExtendRoom: rows.some((row) => row.actions.includes('extend') && row.unavailable.extend === undefined),
       extendRoom: () => send({ type: 'action.requested', kind: 'extend_room' }),
       outcome: context.outcome,
       canLeave: inAction('idle'),

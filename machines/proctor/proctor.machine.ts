@@ -53,7 +53,7 @@ import type {
 } from './proctor.types.ts';
 
 // The rules live in proctor.rules.ts; the page and the tests read them from here too.
-export { actionsFor, asciiDigits, checkConfirmation, checkStaffLogin, isInExam, roomsOf, visiblePupils } from './proctor.rules.ts';
+export { actionsFor, asciiDigits, checkConfirmation, checkStaffLogin, isInExam, roomsOf, unavailableActions, visiblePupils } from './proctor.rules.ts';
 
 /** The longest wait between two polls while the connection is lost. */
 export const POLL_BACKOFF_MAX_MS = 30_000;

@@ -5,6 +5,7 @@
  * the server only what it would accept. proctor.machine.ts guards and assigns with them.
  */
 import * as v from 'valibot';
+import { isPastUploadWindow } from '../../contract/exam.ts';
 import {
   ExtendScheduleRequestSchema,
   ExtendSittingRequestSchema,
@@ -14,7 +15,16 @@ import {
   type RosterResponse,
   type StaffLoginRequest,
 } from '../../contract/admin.ts';
-import type { ActionDraft, ActionFieldErrors, ActionRequest, FieldRule, ProctorContext, PupilActionKind, StaffLoginField } from './proctor.types.ts';
+import type {
+  ActionDraft,
+  ActionFieldErrors,
+  ActionRequest,
+  FieldRule,
+  ProctorContext,
+  PupilActionKind,
+  StaffLoginField,
+  UnavailableReason,
+} from './proctor.types.ts';
 
 /** Roster states of a sitting that is in the exam (DOING). */
 const doingStates: ReadonlySet<RosterPupil['state']> = new Set(['in_exam', 'offline', 'moving', 'time_up']);
@@ -30,7 +40,8 @@ export function isInExam(pupil: RosterPupil): boolean {
  * The actions that apply to a pupil, in the order the roster offers them (the server refuses the
  * others with the contract's codes anyway):
  * - move to another terminal: while in the exam on a terminal (in_exam, offline);
- * - extend: while the sitting is in the exam (DOING);
+ * - extend: while the sitting is in the exam (DOING); past its upload window it is shown but
+ *   unavailable (`unavailableActions`);
  * - retake: in the exam, or finished and not yet released.
  */
 export function actionsFor(pupil: RosterPupil): PupilActionKind[] {
@@ -39,6 +50,21 @@ export function actionsFor(pupil: RosterPupil): PupilActionKind[] {
   if (isInExam(pupil)) actions.push('extend');
   if (isInExam(pupil) || (pupil.state === 'finished' && pupil.status !== RESULT_PUBLIC)) actions.push('retake');
   return actions;
+}
+
+/**
+ * The actions of `actionsFor` that cannot succeed at `serverClock` (ms, the server's clock), with
+ * why: an extension of a sitting past its deadline and upload window (contract/exam.ts
+ * `isPastUploadWindow`, the rule the server refuses it with, TIME_END). The roster still shows the
+ * action, disabled, with the reason; it becomes unavailable on the tick it passes the window.
+ */
+export function unavailableActions(
+  pupil: RosterPupil,
+  serverClock: number,
+  uploadWindowMs: number,
+): Partial<Record<PupilActionKind, UnavailableReason>> {
+  const pastWindow = pupil.deadline_at !== null && isPastUploadWindow(new Date(pupil.deadline_at), new Date(serverClock), uploadWindowMs);
+  return pastWindow && actionsFor(pupil).includes('extend') ? { extend: 'upload_window_closed' } : {};
 }
 
 /** The roster's pupils in the room the filter shows (every room: all of them). */

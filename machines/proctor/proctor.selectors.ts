@@ -7,8 +7,8 @@
 import type { SnapshotFrom } from 'xstate';
 import type { RosterPupil, RosterState } from '../../contract/admin.ts';
 import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
-import { actionsFor, isInExam, visiblePupils, type proctorMachine } from './proctor.machine.ts';
-import type { ProctorContext, PupilActionKind } from './proctor.types.ts';
+import { actionsFor, isInExam, unavailableActions, visiblePupils, type proctorMachine } from './proctor.machine.ts';
+import type { ProctorContext, PupilActionKind, UnavailableReason } from './proctor.types.ts';
 
 export type ProctorSnapshot = SnapshotFrom<typeof proctorMachine>;
 
@@ -63,6 +63,11 @@ export interface RosterRow {
   retake: boolean;
   /** The actions that apply to the pupil now. */
   actions: PupilActionKind[];
+  /**
+   * Those of `actions` that cannot succeed now, with why: shown disabled, with the reason (an
+   * extension past the sitting's upload window, which the server refuses TIME_END).
+   */
+  unavailable: Partial<Record<PupilActionKind, UnavailableReason>>;
 }
 
 /** The server's clock now, from this terminal's clock and the kept offset. */
@@ -74,8 +79,14 @@ export function serverNow(context: Pick<ProctorContext, 'clockOffsetMs'>, now: n
  * One row at `serverClock`; `confirmedAt` is when (server's clock) a roster answer, 200 or 304,
  * last said this pupil's state: `in_exam` then meant heard from within OFFLINE_AFTER_MS, so the
  * pupil is shown offline only once neither their last contact nor that confirmation is that recent.
+ * `uploadWindowMs`: the roster's `upload_window_ms` (none given: no sitting is past it).
  */
-export function rowOf(pupil: RosterPupil, serverClock: number, confirmedAt: number = serverClock): RosterRow {
+export function rowOf(
+  pupil: RosterPupil,
+  serverClock: number,
+  confirmedAt: number = serverClock,
+  uploadWindowMs: number = Number.POSITIVE_INFINITY,
+): RosterRow {
   const lastContactAt = pupil.last_contact_at === null ? null : Date.parse(pupil.last_contact_at);
   const lastContact = lastContactAt === null ? null : Math.max(0, serverClock - lastContactAt);
   const vouchedAt = Math.max(lastContactAt ?? -Infinity, confirmedAt);
@@ -100,6 +111,7 @@ export function rowOf(pupil: RosterPupil, serverClock: number, confirmedAt: numb
     receiptAnswers: pupil.receipt?.answer_count ?? null,
     retake: pupil.flag_retake,
     actions: actionsFor(pupil),
+    unavailable: unavailableActions(pupil, serverClock, uploadWindowMs),
   };
 }
 
@@ -108,7 +120,8 @@ export function selectRows(snapshot: ProctorSnapshot, now: number): RosterRow[] 
   const { context } = snapshot;
   const clock = serverNow(context, now);
   const confirmedAt = context.updatedAt === null ? clock : serverNow(context, context.updatedAt);
-  return visiblePupils(context).map((pupil) => rowOf(pupil, clock, confirmedAt));
+  const uploadWindowMs = context.roster?.upload_window_ms;
+  return visiblePupils(context).map((pupil) => rowOf(pupil, clock, confirmedAt, uploadWindowMs));
 }
 
 /** How many pupils of the rows are in each group the summary line counts. */

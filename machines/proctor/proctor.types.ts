@@ -40,6 +40,12 @@ export type ActionKind = 'move_terminal' | 'retake' | 'extend' | 'extend_room';
 
 /** The sitting actions (one pupil). */
 export type PupilActionKind = Exclude<ActionKind, 'extend_room'>;
+/**
+ * Why an action the roster shows for a pupil cannot succeed now (the page shows it disabled, with
+ * the reason): upload_window_closed, the sitting is past its deadline and upload window, and the
+ * server refuses an extension TIME_END.
+ */
+export type UnavailableReason = 'upload_window_closed';
 
 /** The action being confirmed: what, for whom (one pupil, or every pupil in the exam in a room). */
 export interface ActionDraft {

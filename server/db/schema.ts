@@ -70,6 +70,8 @@ export const organizations = pgTable(
     check('organizations_rank_display_flag_check', sql`${t.rankDisplayFlag} in (1, 3)`),
     check('organizations_category_check', sql`${t.category} in ('FOREIGN', 'SCHOOL', 'OUTSIDE_SCHOOL', 'COMPANY', 'OTHER')`),
     check('organizations_login_method_check', sql`${t.loginMethod} in (1, 2, 3)`),
+    // A code in any case (server/domain/lookups.ts `byCode`): its fallback asks lower(code).
+    index('organizations_code_lower_idx').on(sql`lower(${t.code})`),
   ],
 );
 
@@ -122,6 +124,8 @@ export const schedules = pgTable(
       'schedules_suspension_check',
       sql`(${t.suspendedFrom} is null) = (${t.suspendedUntil} is null) and (${t.suspendedFrom} is null or ${t.suspendedUntil} > ${t.suspendedFrom})`,
     ),
+    // A schedule code in any case (server/domain/lookups.ts `byCode`): its fallback asks lower(schedule_code).
+    index('schedules_schedule_code_lower_idx').on(sql`lower(${t.scheduleCode})`),
   ],
 );
 

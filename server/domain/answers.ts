@@ -40,6 +40,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { isPastUploadWindow } from '../../contract/exam.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { createBatcher, type Batcher } from '../db/batching.ts';
 import { driverOf, prepare, type PreparedStatement, type StatementValue } from '../db/prepared.ts';
@@ -49,15 +50,6 @@ import { isPermutationOf, isWellFormedNumber } from './scoring.ts';
 import { answeringRefusal } from './schedule-history.ts';
 import { loadOwnSitting, MAX_ID } from './sitting.ts';
 import { hashToken, TOKEN_PATTERN, type Principal } from './tokens.ts';
-
-/**
- * Whether a sitting is over for good: `now` later than its deadline plus the upload window (the
- * answers still on their way from an offline terminal). Its answers are refused from then on, and
- * a proctor can no longer extend it (server/domain/proctor.ts).
- */
-export function isPastUploadWindow(deadlineAt: Date, now: Date, uploadWindowMs: number): boolean {
-  return now.getTime() > deadlineAt.getTime() + uploadWindowMs;
-}
 
 /** How far a client's answered_at may stray from the server's view (its clock offset is estimated). */
 export const CLOCK_TOLERANCE_MS = 2 * 60_000;

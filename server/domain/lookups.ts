@@ -6,7 +6,7 @@
  * A code is the same code in capitals or small letters (a URL typed by hand, a link that
  * lower-cased it): the exact spelling is looked up first, then the code in any case; what is
  * answered names the code as stored. The logins on a page (server/domain/login.ts) look the page
- * up here too.
+ * up here too, and the proctor's sign-in and schedules use the same rule (`byCode`).
  */
 import { and, asc, eq, gte, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Organization, Schedule } from '../../contract/session.ts';
@@ -33,9 +33,12 @@ function isSameCode(a: string, b: string): boolean {
 
 /**
  * The first row of `find`, asked with the exact spelling (the codes' unique index) and, when that
- * finds none, with the code in any case (where two codes differ only in case, the older one).
+ * finds none, with the code in any case (the lower(code) expression indexes of
+ * organizations_code_lower_idx and schedules_schedule_code_lower_idx; where two codes differ only
+ * in case, `find` orders the older first). Every code a person types or a URL carries is looked
+ * up with it: the login pages here, and the proctor's sign-in (staff.ts) and schedules (roster.ts).
  */
-async function byCode<Row>(find: (match: SQL) => Promise<Row[]>, column: AnyColumn, code: string): Promise<Row | undefined> {
+export async function byCode<Row>(find: (match: SQL) => Promise<Row[]>, column: AnyColumn, code: string): Promise<Row | undefined> {
   const [exact] = await find(eq(column, code));
   if (exact) return exact;
   const [folded] = await find(sameCode(column, code));

@@ -33,9 +33,9 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { AUDIT_LIMIT, type AuditAction, type AuditEntry, type RosterPupil } from '../../contract/admin.ts';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
+import { isPastUploadWindow } from '../../contract/exam.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { auditLog, examinees, scheduleHistories, schedules, staff } from '../db/schema.ts';
-import { isPastUploadWindow } from './answers.ts';
 import { DomainError } from './errors.ts';
 import { resetSitting, retakeRefusal } from './retake.ts';
 import { findSchedule, findVenue, notFound, rosterPupil } from './roster.ts';
@@ -152,7 +152,7 @@ export function extendedDeadline(deadlineAt: Date, seconds: number, now: Date): 
 
 /**
  * TIME_END when the sitting is past its upload window (now later than deadline + window): its
- * answers are refused from then on (`isPastUploadWindow`, server/domain/answers.ts) and the
+ * answers are refused from then on (`isPastUploadWindow`, contract/exam.ts) and the
  * automatic finish ends it, so it is not reopened. Null while it can still be extended.
  */
 export function extensionRefusal(deadlineAt: Date, now: Date, uploadWindowMs: number): 'TIME_END' | null {

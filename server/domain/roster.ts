@@ -25,6 +25,7 @@ import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Tx } from '../db/client.ts';
 import { answers, authTokens, examinees, exams, levels, questions, scheduleHistories, schedules, venues } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
+import { byCode } from './lookups.ts';
 import { isFinished, toStatus } from './schedule-history.ts';
 import { MAX_ID } from './sitting.ts';
 import type { StaffPrincipal } from './staff.ts';
@@ -78,14 +79,20 @@ function toStaffSchedule(row: { id: number; code: string; name: string; startsAt
   };
 }
 
-/** The staff member's organisation's schedule with this code, or NOT_FOUND. */
+/** The staff member's organisation's schedule with this code (in any case: lookups.ts `byCode`), or NOT_FOUND. */
 export async function findSchedule(tx: Tx, principal: StaffPrincipal, code: string): Promise<StaffSchedule> {
-  const [row] = await tx
-    .select(scheduleColumns)
-    .from(schedules)
-    .leftJoin(venues, eq(venues.id, schedules.venueId))
-    .where(and(eq(schedules.scheduleCode, code), eq(schedules.organizationId, principal.organizationId)))
-    .limit(1);
+  const row = await byCode(
+    (match) =>
+      tx
+        .select(scheduleColumns)
+        .from(schedules)
+        .leftJoin(venues, eq(venues.id, schedules.venueId))
+        .where(and(match, eq(schedules.organizationId, principal.organizationId)))
+        .orderBy(asc(schedules.id))
+        .limit(1),
+    schedules.scheduleCode,
+    code,
+  );
   if (!row) throw notFound('No such schedule.');
   return toStaffSchedule(row);
 }
@@ -225,7 +232,7 @@ function pupilView(row: PupilRow, now: Date): RosterPupil {
 export async function getRoster(
   tx: Tx,
   principal: StaffPrincipal,
-  input: { code: string; venueId?: number | undefined; now: Date },
+  input: { code: string; venueId?: number | undefined; now: Date; uploadWindowMs: number },
 ): Promise<Omit<RosterResponse, 'server_time'>> {
   const schedule = await findSchedule(tx, principal, input.code);
   const venue = input.venueId === undefined ? null : await findVenue(tx, principal, input.venueId);
@@ -236,6 +243,7 @@ export async function getRoster(
     schedule: scheduleView(schedule, total?.n ?? 0),
     venue,
     pupils: rows.map((row) => pupilView(row, input.now)),
+    upload_window_ms: input.uploadWindowMs,
   };
 }
 

@@ -6,19 +6,21 @@
  * - Staff tokens live in `staff_tokens`, pupil tokens in `auth_tokens`: a pupil token never
  *   authenticates here, a staff token never authenticates a pupil call (tokens.ts). Same shape
  *   (256 random bits, base64url, only the SHA-256 stored), same lifetime as a pupil's.
- * - Login: organisation code + login id + password. Wrong ones are INCORRECT_ID_PASSWORD,
- *   whichever part was wrong, and take as long (a decoy hash when the account does not exist).
+ * - Login: organisation code (in any case, as on a login page: lookups.ts `byCode`) + login id
+ *   + password. Wrong ones are INCORRECT_ID_PASSWORD, whichever part was wrong, and take as long
+ *   (a decoy hash when the account does not exist).
  *   Five wrong passwords in a row lock (ACCOUNT_LOCKED): the login throttle in front of
  *   POST /admin/login keeps that count, per client address and organisation + login id
  *   (server/security/throttle.ts), exactly as for pupils.
  * - A disabled staff member cannot log in and their tokens stop working; a proctor of a
  *   disabled organisation is refused DISABLED_ORGANIZATION after a right password.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Staff } from '../../contract/admin.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { organizations, staff, staffTokens, type StaffRole } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
+import { byCode } from './lookups.ts';
 import { verifyPassword } from './passwords.ts';
 import { liveToken, newToken, revokeToken, TOKEN_PATTERN } from './tokens.ts';
 
@@ -62,17 +64,24 @@ export async function loginStaff(
   input: { orgCode: string; loginId: string; password: string; now: Date; tokenTtlMs: number },
 ): Promise<StaffLoginResult> {
   const { now } = input;
-  const [account] = await db
-    .select({
-      ...principalColumns,
-      passwordHash: staff.passwordHash,
-      disabled: staff.disabled,
-      orgDisabled: organizations.disabled,
-    })
-    .from(staff)
-    .innerJoin(organizations, eq(organizations.id, staff.organizationId))
-    .where(and(eq(organizations.code, input.orgCode), eq(staff.loginId, input.loginId)))
-    .limit(1);
+  // The organisation's code as the proctor types it, in any case (lookups.ts `byCode`).
+  const account = await byCode(
+    (match) =>
+      db
+        .select({
+          ...principalColumns,
+          passwordHash: staff.passwordHash,
+          disabled: staff.disabled,
+          orgDisabled: organizations.disabled,
+        })
+        .from(staff)
+        .innerJoin(organizations, eq(organizations.id, staff.organizationId))
+        .where(and(match, eq(staff.loginId, input.loginId)))
+        .orderBy(asc(organizations.id))
+        .limit(1),
+    organizations.code,
+    input.orgCode,
+  );
   if (!account || account.disabled) {
     await verifyPassword(input.password, null);
     throw wrongCredentials();

@@ -87,7 +87,7 @@ export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
     const now = c.get('now');
     const { code } = parseWith(ScheduleCodeParamSchema, c.req.param(), 'path');
     const query = parseWith(RosterQuerySchema, c.req.query(), 'query');
-    const roster = await getRoster(db, c.get('staff'), { code, venueId: query.venue_id, now });
+    const roster = await getRoster(db, c.get('staff'), { code, venueId: query.venue_id, now, uploadWindowMs: deps.settings.uploadWindowMs });
     const etag = rosterEtag(roster);
     c.header('ETag', etag);
     if (matchesEtag(c.req.header('if-none-match'), etag)) return c.body(null, 304);

@@ -78,14 +78,14 @@ export const loginPaths: Record<string, LoginPath> = {
   '/login-examinee': {
     attempt(text) {
       const body = parsedBody(LoginExamineeRequestSchema, text);
-      return body && { kind: 'password', identifier: `examinee:${body.org_code}:${typedLoginId(body.login_id)}` };
+      return body && { kind: 'password', identifier: `examinee:${body.org_code.toLowerCase()}:${typedLoginId(body.login_id)}` };
     },
     failed: failedWithCredentials,
   },
   '/admin/login': {
     attempt(text) {
       const body = parsedBody(StaffLoginRequestSchema, text);
-      return body && { kind: 'password', identifier: `staff:${body.org_code}:${body.login_id}` };
+      return body && { kind: 'password', identifier: `staff:${body.org_code.toLowerCase()}:${body.login_id}` };
     },
     failed: failedWithCredentials,
   },

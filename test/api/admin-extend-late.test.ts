@@ -19,6 +19,7 @@ import { StartExamResponseSchema } from '../../contract/exam.ts';
 import { HeartbeatResponseSchema } from '../../contract/presence.ts';
 import { extendedDeadline, extensionRefusal } from '../../server/domain/proctor.ts';
 import { runDueJobs } from '../../server/jobs/runner.ts';
+import { rowOf } from '../../machines/proctor/proctor.selectors.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, useApi, type ApiContext } from '../helpers/server-api.ts';
 import { addSitting, answerKey, historyRow, snapshotTables } from '../helpers/server-fixtures.ts';
@@ -137,6 +138,28 @@ describe.each(kinds)('an extension after the deadline on %s', (kind) => {
     const accepted = await api.call('POST', `/api/admin/sittings/${sa.scheduleHistoryId}/extend`, { token, body: { minutes: 5, reason: 'Just in time' } });
     expect(accepted.status).toBe(200);
     expect(v.parse(ExtendSittingResponseSchema, accepted.body).deadline_at).toBe(at(api.clock.now(), 5 * MINUTE).toISOString());
+  });
+
+  test("the roster carries the upload window: the page's rule marks Extend unavailable exactly when the server refuses it", async () => {
+    const { first: pupil, token } = await classWithProctor(api);
+    const sitting = await terminal(api).sit(pupil.loginCode);
+    const id = sitting.scheduleHistoryId;
+    /** The pupil's row as the proctor page derives it from the roster answer, on the server's clock. */
+    const pageRow = async () => {
+      const roster = v.parse(RosterResponseSchema, (await api.call('GET', `/api/admin/schedules/${pupil.scheduleCode}/roster`, { token })).body);
+      expect(roster.upload_window_ms).toBe(UPLOAD_WINDOW_MS);
+      const serverClock = Date.parse(roster.server_time);
+      return rowOf(roster.pupils.find((p) => p.schedule_history_id === id)!, serverClock, serverClock, roster.upload_window_ms);
+    };
+    const extend = () => api.call('POST', `/api/admin/sittings/${id}/extend`, { token, body: { minutes: 5, reason: 'Terminal crashed' } });
+
+    api.clock.set(at(sitting.deadlineAt, UPLOAD_WINDOW_MS + 1));
+    expect(await pageRow()).toMatchObject({ state: 'time_up', actions: ['extend', 'retake'], unavailable: { extend: 'upload_window_closed' } });
+    expect(errorOf(await extend()).code).toBe('TIME_END');
+
+    api.clock.set(at(sitting.deadlineAt, UPLOAD_WINDOW_MS));
+    expect(await pageRow()).toMatchObject({ state: 'time_up', unavailable: {} });
+    expect((await extend()).status).toBe(200);
   });
 
   test('the room-wide extension gives each pupil the minutes from the later of their deadline and now, and leaves out a sitting past its window', async () => {

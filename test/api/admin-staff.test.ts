@@ -104,6 +104,18 @@ describe.each(kinds)('staff accounts on %s', (kind) => {
     expect(errorOf(locked).code).toBe('ACCOUNT_LOCKED');
   });
 
+  test('the organisation code in any case is one account to the lock: five wrong passwords, each spelled otherwise, lock it', async () => {
+    const pupil = await addSitting(api.db, { organization: {} });
+    const proctor = await addStaff(api.db, pupil);
+    const spellings = caseSpellings(proctor.orgCode, 5);
+    expect(new Set(spellings).size).toBe(5);
+    const attempt = (orgCode: string, password: string) =>
+      api.call('POST', '/api/admin/login', { body: { org_code: orgCode, login_id: proctor.loginId, password } });
+    for (const spelling of spellings.slice(0, 4)) expect(errorOf(await attempt(spelling, 'wrong-password')).code).toBe('INCORRECT_ID_PASSWORD');
+    expect(errorOf(await attempt(spellings[4]!, 'wrong-password')).code).toBe('ACCOUNT_LOCKED');
+    expect(errorOf(await attempt(proctor.orgCode, proctor.password)).code).toBe('ACCOUNT_LOCKED');
+  });
+
   test('a disabled proctor cannot log in, and their tokens stop working', async () => {
     const pupil = await addSitting(api.db, { organization: {} });
     const proctor = await addStaff(api.db, pupil);
@@ -181,3 +193,13 @@ describe.each(kinds)('staff accounts on %s', (kind) => {
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.hash))).toBe(true);
   });
 });
+
+/** `count` spellings of `code` differing only in case: the code itself, then one more letter's case turned each time. */
+function caseSpellings(code: string, count: number): string[] {
+  const letters = [...code].flatMap((char, at) => (char.toLowerCase() !== char.toUpperCase() ? [at] : []));
+  if (letters.length < count - 1) throw new Error(`caseSpellings: "${code}" has too few letters`);
+  const turn = (text: string, at: number) => text.slice(0, at) + (text[at] === text[at]!.toLowerCase() ? text[at]!.toUpperCase() : text[at]!.toLowerCase()) + text.slice(at + 1);
+  const spellings = [code];
+  for (let i = 0; i < count - 1; i++) spellings.push(turn(spellings.at(-1)!, letters[i]!));
+  return spellings;
+}

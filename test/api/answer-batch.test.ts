@@ -15,6 +15,7 @@ import { ScheduleHistoryStatus as S } from '../../contract/enums.ts';
 import { prepare } from '../../server/db/prepared.ts';
 import { answers } from '../../server/db/schema.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
+import { untilLockWaiters } from '../helpers/lock-waiters.ts';
 import { errorOf, useApi } from '../helpers/server-api.ts';
 import { addSitting, answerKey } from '../helpers/server-fixtures.ts';
 
@@ -139,14 +140,7 @@ describe.each(kinds.filter((k) => k === 'postgres'))('answer saves batched on %s
       // Everyone else's answers were stored while the Finish still held its sitting.
       for (const answered of stored.others) expect(answered.status).toBe(201);
       // The held pupil's save waits for the Finish's row lock.
-      await expect
-        .poll(async () => {
-          const { rows } = await other.query<{ waiting: number }>(
-            "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
-          );
-          return rows[0]!.waiting;
-        })
-        .toBe(1);
+      await untilLockWaiters(other);
 
       await other.query('commit');
       const refused = await stored.waiting;

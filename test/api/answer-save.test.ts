@@ -17,6 +17,7 @@ import { answers, authTokens, scheduleHistories } from '../../server/db/schema.t
 import { CONTACT_GRANULARITY_MS } from '../../server/domain/answers.ts';
 import { hashToken } from '../../server/domain/tokens.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
+import { untilLockWaiters } from '../helpers/lock-waiters.ts';
 import { errorOf, useApi, type ApiContext } from '../helpers/server-api.ts';
 import { addSitting, answerKey, historyRow } from '../helpers/server-fixtures.ts';
 
@@ -169,14 +170,7 @@ describe.each(kinds.filter((k) => k === 'postgres'))('the one-statement save aga
       await other.query('update schedule_histories set status = $1, finished_at = now() where id = $2', [S.COMPLETED, scheduleHistoryId]);
       const saving = save(token, api.answer(scheduleHistoryId, q1!.id, String(q1!.correctAnswer)));
       // The save is waiting for the sitting's row lock.
-      await expect
-        .poll(async () => {
-          const { rows } = await other.query<{ waiting: number }>(
-            "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
-          );
-          return rows[0]!.waiting;
-        })
-        .toBe(1);
+      await untilLockWaiters(other);
       await other.query('commit');
       const refused = await saving;
       expect(refused.status).toBeGreaterThanOrEqual(400);
@@ -207,14 +201,7 @@ describe.each(kinds.filter((k) => k === 'postgres'))('the one-statement save aga
         scheduleHistoryId,
       ]);
       const saving = save(token, api.answer(scheduleHistoryId, q2!.id, String(q2!.correctAnswer)));
-      await expect
-        .poll(async () => {
-          const { rows } = await other.query<{ waiting: number }>(
-            "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
-          );
-          return rows[0]!.waiting;
-        })
-        .toBe(1);
+      await untilLockWaiters(other);
       await other.query('commit');
       const refused = await saving;
       expect(refused.status).toBe(403);
@@ -241,14 +228,7 @@ describe.each(kinds.filter((k) => k === 'postgres'))('the one-statement save aga
         [scheduleHistoryId, q1!.id, String(q1!.correctAnswer), api.clock.now().toISOString(), randomUUID()],
       );
       const finishing = api.call('POST', '/api/exam/finish', { token, body: { schedule_history_id: scheduleHistoryId } });
-      await expect
-        .poll(async () => {
-          const { rows } = await other.query<{ waiting: number }>(
-            "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
-          );
-          return rows[0]!.waiting;
-        })
-        .toBe(1);
+      await untilLockWaiters(other);
       await other.query('commit');
       const finished = await finishing;
       expect(finished.status).toBe(200);

@@ -89,6 +89,17 @@ describe.each(kinds)('examinee login and the exam list on %s', (kind) => {
     }
   });
 
+  test('the organisation code in any case is one account to the lock', async () => {
+    const { pupil } = await examineeWithFourExams(false);
+    const code = pupil.orgCode;
+    const spellings = [code, code.toLowerCase(), code.toUpperCase(), code.toLowerCase().replace(/[a-z]/, (c) => c.toUpperCase()), code];
+    expect(new Set(spellings.map((spelling) => spelling.toLowerCase())).size).toBe(1);
+    expect(new Set(spellings).size).toBeGreaterThan(2);
+    for (const spelling of spellings.slice(0, 4)) expect(errorOf(await loginExaminee(pupil, 'wrong', spelling)).code).toBe('INCORRECT_ID_PASSWORD');
+    // The fifth wrong password locks the account, whichever spelling the four before used.
+    expect(errorOf(await loginExaminee(pupil, 'wrong', code.toUpperCase())).code).toBe('ACCOUNT_LOCKED');
+  });
+
   test.each([
     ['schedule history login (1)', { loginMethod: 1 }, 'INCORRECT_LOGIN_METHOD'],
     ['OAuth login (2)', { loginMethod: 2 }, 'INCORRECT_LOGIN_METHOD'],

@@ -105,8 +105,11 @@ export function demoPupils(): RosterPupil[] {
   ];
 }
 
+/** The fake server's upload window (the real one's default, UPLOAD_WINDOW_HOURS 24). */
+export const FAKE_UPLOAD_WINDOW_MS = 24 * 3_600_000;
+
 export function demoRoster(pupils: RosterPupil[] = demoPupils()): RosterResponse {
-  return { schedule: demoSchedules[0]!, venue: null, pupils, server_time: iso(0) };
+  return { schedule: demoSchedules[0]!, venue: null, pupils, upload_window_ms: FAKE_UPLOAD_WINDOW_MS, server_time: iso(0) };
 }
 
 const json = (status: number, body: unknown, etag: string | null = null): AdminResponse => ({ status, body, etag });
@@ -155,7 +158,7 @@ export function createFakeAdmin(): FakeAdmin {
   }
 
   function roster(): RosterResponse {
-    return { schedule: server.schedules[0]!, venue: null, pupils: server.pupils, server_time: serverTime() };
+    return { schedule: server.schedules[0]!, venue: null, pupils: server.pupils, upload_window_ms: FAKE_UPLOAD_WINDOW_MS, server_time: serverTime() };
   }
 
   function sittingAction(id: number, kind: 'move-terminal' | 'retake' | 'extend', body: Record<string, unknown>): AdminResponse {

@@ -19,6 +19,7 @@ import {
   pollDelayMs,
   proctorMachine,
   roomsOf,
+  unavailableActions,
   visiblePupils,
 } from '../../machines/proctor/proctor.machine.ts';
 import { countsOf, rowOf, serverNow } from '../../machines/proctor/proctor.selectors.ts';
@@ -185,6 +186,21 @@ describe('a row on the server clock', () => {
     // A contact "in the future" (clocks apart) is no negative time.
     expect(rowOf({ ...base, last_contact_at: at(5_000) }, FAKE_NOW).lastContactSeconds).toBe(0);
     expect(rowOf({ ...base, last_contact_at: at(-1_999) }, FAKE_NOW).lastContactSeconds).toBe(1);
+  });
+
+  it("Extend is unavailable once the sitting is past deadline + upload window (the server's TIME_END line), never before", () => {
+    const WINDOW = 30 * 60_000;
+    const timeUp = { ...base, state: 'time_up' as const, deadline_at: at(-WINDOW) };
+    // At the very end of the window the server still extends; one millisecond later it refuses.
+    expect(rowOf(timeUp, FAKE_NOW, FAKE_NOW, WINDOW)).toMatchObject({ actions: ['extend', 'retake'], unavailable: {} });
+    expect(rowOf(timeUp, FAKE_NOW + 1, FAKE_NOW, WINDOW)).toMatchObject({ actions: ['extend', 'retake'], unavailable: { extend: 'upload_window_closed' } });
+    expect(unavailableActions(timeUp, FAKE_NOW + 1, WINDOW)).toEqual({ extend: 'upload_window_closed' });
+    // Moving (DOING, no terminal) follows the same rule; a finished pupil has no extension to refuse.
+    expect(unavailableActions({ ...timeUp, state: 'moving' }, FAKE_NOW + 1, WINDOW)).toEqual({ extend: 'upload_window_closed' });
+    expect(unavailableActions({ ...timeUp, state: 'finished', status: 1 }, FAKE_NOW + 1, WINDOW)).toEqual({});
+    // No deadline, or no window known: nothing is past it.
+    expect(unavailableActions({ ...timeUp, deadline_at: null }, FAKE_NOW + 1, WINDOW)).toEqual({});
+    expect(rowOf(timeUp, FAKE_NOW + 1).unavailable).toEqual({});
   });
 
   it('time left rounds up to the second while the exam runs; none without a deadline or outside the exam', () => {

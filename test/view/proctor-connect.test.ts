@@ -12,7 +12,7 @@ import { connect } from '../../machines/proctor/proctor.connect.ts';
 import { actionsFor, pollDelayMs, proctorMachine } from '../../machines/proctor/proctor.machine.ts';
 import { rowOf } from '../../machines/proctor/proctor.selectors.ts';
 import type { ProctorEvent } from '../../machines/proctor/proctor.types.ts';
-import { FAKE_NOW, demoPupils, demoRoster, demoSchedules, demoStaff, rooms } from '../helpers/fake-admin.ts';
+import { FAKE_NOW, FAKE_UPLOAD_WINDOW_MS, demoPupils, demoRoster, demoSchedules, demoStaff, rooms } from '../helpers/fake-admin.ts';
 import { never } from '../helpers/never.ts';
 
 const serverTime = new Date(FAKE_NOW).toISOString();
@@ -86,6 +86,20 @@ describe('proctor connect', () => {
     const roomTwo = connect(actor.getSnapshot(), () => {}, FAKE_NOW);
     expect(roomTwo.roster.rows.map((r) => r.name)).toEqual(['Lucía Fernández', 'Noah Williams', 'Mai Nguyen']);
     expect(roomTwo.roster.canExtendRoom).toBe(false);
+  });
+
+  it("offers Extend disabled, with why, once a pupil's sitting is past its upload window; the room-wide one only for someone it can reach", () => {
+    // Time up one upload window (the roster's upload_window_ms) before the roster's server_time.
+    const late = { ...demoPupils()[0]!, state: 'time_up' as const, deadline_at: new Date(FAKE_NOW - FAKE_UPLOAD_WINDOW_MS).toISOString() };
+    const actor = onRoster([late]);
+    // Our clock is 10 s behind the server's: FAKE_NOW - 10 s is the end of the window, on the server's clock.
+    const atEnd = connect(actor.getSnapshot(), () => {}, FAKE_NOW - 10_000);
+    expect(atEnd.roster.rows[0]).toMatchObject({ actions: ['extend', 'retake'], unavailable: {} });
+    expect(atEnd.roster.canExtendRoom).toBe(true);
+    // One millisecond later the server refuses the extension (TIME_END): the page shows why instead.
+    const past = connect(actor.getSnapshot(), () => {}, FAKE_NOW - 10_000 + 1);
+    expect(past.roster.rows[0]).toMatchObject({ actions: ['extend', 'retake'], unavailable: { extend: 'upload_window_closed' } });
+    expect(past.roster.canExtendRoom).toBe(false);
   });
 
   it('hands the screens callbacks that send exactly their events', () => {

@@ -18,7 +18,7 @@ import { proctorMachine } from '../../machines/proctor/proctor.machine.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { clearExaminee, storageKeys, writeStaffToken } from '../../machines/shared/storage.ts';
 import { ProctorScreen } from '../../src/screens/proctor/proctor.tsx';
-import { FAKE_NOW, LOCKED_LOGIN_ID, STAFF_PASSWORD, createFakeAdmin, demoStaff, type FakeAdmin } from '../helpers/fake-admin.ts';
+import { FAKE_NOW, FAKE_UPLOAD_WINDOW_MS, LOCKED_LOGIN_ID, STAFF_PASSWORD, createFakeAdmin, demoStaff, type FakeAdmin } from '../helpers/fake-admin.ts';
 import { memoryStorage, renderView } from './render.tsx';
 
 beforeEach(() => {
@@ -214,6 +214,33 @@ describe('proctor: the roster', () => {
     expect(within(rowOf('Noah Williams')).queryAllByRole('button')).toEqual([]);
     expect(within(rowOf('Lucía Fernández')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Retake']);
     expect(rowOf('Lucía Fernández').textContent).toContain('Receipt: 20 answers');
+  });
+
+  it("shows Extend disabled, with the reason in words, for a pupil past the upload window (the server would refuse it)", async () => {
+    const admin = createFakeAdmin();
+    admin.pupils = admin.pupils.map((p) =>
+      p.examinee_name === 'Kenji Sato'
+        ? { ...p, state: 'time_up' as const, deadline_at: new Date(FAKE_NOW - FAKE_UPLOAD_WINDOW_MS - 60_000).toISOString() }
+        : p,
+    );
+    const view = await renderProctor({ admin });
+    await openRoster(view);
+    const kenji = rowOf('Kenji Sato');
+    const extend = within(kenji).getByRole('button', { name: 'Extend time' }) as HTMLButtonElement;
+    expect(extend.disabled).toBe(true);
+    const reason = "Too late to extend: this exam's answers can no longer be sent.";
+    expect(kenji.textContent).toContain(reason);
+    // The button says whose it is and why it is disabled.
+    const describedBy = (extend.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent);
+    expect(describedBy).toEqual([expect.stringContaining('Kenji Sato'), reason]);
+    // Retake still applies; a pupil within the window keeps an enabled Extend and no reason.
+    expect((within(kenji).getByRole('button', { name: 'Retake' }) as HTMLButtonElement).disabled).toBe(false);
+    const amara = rowOf('Amara Okafor');
+    expect((within(amara).getByRole('button', { name: 'Extend time' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(amara.textContent).not.toContain(reason);
+    // Clicking the disabled button asks nothing.
+    await view.user.click(extend);
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('marks a pupil offline for more than 30 s with words and an icon, not colour alone', async () => {

@@ -15,7 +15,7 @@ import { useEffect, useId, useRef } from 'react';
 import type { RosterState } from '../../../contract/admin.ts';
 import { OFFLINE_AFTER_MS } from '../../../contract/presence.ts';
 import type { RosterApi } from '../../../machines/proctor/proctor.connect.ts';
-import type { PupilActionKind } from '../../../machines/proctor/proctor.types.ts';
+import type { PupilActionKind, UnavailableReason } from '../../../machines/proctor/proctor.types.ts';
 import { CheckIcon, ClockIcon, OfflineIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import { PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
@@ -40,6 +40,11 @@ export const actionLabels: Record<PupilActionKind, MessageDescriptor> = {
   move_terminal: msg`Move to another terminal`,
   extend: msg`Extend time`,
   retake: msg`Retake`,
+};
+
+/** Why an action is shown disabled (RosterRow.unavailable). */
+export const unavailableReasons: Record<UnavailableReason, MessageDescriptor> = {
+  upload_window_closed: msg`Too late to extend: this exam's answers can no longer be sent.`,
 };
 
 /** mm:ss (h:mm:ss from an hour), as the pupil's own timer shows it. */
@@ -170,11 +175,29 @@ function Row({ row, nameId }: { row: RosterApi['rows'][number]; nameId: string }
       <td>
         {row.actions.length > 0 && (
           <div className={styles.rowActions}>
-            {row.actions.map((kind) => (
-              <button key={kind} type="button" className={`button ${styles.rowButton}`} aria-describedby={nameId} onClick={() => row.request(kind)}>
-                {i18n._(actionLabels[kind])}
-              </button>
-            ))}
+            {row.actions.map((kind) => {
+              // An action that cannot succeed now is shown disabled, with the connect's reason.
+              const reason = row.unavailable[kind];
+              const reasonId = `${nameId}-${kind}-unavailable`;
+              return (
+                <span key={kind} className={styles.rowAction}>
+                  <button
+                    type="button"
+                    className={`button ${styles.rowButton}`}
+                    aria-describedby={reason ? `${nameId} ${reasonId}` : nameId}
+                    disabled={reason !== undefined}
+                    onClick={() => row.request(kind)}
+                  >
+                    {i18n._(actionLabels[kind])}
+                  </button>
+                  {reason && (
+                    <span id={reasonId} className={styles.unavailable}>
+                      {i18n._(unavailableReasons[reason])}
+                    </span>
+                  )}
+                </span>
+              );
+            })}
           </div>
         )}
       </td>

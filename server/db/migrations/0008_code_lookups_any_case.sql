@@ -1,0 +1,2 @@
+CREATE INDEX "organizations_code_lower_idx" ON "organizations" USING btree (lower("code"));--> statement-breakpoint
+CREATE INDEX "schedules_schedule_code_lower_idx" ON "schedules" USING btree (lower("schedule_code"));
