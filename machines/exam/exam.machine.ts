@@ -52,8 +52,10 @@
  *   a logout, an error); Start and a flag for review are reported at once. So a reload, a hidden
  *   page or the end of answering never loses the position; only a crash within the pause (the
  *   browser or the terminal dying with no pagehide) resumes on the position last reported.
- *   The exam cache takes a move when the page is idle (`cachePosition`, also off the swap's
- *   frame); answers are never affected (the outbox writes each one before it is shown as saved);
+ *   The exam cache takes the position whenever it is reported: when the page is next idle
+ *   after the pause (`cachePosition`: an IndexedDB write of the whole exam, never near a swap's
+ *   frame, one for a burst of moves), at once when the page is hidden or goes away (`cacheExam`);
+ *   answers are never affected (the outbox writes each one before it is shown as saved);
  * - an answer is "saved on this terminal" only once the outbox wrote it (`storeAnswer`), and
  *   "saved" only after the server acknowledged its idempotency key; only then is it removed
  *   from the outbox (`removeFromOutbox`);
@@ -319,7 +321,6 @@ export const examMachine = examSetup.createMachine({
           guard: 'hasNext',
           actions: [
             assign({ questionIndex: ({ context }) => context.questionIndex + 1, positionUnreported: true }),
-            'cachePosition',
             'cancelPositionPause',
             'startPositionPause',
           ],
@@ -328,7 +329,6 @@ export const examMachine = examSetup.createMachine({
           guard: 'hasPrevious',
           actions: [
             assign({ questionIndex: ({ context }) => context.questionIndex - 1, positionUnreported: true }),
-            'cachePosition',
             'cancelPositionPause',
             'startPositionPause',
           ],
@@ -337,7 +337,6 @@ export const examMachine = examSetup.createMachine({
           guard: 'isValidIndex',
           actions: [
             assign({ questionIndex: ({ event }) => event.index, positionUnreported: true }),
-            'cachePosition',
             'cancelPositionPause',
             'startPositionPause',
           ],
@@ -367,6 +366,7 @@ export const examMachine = examSetup.createMachine({
             }),
             'cancelPositionPause',
             'reportProgress',
+            'cachePosition',
             'markPositionReported',
           ],
         },
@@ -416,13 +416,15 @@ export const examMachine = examSetup.createMachine({
             enqueue('cancelPositionPause');
             if (!context.positionUnreported) return;
             enqueue('reportProgress');
+            enqueue('cachePosition');
             enqueue('markPositionReported');
           }),
           on: {
-            'position.paused': { guard: 'isPositionUnreported', actions: ['reportProgress', 'markPositionReported'] },
+            'position.paused': { guard: 'isPositionUnreported', actions: ['reportProgress', 'cachePosition', 'markPositionReported'] },
+            // The page may go away: the cache takes the position now, not when the page is idle.
             'page.changed': {
               guard: and(['isPositionUnreported', 'isPageHiddenInTime']),
-              actions: ['cancelPositionPause', 'reportProgress', 'markPositionReported'],
+              actions: ['cancelPositionPause', 'reportProgress', 'cacheExam', 'markPositionReported'],
             },
           },
         },

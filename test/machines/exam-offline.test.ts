@@ -16,6 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { POSITION_PAUSE_MS } from '../../machines/exam/exam.setup.ts';
 import { waitFor, type AnyActorRef } from 'xstate';
 import { selectExamRetryDialog, selectSaveState } from '../../machines/exam/exam.selectors.ts';
 import { RETRY_WINDOW_MS } from '../../machines/retry/retry.machine.ts';
@@ -102,6 +103,8 @@ describe('a reload without the network', () => {
     first.actor.send({ type: 'answer.given', questionId: 102, value: 'cold' });
     await waitFor(first.actor, (s) => s.context.answers[102]?.status === 'local' && s.matches({ answering: { sync: 'waiting' } }));
     const before = first.actor.getSnapshot().context;
+    // The pupil stays on question 2 (the pause after a move): its position is cached too.
+    first.clock.increment(POSITION_PAUSE_MS);
     await settle();
     expect(examCache.records.get(7)).toMatchObject({ questionIndex: 1, answers: [{ question_id: 101, value: 'a' }] });
 

@@ -1,9 +1,9 @@
 /**
- * The question swap keeps the question on screen without writing the exam cache on the swap's
- * frame (issue 12, the question swap): the move is reported once the pupil pauses (the kiosk
- * writes it to the stored session, where a reload resumes from; test/machines/exam-position.test.ts),
- * and the cache takes the new question when the page is next idle, one write for a burst of
- * moves. A reload right after a move, before the page was ever idle, resumes at that question (the
+ * The question swap keeps the question on screen without writing the exam cache near the swap
+ * (issue 12, the question swap): the move is reported once the pupil pauses (the kiosk writes it
+ * to the stored session, where a reload resumes from; test/machines/exam-position.test.ts), and
+ * the cache takes the new question then, when the page is next idle, one write for a burst of
+ * moves; at once when the page is hidden first. A reload right after a move, before the page was ever idle, resumes at that question (the
  * page's pagehide reports it: the helper's `actor.stop()`); so does one without the network.
  */
 import { describe, expect, it } from 'vitest';
@@ -28,19 +28,28 @@ async function answeringTerminal() {
 }
 
 describe('a question swap', () => {
-  it('reports the question once the pupil pauses and writes the cache only when the page is idle, once for a burst of moves', async () => {
+  it('reports the question once the pupil pauses, and writes the cache then, when the page is idle: once for a burst of moves', async () => {
     const { terminal, first, written } = await answeringTerminal();
     first.actor.send({ type: 'question.next' });
     first.actor.send({ type: 'question.next' });
     first.actor.send({ type: 'question.previous' });
-    // Not on the swap's frame: neither the stored session nor the cache yet.
+    // Not on the swap's frame nor in the idle time after it: neither the stored session nor the cache.
     expect(terminal.session().question_index).toBe(0);
+    await settle();
     expect(written).toEqual([]);
     expect(terminal.examCache.records.get(7)?.questionIndex).toBe(0);
+    first.clock.increment(POSITION_PAUSE_MS);
+    expect(terminal.session().question_index).toBe(1);
     await settle();
     expect(written).toEqual([1]);
     expect(terminal.examCache.records.get(7)?.questionIndex).toBe(1);
-    first.clock.increment(POSITION_PAUSE_MS);
+  });
+
+  it('writes the cache at once when the page is hidden within the pause', async () => {
+    const { terminal, first, written } = await answeringTerminal();
+    first.actor.send({ type: 'question.next' });
+    first.actor.send({ type: 'page.changed', now: first.clock.now(), visible: false, cause: 'pagehide' });
+    expect(written).toEqual([1]);
     expect(terminal.session().question_index).toBe(1);
   });
 
