@@ -20,7 +20,7 @@ import { App } from './app/app.tsx';
 import { createBrowserEnvironment, type BrowserEnvironment } from './app/environment.ts';
 import { preloadLikelyScreens } from './app/preload.ts';
 import { createAppRouter } from './app/router.ts';
-import { syncRouterWithKiosk } from './app/router-sync.ts';
+import { followHistoryUntilRendered, syncRouterWithKiosk } from './app/router-sync.ts';
 import { createBrowserTerminal } from './platform/terminal.ts';
 import './styles/tokens.css';
 import './styles/base.css';
@@ -119,8 +119,9 @@ async function boot() {
   // A first screen other than /login-code (a URL typed at boot: /403, /login, the print route...)
   // has its view in a lazy chunk: loaded before the first paint, so the page is never blank.
   // The machine may move while that chunk loads (a single sign-on return signs in and pushes the
-  // exam list): the router follows every move from the start, not only once it is mounted.
-  const stopEarlyLoads = history.subscribe(() => void router.load().catch(() => undefined));
+  // exam list) and while React renders: the router follows every move from the start until its
+  // first screen is rendered (router-sync.ts `followHistoryUntilRendered`).
+  followHistoryUntilRendered(history, router);
   await router.load().catch(() => undefined);
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
@@ -129,8 +130,6 @@ async function boot() {
       <App environment={environment} kiosk={kiosk} router={router} />
     </StrictMode>,
   );
-  // Mounted, the router listens to the history itself.
-  stopEarlyLoads();
   // The route views, the exam's next screens first, once the first screen is up (src/app/preload.ts).
   preloadLikelyScreens(router, undefined, () => Promise.all([preloadKioskChildren(), environment.preloadPorts()]));
 }

@@ -94,3 +94,29 @@ export function syncRouterWithKiosk(
     stopMachine();
   };
 }
+
+/** What the boot needs of the router (TanStack's `router.load` and its events). */
+export interface LoadingRouter {
+  load(): Promise<unknown>;
+  subscribe(eventType: 'onRendered', listener: () => void): () => void;
+}
+
+/**
+ * Before it is mounted the router does not listen to the history: the boot loads every move for
+ * it (the machine may move while the typed URL's view loads). It listens itself from its first
+ * commit on, which React's `render()` only schedules; and a location changed before that commit
+ * is not loaded at the mount once the router has loaded one (TanStack's Transitioner: only when
+ * no load ever ran), which the boot did. So the loads go on until the first screen is rendered.
+ * Before, they stopped at `render()`: a reload on /pay-exam-fee with the fee paid moved the URL
+ * to /testing-menu while React rendered, and the payment's skeleton stayed under the menu's URL.
+ * Returns the stop (the first render stops it too).
+ */
+export function followHistoryUntilRendered(history: RouterHistory, router: LoadingRouter): () => void {
+  const stopLoads = history.subscribe(() => void router.load().catch(() => undefined));
+  const stopWatching = router.subscribe('onRendered', () => stop());
+  function stop() {
+    stopLoads();
+    stopWatching();
+  }
+  return stop;
+}
