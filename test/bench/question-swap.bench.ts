@@ -19,6 +19,10 @@
  * Printed per round: the mean and p50 of `commit` (press -> committed, microtasks run, styles
  * and layout worked out: the work before the swap's frame) and the ratio to plain React, and
  * their medians over the rounds (goal ≤ 1.2); `frame` (press -> next frame painted) beside it.
+ * Then where the time goes, over every round: the click itself (synchronous: the machine, React's
+ * render and commit), on the app side how much of it is the exam actor's `send` (XState's
+ * transition and what observes it), and the rest of the span (microtasks, a task or frame that
+ * comes first, the forced layout).
  *
  * Then, because wall time on a shared machine swings with other load, one traced run per side
  * gives the main thread's CPU time (thread time) of the same span, and its ratios.
@@ -207,18 +211,25 @@ test('question swap in Chromium at 4× CPU: Gradus beside plain React', { timeou
     }
 
     const rows: string[] = [];
+    /** Every round's swaps per side, for where the time goes. */
+    const all = Object.fromEntries(names.map((name) => [name, { commit: [], frame: [], sync: [], machine: [] }])) as unknown as Record<SideName, SwapTimes>;
     const ratios: Record<'app' | 'screen' | 'appP50' | 'screenP50', number[]> = { app: [], screen: [], appP50: [], screenP50: [] };
     const trace = process.env.BENCH_TRACE;
     for (let round = 1; round <= ROUNDS; round++) {
       const order = names.map((_, i) => names[(i + round) % names.length]!);
       if (trace && round === 1) await browser.startTracing(undefined, { path: path.resolve(trace), screenshots: false });
       // Interleaved a few swaps at a time, so load from elsewhere on the machine falls on every side alike.
-      const times = Object.fromEntries(names.map((name) => [name, { commit: [], frame: [] }])) as unknown as Record<SideName, SwapTimes>;
+      const times = Object.fromEntries(names.map((name) => [name, { commit: [], frame: [], sync: [], machine: [] }])) as unknown as Record<SideName, SwapTimes>;
       for (let done = 0; done < SWAPS; done += CHUNK) {
         for (const name of order) {
           const chunk = await run(pages[name], Math.min(CHUNK, SWAPS - done));
           times[name].commit.push(...chunk.commit);
           times[name].frame.push(...chunk.frame);
+          times[name].sync.push(...chunk.sync);
+          times[name].machine.push(...chunk.machine);
+          all[name].commit.push(...chunk.commit);
+          all[name].sync.push(...chunk.sync);
+          all[name].machine.push(...chunk.machine);
         }
       }
       if (trace && round === 1) await browser.stopTracing();
@@ -247,6 +258,20 @@ test('question swap in Chromium at 4× CPU: Gradus beside plain React', { timeou
       `median ratio of means, Gradus screen to plain React: ${verdict(median(ratios.screen))}; of p50s: ${verdict(median(ratios.screenP50))}`,
     ];
     if (trace) lines.push(`performance trace of round 1: ${path.resolve(trace)}`);
+    // Where the time goes: the swap's click (the machine and React, synchronous), then the rest of
+    // the span (microtasks, any task or frame that comes first, the forced layout).
+    const phase = (name: SideName) => {
+      const t = all[name];
+      const rest = mean(t.commit) - mean(t.sync);
+      const machine = name === 'Gradus app' ? `; of it the exam actor's send ${mean(t.machine).toFixed(2)} (p50 ${median(t.machine).toFixed(2)})` : '';
+      return `| ${name} | ${mean(t.sync).toFixed(2)} (p50 ${median(t.sync).toFixed(2)})${machine} | ${rest.toFixed(2)} |`;
+    };
+    lines.push(
+      `where the time goes (ms per swap, every round): the click (the machine, React's render and commit) and the rest up to layout:`,
+      '| side | click | rest |',
+      '|---|---|---|',
+      ...names.map(phase),
+    );
 
     // CPU time: one traced run of SWAPS swaps per side (tracing is one page at a time).
     const cpu = {} as Record<SideName, number[]>;

@@ -14,10 +14,12 @@ export interface SwapUnderTest {
   /** The exam's markup now (the element the swap changes). */
   markup(): string;
   stop(): void;
+  /** Milliseconds spent in the exam actor's `send` since the last call (the app side only). */
+  machineTime?(): number;
 }
 
 /** Renders `element` into a new container; swaps with its Next and Previous buttons. */
-export async function mounted(element: ReactElement, stop: () => void): Promise<SwapUnderTest> {
+export async function mounted(element: ReactElement, stop: () => void, machineTime?: () => number): Promise<SwapUnderTest> {
   const container = document.body.appendChild(document.createElement('div'));
   const root = createRoot(container);
   flushSync(() => root.render(element));
@@ -35,6 +37,7 @@ export async function mounted(element: ReactElement, stop: () => void): Promise<
       container.remove();
       stop();
     },
+    ...(machineTime ? { machineTime } : {}),
   };
 }
 

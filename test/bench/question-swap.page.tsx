@@ -38,6 +38,10 @@ export type SideName = (typeof sideNames)[number];
 export interface SwapTimes {
   commit: number[];
   frame: number[];
+  /** Press -> the swap's click returned (the click, the machine, React's render and commit: flushSync). */
+  sync: number[];
+  /** Of `sync`, the time in the exam actor's `send` (the app side; 0 elsewhere). */
+  machine: number[];
 }
 export interface SwapBench {
   markup(): string;
@@ -69,12 +73,15 @@ async function start(name: SideName): Promise<SwapBench> {
       await afterFrame();
     },
     async run(count) {
-      const times: SwapTimes = { commit: [], frame: [] };
+      const times: SwapTimes = { commit: [], frame: [], sync: [], machine: [] };
       for (let i = 0; i < count; i++) {
         await afterFrame();
+        side.machineTime?.();
         const pressed = performance.now();
         performance.mark('swap-pressed');
         side.swap();
+        times.sync.push(performance.now() - pressed);
+        times.machine.push(side.machineTime?.() ?? 0);
         await nextTask();
         document.body.getBoundingClientRect();
         performance.mark('swap-laid-out');
