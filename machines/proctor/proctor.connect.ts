@@ -2,12 +2,13 @@
  * The proctor page's binding, in the chakra-ui/zag style: `connect(snapshot, send, now)` turns a
  * snapshot of the proctor machine into exactly what the screens render and the events they may
  * send, and nothing else. Pure: no React, no DOM, no clock of its own (`now` is this terminal's
- * time in ms; the screen passes it on every tick). Strings are the screens' (Lingui); this gives
- * them facts and codes.
+ * time in ms; the screen passes it on every tick, and an action asked for carries it, so the
+ * machine judges the action at the time the page showed it). Strings are the screens' (Lingui);
+ * this gives them facts and codes.
  */
 import type { AdminSchedule, AuditEntry, Staff } from '../../contract/admin.ts';
 import type { FailureCode } from '../shared/ports.ts';
-import { roomsOf } from './proctor.machine.ts';
+import { pupilsToExtend, roomsOf, serverNow } from './proctor.machine.ts';
 import { countsOf, selectPhase, selectRows, type ProctorPhase, type ProctorSnapshot, type RosterRow } from './proctor.selectors.ts';
 import type {
   ActionFieldErrors,
@@ -102,7 +103,10 @@ export interface ActionDialogApi {
   answersSaved: number;
   /** The room of the pupil, or the room the room-wide extension is limited to. */
   venueName: string | null;
-  /** The room-wide extension reaches this many pupils (as the roster showed them). */
+  /**
+   * The room-wide extension reaches this many pupils (as the roster showed them when it was asked
+   * for): in the exam and not past the upload window, whom the server leaves out.
+   */
   pupilsInExam: number;
   /** Extensions ask for minutes too. */
   asksMinutes: boolean;
@@ -178,7 +182,7 @@ export function connect(snapshot: ProctorSnapshot, send: (event: ProctorEvent) =
       chooseVenue: (venueId) => send({ type: 'venue.chosen', venueId }),
       rows: rows.map((row) => ({
         ...row,
-        request: (kind: PupilActionKind) => send({ type: 'action.requested', kind, sittingId: row.sittingId }),
+        request: (kind: PupilActionKind) => send({ type: 'action.requested', kind, sittingId: row.sittingId, now }),
       })),
       counts: countsOf(rows),
       connection: {
@@ -187,8 +191,8 @@ export function connect(snapshot: ProctorSnapshot, send: (event: ProctorEvent) =
         updatedAt: context.updatedAt,
         retryNow: () => send({ type: 'roster.refreshRequested' }),
       },
-      canExtendRoom: rows.some((row) => row.actions.includes('extend') && row.unavailable.extend === undefined),
-      extendRoom: () => send({ type: 'action.requested', kind: 'extend_room' }),
+      canExtendRoom: phase === 'roster' && pupilsToExtend(context, serverNow(context, now)).length > 0,
+      extendRoom: () => send({ type: 'action.requested', kind: 'extend_room', now }),
       outcome: context.outcome,
       canLeave: inAction('idle'),
       openAudit: () => send({ type: 'audit.requested' }),

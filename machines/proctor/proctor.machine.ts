@@ -20,7 +20,9 @@
  *   session ended on the server) forgets the token and shows the login form with a message;
  * - an action is sent only after its confirm step, with a reason (1 to 500 characters) and,
  *   for an extension, whole minutes from 1 to 60; a pupil action only for a pupil the roster
- *   shows in a state where the action applies (`actionsFor`);
+ *   shows in a state where the action applies (`actionsFor`) and can succeed on the server's
+ *   clock when asked (`unavailableActions`: no extension past the upload window); the room-wide
+ *   extension only while it reaches someone (`pupilsToExtend`);
  * - an action is done at most once: its idempotency key is made when it is confirmed and sent
  *   again by "Try again" (the server answers a repeat as it did the first);
  * - one action at a time: while one is confirmed, sent or failed, no other can be asked for,
@@ -41,7 +43,7 @@ import {
 import { backoffMs } from '../shared/backoff.ts';
 import { ApiFailure, failureCodeOf } from '../shared/ports.ts';
 import { uuidV4 } from '../shared/uuid.ts';
-import { actionsFor, checkConfirmation, checkStaffLogin, isInExam, roomsOf, visiblePupils } from './proctor.rules.ts';
+import { canAskAction, checkConfirmation, checkStaffLogin, pupilsToExtend, roomsOf, serverNow } from './proctor.rules.ts';
 import type {
   ActionDraft,
   ActionResult,
@@ -53,7 +55,19 @@ import type {
 } from './proctor.types.ts';
 
 // The rules live in proctor.rules.ts; the page and the tests read them from here too.
-export { actionsFor, asciiDigits, checkConfirmation, checkStaffLogin, isInExam, roomsOf, unavailableActions, visiblePupils } from './proctor.rules.ts';
+export {
+  actionsFor,
+  asciiDigits,
+  canAskAction,
+  checkConfirmation,
+  checkStaffLogin,
+  isInExam,
+  pupilsToExtend,
+  roomsOf,
+  serverNow,
+  unavailableActions,
+  visiblePupils,
+} from './proctor.rules.ts';
 
 /** The longest wait between two polls while the connection is lost. */
 export const POLL_BACKOFF_MAX_MS = 30_000;
@@ -231,7 +245,8 @@ export const proctorMachine = setup({
               answersSaved: 0,
               venueId: context.venueId,
               venueName: roomsOf(context.roster).find((r) => r.id === context.venueId)?.name ?? null,
-              pupilsInExam: visiblePupils(context).filter(isInExam).length,
+              // Those the server extends, on its clock when the proctor asked (none past the upload window).
+              pupilsInExam: pupilsToExtend(context, serverNow(context, event.now)).length,
             }
           : (() => {
               const pupil = context.roster?.pupils.find((p) => p.schedule_history_id === event.sittingId);
@@ -305,11 +320,14 @@ export const proctorMachine = setup({
       event.type === 'schedule.chosen' && context.schedules.some((s) => s.code === event.code),
     isKnownVenue: ({ context, event }) =>
       event.type === 'venue.chosen' && (event.venueId === null || roomsOf(context.roster).some((r) => r.id === event.venueId)),
+    // On the server's clock when the proctor asked (the event's `now`, this terminal's time): the
+    // rule the roster's buttons show, so nothing the server would refuse TIME_END is asked for.
     canRequestAction: ({ context, event }) => {
       if (event.type !== 'action.requested') return false;
-      if (event.kind === 'extend_room') return visiblePupils(context).some(isInExam);
+      const serverClock = serverNow(context, event.now);
+      if (event.kind === 'extend_room') return pupilsToExtend(context, serverClock).length > 0;
       const pupil = context.roster?.pupils.find((p) => p.schedule_history_id === event.sittingId);
-      return pupil !== undefined && actionsFor(pupil).includes(event.kind);
+      return pupil !== undefined && canAskAction(context, pupil, event.kind, serverClock);
     },
     isValidConfirmation: ({ context, event }) =>
       event.type === 'action.confirmed' && context.draft !== null && checkConfirmation(context.draft, event).ok,

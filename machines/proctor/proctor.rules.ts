@@ -1,8 +1,9 @@
 /**
- * The proctor machine's pure rules (no actor, no clock): which actions apply to a pupil, which
- * pupils and rooms the roster's filter shows, and the checks of the staff login form and of an
- * action's confirm step, each with the contract's schemas (contract/admin.ts), so the page asks
- * the server only what it would accept. proctor.machine.ts guards and assigns with them.
+ * The proctor machine's pure rules (no actor, no clock of their own: the time is an argument):
+ * which actions apply to a pupil and which of them can succeed at a time on the server's clock,
+ * which pupils and rooms the roster's filter shows, and the checks of the staff login form and of
+ * an action's confirm step, each with the contract's schemas (contract/admin.ts), so the page
+ * asks the server only what it would accept. proctor.machine.ts guards and assigns with them.
  */
 import * as v from 'valibot';
 import { isPastUploadWindow } from '../../contract/exam.ts';
@@ -71,6 +72,39 @@ export function unavailableActions(
 export function visiblePupils(context: Pick<ProctorContext, 'roster' | 'venueId'>): RosterPupil[] {
   const pupils = context.roster?.pupils ?? [];
   return context.venueId === null ? pupils : pupils.filter((p) => p.venue?.id === context.venueId);
+}
+
+/** The server's clock (ms) at this terminal's time `now` (ms), from the offset kept from the last answer. */
+export function serverNow(context: Pick<ProctorContext, 'clockOffsetMs'>, now: number): number {
+  return now + context.clockOffsetMs;
+}
+
+/** The roster's upload window (none yet: no sitting is past it). */
+function uploadWindowOf(context: Pick<ProctorContext, 'roster'>): number {
+  return context.roster?.upload_window_ms ?? Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Whether `kind` can be asked for this pupil at `serverClock` (ms, the server's clock): it applies
+ * (`actionsFor`) and is not unavailable then (`unavailableActions`: no extension past the
+ * sitting's upload window). The machine's guard and the roster's buttons say the same.
+ */
+export function canAskAction(
+  context: Pick<ProctorContext, 'roster'>,
+  pupil: RosterPupil,
+  kind: PupilActionKind,
+  serverClock: number,
+): boolean {
+  return actionsFor(pupil).includes(kind) && unavailableActions(pupil, serverClock, uploadWindowOf(context))[kind] === undefined;
+}
+
+/**
+ * The pupils the room-wide extension reaches at `serverClock` (ms, the server's clock): those of
+ * the room shown who can be extended, as server/domain/proctor.ts `extendSchedule` picks them
+ * (in the exam, and not past the upload window: the server leaves those out).
+ */
+export function pupilsToExtend(context: Pick<ProctorContext, 'roster' | 'venueId'>, serverClock: number): RosterPupil[] {
+  return visiblePupils(context).filter((pupil) => canAskAction(context, pupil, 'extend', serverClock));
 }
 
 /** The rooms the roster's pupils sit in, by name. */

@@ -7,8 +7,8 @@
 import type { SnapshotFrom } from 'xstate';
 import type { RosterPupil, RosterState } from '../../contract/admin.ts';
 import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
-import { actionsFor, isInExam, unavailableActions, visiblePupils, type proctorMachine } from './proctor.machine.ts';
-import type { ProctorContext, PupilActionKind, UnavailableReason } from './proctor.types.ts';
+import { actionsFor, isInExam, serverNow, unavailableActions, visiblePupils, type proctorMachine } from './proctor.machine.ts';
+import type { PupilActionKind, UnavailableReason } from './proctor.types.ts';
 
 export type ProctorSnapshot = SnapshotFrom<typeof proctorMachine>;
 
@@ -70,10 +70,8 @@ export interface RosterRow {
   unavailable: Partial<Record<PupilActionKind, UnavailableReason>>;
 }
 
-/** The server's clock now, from this terminal's clock and the kept offset. */
-export function serverNow(context: Pick<ProctorContext, 'clockOffsetMs'>, now: number): number {
-  return now + context.clockOffsetMs;
-}
+// The server's clock now, from this terminal's clock and the kept offset (the machine's guards use it too).
+export { serverNow };
 
 /**
  * One row at `serverClock`; `confirmedAt` is when (server's clock) a roster answer, 200 or 304,

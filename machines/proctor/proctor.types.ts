@@ -59,7 +59,10 @@ export interface ActionDraft {
   /** The room the room-wide extension is limited to (the roster's filter); null: the whole schedule. */
   venueId: number | null;
   venueName: string | null;
-  /** Pupils in the exam that the room-wide extension reaches, as the roster showed them. */
+  /**
+   * Pupils the room-wide extension reaches, as the roster showed them when it was asked for: in
+   * the exam and not past the upload window (`pupilsToExtend`; the server leaves those out).
+   */
   pupilsInExam: number;
 }
 
@@ -139,8 +142,12 @@ export type ProctorEvent =
   | { type: 'venue.chosen'; venueId: number | null }
   /** Ask for the roster now (the connection-lost banner's "Try now"). */
   | { type: 'roster.refreshRequested' }
-  | { type: 'action.requested'; kind: PupilActionKind; sittingId: number }
-  | { type: 'action.requested'; kind: 'extend_room' }
+  /**
+   * An action asked for; `now` is this terminal's clock then (ms): the machine judges it on the
+   * server's clock at that time (the kept offset), as the roster's buttons do.
+   */
+  | { type: 'action.requested'; kind: PupilActionKind; sittingId: number; now: number }
+  | { type: 'action.requested'; kind: 'extend_room'; now: number }
   /** The confirm step: the reason (and the minutes, for an extension) as typed. */
   | { type: 'action.confirmed'; reason: string; minutes?: string }
   | { type: 'action.cancelled' }

@@ -2,8 +2,9 @@
  * An in-memory admin API (contract/admin.ts) behind the proctor machine's AdminPort, for the
  * proctor's machine, view and UI-level model tests: staff login with lockout, one schedule with
  * two rooms and a roster served with a strong ETag (If-None-Match -> 304), the four actions with
- * their refusals, and the audit trail, newest first. Every answer is a wire answer (status, JSON
- * body, ETag), so the real actors parse it with the contract's schemas.
+ * their refusals (an extension past the upload window too, as the real server), and the audit
+ * trail, newest first. Every answer is a wire answer (status, JSON body, ETag), so the real
+ * actors parse it with the contract's schemas.
  *
  * `createControlledAdmin()` wraps it so every call waits until the test says how it ends.
  */
@@ -14,6 +15,7 @@ import type {
   RosterResponse,
   Staff,
 } from '../../contract/admin.ts';
+import { isPastUploadWindow } from '../../contract/exam.ts';
 import type { AdminPort, AdminRequest, AdminResponse } from '../../machines/proctor/proctor.types.ts';
 import { ApiFailure, type FailureCode } from '../../machines/shared/ports.ts';
 
@@ -157,6 +159,11 @@ export function createFakeAdmin(): FakeAdmin {
     server.audit.unshift({ id: ++auditId, at: serverTime(), actor: 'staff', staff_name: demoStaff.name, ...entry });
   }
 
+  /** As the real server: a sitting past its deadline and upload window is not extended (TIME_END). */
+  function pastUploadWindow(pupil: RosterPupil): boolean {
+    return pupil.deadline_at !== null && isPastUploadWindow(new Date(pupil.deadline_at), new Date(server.now), FAKE_UPLOAD_WINDOW_MS);
+  }
+
   function roster(): RosterResponse {
     return { schedule: server.schedules[0]!, venue: null, pupils: server.pupils, upload_window_ms: FAKE_UPLOAD_WINDOW_MS, server_time: serverTime() };
   }
@@ -188,6 +195,7 @@ export function createFakeAdmin(): FakeAdmin {
     const minutes = body.minutes;
     if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > 60) return refusal(422, 'VALIDATION_ERROR');
     if (!doing || !current.deadline_at) return refusal(403, 'EXAM_NOT_STARTED');
+    if (pastUploadWindow(current)) return refusal(403, 'TIME_END');
     const deadline = new Date(Date.parse(current.deadline_at) + minutes * 60_000).toISOString();
     const extended = { ...current, deadline_at: deadline, extra_seconds: current.extra_seconds + minutes * 60 };
     server.pupils[index] = extended;
@@ -233,7 +241,7 @@ export function createFakeAdmin(): FakeAdmin {
       const venueId = typeof body.venue_id === 'number' ? body.venue_id : null;
       let extended = 0;
       server.pupils = server.pupils.map((p) => {
-        if (p.status !== 6 || !p.deadline_at || (venueId !== null && p.venue?.id !== venueId)) return p;
+        if (p.status !== 6 || !p.deadline_at || pastUploadWindow(p) || (venueId !== null && p.venue?.id !== venueId)) return p;
         extended += 1;
         return { ...p, deadline_at: new Date(Date.parse(p.deadline_at) + minutes * 60_000).toISOString(), extra_seconds: p.extra_seconds + minutes * 60 };
       });

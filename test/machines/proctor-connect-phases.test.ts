@@ -144,7 +144,7 @@ describe('proctor connect, part by part', () => {
   it('the confirm dialog: confirming, sending, failed with its code; pupil actions ask no minutes', () => {
     const { actor, api, failed, sent } = onRoster();
     expect(api().dialog).toBeNull();
-    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501 });
+    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501, now: Date.now() });
     let dialog = api().dialog!;
     expect(dialog).toMatchObject({
       kind: 'move_terminal', examineeName: 'Amara Okafor', answersSaved: 5, venueName: rooms.one.name, pupilsInExam: 0,
@@ -172,16 +172,16 @@ describe('proctor connect, part by part', () => {
     expect(api().dialog).toBeNull();
     expect(api().roster.canLeave).toBe(true);
 
-    actor.send({ type: 'action.requested', kind: 'retake', sittingId: 501 });
+    actor.send({ type: 'action.requested', kind: 'retake', sittingId: 501, now: Date.now() });
     expect(api().dialog).toMatchObject({ kind: 'retake', asksMinutes: false });
     actor.send({ type: 'action.cancelled' });
-    actor.send({ type: 'action.requested', kind: 'extend', sittingId: 501 });
+    actor.send({ type: 'action.requested', kind: 'extend', sittingId: 501, now: Date.now() });
     expect(api().dialog).toMatchObject({ kind: 'extend', asksMinutes: true });
   });
 
   it('the outcome of an action is the roster\'s status line', () => {
     const { actor, api, done } = onRoster();
-    actor.send({ type: 'action.requested', kind: 'extend', sittingId: 501 });
+    actor.send({ type: 'action.requested', kind: 'extend', sittingId: 501, now: Date.now() });
     actor.send({ type: 'action.confirmed', reason: 'Fire drill', minutes: '5' });
     done('performAction', { pupil: null, extended: null, server_time: serverTime });
     expect(api().roster.outcome).toEqual({ kind: 'extend', examineeName: 'Amara Okafor', minutes: 5, extended: null, venueName: rooms.one.name });
@@ -220,7 +220,7 @@ describe('proctor connect, part by part', () => {
 
   it('a dialog is shown only on the roster: signing out drops it', () => {
     const { actor, api } = onRoster();
-    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501 });
+    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501, now: Date.now() });
     actor.send({ type: 'logout.requested' });
     expect(api().phase).toBe('signingOut');
     expect(api().busy).toBe(true);

@@ -25,7 +25,7 @@ import {
 import { countsOf, rowOf, serverNow } from '../../machines/proctor/proctor.selectors.ts';
 import type { ActionDraft } from '../../machines/proctor/proctor.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
-import { FAKE_NOW, demoPupils, demoRoster, demoSchedules, demoStaff, rooms } from '../helpers/fake-admin.ts';
+import { FAKE_NOW, FAKE_UPLOAD_WINDOW_MS, demoPupils, demoRoster, demoSchedules, demoStaff, rooms } from '../helpers/fake-admin.ts';
 import { never } from '../helpers/never.ts';
 
 const staff = { org_code: 'GRADUS-DEMO', login_id: 'grace', password: 'secret' };
@@ -351,10 +351,10 @@ describe('the machine, driven by hand', () => {
 
   it('an action: only one that applies to a pupil of the roster; its draft says who and what', () => {
     const { actor } = onRoster();
-    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 999 });
-    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 503 });
+    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 999, now: Date.now() });
+    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 503, now: Date.now() });
     expect(actor.getSnapshot().context.draft).toBeNull();
-    actor.send({ type: 'action.requested', kind: 'retake', sittingId: 503 });
+    actor.send({ type: 'action.requested', kind: 'retake', sittingId: 503, now: Date.now() });
     expect(actor.getSnapshot().context.draft).toEqual({
       kind: 'retake', sittingId: 503, examineeName: 'Lucía Fernández', answersSaved: demoPupils()[2]!.answers_saved,
       venueId: rooms.two.id, venueName: rooms.two.name, pupilsInExam: 0,
@@ -366,17 +366,57 @@ describe('the machine, driven by hand', () => {
   it('the room-wide extension counts the pupils in the exam of the room shown, and names the room', () => {
     const { actor } = onRoster();
     actor.send({ type: 'venue.chosen', venueId: rooms.one.id });
-    actor.send({ type: 'action.requested', kind: 'extend_room' });
+    actor.send({ type: 'action.requested', kind: 'extend_room', now: Date.now() });
     expect(actor.getSnapshot().context.draft).toMatchObject({ kind: 'extend_room', sittingId: null, venueId: rooms.one.id, venueName: rooms.one.name, pupilsInExam: 3 });
     actor.send({ type: 'action.cancelled' });
     actor.send({ type: 'venue.chosen', venueId: rooms.two.id });
-    actor.send({ type: 'action.requested', kind: 'extend_room' });
+    actor.send({ type: 'action.requested', kind: 'extend_room', now: Date.now() });
     expect(actor.getSnapshot().context.draft).toBeNull();
+  });
+
+  it("refuses an extension past the sitting's upload window itself, on the server's clock when asked; the room-wide one counts only whom it extends", () => {
+    // Kenji's time ran out one upload window before the roster's server_time; Amara's and Ethan's still run.
+    const pupils = demoPupils().map((p) =>
+      p.schedule_history_id === 502 ? { ...p, state: 'time_up' as const, deadline_at: new Date(FAKE_NOW - FAKE_UPLOAD_WINDOW_MS).toISOString() } : p,
+    );
+    // Our clock is 10 s behind the server's (the offset kept from the roster's server_time).
+    vi.useFakeTimers({ toFake: ['Date'], now: FAKE_NOW - 10_000 });
+    const { actor } = (() => {
+      try {
+        return onRoster(pupils);
+      } finally {
+        vi.useRealTimers();
+      }
+    })();
+    const endOfWindow = FAKE_NOW - 10_000;
+    const idle = () => actor.getSnapshot().matches({ signedIn: { watching: { action: 'idle' } } });
+    // At the very end of the window the server still extends: the machine asks for it.
+    actor.send({ type: 'action.requested', kind: 'extend', sittingId: 502, now: endOfWindow });
+    expect(actor.getSnapshot().context.draft).toMatchObject({ kind: 'extend', sittingId: 502 });
+    actor.send({ type: 'action.cancelled' });
+    actor.send({ type: 'action.requested', kind: 'extend_room', now: endOfWindow });
+    expect(actor.getSnapshot().context.draft).toMatchObject({ kind: 'extend_room', pupilsInExam: 3 });
+    actor.send({ type: 'action.cancelled' });
+    // One millisecond later the server refuses it (TIME_END): the machine does not ask, whoever sent it.
+    actor.send({ type: 'action.requested', kind: 'extend', sittingId: 502, now: endOfWindow + 1 });
+    expect(actor.getSnapshot().context.draft).toBeNull();
+    expect(idle()).toBe(true);
+    // Kenji's retake still applies; the room-wide extension reaches Amara and Ethan only, and says so.
+    actor.send({ type: 'action.requested', kind: 'retake', sittingId: 502, now: endOfWindow + 1 });
+    expect(actor.getSnapshot().context.draft).toMatchObject({ kind: 'retake', sittingId: 502 });
+    actor.send({ type: 'action.cancelled' });
+    actor.send({ type: 'action.requested', kind: 'extend_room', now: endOfWindow + 1 });
+    expect(actor.getSnapshot().context.draft).toMatchObject({ kind: 'extend_room', pupilsInExam: 2 });
+    actor.send({ type: 'action.cancelled' });
+    // Once every sitting in the exam is past its window, the room-wide extension reaches nobody: not asked.
+    actor.send({ type: 'action.requested', kind: 'extend_room', now: endOfWindow + FAKE_UPLOAD_WINDOW_MS + 3_600_000 });
+    expect(actor.getSnapshot().context.draft).toBeNull();
+    expect(idle()).toBe(true);
   });
 
   it('a confirmed action is sent with its reason; its answer replaces that pupil row, and the roster is asked again', () => {
     const { actor } = onRoster();
-    actor.send({ type: 'action.requested', kind: 'extend', sittingId: 501 });
+    actor.send({ type: 'action.requested', kind: 'extend', sittingId: 501, now: Date.now() });
     actor.send({ type: 'action.confirmed', reason: '', minutes: '5' });
     expect(actor.getSnapshot().context).toMatchObject({ pending: null, fieldErrors: { reason: 'required' } });
     actor.send({ type: 'action.confirmed', reason: 'Fire drill', minutes: '5' });
@@ -394,7 +434,7 @@ describe('the machine, driven by hand', () => {
 
   it('a failed action says why and can be tried again or dropped; a 401 signs out', () => {
     const { actor } = onRoster();
-    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501 });
+    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501, now: Date.now() });
     actor.send({ type: 'action.confirmed', reason: 'Frozen' });
     failed(actor, 'performAction', new ApiFailure('INCORRECT_DEVICE', 403));
     expect(actor.getSnapshot().context.actionFailure).toBe('INCORRECT_DEVICE');
@@ -547,7 +587,7 @@ describe('the machine\'s calls and its polling', () => {
   it('an action is sent with the token, the schedule and the request; done, the roster is asked again at once', () => {
     const m = onRoster();
     m.done('loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
-    m.actor.send({ type: 'action.requested', kind: 'retake', sittingId: 501 });
+    m.actor.send({ type: 'action.requested', kind: 'retake', sittingId: 501, now: Date.now() });
     m.actor.send({ type: 'action.confirmed', reason: 'Reset' });
     expect(m.inputs.performAction).toEqual([
       {
@@ -566,7 +606,7 @@ describe('the machine\'s calls and its polling', () => {
   it('"Try again" sends the same action with the same idempotency key; the next action has a key of its own', () => {
     const m = onRoster();
     m.done('loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
-    m.actor.send({ type: 'action.requested', kind: 'extend', sittingId: 501 });
+    m.actor.send({ type: 'action.requested', kind: 'extend', sittingId: 501, now: Date.now() });
     m.actor.send({ type: 'action.confirmed', reason: 'Power cut', minutes: '10' });
     // The answer was lost: it is not known whether the server extended.
     m.failed('performAction', new ApiFailure('NETWORK_ERROR'));
@@ -575,7 +615,7 @@ describe('the machine\'s calls and its polling', () => {
     expect(first!.request).toMatchObject({ idempotencyKey: expect.stringMatching(UUID), minutes: 10 });
     expect(retried!.request).toEqual(first!.request);
     m.done('performAction', { pupil: null, extended: null, server_time: serverTime });
-    m.actor.send({ type: 'action.requested', kind: 'extend', sittingId: 501 });
+    m.actor.send({ type: 'action.requested', kind: 'extend', sittingId: 501, now: Date.now() });
     m.actor.send({ type: 'action.confirmed', reason: 'Power cut', minutes: '10' });
     const next = (m.inputs.performAction as Array<{ request: { idempotencyKey: string } }>)[2]!;
     expect(next.request.idempotencyKey).toMatch(UUID);
@@ -586,7 +626,7 @@ describe('the machine\'s calls and its polling', () => {
     const m = onRoster();
     m.done('loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
     m.actor.send({ type: 'venue.chosen', venueId: rooms.one.id });
-    m.actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501 });
+    m.actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501, now: Date.now() });
     m.actor.send({ type: 'action.confirmed', reason: 'Frozen' });
     m.failed('performAction', new ApiFailure('GENERIC_ERROR', 500));
     expect(m.actor.getSnapshot().hasTag('error')).toBe(true);
@@ -613,8 +653,8 @@ describe('the machine\'s calls and its polling', () => {
 
   it('before the roster\'s first answer, no pupil action can be asked for', () => {
     const m = onRoster();
-    m.actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501 });
-    m.actor.send({ type: 'action.requested', kind: 'extend_room' });
+    m.actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501, now: Date.now() });
+    m.actor.send({ type: 'action.requested', kind: 'extend_room', now: Date.now() });
     expect(m.actor.getSnapshot().status).toBe('active');
     expect(m.actor.getSnapshot().context.draft).toBeNull();
     expect(m.actor.getSnapshot().matches({ signedIn: { watching: { action: 'idle' } } })).toBe(true);

@@ -12,7 +12,7 @@ import { connect, type ProctorSnapshot } from '../../machines/proctor/proctor.co
 import { proctorMachine, visiblePupils } from '../../machines/proctor/proctor.machine.ts';
 import type { ActionResult, ProctorContext, RestoredSession, RosterResult } from '../../machines/proctor/proctor.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
-import { FAKE_NOW, demoPupils, demoRoster, demoSchedules, demoStaff, rooms } from '../helpers/fake-admin.ts';
+import { FAKE_NOW, FAKE_UPLOAD_WINDOW_MS, demoPupils, demoRoster, demoSchedules, demoStaff, rooms } from '../helpers/fake-admin.ts';
 import { never } from '../helpers/never.ts';
 import { describeModel } from './suite.ts';
 
@@ -56,6 +56,14 @@ const unauthorized = () => new ApiFailure('NOT_LOGGED_IN', 401);
 const offline = () => new ApiFailure('NETWORK_ERROR');
 
 const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as ProctorContext;
+
+const HOUR = 3_600_000;
+/**
+ * This terminal's time at which the server's clock (the offset kept from the last answer) reads
+ * the fixtures' FAKE_NOW: every deadline of the roster is within an hour of it, so the drift of the
+ * offset between path generation and replay cannot matter.
+ */
+const terminalTime = (snapshot: AnyMachineSnapshot) => FAKE_NOW - contextOf(snapshot).clockOffsetMs;
 
 function actionAnswer(context: ProctorContext): ActionResult {
   const request = context.pending!;
@@ -119,14 +127,20 @@ describeModel({
       { type: 'venue.chosen', venueId: rooms.two.id },
       { type: 'venue.chosen', venueId: 999 },
     ],
-    'action.requested': [
-      { type: 'action.requested', kind: 'move_terminal', sittingId: 501 },
-      { type: 'action.requested', kind: 'extend', sittingId: 502 },
-      { type: 'action.requested', kind: 'retake', sittingId: 503 },
-      { type: 'action.requested', kind: 'extend_room' },
-      // Not in the exam: nothing to move.
-      { type: 'action.requested', kind: 'move_terminal', sittingId: 504 },
-    ],
+    'action.requested': (snapshot) => {
+      const now = terminalTime(snapshot);
+      return [
+        { type: 'action.requested', kind: 'move_terminal', sittingId: 501, now },
+        { type: 'action.requested', kind: 'extend', sittingId: 502, now },
+        { type: 'action.requested', kind: 'retake', sittingId: 503, now },
+        { type: 'action.requested', kind: 'extend_room', now },
+        // Not in the exam: nothing to move.
+        { type: 'action.requested', kind: 'move_terminal', sittingId: 504, now },
+        // A day and an hour later every sitting in the exam is past its upload window: no extension.
+        { type: 'action.requested', kind: 'extend', sittingId: 502, now: now + FAKE_UPLOAD_WINDOW_MS + HOUR },
+        { type: 'action.requested', kind: 'extend_room', now: now + FAKE_UPLOAD_WINDOW_MS + HOUR },
+      ];
+    },
     'action.confirmed': (snapshot) => {
       const kind = contextOf(snapshot).draft?.kind;
       const extension = kind === 'extend' || kind === 'extend_room';

@@ -102,6 +102,25 @@ describe('proctor connect', () => {
     expect(past.roster.canExtendRoom).toBe(false);
   });
 
+  it("past a pupil's upload window, an Extend asked for anyway opens nothing, and the room-wide dialog counts only whom it extends", () => {
+    // Kenji's time ran out one upload window and a millisecond before the roster's server_time.
+    const late = (p: RosterPupil) =>
+      p.schedule_history_id === 502 ? { ...p, state: 'time_up' as const, deadline_at: new Date(FAKE_NOW - FAKE_UPLOAD_WINDOW_MS - 1).toISOString() } : p;
+    const actor = onRoster(demoPupils().map(late));
+    // Our clock is 10 s behind the server's: FAKE_NOW - 10 s is FAKE_NOW on the server's clock.
+    const api = () => connect(actor.getSnapshot(), actor.send, FAKE_NOW - 10_000);
+    const kenji = api().roster.rows.find((r) => r.name === 'Kenji Sato')!;
+    expect(kenji.unavailable).toEqual({ extend: 'upload_window_closed' });
+    // Sent anyway (the button is disabled, not gone): the machine does not take it.
+    kenji.request('extend');
+    expect(api().dialog).toBeNull();
+    expect(actor.getSnapshot().matches({ signedIn: { watching: { action: 'idle' } } })).toBe(true);
+    // The room-wide extension leaves Kenji out (as the server does): Amara and Ethan.
+    expect(api().roster.canExtendRoom).toBe(true);
+    api().roster.extendRoom();
+    expect(api().dialog).toMatchObject({ kind: 'extend_room', pupilsInExam: 2 });
+  });
+
   it('hands the screens callbacks that send exactly their events', () => {
     const actor = onRoster();
     const sent: ProctorEvent[] = [];
@@ -114,8 +133,9 @@ describe('proctor connect', () => {
     api.roster.backToSchedules();
     api.logout();
     expect(sent).toEqual([
-      { type: 'action.requested', kind: 'move_terminal', sittingId: 501 },
-      { type: 'action.requested', kind: 'extend_room' },
+      // With the time the page shows (this terminal's), which the machine judges the action at.
+      { type: 'action.requested', kind: 'move_terminal', sittingId: 501, now: FAKE_NOW },
+      { type: 'action.requested', kind: 'extend_room', now: FAKE_NOW },
       { type: 'venue.chosen', venueId: rooms.one.id },
       { type: 'roster.refreshRequested' },
       { type: 'audit.requested' },
@@ -126,12 +146,12 @@ describe('proctor connect', () => {
 
   it('opens the confirm step with what will happen, and keeps one action at a time', () => {
     const actor = onRoster();
-    actor.send({ type: 'action.requested', kind: 'extend_room' });
+    actor.send({ type: 'action.requested', kind: 'extend_room', now: FAKE_NOW - 10_000 });
     const api = connect(actor.getSnapshot(), () => {}, FAKE_NOW);
     expect(api.dialog).toMatchObject({ kind: 'extend_room', pupilsInExam: 3, asksMinutes: true, status: 'confirming', venueName: null });
     expect(api.roster.canLeave).toBe(false);
     // Another action while one is open is not taken.
-    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501 });
+    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501, now: FAKE_NOW - 10_000 });
     expect(connect(actor.getSnapshot(), () => {}, FAKE_NOW).dialog?.kind).toBe('extend_room');
     actor.send({ type: 'action.confirmed', reason: '', minutes: '61' });
     expect(connect(actor.getSnapshot(), () => {}, FAKE_NOW).dialog?.fieldErrors).toEqual({ reason: 'required', minutes: 'invalid' });

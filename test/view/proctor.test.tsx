@@ -362,6 +362,25 @@ describe('proctor: actions', () => {
     expect(view.admin.requests.find((r) => r.path === '/admin/schedules/DEMO-2026/extend')?.body).toEqual({ minutes: 10, reason: 'Late start', idempotency_key: expect.any(String) });
   });
 
+  it('the room-wide extension counts only the pupils it extends: none past the upload window', async () => {
+    const admin = createFakeAdmin();
+    admin.pupils = admin.pupils.map((p) =>
+      p.examinee_name === 'Kenji Sato'
+        ? { ...p, state: 'time_up' as const, deadline_at: new Date(FAKE_NOW - FAKE_UPLOAD_WINDOW_MS - 60_000).toISOString() }
+        : p,
+    );
+    const view = await renderProctor({ admin });
+    await openRoster(view);
+    await view.user.click(screen.getByRole('button', { name: 'Extend time for everyone' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Extend the time for everyone?' });
+    // Amara and Ethan; Kenji is past his upload window, and the server leaves him out.
+    expect(dialog.textContent).toContain('Each of the 2 pupils now in the exam gets the minutes below added to the time left.');
+    await view.user.type(within(dialog).getByRole('textbox', { name: 'Minutes to add' }), '10');
+    await view.user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Late start');
+    await view.user.click(within(dialog).getByRole('button', { name: 'Extend time' }));
+    expect((await screen.findByRole('status')).textContent).toBe('2 pupils in the exam were given more time: 10 minutes.');
+  });
+
   it('no answer to an action: says it is not known whether it was done, and Try again sends the same action once more', async () => {
     const admin = createFakeAdmin();
     const send = admin.send.bind(admin);
