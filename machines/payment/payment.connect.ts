@@ -9,6 +9,7 @@
  * items), which takes `menu.requested` (Back) and `payment.continued` (Continue once paid).
  */
 import { PaymentStatus, type PaymentKind, type PaymentLine } from '../../contract/payments.ts';
+import { isPendingSnapshot } from '../shared/lazy-machine.ts';
 import type { FailureCode } from '../shared/ports.ts';
 import { viewOf, type PaymentSnapshot } from './payment.selectors.ts';
 import type { PaymentEvent, PaymentPhase, PaymentPurpose, PaymentView, ProviderResult } from './payment.types.ts';
@@ -192,11 +193,16 @@ function loadingView(purpose: PaymentPurpose): PaymentView {
   };
 }
 
+/**
+ * Without a snapshot (the payment does not run yet), or while the payment machine's definition is
+ * still loading (machines/session/session.lazy.ts: a pending snapshot, no state yet), the screen
+ * shows its loading phase.
+ */
 export function connect(
   snapshot: PaymentSnapshot | undefined,
   send: (event: PaymentEvent) => void,
   owner: (event: PaymentOwnerEvent) => void,
   purpose: PaymentPurpose,
 ): PaymentApi {
-  return apiOf(snapshot ? viewOf(snapshot) : loadingView(purpose), send, owner);
+  return apiOf(snapshot && !isPendingSnapshot(snapshot) ? viewOf(snapshot) : loadingView(purpose), send, owner);
 }

@@ -4,10 +4,12 @@
  * machine into exactly what each screen renders and the events it may send, and nothing else.
  * Pure: no React, no DOM. Strings are the screens' (Lingui); this gives them facts and codes.
  *
- * Without a snapshot (the results are not running: the session is on its way to or from them)
- * every screen shows its loading state and sends nothing.
+ * Without a snapshot (the results are not running: the session is on its way to or from them),
+ * or while the results machine's definition is still loading (machines/session/session.lazy.ts:
+ * a pending snapshot, no state yet), every screen shows its loading state and sends nothing.
  */
 import type { ScoreReport, ShortResult } from '../../contract/results.ts';
+import { isPendingSnapshot } from '../shared/lazy-machine.ts';
 import { isTransientFailure, type FailureCode } from '../shared/ports.ts';
 import type { PaymentOwnerEvent } from '../payment/payment.connect.ts';
 import {
@@ -98,7 +100,8 @@ export interface ResultsApi {
 
 const nothing = () => {};
 
-export function connect(snapshot: ResultsSnapshot | undefined, send: (event: ResultsEvent) => void): ResultsApi {
+export function connect(given: ResultsSnapshot | undefined, send: (event: ResultsEvent) => void): ResultsApi {
+  const snapshot = given && !isPendingSnapshot(given) ? given : undefined;
   const context = snapshot?.context;
   const on = (event: ResultsEvent) => (snapshot ? () => send(event) : nothing);
   const load = (screen: 'shortResult' | 'purchasedResult' | 'scoreReport'): Load => (snapshot ? selectLoad(snapshot, screen) : 'loading');

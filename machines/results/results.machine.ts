@@ -32,14 +32,11 @@ import { paymentMachine } from '../payment/payment.machine.ts';
 import { returnUrlOf } from '../payment/payment.return.ts';
 import { isMaintenanceFailure, isUnauthorizedFailure, visibleFailure } from '../session/session.rules.ts';
 import { matchesPath } from '../kiosk/routes.ts';
+// The screens' paths (the kiosk shows them: `meta.path`), written out for the session's route
+// table before this machine loads (results.routes.ts).
+import { PAY_EXAM_RESULT_PATH, PURCHASED_RESULT_PATH, SCORE_REPORT_PATH, SHORT_RESULT_PATH } from './results.routes.ts';
 import { canDownloadCertificate, ownedFactsOf, ownsResultSheet } from './results.selectors.ts';
 import type { DocumentKind, ResultsContext, ResultsEvent, ResultsInput, ResultsOutput, ShortResultWithOwned } from './results.types.ts';
-
-/** The paths of the screens the score report is opened from (the kiosk shows them: `meta.path`). */
-const SHORT_RESULT_PATH = '/short-result';
-const PURCHASED_RESULT_PATH = '/purchased-result';
-const PAY_EXAM_RESULT_PATH = '/pay-exam-result';
-const SCORE_REPORT_PATH = '/score-report/$id';
 
 const provided = (name: string) => () => {
   throw new Error(`${name} is provided by the edge (results.actors.ts)`);

@@ -1,8 +1,8 @@
 /**
  * The real side effects of the session machine, built from the edge's ports: the login,
  * entry, menu and logout calls, and the storage writes; its children, the exam fee's payment
- * and the results (machines/results), with theirs. Leaving the app for a partner's site is the
- * edge's (`leaveApp`, window.location in the browser).
+ * and the results (machines/results), with theirs (both load on demand: session.lazy.ts).
+ * Leaving the app for a partner's site is the edge's (`leaveApp`, window.location in the browser).
  */
 import { fromPromise } from 'xstate';
 import { LoginType } from '../../contract/enums.ts';
@@ -19,11 +19,8 @@ import {
 } from '../shared/storage.ts';
 import { LoginPageQuerySchema, queryOf } from './session.rules.ts';
 import type { Credentials, EntryFacts, LoginPlace } from './session.types.ts';
-import { paymentActors, paymentPortOf } from '../payment/payment.actors.ts';
-import { paymentMachine } from '../payment/payment.machine.ts';
 import type { PaymentPort } from '../payment/payment.types.ts';
-import { resultsImplementations } from '../results/results.actors.ts';
-import { resultsMachine } from '../results/results.machine.ts';
+import { lazyPayment, lazyResults } from './session.lazy.ts';
 import type { ExamineeSession } from '../../contract/session.ts';
 import type { ExamCachePort } from '../exam/exam.types.ts';
 
@@ -133,8 +130,9 @@ export function sessionImplementations(deps: {
       loadExamList: fromPromise<Awaited<ReturnType<ApiPort['exams']>>, void>(() => deps.api.exams()),
       loadClientConfig: fromPromise<Awaited<ReturnType<ApiPort['clientConfig']>>, void>(() => deps.api.clientConfig()),
       endServerSession: fromPromise<void, { token: string }>(({ input }) => deps.api.logout(input.token)),
-      payment: paymentMachine.provide({ actors: paymentActors(paymentPortOf(deps.api)) }),
-      results: resultsMachine.provide(resultsImplementations(deps)),
+      // Loaded on demand with their real calls (session.lazy.ts; issue 12, item 4).
+      payment: lazyPayment(([machine, actors]) => machine.paymentMachine.provide({ actors: actors.paymentActors(actors.paymentPortOf(deps.api)) })),
+      results: lazyResults(([machine, actors]) => machine.resultsMachine.provide(actors.resultsImplementations(deps))),
     },
     actions: {
       persistSession: (_: unknown, params: { session: ExamineeSession }) => writeSession(deps.storage, params.session),

@@ -5,7 +5,7 @@
  * session.machine.ts and its ways in (session.signed-out.ts) are built from this setup, so every
  * name they use is checked against it.
  */
-import { assign, fromPromise, sendParent, sendTo, setup, type AnyStateMachine } from 'xstate';
+import { assign, fromPromise, sendParent, sendTo, setup } from 'xstate';
 import { type ChoosePageStatus } from '../../contract/results.ts';
 import {
   normalizeLoginCode,
@@ -18,11 +18,10 @@ import {
   type SaveExamineeInfoRequest,
   type SaveExamineeInfoResponse,
 } from '../../contract/session.ts';
-import { paymentMachine } from '../payment/payment.machine.ts';
 import { paymentPaths, paymentReturnOf } from '../payment/payment.return.ts';
-import { resultsMachine } from '../results/results.machine.ts';
+import { resultsRouteTable } from '../results/results.routes.ts';
 import type { ResultsOutput } from '../results/results.types.ts';
-import { matchesPath, routeTableOf } from '../kiosk/routes.ts';
+import { matchesPath } from '../kiosk/routes.ts';
 import { failureCodeOf } from '../shared/ports.ts';
 import {
   allEntryPaths,
@@ -43,11 +42,15 @@ import {
   protectedRouteTargets,
   validateBasicInfo,
 } from './session.rules.ts';
+import { lazyPayment, lazyResults } from './session.lazy.ts';
 import { feeOf } from './session.selectors.ts';
 import type { Credentials, EntryFacts, LoginPlace, SessionContext, SessionEvent, SessionInput, SessionParentEvent } from './session.types.ts';
 
-/** The paths of the results' screens (machines/results: short result, payment, purchased result, score report). */
-const resultsPaths = [...routeTableOf(resultsMachine as AnyStateMachine).paths];
+/**
+ * The paths of the results' screens (machines/results: short result, payment, purchased result,
+ * score report), written out: the results machine loads on first use (session.lazy.ts).
+ */
+const resultsPaths = [...resultsRouteTable.paths];
 
 const provided = (name: string) => () => {
   throw new Error(`${name} is provided by the edge`);
@@ -80,10 +83,13 @@ export const sessionSetup = setup({
     loadClientConfig: fromPromise<ClientConfig, void>(provided('loadClientConfig')),
     /** POST /logout with the session's token: ends it on the server; failures do not keep anyone logged in. */
     endServerSession: fromPromise<void, { token: string }>(provided('endServerSession')),
-    /** A checkout of the exam fee (the payment machine, provided with its port by the edge). */
-    payment: paymentMachine,
+    /**
+     * A checkout of the exam fee (the payment machine, provided with its port by the edge).
+     * Loaded when first invoked, if not before (session.lazy.ts), as are the results.
+     */
+    payment: lazyPayment(([module]) => module.paymentMachine),
     /** The results screens of one sitting (the results machine, provided with its calls by the edge). */
-    results: resultsMachine,
+    results: lazyResults(([module]) => module.resultsMachine),
   },
   actions: {
     /** Writes the session to storage; provided by the edge. */

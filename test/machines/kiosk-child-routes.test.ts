@@ -1,6 +1,6 @@
 /**
  * The route tables the kiosk keeps for the children it loads on demand (machines/kiosk/
- * child-routes.ts) are the machines' own: equal to `routeTableOf(machine)`, read from each
+ * child-routes.ts, and the session's results in machines/results/results.routes.ts) are the machines' own: equal to `routeTableOf(machine)`, read from each
  * machine's `meta.path` and routable states. A path added to a machine and not to the table
  * fails here.
  */
@@ -13,6 +13,8 @@ import { connectivityRouteTable, examRouteTable, proctorRouteTable, TERMINAL_CHE
 import { knownPaths } from '../../machines/kiosk/kiosk.machine.ts';
 import { routeTableOf, type RouteTable } from '../../machines/kiosk/routes.ts';
 import { proctorMachine } from '../../machines/proctor/proctor.machine.ts';
+import { resultsMachine } from '../../machines/results/results.machine.ts';
+import { resultsRouteTable } from '../../machines/results/results.routes.ts';
 
 const plain = (table: RouteTable) => ({ routable: [...table.routable].sort(), paths: [...table.paths].sort() });
 
@@ -21,6 +23,8 @@ describe("the lazily loaded children's route tables", () => {
     ['exam', examMachine, examRouteTable],
     ['proctor', proctorMachine, proctorRouteTable],
     ['connectivity', connectivityMachine, connectivityRouteTable],
+    // The session's child, loaded on demand too (machines/session/session.lazy.ts).
+    ['results', resultsMachine, resultsRouteTable],
   ] as const)('the %s table is the one its machine defines', (_name, machine, table) => {
     expect(plain(table)).toEqual(plain(routeTableOf(machine as AnyStateMachine)));
   });
@@ -34,7 +38,7 @@ describe("the lazily loaded children's route tables", () => {
   });
 
   it('every path of those tables is known to the kiosk', () => {
-    for (const table of [examRouteTable, proctorRouteTable, connectivityRouteTable]) {
+    for (const table of [examRouteTable, proctorRouteTable, connectivityRouteTable, resultsRouteTable]) {
       for (const path of table.paths) expect(knownPaths.has(path)).toBe(true);
     }
   });

@@ -11,6 +11,7 @@ import type { ExamPaymentSetting, PaymentLine, PaymentSession, ResultPaymentSett
 import { apiOf, connect, type PaymentOwnerEvent } from '../../machines/payment/payment.connect.ts';
 import { paymentMachine } from '../../machines/payment/payment.machine.ts';
 import type { PaymentEvent, PaymentPurpose, PaymentView } from '../../machines/payment/payment.types.ts';
+import { isPendingSnapshot, lazyMachine, type LazyModule } from '../../machines/shared/lazy-machine.ts';
 import { never } from '../helpers/never.ts';
 
 const at = '2026-06-01T09:00:00.000Z';
@@ -74,6 +75,9 @@ const session = (overrides: Partial<PaymentSession> = {}): PaymentSession => ({
   ...overrides,
 });
 
+/** A module that never arrives: the lazy machine stays pending. */
+const notLoaded: LazyModule<unknown> = { load: () => new Promise(() => {}), current: () => undefined };
+
 describe('payment connect', () => {
   it('shows the loading phase of its purpose until the payment runs; Back still reaches the owner', () => {
     const { sent, owner, send, toOwner } = recorder();
@@ -82,6 +86,16 @@ describe('payment connect', () => {
     api.back();
     expect(sent).toEqual([]);
     expect(owner).toEqual([{ type: 'menu.requested' }]);
+  });
+
+  it('shows the loading phase while the payment machine itself still loads (a pending snapshot)', () => {
+    // The session invokes the payment lazily (machines/session/session.lazy.ts): a module that has not arrived.
+    const pending = createActor(lazyMachine(notLoaded, () => paymentMachine), { input: {} as never }).start().getSnapshot();
+    expect(isPendingSnapshot(pending)).toBe(true);
+    const { sent, send, toOwner } = recorder();
+    const api = connect(pending as never, send, toOwner, 'exam_fee');
+    expect(api).toMatchObject({ phase: 'loading', purpose: 'exam_fee', items: [], checkout: null, failure: null });
+    expect(sent).toEqual([]);
   });
 
   it('gives the exam fee as its one item, chosen and never ticked; Pay waits for the terms', () => {

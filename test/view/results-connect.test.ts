@@ -12,6 +12,7 @@ import { connect } from '../../machines/results/results.connect.ts';
 import { resultsMachine } from '../../machines/results/results.machine.ts';
 import type { OwnedItems, ResultsEvent } from '../../machines/results/results.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
+import { isPendingSnapshot, lazyMachine, type LazyModule } from '../../machines/shared/lazy-machine.ts';
 import { never } from '../helpers/never.ts';
 import { scoreReportFixture } from './score-report-fixture.ts';
 
@@ -75,6 +76,9 @@ function onScoreReport(report = scoreReportFixture()) {
   return actor;
 }
 
+/** A module that never arrives: the lazy machine stays pending. */
+const notLoaded: LazyModule<unknown> = { load: () => new Promise(() => {}), current: () => undefined };
+
 describe('results connect', () => {
   it('shows every screen loading and sends nothing while the results do not run', () => {
     const send = vi.fn();
@@ -84,6 +88,19 @@ describe('results connect', () => {
     api.shortResult.onBuy();
     api.scoreReport.onBack();
     api.paymentOwner({ type: 'menu.requested' });
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('shows every screen loading and sends nothing while the results machine itself still loads (a pending snapshot)', () => {
+    // The session invokes the results lazily (machines/session/session.lazy.ts): a module that has not arrived.
+    const pending = createActor(lazyMachine(notLoaded, () => resultsMachine), { input: {} as never }).start().getSnapshot();
+    expect(isPendingSnapshot(pending)).toBe(true);
+    const send = vi.fn();
+    const api = connect(pending as never, send);
+    expect(api.screen).toBeNull();
+    expect([api.shortResult.status, api.purchasedResult.status, api.scoreReport.status]).toEqual(['loading', 'loading', 'loading']);
+    api.shortResult.onBuy();
+    api.scoreReport.onBack();
     expect(send).not.toHaveBeenCalled();
   });
 
