@@ -86,7 +86,11 @@ import { presenceRegion } from './exam.presence.ts';
 import { DEFAULT_TIME_LIMIT_SECONDS, answerKey, detailsOf, loadInputOf, mergeAnswers, offsetFrom, valueOf } from './exam.rules.ts';
 import { outboxRegion, syncRegion } from './exam.saving.ts';
 import { examSetup } from './exam.setup.ts';
-import type { LoadedExam } from './exam.types.ts';
+import type { ExamContext, ExamView, LoadedExam } from './exam.types.ts';
+
+/** A move's view: marked unreported (the same object when it already is: a swap makes none). */
+const unreported = ({ context }: { context: ExamContext }): ExamView =>
+  context.view.unreported ? context.view : { ...context.view, unreported: true };
 
 export const examMachine = examSetup.createMachine({
   id: 'exam',
@@ -107,12 +111,14 @@ export const examMachine = examSetup.createMachine({
     error: null,
     receipt: null,
     outcome: null,
-    questionListOpen: input.session.question_list_flag,
-    flagged: input.session.flagged_question_ids ?? [],
-    keyboardOpen: input.session.alphabets_keyboard_flag,
-    upperCase: input.session.mode_upper_case_flag,
+    view: {
+      listOpen: input.session.question_list_flag,
+      flagged: input.session.flagged_question_ids ?? [],
+      keyboardOpen: input.session.alphabets_keyboard_flag,
+      upperCase: input.session.mode_upper_case_flag,
+      unreported: false,
+    },
     focusLosses: 0,
-    positionUnreported: false,
     finishPending: input.session.finish_pending ?? false,
   }),
   initial: 'idle',
@@ -214,8 +220,7 @@ export const examMachine = examSetup.createMachine({
               clockOffsetMs: ({ event }) => offsetFrom(event.output.server_time),
               questionIndex: 0,
               // A new exam starts with the alphabet keyboard shown, in small letters.
-              keyboardOpen: true,
-              upperCase: false,
+              view: ({ context }) => ({ ...context.view, keyboardOpen: true, upperCase: false }),
             }),
             raise({ type: 'START_SUCCESSFULLY' }),
           ],
@@ -320,7 +325,7 @@ export const examMachine = examSetup.createMachine({
         'question.next': {
           guard: 'hasNext',
           actions: [
-            assign({ questionIndex: ({ context }) => context.questionIndex + 1, positionUnreported: true }),
+            assign({ questionIndex: ({ context }) => context.questionIndex + 1, view: unreported }),
             'cancelPositionPause',
             'startPositionPause',
           ],
@@ -328,7 +333,7 @@ export const examMachine = examSetup.createMachine({
         'question.previous': {
           guard: 'hasPrevious',
           actions: [
-            assign({ questionIndex: ({ context }) => context.questionIndex - 1, positionUnreported: true }),
+            assign({ questionIndex: ({ context }) => context.questionIndex - 1, view: unreported }),
             'cancelPositionPause',
             'startPositionPause',
           ],
@@ -336,33 +341,35 @@ export const examMachine = examSetup.createMachine({
         'question.selected': {
           guard: 'isValidIndex',
           actions: [
-            assign({ questionIndex: ({ event }) => event.index, positionUnreported: true }),
+            assign({ questionIndex: ({ event }) => event.index, view: unreported }),
             'cancelPositionPause',
             'startPositionPause',
           ],
         },
         'questionList.toggled': {
           actions: [
-            assign({ questionListOpen: ({ context }) => !context.questionListOpen, positionUnreported: true }),
+            assign({ view: ({ context }) => ({ ...context.view, listOpen: !context.view.listOpen, unreported: true }) }),
             'cancelPositionPause',
             'startPositionPause',
           ],
         },
         'keyboard.toggled': {
-          actions: [assign({ keyboardOpen: ({ context }) => !context.keyboardOpen, positionUnreported: true }), 'cancelPositionPause', 'startPositionPause'],
+          actions: [assign({ view: ({ context }) => ({ ...context.view, keyboardOpen: !context.view.keyboardOpen, unreported: true }) }), 'cancelPositionPause', 'startPositionPause'],
         },
         'upperCase.toggled': {
-          actions: [assign({ upperCase: ({ context }) => !context.upperCase, positionUnreported: true }), 'cancelPositionPause', 'startPositionPause'],
+          actions: [assign({ view: ({ context }) => ({ ...context.view, upperCase: !context.view.upperCase, unreported: true }) }), 'cancelPositionPause', 'startPositionPause'],
         },
         // A flag is the pupil's own mark, once in a while, not a swap: reported at once (with the position).
         'question.flagged': {
           guard: 'isFlaggableQuestion',
           actions: [
             assign({
-              flagged: ({ context, event }) =>
-                context.flagged.includes(event.questionId)
-                  ? context.flagged.filter((id) => id !== event.questionId)
-                  : [...context.flagged, event.questionId],
+              view: ({ context, event }) => ({
+                ...context.view,
+                flagged: context.view.flagged.includes(event.questionId)
+                  ? context.view.flagged.filter((id) => id !== event.questionId)
+                  : [...context.view.flagged, event.questionId],
+              }),
             }),
             'cancelPositionPause',
             'reportProgress',
@@ -405,7 +412,7 @@ export const examMachine = examSetup.createMachine({
          * The position (the question on screen, the list, the keyboard and its capitals) goes to
          * the kiosk, which rewrites the stored session (localStorage, synchronous: about 4 ms at
          * 4x CPU throttle), once the pupil pauses, not on every move: the swap's frame stays the
-         * screen's. A move or a toggle (above) marks it `positionUnreported` and starts the pause
+         * screen's. A move or a toggle (above) marks it unreported (`view.unreported`) and starts the pause
          * again (a delayed `position.paused`, its timer replaced on every move: no state is left
          * or entered, no event raised on the swap). It is reported POSITION_PAUSE_MS after the
          * last move, at once when the page is hidden or goes away (a reload fires pagehide first)
@@ -414,7 +421,7 @@ export const examMachine = examSetup.createMachine({
         position: {
           exit: enqueueActions(({ context, enqueue }) => {
             enqueue('cancelPositionPause');
-            if (!context.positionUnreported) return;
+            if (!context.view.unreported) return;
             enqueue('reportProgress');
             enqueue('cachePosition');
             enqueue('markPositionReported');

@@ -114,10 +114,10 @@ export const examSetup = setup({
       type: 'exam.progressed',
       change: {
         question_index: context.questionIndex,
-        question_list_flag: context.questionListOpen,
-        flagged_question_ids: context.flagged,
-        alphabets_keyboard_flag: context.keyboardOpen,
-        mode_upper_case_flag: context.upperCase,
+        question_list_flag: context.view.listOpen,
+        flagged_question_ids: context.view.flagged,
+        alphabets_keyboard_flag: context.view.keyboardOpen,
+        mode_upper_case_flag: context.view.upperCase,
       },
     })),
     /** The exam flow ended with the exam completed: a pending Finish (finish_pending) is done with. */
@@ -196,7 +196,7 @@ export const examSetup = setup({
     /** The pause under way is over: another move starts it again, or the position was reported. */
     cancelPositionPause: cancel(POSITION_PAUSE_ID),
     /** The position went to the kiosk (`reportProgress`): nothing is waiting for the pause. */
-    markPositionReported: assign({ positionUnreported: false }),
+    markPositionReported: assign({ view: ({ context }) => (context.view.unreported ? { ...context.view, unreported: false } : context.view) }),
     /** Forgets the cached exam (the exam flow ended); fire and forget, the edge provides it. */
     clearExamCache: () => {},
     assignVisibility: assign({
@@ -234,8 +234,8 @@ export const examSetup = setup({
      */
     isPageHiddenInTime: ({ context, event }) =>
       event.type === 'page.changed' && !event.visible && !isPastDeadlineAt(context, event.now),
-    /** A move or a toggle waits to be reported (see `positionUnreported`). */
-    isPositionUnreported: ({ context }) => context.positionUnreported === true,
+    /** A move or a toggle waits to be reported (see `ExamView.unreported`). */
+    isPositionUnreported: ({ context }) => context.view.unreported,
     wasSuperseded: ({ event }) => (event as { output?: SaveAcknowledgement }).output?.outcome === 'superseded',
     isKnownQuestion: ({ context, event }) =>
       event.type === 'answer.given' && context.questions.some((q) => q.id === event.questionId),

@@ -30,6 +30,27 @@ export interface AnswerEntry {
   status: 'writing' | 'local' | 'unsaved' | 'saved' | 'rejected' | 'replaced';
 }
 
+/** What the pupil arranged (ExamContext.view). */
+export interface ExamView {
+  /** The question list overview is open; persisted as question_list_flag. */
+  listOpen: boolean;
+  /** Question ids flagged for review, in the order flagged; persisted as flagged_question_ids. */
+  flagged: number[];
+  /**
+   * The on-screen alphabet keyboard is shown on questions that offer it (otherwise the device's
+   * own keyboard); persisted as alphabets_keyboard_flag. Shown again at Start.
+   */
+  keyboardOpen: boolean;
+  /** The alphabet keyboard types capital letters (its "ABC" key); persisted as mode_upper_case_flag. */
+  upperCase: boolean;
+  /**
+   * A move between questions or a toggle of the view (the list, the keyboard, its capitals) not
+   * yet reported to the kiosk: the `position` region reports it once the pupil pauses, when the
+   * page is hidden or goes away, with a flag, or as answering ends.
+   */
+  unreported: boolean;
+}
+
 export interface ExamContext {
   /** The exam this session may sit (seed: schedule_history_id). */
   scheduleHistoryId: number;
@@ -64,26 +85,16 @@ export interface ExamContext {
   receipt: FinishExamResponse | null;
   /** How the exam ended: answers sent, or cancelled with an error. */
   outcome: 'sent' | 'cancelled' | null;
-  /** The question list overview is open; persisted as question_list_flag. */
-  questionListOpen: boolean;
-  /** Question ids flagged for review, in the order flagged; persisted as flagged_question_ids. */
-  flagged: number[];
   /**
-   * The on-screen alphabet keyboard is shown on questions that offer it (otherwise the device's
-   * own keyboard); persisted as alphabets_keyboard_flag. Shown again at Start.
+   * What the pupil arranged besides the question on screen, reported with it (the `position`
+   * region) and kept in the stored session. One object, not five keys of the context: XState copies
+   * the context with Object.assign on every assign, and V8 keeps an object built that way with more
+   * than about 19 properties in dictionary mode, several times slower to copy and to read (the
+   * question swap's cost, issue 12). Keep the context at 18 keys or fewer.
    */
-  keyboardOpen: boolean;
-  /** The alphabet keyboard types capital letters (its "ABC" key); persisted as mode_upper_case_flag. */
-  upperCase: boolean;
+  view: ExamView;
   /** Kiosk: how often the window lost focus while answering (reported to the server). */
   focusLosses: number;
-  /**
-   * A move between questions or a toggle of the view (the list, the keyboard, its capitals) not
-   * yet reported to the kiosk: the `position` region reports it once the pupil pauses, when the
-   * page is hidden or goes away, with a flag, or as answering ends. Always set by the machine
-   * while answering; optional only for contexts built by hand (absent: false).
-   */
-  positionUnreported?: boolean;
   /**
    * The pupil confirmed Finish (or time ran out): the exam is finishing, and a reload goes
    * straight back to finishing, never to answering. Read from the stored session

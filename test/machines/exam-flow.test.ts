@@ -117,10 +117,10 @@ describe('before Start', () => {
     expect(exam.context()).toMatchObject({
       scheduleHistoryId: 7, answerSeed: seed, revision: 0, questionIndex: 2, details: null, questions: [], answers: {},
       deadlineAt: null, startedAt: null, visible: true, saveAttempts: 0, clockOffsetMs: 0, error: null, receipt: null, outcome: null,
-      questionListOpen: true, flagged: [102], keyboardOpen: false, upperCase: true, focusLosses: 0,
+      view: { listOpen: true, flagged: [102], keyboardOpen: false, upperCase: true, unreported: false }, focusLosses: 0,
     });
     const bare = start(session({ schedule_history_id: null, flagged_question_ids: undefined } as never));
-    expect(bare.context()).toMatchObject({ scheduleHistoryId: 0, flagged: [] });
+    expect(bare.context()).toMatchObject({ scheduleHistoryId: 0, view: { flagged: [] } });
   });
 
   it('INIT_TEST loads the details in the retry machine (checkConnection) with the sitting and its owner', () => {
@@ -222,7 +222,7 @@ describe('before Start', () => {
     exam.done('startExam', { status: 6, started_at: iso(NOW), deadline_at: iso(NOW + 1_800_000), server_time: iso(NOW + 3_000) });
     expect(valueOf(exam)).toBe('loadingQuestions');
     expect(exam.context()).toMatchObject({
-      deadlineAt: NOW + 1_800_000, startedAt: NOW, clockOffsetMs: 3_000, questionIndex: 0, keyboardOpen: true, upperCase: false,
+      deadlineAt: NOW + 1_800_000, startedAt: NOW, clockOffsetMs: 3_000, questionIndex: 0, view: { keyboardOpen: true, upperCase: false },
     });
     expect(exam.reported).toEqual([
       {
@@ -359,9 +359,9 @@ describe('answering', () => {
     expect(exam.reported).toEqual([]);
     exam.send({ type: 'question.flagged', questionId: 103 });
     expect(exam.reported).toHaveLength(1);
-    expect(exam.context()).toMatchObject({ questionListOpen: false, keyboardOpen: false, upperCase: true, flagged: [102, 103] });
+    expect(exam.context().view).toMatchObject({ listOpen: false, keyboardOpen: false, upperCase: true, flagged: [102, 103] });
     exam.send({ type: 'question.flagged', questionId: 102 });
-    expect(exam.context().flagged).toEqual([103]);
+    expect(exam.context().view.flagged).toEqual([103]);
     clock.increment(POSITION_PAUSE_MS);
     expect(exam.reported).toHaveLength(2);
     expect(exam.reported.at(-1)).toEqual({

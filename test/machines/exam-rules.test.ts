@@ -62,10 +62,7 @@ function contextWith(overrides: Partial<ExamContext> = {}): ExamContext {
     error: null,
     receipt: null,
     outcome: null,
-    questionListOpen: false,
-    flagged: [],
-    keyboardOpen: true,
-    upperCase: false,
+    view: { listOpen: false, flagged: [], keyboardOpen: true, upperCase: false, unreported: false },
     focusLosses: 0,
     ...overrides,
   };

@@ -118,12 +118,12 @@ const presenceOutcomes = new Set([
 ]);
 
 /**
- * A move or a toggle waits for the pupil's pause (answering, the position `positionUnreported`):
+ * A move or a toggle waits for the pupil's pause (answering, the view's `unreported`):
  * only the events that decide how it is reported go on from here (another move, which starts the
  * pause again; the pause; a flag; the page hidden), for the same reason as the presence detour.
  */
 function positionDetour(snapshot: AnyMachineSnapshot): boolean {
-  return snapshot.matches('answering') && (snapshot.context as ExamContext).positionUnreported === true;
+  return snapshot.matches('answering') && (snapshot.context as ExamContext).view.unreported;
 }
 const positionPause = 'position.paused';
 const positionEvents = new Set([positionPause, 'question.next', 'question.previous', 'question.flagged', 'page.changed']);
@@ -315,7 +315,7 @@ describeModel({
       error: c.error,
       outcome: c.outcome,
       finishPending: c.finishPending,
-      positionUnreported: c.positionUnreported,
+      positionUnreported: c.view.unreported,
     };
   },
   invariants: (snapshot) => {
@@ -336,8 +336,8 @@ describeModel({
     if (snapshot.matches('maintenance')) expect(context.error).toBe('DURING_MAINTENANCE');
     if (snapshot.matches('finished') && context.outcome === 'cancelled') expect(context.error).not.toBeNull();
     // Only questions of the exam are flagged, each at most once.
-    expect(new Set(context.flagged).size).toBe(context.flagged.length);
-    for (const id of context.flagged) expect(context.questions.some((q) => q.id === id)).toBe(true);
+    expect(new Set(context.view.flagged).size).toBe(context.view.flagged.length);
+    for (const id of context.view.flagged) expect(context.questions.some((q) => q.id === id)).toBe(true);
     // The question index stays within the exam.
     if (context.questions.length) expect(context.questionIndex).toBeLessThan(context.questions.length);
   },
