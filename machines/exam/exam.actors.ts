@@ -91,7 +91,7 @@ export function questionsFromCache(cached: CachedExam, now: number): ExamQuestio
   return { questions: cached.questions, answers: cached.answers, deadline_at: cached.deadlineAt, server_time: serverTimeOf(cached, now) };
 }
 
-/** At most this long after a move, its question is cached even on a page that is never idle. */
+/** At most this long after a report, the position is cached even on a page that is never idle. */
 export const POSITION_CACHE_MAX_DELAY_MS = 1_000;
 
 type IdleScheduler = {
@@ -211,9 +211,9 @@ export function examImplementations(deps: ExamDeps) {
     },
     actions: {
       cacheExam: ({ context }: { context: ExamContext }) => cacheNow(context),
-      // A burst of moves is one write, when the page is idle (the IndexedDB work is off the swap):
-      // the first move asks for the idle time once, later moves only leave their position for it
-      // (cancelling and asking again on every move cost ~1.4 ms of each swap at 4x: issue 12).
+      // The position as reported (after the pupil's pause, with a flag, as answering ends), written
+      // when the page is idle (the IndexedDB work is off any frame): the first report asks for the
+      // idle time once, later ones before it comes only leave their position for it.
       cachePosition: ({ context }: { context: ExamContext }) => {
         latestPosition = context;
         positionWaiting ??= whenIdle(() => {

@@ -66,6 +66,7 @@ export {
   roomsOf,
   serverNow,
   unavailableActions,
+  uploadWindowOf,
   visiblePupils,
 } from './proctor.rules.ts';
 

@@ -80,7 +80,7 @@ export function serverNow(context: Pick<ProctorContext, 'clockOffsetMs'>, now: n
 }
 
 /** The roster's upload window (none yet: no sitting is past it). */
-function uploadWindowOf(context: Pick<ProctorContext, 'roster'>): number {
+export function uploadWindowOf(context: Pick<ProctorContext, 'roster'>): number {
   return context.roster?.upload_window_ms ?? Number.POSITIVE_INFINITY;
 }
 

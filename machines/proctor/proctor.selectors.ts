@@ -7,7 +7,7 @@
 import type { SnapshotFrom } from 'xstate';
 import type { RosterPupil, RosterState } from '../../contract/admin.ts';
 import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
-import { actionsFor, isInExam, serverNow, unavailableActions, visiblePupils, type proctorMachine } from './proctor.machine.ts';
+import { actionsFor, isInExam, serverNow, unavailableActions, uploadWindowOf, visiblePupils, type proctorMachine } from './proctor.machine.ts';
 import type { PupilActionKind, UnavailableReason } from './proctor.types.ts';
 
 export type ProctorSnapshot = SnapshotFrom<typeof proctorMachine>;
@@ -118,7 +118,7 @@ export function selectRows(snapshot: ProctorSnapshot, now: number): RosterRow[] 
   const { context } = snapshot;
   const clock = serverNow(context, now);
   const confirmedAt = context.updatedAt === null ? clock : serverNow(context, context.updatedAt);
-  const uploadWindowMs = context.roster?.upload_window_ms;
+  const uploadWindowMs = uploadWindowOf(context);
   return visiblePupils(context).map((pupil) => rowOf(pupil, clock, confirmedAt, uploadWindowMs));
 }
 

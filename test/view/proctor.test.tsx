@@ -61,6 +61,17 @@ async function openRoster(view: Rendered) {
 
 const rowOf = (name: string) => screen.getByRole('rowheader', { name: new RegExp(name) }).closest('tr') as HTMLElement;
 
+/** The demo roster with Kenji Sato's time up a minute more than an upload window ago (past it: no extension). */
+function adminWithKenjiPastUploadWindow(): FakeAdmin {
+  const admin = createFakeAdmin();
+  admin.pupils = admin.pupils.map((p) =>
+    p.examinee_name === 'Kenji Sato'
+      ? { ...p, state: 'time_up' as const, deadline_at: new Date(FAKE_NOW - FAKE_UPLOAD_WINDOW_MS - 60_000).toISOString() }
+      : p,
+  );
+  return admin;
+}
+
 describe('proctor: staff sign-in', () => {
   it('shows three labelled fields, focuses the first, and signs in to the schedules', async () => {
     const view = await renderProctor();
@@ -217,13 +228,7 @@ describe('proctor: the roster', () => {
   });
 
   it("shows Extend disabled, with the reason in words, for a pupil past the upload window (the server would refuse it)", async () => {
-    const admin = createFakeAdmin();
-    admin.pupils = admin.pupils.map((p) =>
-      p.examinee_name === 'Kenji Sato'
-        ? { ...p, state: 'time_up' as const, deadline_at: new Date(FAKE_NOW - FAKE_UPLOAD_WINDOW_MS - 60_000).toISOString() }
-        : p,
-    );
-    const view = await renderProctor({ admin });
+    const view = await renderProctor({ admin: adminWithKenjiPastUploadWindow() });
     await openRoster(view);
     const kenji = rowOf('Kenji Sato');
     const extend = within(kenji).getByRole('button', { name: 'Extend time' }) as HTMLButtonElement;
@@ -363,13 +368,7 @@ describe('proctor: actions', () => {
   });
 
   it('the room-wide extension counts only the pupils it extends: none past the upload window', async () => {
-    const admin = createFakeAdmin();
-    admin.pupils = admin.pupils.map((p) =>
-      p.examinee_name === 'Kenji Sato'
-        ? { ...p, state: 'time_up' as const, deadline_at: new Date(FAKE_NOW - FAKE_UPLOAD_WINDOW_MS - 60_000).toISOString() }
-        : p,
-    );
-    const view = await renderProctor({ admin });
+    const view = await renderProctor({ admin: adminWithKenjiPastUploadWindow() });
     await openRoster(view);
     await view.user.click(screen.getByRole('button', { name: 'Extend time for everyone' }));
     const dialog = await screen.findByRole('dialog', { name: 'Extend the time for everyone?' });
