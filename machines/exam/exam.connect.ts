@@ -11,6 +11,12 @@
  * (exam-tutorial) has its own binding. `examEndWithoutExam` is the end screen kept without a login
  * (seed section 2, rule 5), when no exam runs.
  *
+ * While the pupil answers, the question on screen and the view around it (the list, the flags,
+ * the keyboard and its capitals) are the exam's `position` child's (machines/position): `position`
+ * is that child's snapshot and `send`, and the exam screen's moves and toggles go to it directly
+ * (a question swap is a transition of that small machine alone, issue 12). Without it (loading,
+ * finishing) the screen shows the position the exam last took, and moves do nothing.
+ *
  * `connectLazily` gives the same, each part made only when first read (a screen reads one).
  * What does not change between snapshots stays the same object (the handlers of one `send`, the
  * answers' view of one `answers` record, each dialog kind), so a screen's memoised parts see equal
@@ -29,6 +35,7 @@ import {
   type SaveState,
 } from './exam.selectors.ts';
 import type { AnswerEntry, ExamContext, ExamEvent } from './exam.types.ts';
+import type { Position, PositionEvent } from '../position/position.types.ts';
 
 export type { ExamSnapshot, SaveState } from './exam.selectors.ts';
 
@@ -139,6 +146,13 @@ export interface ExamEndApi {
 }
 
 type Send = (event: ExamEvent) => void;
+type SendPosition = (event: PositionEvent) => void;
+
+/** The exam's `position` child while it runs: what it holds, and where its events go. */
+export interface PositionLink {
+  snapshot: { context: Position };
+  send: SendPosition;
+}
 
 /** Every event the exam's screens send, made once per `send` (the same functions on every snapshot). */
 function handlersOf(send: Send) {
@@ -149,13 +163,6 @@ function handlersOf(send: Send) {
     start: () => send({ type: 'start.confirmed' }),
     completeTutorial: () => send({ type: 'tutorial.completed' }),
     answer: (questionId: number, value: string) => send({ type: 'answer.given', questionId, value }),
-    next: () => send({ type: 'question.next' }),
-    previous: () => send({ type: 'question.previous' }),
-    select: (index: number) => send({ type: 'question.selected', index }),
-    flag: (questionId: number) => send({ type: 'question.flagged', questionId }),
-    toggleList: () => send({ type: 'questionList.toggled' }),
-    toggleKeyboard: () => send({ type: 'keyboard.toggled' }),
-    toggleUpperCase: () => send({ type: 'upperCase.toggled' }),
     requestFinish: () => send({ type: 'finish.requested' }),
     confirmFinish: () => send({ type: 'finish.confirmed' }),
     cancelFinish: () => send({ type: 'finish.cancelled' }),
@@ -170,6 +177,33 @@ function handlers(send: Send): ReturnType<typeof handlersOf> {
   if (!made) {
     made = handlersOf(send);
     handlerCache.set(send, made);
+  }
+  return made;
+}
+
+/** The moves and toggles, made once per position `send` (the same functions on every snapshot). */
+function movesOf(send: SendPosition) {
+  return {
+    next: () => send({ type: 'question.next' }),
+    previous: () => send({ type: 'question.previous' }),
+    select: (index: number) => send({ type: 'question.selected', index }),
+    flag: (questionId: number) => send({ type: 'question.flagged', questionId }),
+    toggleList: () => send({ type: 'questionList.toggled' }),
+    toggleKeyboard: () => send({ type: 'keyboard.toggled' }),
+    toggleUpperCase: () => send({ type: 'upperCase.toggled' }),
+  };
+}
+
+/** No position child runs (loading, finishing): a move has nowhere to go. */
+const noMoves: ReturnType<typeof movesOf> = movesOf(() => {});
+
+const movesCache = new WeakMap<SendPosition, ReturnType<typeof movesOf>>();
+function moves(send: SendPosition | undefined): ReturnType<typeof movesOf> {
+  if (!send) return noMoves;
+  let made = movesCache.get(send);
+  if (!made) {
+    made = movesOf(send);
+    movesCache.set(send, made);
   }
   return made;
 }
@@ -215,33 +249,35 @@ function examStartOf(snapshot: ExamSnapshot, send: Send): ExamStartApi {
   };
 }
 
-function examOf(snapshot: ExamSnapshot, send: Send): ExamScreenApi {
+function examOf(snapshot: ExamSnapshot, send: Send, position: PositionLink | undefined): ExamScreenApi {
   const context: ExamContext = snapshot.context;
   const h = handlers(send);
+  const m = moves(position?.send);
+  const { questionIndex, view } = position?.snapshot.context ?? context;
   const finishing = snapshot.matches('finishing') || snapshot.matches('finishFailed');
   return {
     status: snapshot.matches('answering') ? 'answering' : finishing ? 'finishing' : 'loading',
     questions: context.questions,
-    index: context.questionIndex,
+    index: questionIndex,
     answers: answersView(context.answers),
     deadlineAt: context.deadlineAt ?? 0,
     clockOffsetMs: context.clockOffsetMs,
     timeLimitSeconds: selectTimeLimitSeconds(context),
     confirmingFinish: snapshot.matches({ answering: { view: 'confirmingFinish' } }),
     error: snapshot.matches('questionsFailed') || snapshot.matches('finishFailed') ? context.error : null,
-    flagged: context.view.flagged,
-    listOpen: context.view.listOpen,
-    keyboardOpen: context.view.keyboardOpen,
-    upperCase: context.view.upperCase,
+    flagged: view.flagged,
+    listOpen: view.listOpen,
+    keyboardOpen: view.keyboardOpen,
+    upperCase: view.upperCase,
     retry: h.retry,
     answer: h.answer,
-    next: h.next,
-    previous: h.previous,
-    select: h.select,
-    flag: h.flag,
-    toggleList: h.toggleList,
-    toggleKeyboard: h.toggleKeyboard,
-    toggleUpperCase: h.toggleUpperCase,
+    next: m.next,
+    previous: m.previous,
+    select: m.select,
+    flag: m.flag,
+    toggleList: m.toggleList,
+    toggleKeyboard: m.toggleKeyboard,
+    toggleUpperCase: m.toggleUpperCase,
     requestFinish: h.requestFinish,
     confirmFinish: h.confirmFinish,
     cancelFinish: h.cancelFinish,
@@ -263,11 +299,11 @@ function retryDialogOf(snapshot: ExamSnapshot, send: Send): RetryDialogApi | nul
   return connectRetryDialog(selectRetryCall(snapshot), send, selectAnswersKept(snapshot.context));
 }
 
-export function connect(snapshot: ExamSnapshot, send: Send): ExamApi {
+export function connect(snapshot: ExamSnapshot, send: Send, position?: PositionLink): ExamApi {
   return {
     loginConfirm: loginConfirmOf(snapshot, send),
     examStart: examStartOf(snapshot, send),
-    exam: examOf(snapshot, send),
+    exam: examOf(snapshot, send, position),
     examEnd: examEndOf(snapshot, send),
     tutorial: tutorialOf(snapshot, send),
     retryDialog: retryDialogOf(snapshot, send),
@@ -278,15 +314,17 @@ export function connect(snapshot: ExamSnapshot, send: Send): ExamApi {
 class LazyExamApi implements ExamApi {
   readonly #snapshot: ExamSnapshot;
   readonly #send: Send;
+  readonly #position: PositionLink | undefined;
   #loginConfirm: LoginConfirmApi | undefined;
   #examStart: ExamStartApi | undefined;
   #exam: ExamScreenApi | undefined;
   #examEnd: ExamEndApi | undefined;
   #tutorial: TutorialPointsApi | undefined;
   #retryDialog: RetryDialogApi | null | undefined;
-  constructor(snapshot: ExamSnapshot, send: Send) {
+  constructor(snapshot: ExamSnapshot, send: Send, position: PositionLink | undefined) {
     this.#snapshot = snapshot;
     this.#send = send;
+    this.#position = position;
   }
   get loginConfirm(): LoginConfirmApi {
     return (this.#loginConfirm ??= loginConfirmOf(this.#snapshot, this.#send));
@@ -295,7 +333,7 @@ class LazyExamApi implements ExamApi {
     return (this.#examStart ??= examStartOf(this.#snapshot, this.#send));
   }
   get exam(): ExamScreenApi {
-    return (this.#exam ??= examOf(this.#snapshot, this.#send));
+    return (this.#exam ??= examOf(this.#snapshot, this.#send, this.#position));
   }
   get examEnd(): ExamEndApi {
     return (this.#examEnd ??= examEndOf(this.#snapshot, this.#send));
@@ -314,8 +352,8 @@ class LazyExamApi implements ExamApi {
  * snapshot): a screen reads one part, so a snapshot costs that part alone (issue 12: a question
  * swap makes the exam screen's part, not the five others).
  */
-export function connectLazily(snapshot: ExamSnapshot, send: Send): ExamApi {
-  return new LazyExamApi(snapshot, send);
+export function connectLazily(snapshot: ExamSnapshot, send: Send, position?: PositionLink): ExamApi {
+  return new LazyExamApi(snapshot, send, position);
 }
 
 /**

@@ -10,12 +10,15 @@
  * (sends what the outbox holds, quietly trying again with backoff while the network fails),
  * presence (the heartbeat every PRESENCE_INTERVAL_MS and at once when the page changes, and the
  * server's answers read again when the page comes back: another window may have replaced one)
- * and position (the question on screen reported once the pupil pauses, see the invariants).
+ * and position (what the `position` child reports once the pupil pauses, taken from the child at
+ * once when the page is hidden or goes away and when answering ends; see the invariants). The
+ * child (machines/position) holds the question on screen and the view around it while the pupil
+ * answers; the screen sends it the moves directly, so a question swap never reaches this machine.
  * The page's edge (`watchTerminal`) ticks every second and reports visibilitychange, focus,
  * online and pagehide; each re-derives the time left from the server's deadline, and past it the
  * exam finishes the normal way (never one long timer: a sleeping laptop pauses timers).
- * What the pupil arranged on screen is context reported to the kiosk (which persists it in the
- * stored session, seed section 3) and read back after a reload: the question index
+ * What the pupil arranged on screen, as last reported, is context reported to the kiosk (which
+ * persists it in the stored session, seed section 3) and read back after a reload: the question index
  * (question_index), the question list (question_list_flag), the flags for review, the on-screen
  * alphabet keyboard (alphabets_keyboard_flag) and its capital letters (mode_upper_case_flag).
  *
@@ -46,10 +49,12 @@
  *   flow ends (`clearExamCache`); a reload whose loading fails on the network resumes from it;
  * - a reload resumes the question on screen from the stored session, which the kiosk writes when
  *   the exam reports its position (`reportProgress`). A move or a toggle of the view is reported
- *   once the pupil pauses (POSITION_PAUSE_MS after the last move: a burst of moves is one write,
- *   and no write is on a swap's frame), and at once when the page is hidden or goes away
- *   (pagehide: a reload, the window closed) and whenever `answering` is left (Finish, time up,
- *   a logout, an error); Start and a flag for review are reported at once. So a reload, a hidden
+ *   once the pupil pauses (the `position` child: between one and two POSITION_PAUSE_MS after the
+ *   last move, a burst of moves is one write, and no write is on a swap's frame), and at once when
+ *   the page is hidden or goes away (pagehide: a reload, the window closed) and whenever
+ *   `answering` is left (Finish, time up, a logout, an error); Start and a flag for review are
+ *   reported at once. Until it is reported, the context holds the position last reported: what
+ *   the heartbeat sends and what a whole-exam cache write (`cacheExam`) keeps. So a reload, a hidden
  *   page or the end of answering never loses the position; only a crash within the pause (the
  *   browser or the terminal dying with no pagehide) resumes on the position last reported.
  *   The exam cache takes the position whenever it is reported: when the page is next idle
@@ -80,17 +85,34 @@
  * delays by name; `exam.rules.ts` the pure rules they decide with; `exam.connect.ts` what the
  * screens render and may send.
  */
-import { and, assign, enqueueActions, raise, sendTo, stateIn } from 'xstate';
+import { assign, enqueueActions, raise, sendTo, stateIn, type ActorRefFrom } from 'xstate';
+import type { positionMachine } from '../position/position.machine.ts';
 import { finishingState } from './exam.finishing.ts';
 import { presenceRegion } from './exam.presence.ts';
 import { DEFAULT_TIME_LIMIT_SECONDS, answerKey, detailsOf, loadInputOf, mergeAnswers, offsetFrom, valueOf } from './exam.rules.ts';
 import { outboxRegion, syncRegion } from './exam.saving.ts';
 import { examSetup } from './exam.setup.ts';
-import type { ExamContext, ExamView, LoadedExam } from './exam.types.ts';
+import type { LoadedExam } from './exam.types.ts';
 
-/** A move's view: marked unreported (the same object when it already is: a swap makes none). */
-const unreported = ({ context }: { context: ExamContext }): ExamView =>
-  context.view.unreported ? context.view : { ...context.view, unreported: true };
+type PositionActor = ActorRefFrom<typeof positionMachine>;
+
+/**
+ * The position as the `position` child holds it now, taken into the context and reported (with
+ * the exam cache: at once when `urgent`, the page may be going away; else when the page is idle),
+ * if a move or a toggle there waits for the pupil's pause. Read from the child's snapshot, in the
+ * same step: the page may be gone, or the child stopped, before it could report by itself.
+ */
+const takePosition = (urgent: boolean) =>
+  examSetup.enqueueActions(({ self, enqueue }) => {
+    const position = (self.getSnapshot() as { children?: { position?: PositionActor } } | undefined)?.children?.position;
+    const live = position?.getSnapshot();
+    if (!position || !live?.matches('unreported')) return;
+    const { questionIndex, view } = live.context;
+    enqueue.assign({ questionIndex, view });
+    enqueue('reportProgress');
+    enqueue(urgent ? 'cacheExam' : 'cachePosition');
+    if (urgent) enqueue.sendTo(position, { type: 'position.taken' });
+  });
 
 export const examMachine = examSetup.createMachine({
   id: 'exam',
@@ -116,7 +138,6 @@ export const examMachine = examSetup.createMachine({
       flagged: input.session.flagged_question_ids ?? [],
       keyboardOpen: input.session.alphabets_keyboard_flag,
       upperCase: input.session.mode_upper_case_flag,
-      unreported: false,
     },
     focusLosses: 0,
     finishPending: input.session.finish_pending ?? false,
@@ -298,8 +319,20 @@ export const examMachine = examSetup.createMachine({
       type: 'parallel',
       // What is on screen is what a reload without the network resumes from.
       entry: 'cacheExam',
-      // The page's ticks and wake-up signals (clock.ticked, page.changed), for as long as the pupil answers.
-      invoke: { id: 'watchTerminal', src: 'watchTerminal' },
+      invoke: [
+        // The page's ticks and wake-up signals (clock.ticked, page.changed), for as long as the pupil answers.
+        { id: 'watchTerminal', src: 'watchTerminal' },
+        // Where the pupil is and what the pupil arranged: the screen sends it the moves directly.
+        {
+          id: 'position',
+          src: 'position',
+          input: ({ context }) => ({
+            questionIndex: context.questionIndex,
+            view: context.view,
+            questionIds: context.questions.map((question) => question.id),
+          }),
+        },
+      ],
       on: {
         // At 00:00 the exam finishes by itself with every answer given, re-derived on every tick
         // (a laptop that slept past the deadline finishes on its first tick awake).
@@ -319,62 +352,12 @@ export const examMachine = examSetup.createMachine({
             revision: ({ context }) => context.revision + 1,
           }),
         },
-        // Moves and the view's toggles are reported once the pupil pauses (the `position` region):
-        // each marks the position unreported and starts the pause again, with no state left or
-        // entered and no event raised on the swap.
-        'question.next': {
-          guard: 'hasNext',
+        // The `position` child's report: the pupil paused after moves or toggles, or flagged a question.
+        'position.reported': {
           actions: [
-            assign({ questionIndex: ({ context }) => context.questionIndex + 1, view: unreported }),
-            'cancelPositionPause',
-            'startPositionPause',
-          ],
-        },
-        'question.previous': {
-          guard: 'hasPrevious',
-          actions: [
-            assign({ questionIndex: ({ context }) => context.questionIndex - 1, view: unreported }),
-            'cancelPositionPause',
-            'startPositionPause',
-          ],
-        },
-        'question.selected': {
-          guard: 'isValidIndex',
-          actions: [
-            assign({ questionIndex: ({ event }) => event.index, view: unreported }),
-            'cancelPositionPause',
-            'startPositionPause',
-          ],
-        },
-        'questionList.toggled': {
-          actions: [
-            assign({ view: ({ context }) => ({ ...context.view, listOpen: !context.view.listOpen, unreported: true }) }),
-            'cancelPositionPause',
-            'startPositionPause',
-          ],
-        },
-        'keyboard.toggled': {
-          actions: [assign({ view: ({ context }) => ({ ...context.view, keyboardOpen: !context.view.keyboardOpen, unreported: true }) }), 'cancelPositionPause', 'startPositionPause'],
-        },
-        'upperCase.toggled': {
-          actions: [assign({ view: ({ context }) => ({ ...context.view, upperCase: !context.view.upperCase, unreported: true }) }), 'cancelPositionPause', 'startPositionPause'],
-        },
-        // A flag is the pupil's own mark, once in a while, not a swap: reported at once (with the position).
-        'question.flagged': {
-          guard: 'isFlaggableQuestion',
-          actions: [
-            assign({
-              view: ({ context, event }) => ({
-                ...context.view,
-                flagged: context.view.flagged.includes(event.questionId)
-                  ? context.view.flagged.filter((id) => id !== event.questionId)
-                  : [...context.view.flagged, event.questionId],
-              }),
-            }),
-            'cancelPositionPause',
+            assign({ questionIndex: ({ event }) => event.position.questionIndex, view: ({ event }) => event.position.view }),
             'reportProgress',
             'cachePosition',
-            'markPositionReported',
           ],
         },
         // Kiosk: the window lost focus (blur, hidden tab); counted and reported, never blocking.
@@ -409,30 +392,18 @@ export const examMachine = examSetup.createMachine({
         sync: syncRegion,
         presence: presenceRegion,
         /**
-         * The position (the question on screen, the list, the keyboard and its capitals) goes to
-         * the kiosk, which rewrites the stored session (localStorage, synchronous: about 4 ms at
-         * 4x CPU throttle), once the pupil pauses, not on every move: the swap's frame stays the
-         * screen's. A move or a toggle (above) marks it unreported (`view.unreported`) and starts the pause
-         * again (a delayed `position.paused`, its timer replaced on every move: no state is left
-         * or entered, no event raised on the swap). It is reported POSITION_PAUSE_MS after the
-         * last move, at once when the page is hidden or goes away (a reload fires pagehide first)
-         * or a flag is set (above), and when answering ends, whichever way (this region's exit).
+         * The position (the question on screen, the list, the flags, the keyboard and its capitals)
+         * lives in the `position` child, which reports it once the pupil pauses (a flag at once).
+         * The stored session (localStorage, synchronous: about 4 ms at 4x CPU throttle) is written
+         * then, not on every move: the swap's frame stays the screen's. This region takes what
+         * waits for the pause from the child at once when the page is hidden or goes away (a reload
+         * fires pagehide first) and when answering ends, whichever way (its exit).
          */
         position: {
-          exit: enqueueActions(({ context, enqueue }) => {
-            enqueue('cancelPositionPause');
-            if (!context.view.unreported) return;
-            enqueue('reportProgress');
-            enqueue('cachePosition');
-            enqueue('markPositionReported');
-          }),
+          exit: takePosition(false),
           on: {
-            'position.paused': { guard: 'isPositionUnreported', actions: ['reportProgress', 'cachePosition', 'markPositionReported'] },
             // The page may go away: the cache takes the position now, not when the page is idle.
-            'page.changed': {
-              guard: and(['isPositionUnreported', 'isPageHiddenInTime']),
-              actions: ['cancelPositionPause', 'reportProgress', 'cacheExam', 'markPositionReported'],
-            },
+            'page.changed': { guard: 'isPageHiddenInTime', actions: takePosition(true) },
           },
         },
       },

@@ -5,13 +5,14 @@
  * exam.machine.ts and its regions (exam.answering.ts, exam.presence.ts, exam.finishing.ts) are
  * built from this setup, so every name they use is checked against it.
  */
-import { assign, cancel, fromCallback, fromPromise, raise, sendParent, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, raise, sendParent, setup } from 'xstate';
 import { PRESENCE_INTERVAL_MS, type HeartbeatRequest, type HeartbeatResponse } from '../../contract/presence.ts';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { ExamQuestions, StartExamResponse } from '../../contract/exam.ts';
 import { backoffMs } from '../shared/backoff.ts';
 import type { RetryInput, RetryOutput } from '../retry/retry.types.ts';
 import { tutorialMachine } from '../tutorial/tutorial.machine.ts';
+import { positionMachine } from '../position/position.machine.ts';
 import type { OutboxEntry } from '../shared/ports.ts';
 import {
   SAVE_RETRY_MAX_MS,
@@ -39,13 +40,7 @@ import type {
 
 const errorCodeOf = ({ event }: { event: unknown }) => failureOfEvent(event);
 
-/**
- * How long the pupil rests on a question before the position is reported to the kiosk (the
- * stored session): a burst of moves is one report, after its last move, never on a swap's frame.
- */
-export const POSITION_PAUSE_MS = 400;
-/** The id of the pause's delayed `position.paused` (one at a time per exam). */
-const POSITION_PAUSE_ID = 'positionPause';
+export { POSITION_PAUSE_MS } from '../position/position.machine.ts';
 
 export const examSetup = setup({
   types: {
@@ -101,14 +96,16 @@ export const examSetup = setup({
     }),
     /** The tutorial and its practice, the `tutorial` state's child (its GET is provided by the edge). */
     tutorial: tutorialMachine,
+    /** Where the pupil is and what the pupil arranged, while answering: the `position` child. */
+    position: positionMachine,
   },
   actions: {
     /**
      * What the pupil arranged (the question on screen, the list, the flags, the keyboard and its
      * capitals) to the kiosk, which keeps it in the stored session (seed section 3) for a
-     * reload. Start reports at once; while answering, a move or a toggle is reported once the pupil
-     * pauses (the `position` region), or at once when the page is hidden or goes away, with a
-     * flag, and when answering ends.
+     * reload. Start reports at once; while answering, what the `position` child reports (a move or
+     * a toggle once the pupil pauses, a flag at once), and what the exam takes from it when the page
+     * is hidden or goes away and when answering ends.
      */
     reportProgress: sendParent(({ context }): ExamParentEvent => ({
       type: 'exam.progressed',
@@ -186,17 +183,6 @@ export const examSetup = setup({
      * forget, the edge provides it.
      */
     cachePosition: () => {},
-    /**
-     * A move or a toggle of the view starts the pupil's pause (again): `position.paused` is raised
-     * POSITION_PAUSE_MS later unless another move (`cancelPositionPause` first) or a report comes
-     * before. Timers only: no state is left or entered on a move, so the swap's frame stays the
-     * screen's (issue 12).
-     */
-    startPositionPause: raise({ type: 'position.paused' }, { id: POSITION_PAUSE_ID, delay: 'positionPause' }),
-    /** The pause under way is over: another move starts it again, or the position was reported. */
-    cancelPositionPause: cancel(POSITION_PAUSE_ID),
-    /** The position went to the kiosk (`reportProgress`): nothing is waiting for the pause. */
-    markPositionReported: assign({ view: ({ context }) => (context.view.unreported ? { ...context.view, unreported: false } : context.view) }),
     /** Forgets the cached exam (the exam flow ended); fire and forget, the edge provides it. */
     clearExamCache: () => {},
     assignVisibility: assign({
@@ -234,18 +220,9 @@ export const examSetup = setup({
      */
     isPageHiddenInTime: ({ context, event }) =>
       event.type === 'page.changed' && !event.visible && !isPastDeadlineAt(context, event.now),
-    /** A move or a toggle waits to be reported (see `ExamView.unreported`). */
-    isPositionUnreported: ({ context }) => context.view.unreported,
     wasSuperseded: ({ event }) => (event as { output?: SaveAcknowledgement }).output?.outcome === 'superseded',
     isKnownQuestion: ({ context, event }) =>
       event.type === 'answer.given' && context.questions.some((q) => q.id === event.questionId),
-    isFlaggableQuestion: ({ context, event }) =>
-      event.type === 'question.flagged' && context.questions.some((q) => q.id === event.questionId),
-    hasNext: ({ context }) => context.questionIndex < context.questions.length - 1,
-    hasPrevious: ({ context }) => context.questionIndex > 0,
-    isValidIndex: ({ context, event }) =>
-      event.type === 'question.selected' &&
-      Number.isInteger(event.index) && event.index >= 0 && event.index < context.questions.length,
     hasUnsentAnswer: ({ context }) => firstUnsent(context) !== undefined,
     hasUnwrittenAnswer: ({ context }) => firstUnwritten(context) !== undefined,
     hasAnswerNotSaved: ({ context }) => allNotSaved(context).length > 0,
@@ -255,8 +232,6 @@ export const examSetup = setup({
   delays: {
     /** Between heartbeats while answering (contract/presence.ts). */
     heartbeatInterval: PRESENCE_INTERVAL_MS,
-    /** The pupil's pause after a move before the position is reported (POSITION_PAUSE_MS). */
-    positionPause: POSITION_PAUSE_MS,
     /** 1 s, doubling, at most SAVE_RETRY_MAX_MS (seed section 7). */
     saveBackoff: ({ context }) => backoffMs(context.saveAttempts, { maxMs: SAVE_RETRY_MAX_MS }),
   },

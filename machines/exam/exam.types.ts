@@ -12,6 +12,7 @@ import type {
 } from '../../contract/exam.ts';
 import type { ExamineeSession } from '../../contract/session.ts';
 import type { FailureCode, OutboxEntry } from '../shared/ports.ts';
+import type { Position, PositionView } from '../position/position.types.ts';
 
 /** One answer as this terminal knows it. */
 export interface AnswerEntry {
@@ -30,26 +31,8 @@ export interface AnswerEntry {
   status: 'writing' | 'local' | 'unsaved' | 'saved' | 'rejected' | 'replaced';
 }
 
-/** What the pupil arranged (ExamContext.view). */
-export interface ExamView {
-  /** The question list overview is open; persisted as question_list_flag. */
-  listOpen: boolean;
-  /** Question ids flagged for review, in the order flagged; persisted as flagged_question_ids. */
-  flagged: number[];
-  /**
-   * The on-screen alphabet keyboard is shown on questions that offer it (otherwise the device's
-   * own keyboard); persisted as alphabets_keyboard_flag. Shown again at Start.
-   */
-  keyboardOpen: boolean;
-  /** The alphabet keyboard types capital letters (its "ABC" key); persisted as mode_upper_case_flag. */
-  upperCase: boolean;
-  /**
-   * A move between questions or a toggle of the view (the list, the keyboard, its capitals) not
-   * yet reported to the kiosk: the `position` region reports it once the pupil pauses, when the
-   * page is hidden or goes away, with a flag, or as answering ends.
-   */
-  unreported: boolean;
-}
+/** What the pupil arranged (ExamContext.view): the position machine's view (machines/position). */
+export type ExamView = PositionView;
 
 export interface ExamContext {
   /** The exam this session may sit (seed: schedule_history_id). */
@@ -58,7 +41,10 @@ export interface ExamContext {
   answerSeed: string;
   /** How many answer revisions this terminal has made; numbers the keys. */
   revision: number;
-  /** 0-based index of the question on screen; persisted as question_index. */
+  /**
+   * 0-based index of the question on screen, as last reported (persisted as question_index):
+   * while answering, the `position` child holds the live one and reports it once the pupil pauses.
+   */
   questionIndex: number;
   /** Candidate, subject, level and exam, from /exam-details. */
   details: ExamDetails | null;
@@ -86,8 +72,8 @@ export interface ExamContext {
   /** How the exam ended: answers sent, or cancelled with an error. */
   outcome: 'sent' | 'cancelled' | null;
   /**
-   * What the pupil arranged besides the question on screen, reported with it (the `position`
-   * region) and kept in the stored session. One object, not five keys of the context: XState copies
+   * What the pupil arranged besides the question on screen, as last reported with it (the
+   * `position` child holds the live one while answering) and kept in the stored session. One object, not five keys of the context: XState copies
    * the context with Object.assign on every assign, and V8 keeps an object built that way with more
    * than about 19 properties in dictionary mode, several times slower to copy and to read (the
    * question swap's cost, issue 12). Keep the context at 18 keys or fewer.
@@ -130,19 +116,8 @@ export type ExamEvent =
   | { type: 'tutorial.completed' }
   | { type: 'start.confirmed' }
   | { type: 'answer.given'; questionId: number; value: string }
-  | { type: 'question.next' }
-  | { type: 'question.previous' }
-  | { type: 'question.selected'; index: number }
-  /** Opens or closes the question list overview. */
-  | { type: 'questionList.toggled' }
-  /** Flags a question for review, or removes its flag. */
-  | { type: 'question.flagged'; questionId: number }
   /** Kiosk: the window lost focus (blur or a hidden tab) while answering. */
   | { type: 'focus.lost' }
-  /** Shows or hides the on-screen alphabet keyboard (alphabets_keyboard_flag). */
-  | { type: 'keyboard.toggled' }
-  /** Switches the alphabet keyboard between capital and small letters (mode_upper_case_flag). */
-  | { type: 'upperCase.toggled' }
   | { type: 'finish.requested' }
   | { type: 'finish.cancelled' }
   | { type: 'finish.confirmed' }
@@ -164,10 +139,10 @@ export type ExamEvent =
    */
   | { type: 'page.changed'; now: number; visible: boolean; cause: PageChangeCause }
   /**
-   * Raised by the exam itself, delayed, POSITION_PAUSE_MS after the last move between questions
-   * or toggle of the view (each move starts the pause again): the `position` region reports them.
+   * From the `position` child (machines/position): the pupil paused after a move or a toggle, or
+   * flagged a question; the exam keeps it and reports it to the kiosk.
    */
-  | { type: 'position.paused' }
+  | { type: 'position.reported'; position: Position }
   | { type: 'location.unmatched'; path: string; known: boolean };
 
 /** Events the exam machine sends to its parent (the kiosk). */

@@ -2,7 +2,7 @@
  * How a screen finds the actor it renders: by its name in the kiosk's actor tree (`actorPaths`:
  * the kiosk's children session, exam, document, proctor, connectivity; the session's children
  * payment (the exam fee: `feePayment`) and results, and the results' payment (`resultPayment`);
- * the exam's child tutorial). A connected screen reads `useSystemActor('exam')` and
+ * the exam's children tutorial and position). A connected screen reads `useSystemActor('exam')` and
  * subscribes to that actor alone with `useSelector` (from `@xstate/react`) through its machine's
  * pure `connect`, so a change in one actor re-renders only the screens bound to it.
  *
@@ -22,6 +22,7 @@ import type { examMachine } from '../../machines/exam/exam.machine.ts';
 import type { kioskMachine } from '../../machines/kiosk/kiosk.machine.ts';
 import { watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import type { paymentMachine } from '../../machines/payment/payment.machine.ts';
+import type { positionMachine } from '../../machines/position/position.machine.ts';
 import type { proctorMachine } from '../../machines/proctor/proctor.machine.ts';
 import type { resultsMachine } from '../../machines/results/results.machine.ts';
 import type { sessionMachine } from '../../machines/session/session.machine.ts';
@@ -42,6 +43,8 @@ export interface SystemActors {
   /** The result items' payment (pay-exam-result). */
   resultPayment: ActorRefFrom<typeof paymentMachine>;
   tutorial: ActorRefFrom<typeof tutorialMachine>;
+  /** Where the pupil is in the running exam (the question on screen, the view around it). */
+  examPosition: ActorRefFrom<typeof positionMachine>;
 }
 export type SystemId = keyof SystemActors;
 
@@ -56,6 +59,7 @@ export const actorPaths: { readonly [K in SystemId]: readonly string[] } = {
   results: ['session', 'results'],
   resultPayment: ['session', 'results', 'payment'],
   tutorial: ['exam', 'tutorial'],
+  examPosition: ['exam', 'position'],
 };
 
 type AnyRef = { getSnapshot(): { children?: Record<string, AnyRef | undefined> } };

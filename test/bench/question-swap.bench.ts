@@ -20,7 +20,7 @@
  * and layout worked out: the work before the swap's frame) and the ratio to plain React, and
  * their medians over the rounds (goal ≤ 1.2); `frame` (press -> next frame painted) beside it.
  * Then where the time goes, over every round: the click itself (synchronous: the machine, React's
- * render and commit), on the app side how much of it is the exam actor's `send` (XState's
+ * render and commit), on the app side how much of it is the machines' `send` (the exam's position child's, where a swap goes) (XState's
  * transition and what observes it), and the rest of the span (microtasks, a task or frame that
  * comes first, the forced layout).
  *
@@ -263,7 +263,7 @@ test('question swap in Chromium at 4× CPU: Gradus beside plain React', { timeou
     const phase = (name: SideName) => {
       const t = all[name];
       const rest = mean(t.commit) - mean(t.sync);
-      const machine = name === 'Gradus app' ? `; of it the exam actor's send ${mean(t.machine).toFixed(2)} (p50 ${median(t.machine).toFixed(2)})` : '';
+      const machine = name === 'Gradus app' ? `; of it the machines' send (the exam's position) ${mean(t.machine).toFixed(2)} (p50 ${median(t.machine).toFixed(2)})` : '';
       return `| ${name} | ${mean(t.sync).toFixed(2)} (p50 ${median(t.sync).toFixed(2)})${machine} | ${rest.toFixed(2)} |`;
     };
     lines.push(

@@ -14,7 +14,7 @@ export interface SwapUnderTest {
   /** The exam's markup now (the element the swap changes). */
   markup(): string;
   stop(): void;
-  /** Milliseconds spent in the exam actor's `send` since the last call (the app side only). */
+  /** Milliseconds spent in the machines' `send` (the exam's and its position child's) since the last call (the app side only). */
   machineTime?(): number;
 }
 

@@ -40,7 +40,7 @@ export interface SwapTimes {
   frame: number[];
   /** Press -> the swap's click returned (the click, the machine, React's render and commit: flushSync). */
   sync: number[];
-  /** Of `sync`, the time in the exam actor's `send` (the app side; 0 elsewhere). */
+  /** Of `sync`, the time in the machines' `send` (the exam's and its position child's) (the app side; 0 elsewhere). */
   machine: number[];
 }
 export interface SwapBench {

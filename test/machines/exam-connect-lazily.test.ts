@@ -7,19 +7,27 @@
 import { describe, expect, it } from 'vitest';
 import { connect, connectLazily } from '../../machines/exam/exam.connect.ts';
 import { settle, setUp, startedExam } from '../helpers/exam-terminal.ts';
+import { positionOf } from '../helpers/kiosk-exam.ts';
 
 const parts = ['loginConfirm', 'examStart', 'exam', 'examEnd', 'tutorial', 'retryDialog'] as const;
+
+/** The exam's position child as src/app/connect/use-exam.ts hands it to the connect: its snapshot now, and its send. */
+function positionLink(exam: Parameters<typeof positionOf>[0]) {
+  const position = positionOf(exam);
+  return { snapshot: position.getSnapshot(), send: position.send };
+}
 
 describe('the exam connect, part by part', () => {
   it('gives every part as connect does, and the same object each time it is read', async () => {
     const exam = await startedExam(setUp());
     await settle();
-    exam.actor.send({ type: 'question.next' });
+    positionOf(exam.actor).send({ type: 'question.next' });
     exam.actor.send({ type: 'answer.given', questionId: 102, value: 'cold' });
     const snapshot = exam.actor.getSnapshot();
     const send = exam.actor.send;
-    const eager = connect(snapshot, send);
-    const lazy = connectLazily(snapshot, send);
+    const position = positionLink(exam.actor);
+    const eager = connect(snapshot, send, position);
+    const lazy = connectLazily(snapshot, send, position);
     for (const part of parts) {
       expect(lazy[part]).toEqual(eager[part]);
       expect(lazy[part]).toBe(lazy[part]);
@@ -31,9 +39,9 @@ describe('the exam connect, part by part', () => {
   it('reads each snapshot as it is: a later snapshot gives a later part', async () => {
     const exam = await startedExam(setUp());
     const send = exam.actor.send;
-    const first = connectLazily(exam.actor.getSnapshot(), send);
-    exam.actor.send({ type: 'question.next' });
-    const second = connectLazily(exam.actor.getSnapshot(), send);
+    const first = connectLazily(exam.actor.getSnapshot(), send, positionLink(exam.actor));
+    positionOf(exam.actor).send({ type: 'question.next' });
+    const second = connectLazily(exam.actor.getSnapshot(), send, positionLink(exam.actor));
     expect([first.exam.index, second.exam.index]).toEqual([0, 1]);
     // What a swap does not change stays the same object (the handlers of one send, the questions).
     expect(second.exam.next).toBe(first.exam.next);

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { selectExamRetryDialog } from '../../machines/exam/exam.selectors.ts';
 import { afterDeadline, settle, setUp, startedExam, until } from '../helpers/exam-terminal.ts';
+import { positionOf } from '../helpers/kiosk-exam.ts';
 
 /** Q1 saved on the server, then the network goes and Q2 is kept on this terminal only. */
 async function answeredThenOffline(terminal: ReturnType<typeof setUp>) {
@@ -19,7 +20,7 @@ async function answeredThenOffline(terminal: ReturnType<typeof setUp>) {
   running.actor.send({ type: 'answer.given', questionId: 101, value: 'a' });
   await waitFor(running.actor, (s) => s.context.answers[101]?.status === 'saved');
   terminal.network.up = false;
-  running.actor.send({ type: 'question.next' });
+  positionOf(running.actor).send({ type: 'question.next' });
   running.actor.send({ type: 'answer.given', questionId: 102, value: 'cold' });
   await waitFor(running.actor, (s) => s.context.answers[102]?.status === 'local' && s.matches({ answering: { sync: 'waiting' } }));
   return running;

@@ -15,7 +15,9 @@ import { POSITION_PAUSE_MS } from '../../machines/exam/exam.setup.ts';
 import { PRESENCE_INTERVAL_MS } from '../../contract/presence.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import type { ExamContext, ExamEvent } from '../../machines/exam/exam.types.ts';
+import type { PositionEvent } from '../../machines/position/position.types.ts';
 import { demoQuestions } from '../helpers/fake-api.ts';
+import { positionOf } from '../helpers/kiosk-exam.ts';
 
 const NOW = Date.parse('2026-11-22T09:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -67,13 +69,16 @@ function start(input = session(), clock?: SimulatedClock) {
   const exam = parent.getSnapshot().children.exam as AnyActorRef;
   const context = () => (exam.getSnapshot() as { context: ExamContext }).context;
   const send = (event: ExamEvent) => exam.send(event);
+  /** The exam's position child, where the screen sends moves and toggles (while answering). */
+  const position = () => positionOf(exam);
+  const move = (event: PositionEvent) => position().send(event);
   const done = (id: string, output: unknown) => exam.send({ type: `xstate.done.actor.${id}`, output });
   const failed = (id: string, error: unknown) => exam.send({ type: `xstate.error.actor.${id}`, error });
   const clear = () => {
     actions.length = 0;
     reported.length = 0;
   };
-  return { exam, context, send, done, failed, actions, reported, inputs, clear };
+  return { exam, context, send, position, move, done, failed, actions, reported, inputs, clear };
 }
 
 type Exam = ReturnType<typeof start>;
@@ -117,8 +122,9 @@ describe('before Start', () => {
     expect(exam.context()).toMatchObject({
       scheduleHistoryId: 7, answerSeed: seed, revision: 0, questionIndex: 2, details: null, questions: [], answers: {},
       deadlineAt: null, startedAt: null, visible: true, saveAttempts: 0, clockOffsetMs: 0, error: null, receipt: null, outcome: null,
-      view: { listOpen: true, flagged: [102], keyboardOpen: false, upperCase: true, unreported: false }, focusLosses: 0,
+      focusLosses: 0,
     });
+    expect(exam.context().view).toEqual({ listOpen: true, flagged: [102], keyboardOpen: false, upperCase: true });
     const bare = start(session({ schedule_history_id: null, flagged_question_ids: undefined } as never));
     expect(bare.context()).toMatchObject({ scheduleHistoryId: 0, view: { flagged: [] } });
   });
@@ -324,43 +330,50 @@ describe('answering', () => {
   it('moves between questions within the exam, reporting and caching the last once the pupil pauses', () => {
     const clock = new SimulatedClock();
     const exam = toAnswering({}, clock);
+    const onScreen = () => exam.position().getSnapshot().context.questionIndex;
     exam.clear();
-    exam.send({ type: 'question.previous' });
-    expect(exam.context().questionIndex).toBe(0);
-    exam.send({ type: 'question.next' });
-    exam.send({ type: 'question.next' });
-    exam.send({ type: 'question.next' });
-    expect(exam.context().questionIndex).toBe(2);
-    exam.send({ type: 'question.previous' });
-    expect(exam.context().questionIndex).toBe(1);
-    for (const index of [-1, 3, 1.5]) exam.send({ type: 'question.selected', index });
-    expect(exam.context().questionIndex).toBe(1);
-    exam.send({ type: 'question.selected', index: 0 });
-    exam.send({ type: 'question.selected', index: 2 });
-    expect(exam.context().questionIndex).toBe(2);
-    // Neither reported nor cached on a swap.
+    exam.move({ type: 'question.previous' });
+    expect(onScreen()).toBe(0);
+    exam.move({ type: 'question.next' });
+    exam.move({ type: 'question.next' });
+    exam.move({ type: 'question.next' });
+    expect(onScreen()).toBe(2);
+    exam.move({ type: 'question.previous' });
+    expect(onScreen()).toBe(1);
+    for (const index of [-1, 3, 1.5]) exam.move({ type: 'question.selected', index });
+    expect(onScreen()).toBe(1);
+    exam.move({ type: 'question.selected', index: 0 });
+    exam.move({ type: 'question.selected', index: 2 });
+    expect(onScreen()).toBe(2);
+    // Neither reported nor cached on a swap: the exam still holds the position last reported.
     expect(exam.actions).toEqual([]);
-    // A burst of moves is one report and one cache write, once the pupil pauses (not on any swap's frame).
+    expect(exam.context().questionIndex).toBe(0);
+    // A burst of moves is one report and one cache write, once the pupil pauses (not on any swap's frame):
+    // moves came during the first pause, so it starts again, and the report comes when the second ends.
     expect(exam.reported).toEqual([]);
+    clock.increment(POSITION_PAUSE_MS);
+    expect(exam.reported).toEqual([]);
+    expect(exam.actions).toEqual([]);
     clock.increment(POSITION_PAUSE_MS);
     expect(exam.reported.map((e) => (e as unknown as { change: { question_index: number } }).change.question_index)).toEqual([2]);
     expect(exam.actions).toEqual([{ name: 'cachePosition' }]);
+    expect(exam.context().questionIndex).toBe(2);
   });
 
   it('the list, the keyboard and its capitals toggle (reported with the next flag, or after the pause); a flag on a question of the exam toggles, reported at once', () => {
     const clock = new SimulatedClock();
     const exam = toAnswering({}, clock);
     exam.clear();
-    exam.send({ type: 'questionList.toggled' });
-    exam.send({ type: 'keyboard.toggled' });
-    exam.send({ type: 'upperCase.toggled' });
+    exam.move({ type: 'questionList.toggled' });
+    exam.move({ type: 'keyboard.toggled' });
+    exam.move({ type: 'upperCase.toggled' });
     expect(exam.reported).toEqual([]);
-    exam.send({ type: 'question.flagged', questionId: 999 });
+    exam.move({ type: 'question.flagged', questionId: 999 });
     expect(exam.reported).toEqual([]);
-    exam.send({ type: 'question.flagged', questionId: 103 });
+    exam.move({ type: 'question.flagged', questionId: 103 });
     expect(exam.reported).toHaveLength(1);
     expect(exam.context().view).toMatchObject({ listOpen: false, keyboardOpen: false, upperCase: true, flagged: [102, 103] });
-    exam.send({ type: 'question.flagged', questionId: 102 });
+    exam.move({ type: 'question.flagged', questionId: 102 });
     expect(exam.context().view.flagged).toEqual([103]);
     clock.increment(POSITION_PAUSE_MS);
     expect(exam.reported).toHaveLength(2);

@@ -24,6 +24,7 @@ import { sessionImplementations } from '../../machines/session/session.actors.ts
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
 import { readSession, writeSession } from '../../machines/shared/storage.ts';
 import { afterDeadline, settle, setUp, startedExam, until } from '../helpers/exam-terminal.ts';
+import { positionOf } from '../helpers/kiosk-exam.ts';
 import { demoExaminee } from '../helpers/fake-api.ts';
 import { memoryStorage } from '../view/render.tsx';
 
@@ -99,7 +100,7 @@ describe('a reload without the network', () => {
     first.actor.send({ type: 'answer.given', questionId: 101, value: 'a' });
     await waitFor(first.actor, (s) => s.context.answers[101]?.status === 'saved');
     network.up = false;
-    first.actor.send({ type: 'question.next' });
+    positionOf(first.actor).send({ type: 'question.next' });
     first.actor.send({ type: 'answer.given', questionId: 102, value: 'cold' });
     await waitFor(first.actor, (s) => s.context.answers[102]?.status === 'local' && s.matches({ answering: { sync: 'waiting' } }));
     const before = first.actor.getSnapshot().context;
@@ -130,7 +131,7 @@ describe('a reload without the network', () => {
     expect(outbox.entries.size).toBe(1);
 
     // Offline, the pupil goes on: question 3, kept on this terminal.
-    second.actor.send({ type: 'question.next' });
+    positionOf(second.actor).send({ type: 'question.next' });
     second.actor.send({ type: 'answer.given', questionId: 103, value: 'b' });
     await waitFor(second.actor, (s) => s.context.answers[103]?.status === 'local');
     expect(outbox.entries.size).toBe(2);

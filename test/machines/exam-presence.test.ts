@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { selectExamRetryDialog, selectSaveState, selectTimeLimitSeconds } from '../../machines/exam/exam.selectors.ts';
 import { afterDeadline, settle, setUp, startedExam, until } from '../helpers/exam-terminal.ts';
+import { positionOf } from '../helpers/kiosk-exam.ts';
 
 const MINUTE = 60_000;
 const HEARTBEAT_MS = 10_000;
@@ -53,7 +54,7 @@ describe('the heartbeat', () => {
     const terminal = setUp();
     const { server } = terminal;
     const { actor, clock, signal } = await startedExam(terminal);
-    actor.send({ type: 'question.next' });
+    positionOf(actor).send({ type: 'question.next' });
     clock.increment(HEARTBEAT_MS);
     await until(actor, () => server.heartbeats.length === 1);
     expect(server.heartbeats[0]).toEqual({ schedule_history_id: 7, question_index: 1, visible: true });

@@ -62,7 +62,7 @@ function contextWith(overrides: Partial<ExamContext> = {}): ExamContext {
     error: null,
     receipt: null,
     outcome: null,
-    view: { listOpen: false, flagged: [], keyboardOpen: true, upperCase: false, unreported: false },
+    view: { listOpen: false, flagged: [], keyboardOpen: true, upperCase: false },
     focusLosses: 0,
     ...overrides,
   };

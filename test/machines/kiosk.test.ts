@@ -10,7 +10,7 @@ import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { selectPath, selectScreen } from '../../machines/kiosk/kiosk.selectors.ts';
 import { readSession, storageKeys } from '../../machines/shared/storage.ts';
 import { createFakeApi, createMemoryStorage, demoQuestions, VALID_CODE } from '../helpers/fake-api.ts';
-import { examOf } from '../helpers/kiosk-exam.ts';
+import { examOf, positionOf } from '../helpers/kiosk-exam.ts';
 
 function boot(storage = createMemoryStorage(), api = createFakeApi(), clock?: SimulatedClock) {
   const actor = createActor(createKioskMachine({ api, storage }), { input: { storedSession: readSession(storage) }, ...(clock ? { clock } : {}) });
@@ -38,7 +38,7 @@ describe('kiosk', () => {
     await waitFor(actor, (s) => s.children.exam?.getSnapshot().matches('answering') ?? false);
     expect(selectPath(actor.getSnapshot())).toBe('/start');
     examOf(actor).send({ type: 'answer.given', questionId: demoQuestions[0]!.id, value: 'a' });
-    examOf(actor).send({ type: 'question.next' });
+    positionOf(examOf(actor)).send({ type: 'question.next' });
     examOf(actor).send({ type: 'answer.given', questionId: demoQuestions[1]!.id, value: 'cold' });
     // The move is kept in the stored session (where a reload resumes) once the pupil pauses, not on the swap.
     expect(readSession(storage)?.question_index).toBe(0);
@@ -96,8 +96,8 @@ describe('kiosk', () => {
     await settle(first, '/start');
     await waitFor(first, (s) => s.children.exam?.getSnapshot().matches('answering') ?? false);
     examOf(first).send({ type: 'answer.given', questionId: 101, value: 'a' });
-    examOf(first).send({ type: 'question.next' });
-    examOf(first).send({ type: 'question.next' });
+    positionOf(examOf(first)).send({ type: 'question.next' });
+    positionOf(examOf(first)).send({ type: 'question.next' });
     await waitFor(first, () => api.saved.has(101));
     // F5 right after the moves, before any pause: the browser's pagehide comes first, and the exam reports then.
     expect(readSession(storage)?.question_index).toBe(0);

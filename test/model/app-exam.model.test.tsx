@@ -13,12 +13,14 @@
  * machine's backoff), so time moves only when the path says so.
  *
  * A move between questions or a toggle of the view is kept in the stored session once the pupil
- * pauses (the exam's `position` region): each such step clicks, sees nothing stored yet, and lets
- * the pause pass; one step leafs through two questions and hides the window within the pause.
+ * pauses (the exam's `position` child): each such step clicks, sees nothing stored yet, and lets
+ * the pause pass; one step leafs through two questions and hides the window within the pause;
+ * one makes every move and toggle within one pause, and sees it stored one pause later.
  *
- * Every state checks what is on screen, the URL, the calls waiting and what is stored. The exam
- * and retry machines' transitions taken are reported as `model coverage exam (through the app)`
- * and `model coverage retry (through the app)`, and must be all of them.
+ * Every state checks what is on screen, the URL, the calls waiting and what is stored. The exam,
+ * retry and position machines' transitions taken are reported as `model coverage exam (through
+ * the app)`, `model coverage retry (through the app)` and `model coverage position (through the
+ * app)`, and must be all of them.
  */
 import type { createMemoryHistory } from '@tanstack/react-router';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
@@ -30,6 +32,7 @@ import { examMachine } from '../../machines/exam/exam.machine.ts';
 import { POSITION_PAUSE_MS } from '../../machines/exam/exam.setup.ts';
 import type { ExamContext, ExamSession, TerminalPort, TerminalSignal } from '../../machines/exam/exam.types.ts';
 import type { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
+import { positionMachine } from '../../machines/position/position.machine.ts';
 import { retryMachine } from '../../machines/retry/retry.machine.ts';
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
 import { createMemoryOutbox } from '../../machines/shared/memory-outbox.ts';
@@ -132,6 +135,9 @@ const pupilExamModel = createMachine({
         'window.hides': 'heartbeatSendingHidden',
         // Next, Next, and the window hidden before the pause: question 3 is stored at once.
         'pupil.leafsAheadAndLeavesWindow': 'awayOnLastQuestion',
+        // Every move and toggle within one pause, ending on question 2 with the keyboard hidden:
+        // stored once, a pause after the pause in which the burst ended.
+        'pupil.browsesInABurst': 'keyboardHidden',
       },
     },
     awayOnLastQuestion: { on: { 'server.acknowledgesHeartbeat': 'hiddenOnLastQuestion' } },
@@ -375,6 +381,7 @@ interface AppUnderTest {
 const recorders = new Map([
   ['exam', new CoverageRecorder('exam', allTransitions(examMachine))],
   ['retry', new CoverageRecorder('retry', allTransitions(retryMachine))],
+  ['position', new CoverageRecorder('position', allTransitions(positionMachine))],
 ]);
 const record = recordByMachine(recorders);
 
@@ -1028,9 +1035,28 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 await app.user.click(screen.getByRole('button', { name: /Next/ }));
                 await seeQuestion(3);
                 await passTime(app, POSITION_PAUSE_MS - 1);
-                // Each move started the pause again: nothing stored yet.
+                // The pause its first move began is not over: nothing stored yet.
                 expect(stored(app)).toEqual(before);
                 await pageSignal(app, { type: 'page.changed', now: Date.now(), visible: false, cause: 'visibilitychange' });
+              },
+              'pupil.browsesInABurst': async () => {
+                const before = stored(app);
+                const click = (name: string | RegExp, pressed?: boolean) =>
+                  app.user.click(screen.getByRole('button', { name, ...(pressed === undefined ? {} : { pressed }) }));
+                await click(/Next/);
+                await seeQuestion(2);
+                await click(/Previous/);
+                await click('Question list');
+                await app.user.click(within(screen.getByRole('navigation', { name: 'Question list' })).getAllByRole('button')[1]!);
+                await click('Hide question list');
+                await click('Capital letters', false);
+                await click('Capital letters', true);
+                await click('Hide alphabet keyboard');
+                await seeQuestion(2);
+                // The burst ended within the pause that its first move began: that pause begins again.
+                await passTime(app, POSITION_PAUSE_MS);
+                expect(stored(app)).toEqual(before);
+                await passTime(app, POSITION_PAUSE_MS);
               },
               'pupil.flagsQuestion': () => app.user.click(screen.getByRole('button', { name: 'Flag for review' })),
               'pupil.removesFlag': () => app.user.click(screen.getByRole('button', { name: 'Remove flag' })),

@@ -118,21 +118,10 @@ const presenceOutcomes = new Set([
 ]);
 
 /**
- * A move or a toggle waits for the pupil's pause (answering, the view's `unreported`):
- * only the events that decide how it is reported go on from here (another move, which starts the
- * pause again; the pause; a flag; the page hidden), for the same reason as the presence detour.
- */
-function positionDetour(snapshot: AnyMachineSnapshot): boolean {
-  return snapshot.matches('answering') && (snapshot.context as ExamContext).view.unreported;
-}
-const positionPause = 'position.paused';
-const positionEvents = new Set([positionPause, 'question.next', 'question.previous', 'question.flagged', 'page.changed']);
-
-/**
  * Every event type of the machine, sampled as given (or as `{ type }`), except on a presence
- * detour, where only the presence calls' outcomes are, and on a position detour (above): the
- * presence and position regions run beside the other three, and walking all of them from each
- * of their states would multiply the graph without taking a transition more.
+ * detour, where only the presence calls' outcomes are: the presence region runs beside the
+ * others, and walking all of them from each of its states would multiply the graph without
+ * taking a transition more.
  */
 function alongside(samples: ModelSpec<typeof machine>['samples']): ModelSpec<typeof machine>['samples'] {
   const types = new Set<string>();
@@ -148,7 +137,6 @@ function alongside(samples: ModelSpec<typeof machine>['samples']): ModelSpec<typ
         type,
         (snapshot: AnyMachineSnapshot) => {
           if (presenceDetour(snapshot) && !presenceOutcomes.has(type)) return [];
-          if (positionDetour(snapshot) && !positionEvents.has(type)) return [];
           if (typeof sample === 'function') return sample(snapshot);
           return sample ?? [{ type }];
         },
@@ -212,19 +200,12 @@ describeModel({
       { type: 'answer.given', questionId: 101, value: 'a' },
       { type: 'answer.given', questionId: 999, value: 'x' },
     ],
-    'question.selected': [
-      { type: 'question.selected', index: 2 },
-      { type: 'question.selected', index: 99 },
-    ],
-    // The keyboard flags touch no guard: toggled from one answering state only, so the graph stays small.
-    'keyboard.toggled': (snapshot) => (untouched(snapshot) ? [{ type: 'keyboard.toggled' }] : []),
-    'upperCase.toggled': (snapshot) => (untouched(snapshot) ? [{ type: 'upperCase.toggled' }] : []),
-    'question.flagged': [
-      { type: 'question.flagged', questionId: 102 },
-      { type: 'question.flagged', questionId: 999 },
-    ],
-    // Raised by the exam itself (delayed) once the pupil pauses after a move or a toggle: only while one waits.
-    'position.paused': (snapshot) => (positionDetour(snapshot) ? [{ type: 'position.paused' }] : []),
+    // The position child's report (machines/position, walked on its own in position.model.test.ts):
+    // the pupil paused on the third question with the list open and 102 flagged.
+    'position.reported': (snapshot) =>
+      quiet(snapshot)
+        ? [{ type: 'position.reported', position: { questionIndex: 2, view: { listOpen: true, flagged: [102], keyboardOpen: true, upperCase: false } } }]
+        : [],
     'xstate.done.actor.storeAnswer': (snapshot) =>
       withStatus(snapshot, 'writing').slice(0, 1).map((answer) => ({ type: 'xstate.done.actor.storeAnswer', output: answer.key })),
     'xstate.error.actor.storeAnswer': [{ type: 'xstate.error.actor.storeAnswer', error: new Error('QuotaExceededError') }],
@@ -315,7 +296,7 @@ describeModel({
       error: c.error,
       outcome: c.outcome,
       finishPending: c.finishPending,
-      positionUnreported: c.view.unreported,
+      position: [c.questionIndex, c.view.flagged.length],
     };
   },
   invariants: (snapshot) => {

@@ -9,8 +9,10 @@ import { createActor } from 'xstate';
 import { connect, examEndWithoutExam } from '../../machines/exam/exam.connect.ts';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
 import type { ExamEvent } from '../../machines/exam/exam.types.ts';
+import type { PositionEvent } from '../../machines/position/position.types.ts';
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
 import { demoExaminee, demoQuestions } from '../helpers/fake-api.ts';
+import { positionOf } from '../helpers/kiosk-exam.ts';
 import { never } from '../helpers/never.ts';
 
 const now = new Date().toISOString();
@@ -33,6 +35,18 @@ function examActor() {
 function recorder() {
   const sent: ExamEvent[] = [];
   return { sent, send: (event: ExamEvent) => void sent.push(event) };
+}
+
+/** Sent by the exam screen's moves and toggles, to the exam's position child. */
+function positionRecorder() {
+  const sent: PositionEvent[] = [];
+  return { sent, send: (event: PositionEvent) => void sent.push(event) };
+}
+
+/** The exam's position child as src/app/connect/use-exam.ts hands it to the connect: its snapshot now, and its send. */
+function positionLink(exam: Parameters<typeof positionOf>[0]) {
+  const position = positionOf(exam);
+  return { snapshot: position.getSnapshot(), send: position.send };
 }
 
 function answering() {
@@ -95,10 +109,11 @@ describe('exam-start', () => {
 });
 
 describe('the exam screen', () => {
-  it('answers, moves, flags and finishes through the exam events', () => {
+  it('answers and finishes through the exam events; moves, flags and toggles through the position child\'s', () => {
     const actor = answering();
     const { sent, send } = recorder();
-    const api = connect(actor.getSnapshot(), send).exam;
+    const moved = positionRecorder();
+    const api = connect(actor.getSnapshot(), send, { snapshot: positionOf(actor).getSnapshot(), send: moved.send }).exam;
     expect(api).toMatchObject({ status: 'answering', index: 0, confirmingFinish: false, error: null, timeLimitSeconds: 1_800 });
     expect(api.questions.map((q) => q.id)).toEqual([101, 102, 103]);
     api.answer(101, 'a');
@@ -116,6 +131,13 @@ describe('the exam screen', () => {
     api.retry();
     expect(sent).toEqual([
       { type: 'answer.given', questionId: 101, value: 'a' },
+      { type: 'finish.requested' },
+      { type: 'finish.cancelled' },
+      { type: 'finish.confirmed' },
+      { type: 'focus.lost' },
+      { type: 'retry.requested' },
+    ]);
+    expect(moved.sent).toEqual([
       { type: 'question.next' },
       { type: 'question.previous' },
       { type: 'question.selected', index: 2 },
@@ -123,12 +145,21 @@ describe('the exam screen', () => {
       { type: 'questionList.toggled' },
       { type: 'keyboard.toggled' },
       { type: 'upperCase.toggled' },
-      { type: 'finish.requested' },
-      { type: 'finish.cancelled' },
-      { type: 'finish.confirmed' },
-      { type: 'focus.lost' },
-      { type: 'retry.requested' },
     ]);
+  });
+
+  it('without a position child, a move or a toggle sends nothing (the exam takes none)', () => {
+    const actor = answering();
+    const { sent, send } = recorder();
+    const api = connect(actor.getSnapshot(), send).exam;
+    api.next();
+    api.previous();
+    api.select(2);
+    api.flag(101);
+    api.toggleList();
+    api.toggleKeyboard();
+    api.toggleUpperCase();
+    expect(sent).toEqual([]);
   });
 
   it('shows where each answer is kept, and the finish dialog', () => {
@@ -143,9 +174,9 @@ describe('the exam screen', () => {
     const actor = answering();
     actor.send({ type: 'answer.given', questionId: 101, value: 'a' });
     const send = vi.fn();
-    const before = connect(actor.getSnapshot(), send).exam;
-    actor.send({ type: 'question.next' });
-    const after = connect(actor.getSnapshot(), send).exam;
+    const before = connect(actor.getSnapshot(), send, positionLink(actor)).exam;
+    positionOf(actor).send({ type: 'question.next' });
+    const after = connect(actor.getSnapshot(), send, positionLink(actor)).exam;
     expect(after.index).toBe(1);
     expect(after.answers).toBe(before.answers);
     expect(after.next).toBe(before.next);

@@ -1,7 +1,8 @@
 /**
  * The exam's screens read the exam actor this way: found by name in the kiosk's tree
  * (useSystemActor), subscribed to that actor alone, and turned into what they render by the
- * exam's pure `connect` (machines/exam/exam.connect.ts). Undefined while no exam runs. A snapshot
+ * exam's pure `connect` (machines/exam/exam.connect.ts), with the exam's `position` child (the
+ * question on screen) while it runs. Undefined while no exam runs. A snapshot
  * in error is thrown, as `@xstate/react`'s `useSelector` does.
  *
  * Each screen reads one part of the connect, so a snapshot makes only the part read
@@ -44,10 +45,24 @@ export function useActorSnapshot<S>(actor: Observed<S> | undefined): S | undefin
   return snapshot;
 }
 
+/**
+ * The exam's connect, with its `position` child while the pupil answers: the question on screen
+ * and the view around it are that child's, and a swap changes its snapshot alone (issue 12).
+ */
 export function useExam(): ExamApi | undefined {
   const actor = useSystemActor('exam');
+  const positionActor = useSystemActor('examPosition');
   const snapshot: ExamSnapshot | undefined = useActorSnapshot(actor);
+  const position = useActorSnapshot(positionActor);
   if (snapshot?.status === 'error') throw snapshot.error;
+  if (position?.status === 'error') throw position.error;
   const send = actor?.send;
-  return useMemo(() => (send && snapshot ? connectLazily(snapshot, send) : undefined), [snapshot, send]);
+  const sendPosition = positionActor?.send;
+  return useMemo(
+    () =>
+      send && snapshot
+        ? connectLazily(snapshot, send, position && sendPosition ? { snapshot: position, send: sendPosition } : undefined)
+        : undefined,
+    [snapshot, send, position, sendPosition],
+  );
 }

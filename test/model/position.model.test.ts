@@ -1,0 +1,54 @@
+/**
+ * The position machine walked transition by transition (machines/position): the pupil's moves
+ * between the exam's questions, the toggles of the view, flags for review, the pause that reports
+ * them (its end an explicit event of the path) and the exam taking the position itself. Its
+ * report to the exam is recorded, not sent (no parent here); the exam's side of it is walked in
+ * exam.model.test.ts, and both through the app in app-exam.model.test.tsx.
+ */
+import { expect } from 'vitest';
+import type { AnyMachineSnapshot } from 'xstate';
+import { positionMachine } from '../../machines/position/position.machine.ts';
+import type { PositionContext, PositionInput } from '../../machines/position/position.types.ts';
+import { describeModel } from './suite.ts';
+
+const questionIds = [101, 102, 103];
+const view = { listOpen: false, flagged: [], keyboardOpen: true, upperCase: false };
+
+const machine = positionMachine.provide({ actions: { report: () => {} } });
+
+const inputs: PositionInput[] = [
+  { questionIds, questionIndex: 0, view },
+  // A reload on the last question with the list open and one flag (the stored session's position).
+  { questionIds, questionIndex: 2, view: { ...view, listOpen: true, flagged: [103] } },
+];
+
+describeModel({
+  name: 'position',
+  machine,
+  inputs,
+  samples: {
+    'question.selected': [
+      { type: 'question.selected', index: 1 },
+      { type: 'question.selected', index: 3 },
+      { type: 'question.selected', index: 0.5 },
+    ],
+    'question.flagged': [
+      { type: 'question.flagged', questionId: 102 },
+      { type: 'question.flagged', questionId: 999 },
+    ],
+  },
+  contextKey: (context) => {
+    const c = context as unknown as PositionContext;
+    return [c.questionIndex, c.view.listOpen, c.view.keyboardOpen, c.view.upperCase, c.view.flagged, c.movedAgain];
+  },
+  invariants: (snapshot: AnyMachineSnapshot) => {
+    const context = snapshot.context as PositionContext;
+    // The question on screen is one of the exam's.
+    expect(Number.isInteger(context.questionIndex)).toBe(true);
+    expect(context.questionIndex).toBeGreaterThanOrEqual(0);
+    expect(context.questionIndex).toBeLessThan(questionIds.length);
+    // Only questions of the exam are flagged, each at most once.
+    expect(new Set(context.view.flagged).size).toBe(context.view.flagged.length);
+    for (const id of context.view.flagged) expect(questionIds).toContain(id);
+  },
+});
