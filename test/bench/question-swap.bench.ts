@@ -30,7 +30,7 @@
  * BENCH_PROFILE=1 also records a CPU profile (V8's sampling profiler through DevTools, as the
  * performance panel records it) of BENCH_SWAPS swaps per side and prints each side's top costs by
  * self time; BENCH_TRACE=<file> writes a Chromium performance trace of one round (open it in the
- * DevTools performance panel). BENCH_ROUNDS (5), BENCH_SWAPS (60), BENCH_THROTTLE (4) tune it.
+ * DevTools performance panel). BENCH_ROUNDS (9), BENCH_SWAPS (60), BENCH_THROTTLE (4) tune it.
  * Never asserted on time.
  */
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
@@ -45,7 +45,7 @@ import { localBin, spawnNode, waitForExit } from '../../scripts/lib/process.ts';
 import { chromiumFlags } from '../helpers/e2e-browser.ts';
 import type { SideName, SwapBench, SwapTimes } from './question-swap.page.tsx';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const SWAPS = Number(process.env.BENCH_SWAPS ?? 60);
 const THROTTLE = Number(process.env.BENCH_THROTTLE ?? 4);
 const GOAL = 1.2;

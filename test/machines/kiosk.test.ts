@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor } from 'xstate';
 import { POSITION_PAUSE_MS } from '../../machines/exam/exam.setup.ts';
-import { waitForKiosk as waitFor } from '../../machines/kiosk/kiosk.watch.ts';
+import { waitForKiosk as waitFor, watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { selectPath, selectScreen } from '../../machines/kiosk/kiosk.selectors.ts';
 import { readSession, storageKeys } from '../../machines/shared/storage.ts';
@@ -54,6 +54,34 @@ describe('kiosk', () => {
     await settle(actor, '/login-code?logout=1');
     expect(Object.keys(storage.dump())).toEqual([]);
     expect(api.calls).toContain('logout');
+  });
+
+  it('wakes the kiosk-wide watchers for the exam, not for a question swap (the position child)', async () => {
+    const clock = new SimulatedClock();
+    const { actor, storage } = boot(createMemoryStorage(), createFakeApi(), clock);
+    actor.getSnapshot().children.session!.send({ type: 'loginCode.submitted', code: VALID_CODE });
+    await settle(actor, '/login-confirm');
+    examOf(actor).send({ type: 'identity.confirmed' });
+    examOf(actor).send({ type: 'tutorial.completed' });
+    examOf(actor).send({ type: 'start.confirmed' });
+    await waitFor(actor, (s) => s.children.exam?.getSnapshot().matches('answering') ?? false);
+    let heard = 0;
+    const stop = watchKiosk(actor, () => heard++);
+    const position = positionOf(examOf(actor));
+    position.send({ type: 'question.next' });
+    position.send({ type: 'question.next' });
+    position.send({ type: 'question.previous' });
+    expect(position.getSnapshot().context.questionIndex).toBe(1);
+    expect(heard).toBe(0);
+    // The pause ends: the exam takes the position and reports it, which the watchers hear.
+    clock.increment(POSITION_PAUSE_MS);
+    clock.increment(POSITION_PAUSE_MS);
+    expect(readSession(storage)?.question_index).toBe(1);
+    expect(heard).toBeGreaterThan(0);
+    heard = 0;
+    examOf(actor).send({ type: 'answer.given', questionId: demoQuestions[0]!.id, value: 'a' });
+    expect(heard).toBeGreaterThan(0);
+    stop();
   });
 
   it('sends a typed /start before login to /403 (rule 7), and a typed / to the login page (rule 5)', () => {
