@@ -115,7 +115,9 @@ describe('kiosk', () => {
   it('resumes after a reload at the same question with the stored session', async () => {
     const storage = createMemoryStorage();
     const api = createFakeApi();
-    const first = boot(storage, api).actor;
+    // The machines' delays move only when the test says: the pupil's pause never ends on its own
+    // while the test waits for the save (real time), so nothing is reported before the pagehide.
+    const first = boot(storage, api, new SimulatedClock()).actor;
     first.getSnapshot().children.session!.send({ type: 'loginCode.submitted', code: VALID_CODE });
     await settle(first, '/login-confirm');
     examOf(first).send({ type: 'identity.confirmed' });
