@@ -62,7 +62,7 @@ const VenueSchema = v.object({ id: v.number(), name: v.string() });
 // Staff login
 // ---------------------------------------------------------------------------
 
-export const staffRoles = ['proctor'] as const;
+export const staffRoles = ['admin', 'proctor'] as const;
 export const StaffRoleSchema = v.picklist(staffRoles);
 export type StaffRole = (typeof staffRoles)[number];
 
@@ -284,7 +284,20 @@ export type ExtendScheduleResponse = v.InferOutput<typeof ExtendScheduleResponse
 // Audit trail
 // ---------------------------------------------------------------------------
 
-export const auditActions = ['move_terminal', 'retake', 'extend', 'extend_room', 'outage_credit', 'maintenance_credit'] as const;
+export const auditActions = [
+  'move_terminal',
+  'retake',
+  'extend',
+  'extend_room',
+  'outage_credit',
+  'maintenance_credit',
+  'staff_create',
+  'staff_update',
+  'import',
+  'code_reissue',
+  'slips_print',
+  'results_export',
+] as const;
 export const AuditActionSchema = v.picklist(auditActions);
 export type AuditAction = (typeof auditActions)[number];
 

@@ -129,6 +129,23 @@ export const schedules = pgTable(
   ],
 );
 
+/**
+ * The exams of a test period, each a fixed version: pupils imported into the test period get one
+ * sitting per exam. A newer version of an exam is used by test periods created after it.
+ */
+export const scheduleExams = pgTable(
+  'schedule_exams',
+  {
+    scheduleId: integer('schedule_id')
+      .notNull()
+      .references(() => schedules.id),
+    examId: integer('exam_id')
+      .notNull()
+      .references(() => exams.id),
+  },
+  (t) => [primaryKey({ columns: [t.scheduleId, t.examId] })],
+);
+
 /** Subjects by the seed's ids (section 1): 1, 2, 3, 6. */
 export const subjects = pgTable(
   'subjects',
@@ -158,11 +175,21 @@ export const exams = pgTable(
   'exams',
   {
     id: serial('id').primaryKey(),
-    code: text('code').notNull().unique(),
+    /** The exam's natural key; with `version`, one row per imported version. */
+    code: text('code').notNull(),
+    /**
+     * 1, 2, ...: an exam a pupil has started is never changed in place; importing changed content
+     * again adds the next version, which test periods created afterwards use.
+     */
+    version: integer('version').notNull().default(1),
     levelId: integer('level_id')
       .notNull()
       .references(() => levels.id),
     title: text('title').notNull(),
+    /** The title in other interface languages, by catalog key (`ja`, `ar`...); `title` otherwise. */
+    titles: jsonb('titles').$type<Record<string, string>>().notNull().default({}),
+    /** SHA-256 of the imported content (server/imports/exams): the same file imported again changes nothing. */
+    contentDigest: text('content_digest'),
     /** 40 minutes (seed section 9). */
     timeLimitSeconds: integer('time_limit_seconds').notNull().default(2400),
     /** The share of the maximum score needed to pass, in percent. */
@@ -170,6 +197,8 @@ export const exams = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    uniqueIndex('exams_code_version_idx').on(t.code, t.version),
+    check('exams_version_check', sql`${t.version} > 0`),
     index('exams_level_idx').on(t.levelId),
     check('exams_time_limit_check', sql`${t.timeLimitSeconds} > 0`),
     check('exams_pass_percent_check', sql`${t.passPercent} between 1 and 100`),
@@ -254,10 +283,20 @@ export const examinees = pgTable(
     lockedUntil: timestampTz('locked_until'),
     /** When the pupil registered their basic information; it cannot change afterwards (seed section 5). */
     basicInfoRegisteredAt: timestampTz('basic_info_registered_at'),
+    /** The school's own id of the pupil (the roster CSV's key); unique within the organisation. */
+    externalId: text('external_id'),
+    /** The pupil's class as the school names it ("6B"), printed on the login slip. */
+    className: text('class_name').notNull().default(''),
+    /** The classroom (venue) the pupil sits in; null: none assigned. */
+    venueId: integer('venue_id').references(() => venues.id),
+    /** The pupil's language (a catalog key), for the login slip; null: English. */
+    locale: text('locale'),
     createdAt: createdAt(),
   },
   (t) => [
     index('examinees_organization_idx').on(t.organizationId),
+    uniqueIndex('examinees_organization_external_idx').on(t.organizationId, t.externalId),
+    index('examinees_venue_idx').on(t.venueId),
     check('examinees_grade_check', sql`${t.gradeId} is null or ${t.gradeId} between 1 and 12 or ${t.gradeId} = 99`),
     check('examinees_failed_login_count_check', sql`${t.failedLoginCount} >= 0`),
   ],
@@ -658,8 +697,12 @@ export const ssoLoginAttempts = pgTable(
   (t) => [index('sso_login_attempts_expires_idx').on(t.expiresAt)],
 );
 
-/** Staff roles; a proctor watches and acts on the exams of their own organisation. */
-export const staffRoles = ['proctor'] as const;
+/**
+ * Staff roles: an administrator runs the whole deployment (schools, test periods, exams, staff,
+ * imports, exports) and belongs to no organisation; a proctor watches and acts on the exams of
+ * their own organisation.
+ */
+export const staffRoles = ['admin', 'proctor'] as const;
 export type StaffRole = (typeof staffRoles)[number];
 
 /**
@@ -671,9 +714,8 @@ export const staff = pgTable(
   'staff',
   {
     id: serial('id').primaryKey(),
-    organizationId: integer('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    /** The proctor's organisation; null for an administrator. */
+    organizationId: integer('organization_id').references(() => organizations.id),
     loginId: text('login_id').notNull(),
     name: text('name').notNull(),
     role: text('role', { enum: staffRoles }).notNull().default('proctor'),
@@ -683,7 +725,10 @@ export const staff = pgTable(
   },
   (t) => [
     uniqueIndex('staff_organization_login_idx').on(t.organizationId, t.loginId),
-    check('staff_role_check', sql`${t.role} in ('proctor')`),
+    // Administrators (no organisation) sign in by login id alone: unique among them.
+    uniqueIndex('staff_admin_login_idx').on(t.loginId).where(sql`${t.organizationId} is null`),
+    check('staff_role_check', sql`${t.role} in ('admin', 'proctor')`),
+    check('staff_organization_check', sql`(${t.role} = 'admin') = (${t.organizationId} is null)`),
   ],
 );
 
@@ -707,7 +752,20 @@ export const staffTokens = pgTable(
 );
 
 /** What the audit trail records (contract/admin.ts, auditActions). */
-export const auditActions = ['move_terminal', 'retake', 'extend', 'extend_room', 'outage_credit', 'maintenance_credit'] as const;
+export const auditActions = [
+  'move_terminal',
+  'retake',
+  'extend',
+  'extend_room',
+  'outage_credit',
+  'maintenance_credit',
+  'staff_create',
+  'staff_update',
+  'import',
+  'code_reissue',
+  'slips_print',
+  'results_export',
+] as const;
 export type AuditActionName = (typeof auditActions)[number];
 
 /**
@@ -723,9 +781,13 @@ export const auditLog = pgTable(
     at: timestampTz('at').notNull(),
     staffId: integer('staff_id').references(() => staff.id),
     action: text('action', { enum: auditActions }).notNull(),
-    scheduleId: integer('schedule_id')
-      .notNull()
-      .references(() => schedules.id),
+    /** The test period acted on; null for deployment-wide actions (staff, imports). */
+    scheduleId: integer('schedule_id').references(() => schedules.id),
+    /** The record changed, as "<kind>:<natural key>" ("staff:jane", "pupil:GRADUS-DEMO/S-104"). */
+    entity: text('entity'),
+    /** The record before and after the change (null: created, or deleted). */
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    after: jsonb('after').$type<Record<string, unknown>>(),
     scheduleHistoryId: integer('schedule_history_id').references(() => scheduleHistories.id),
     detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
     reason: text('reason').notNull(),
@@ -733,10 +795,11 @@ export const auditLog = pgTable(
   },
   (t) => [
     index('audit_log_schedule_idx').on(t.scheduleId, t.at),
+    index('audit_log_at_idx').on(t.at),
     uniqueIndex('audit_log_credit_key_idx').on(t.creditKey).where(sql`${t.creditKey} is not null`),
     check(
       'audit_log_action_check',
-      sql`${t.action} in ('move_terminal', 'retake', 'extend', 'extend_room', 'outage_credit', 'maintenance_credit')`,
+      sql`${t.action} in ('move_terminal', 'retake', 'extend', 'extend_room', 'outage_credit', 'maintenance_credit', 'staff_create', 'staff_update', 'import', 'code_reissue', 'slips_print', 'results_export')`,
     ),
   ],
 );

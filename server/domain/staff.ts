@@ -38,7 +38,7 @@ export type StaffPrincipal = {
 
 const principalColumns = {
   staffId: staff.id,
-  organizationId: staff.organizationId,
+  organizationId: organizations.id,
   name: staff.name,
   loginId: staff.loginId,
   role: staff.role,
