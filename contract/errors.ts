@@ -53,6 +53,7 @@ export const messageErrorCodes = [
   'DOCUMENT_UNAVAILABLE', // the PDF renderer (Chromium) is not available on this server
   'NOT_ACCEPTABLE', // 406 (seed section 8): the request's Accept admits nothing the call answers with (JSON, or a PDF)
   'TOO_MANY_REQUESTS', // 429: too many failed logins from this network; Retry-After says how long to wait
+  'FORBIDDEN', // 403: a staff member whose role does not allow the call (a proctor calling an administrator's)
 ] as const;
 
 export const errorCodes = [...serverErrorCodes, ...messageErrorCodes] as const;

@@ -52,6 +52,7 @@ export const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   NOT_ACCEPTABLE: 406,
   // Issue 13: the login throttle (server/security/throttle.ts), always with Retry-After.
   TOO_MANY_REQUESTS: 429,
+  FORBIDDEN: 403,
 };
 
 /**
@@ -96,6 +97,7 @@ const defaultMessages: Record<ErrorCode, string> = {
   DOCUMENT_UNAVAILABLE: 'The document cannot be created right now. Please try again later.',
   NOT_ACCEPTABLE: 'This call answers only with application/json (the documents: application/pdf); the Accept header admits neither.',
   TOO_MANY_REQUESTS: 'Too many attempts. Please wait a little and try again.',
+  FORBIDDEN: 'Only an administrator can do this.',
 };
 
 /** An error only the HTTP layer can see (malformed JSON, an oversized body): its own status. */

@@ -145,6 +145,17 @@ export function requireStaff(deps: AppDeps): MiddlewareHandler<AppEnv> {
 }
 
 /**
+ * After requireStaff: only an administrator passes; a proctor is refused 403 FORBIDDEN. Every call
+ * that changes the deployment (staff, imports, exams, exports, login codes) sits behind it.
+ */
+export function requireAdmin(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.get('staff').role !== 'admin') throw new DomainError('FORBIDDEN');
+    await next();
+  };
+}
+
+/**
  * After a successful pupil exam call, marks contact on the caller's DOING sitting (the proctor
  * roster's "last contact"): one UPDATE by key. A failure here never fails the call itself.
  * Not for the heartbeat and the answer save: each records contact in its own statement (the

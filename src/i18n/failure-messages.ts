@@ -51,6 +51,7 @@ export const failureMessages: Record<FailureCode, MessageDescriptor> = {
   // The app always asks for what the API answers: a 406 would be the app's own fault.
   NOT_ACCEPTABLE: genericError,
   TOO_MANY_REQUESTS: msg`Too many tries. Please wait a few minutes, then try again. If this keeps happening, ask your teacher.`,
+  FORBIDDEN: msg`Only an administrator can do this.`,
   NETWORK_ERROR: networkError,
   TIMEOUT: networkError,
 };
