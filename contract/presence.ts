@@ -1,5 +1,5 @@
 /**
- * The wire contract of a pupil terminal's presence (issue 10): POST /api/exam/heartbeat.
+ * The wire contract of a pupil terminal's presence: POST /api/exam/heartbeat.
  *
  * The exam client sends it every PRESENCE_INTERVAL_MS while answering, and at once on
  * visibilitychange, focus and online. The server records "last contact" and the question on

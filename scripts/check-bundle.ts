@@ -1,5 +1,5 @@
 /**
- * First-screen size budget (issue 12, item 4; a step of `npm test`, after the build).
+ * First-screen size budget (a step of `npm test`, after the build).
  *
  * Reads the build's manifest (dist/.vite/manifest.json, `build.manifest` in vite.config.ts) and
  * adds up the gzip size (level 9, as the server's precompressed copies) of the JavaScript a
@@ -15,7 +15,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /**
- * The budget in kB of gzip for the first screen's JavaScript: issue 12's goal. What keeps it there:
+ * The budget in kB of gzip for the first screen's JavaScript. What keeps it there:
  * every route's view but the first screen's is lazy (src/routes/), the machines of the exam, the
  * proctor page, the terminal check and the print route load on demand (machines/kiosk/kiosk.lazy.ts),
  * so do the staff API, IndexedDB's ports and the terminal check's browser work (src/app/environment.ts)

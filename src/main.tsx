@@ -61,9 +61,9 @@ async function boot() {
       connectivity: environment.connectivity,
       storage: environment.storage,
       outbox: environment.outbox,
-      // The running exam, kept to resume after a reload without the network (issue 10, B).
+      // The running exam, kept to resume after a reload without the network.
       examCache: environment.examCache,
-      // The exam's clock and wake-up signals: ticks, visibilitychange, focus, online (issue 10, C).
+      // The exam's clock and wake-up signals: ticks, visibilitychange, focus, online.
       terminal: createBrowserTerminal(),
       // Partner login types leave for their own sites at logout (seed section 4).
       leaveApp: (url) => window.location.assign(url),
@@ -112,7 +112,7 @@ async function boot() {
   syncRouterWithKiosk(history, kiosk, (listener) => watchKiosk(kiosk, listener));
   startEmbedBridge({ history, host: window, loadConfig: () => environment.api.clientConfig() });
   // After the first location is judged: the print route gets no worker. Its module (and
-  // workbox-window after it) is not part of the first screen's chunk (issue 12, item 4).
+  // workbox-window after it) is not part of the first screen's chunk.
   void import('./platform/service-worker.ts').then(({ startServiceWorker }) =>
     startServiceWorker({ getSnapshot: () => kiosk.getSnapshot(), watch: (listener) => watchKiosk(kiosk, listener) }),
   );

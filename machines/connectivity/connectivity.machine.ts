@@ -1,6 +1,6 @@
 /**
- * The connectivity machine: the terminal check on /checking-domain-connection (issue 11, item 2;
- * seed sections 2 and 7), which a lab teacher runs on each terminal before exam day. It owns one
+ * The connectivity machine: the terminal check on /checking-domain-connection (seed
+ * sections 2 and 7), which a lab teacher runs on each terminal before exam day. It owns one
  * round of checks at a time and each check's result; the kiosk runs it as its child `connectivity`
  * while that page is shown and leaves it when it is done (the teacher pressed "Back").
  *

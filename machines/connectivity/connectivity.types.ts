@@ -1,5 +1,5 @@
 /**
- * Types of the connectivity machine (issue 11, item 2; seed section 2 `checking-domain-connection`,
+ * Types of the connectivity machine (seed section 2 `checking-domain-connection`,
  * section 7 "Health checks are made of the API host, the front host and two math-rendering
  * script files"): the readiness check a lab teacher runs on each terminal before exam day.
  *

@@ -5,7 +5,7 @@
  * machine, which tries them again on network failures and shows the retry dialog when that
  * takes too long.
  *
- * Offline resume (issue 10, B): when loading the details or the questions fails on the network
+ * Offline resume: when loading the details or the questions fails on the network
  * and this login cached the running exam, the cache stands in for the server: the same
  * questions, the deadline and the clock offset last known, the answers the server was known to
  * hold (the outbox adds the rest). Any other failure, or no cache, is the server's answer as before.

@@ -14,13 +14,13 @@
  * While the pupil answers, the question on screen and the view around it (the list, the flags,
  * the keyboard and its capitals) are the exam's `position` child's (machines/position): `position`
  * is that child's snapshot and `send`, and the exam screen's moves and toggles go to it directly
- * (a question swap is a transition of that small machine alone, issue 12). Without it (loading,
+ * (a question swap is a transition of that small machine alone). Without it (loading,
  * finishing) the screen shows the position the exam last took, and moves do nothing.
  *
  * `connectLazily` gives the same, each part made only when first read (a screen reads one).
  * What does not change between snapshots stays the same object (the handlers of one `send`, the
  * answers' view of one `answers` record, each dialog kind), so a screen's memoised parts see equal
- * props when only something else moved (issue 12: the question swap).
+ * props when only something else moved.
  */
 import type { ExamDetails, Question } from '../../contract/exam.ts';
 import { connectRetryDialog, type RetryDialogApi } from '../retry/retry.connect.ts';
@@ -349,8 +349,7 @@ class LazyExamApi implements ExamApi {
 
 /**
  * What `connect` gives, each part made only when a screen first reads it (and kept for this
- * snapshot): a screen reads one part, so a snapshot costs that part alone (issue 12: a question
- * swap makes the exam screen's part, not the five others).
+ * snapshot): a screen reads one part, so a snapshot costs that part alone.
  */
 export function connectLazily(snapshot: ExamSnapshot, send: Send, position?: PositionLink): ExamApi {
   return new LazyExamApi(snapshot, send, position);

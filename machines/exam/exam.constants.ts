@@ -2,7 +2,7 @@
  * The two facts of the exam that the shell reads before the exam itself has loaded (the kiosk's
  * connect, through exam.selectors.ts): the default time limit and the calls the retry dialog
  * names. Kept apart from exam.rules.ts so that the first screen's JavaScript does not carry the
- * exam's rules (issue 12, item 4); exam.rules.ts exports them too.
+ * exam's rules; exam.rules.ts exports them too.
  */
 
 /** The exam's time limit when the exam does not say otherwise: 40 minutes (seed section 9). */

@@ -76,7 +76,7 @@ export interface ExamContext {
    * `position` child holds the live one while answering) and kept in the stored session. One object, not five keys of the context: XState copies
    * the context with Object.assign on every assign, and V8 keeps an object built that way with more
    * than about 19 properties in dictionary mode, several times slower to copy and to read (the
-   * question swap's cost, issue 12). Keep the context at 18 keys or fewer.
+   * question swap's cost). Keep the context at 18 keys or fewer.
    */
   view: ExamView;
   /** Kiosk: how often the window lost focus while answering (reported to the server). */

@@ -1,6 +1,5 @@
 /**
- * The route tables of the kiosk's children whose definitions load on demand (issue 12, item 4:
- * the exam, the proctor page and the terminal check are not in the first screen's chunk; see
+ * The route tables of the kiosk's children whose definitions load on demand (see
  * machines/shared/lazy-machine.ts). The kiosk judges every URL from the first moment (known or
  * unknown, routable or not), before any of them has loaded, so their tables are written out
  * here; test/machines/kiosk-child-routes.test.ts holds each equal to `routeTableOf(machine)`,

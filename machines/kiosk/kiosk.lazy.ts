@@ -1,5 +1,5 @@
 /**
- * The kiosk's children that load on demand (issue 12, item 4): the exam (with its tutorial), the
+ * The kiosk's children that load on demand: the exam (with its tutorial), the
  * proctor page, the terminal check and the print route's document. Each is its machine's module
  * and its real calls' module, loaded together the first time the kiosk invokes it, or earlier:
  * `preloadKioskChildren` (src/main.tsx, once the first screen is up; the tests, before they run)

@@ -33,8 +33,8 @@ import type { KioskContext, KioskEvent, KioskInput } from './kiosk.types.ts';
 import { matchesPath, routeTableOf } from './routes.ts';
 
 const sessionRoutes = routeTableOf(sessionMachine as AnyStateMachine);
-// The exam, proctor, terminal check and document load on demand (kiosk.lazy.ts; issue 12, item
-// 4): their route tables are written out (child-routes.ts, held equal to their machines by a test).
+// The exam, proctor, terminal check and document load on demand (kiosk.lazy.ts): their route
+// tables are written out (child-routes.ts, held equal to their machines by a test).
 const examRoutes = examRouteTable;
 /** The proctor page's path (the proctor machine's `meta.path`: /proctor). */
 const proctorPaths = proctorRouteTable.paths;

@@ -7,7 +7,7 @@
  * One inspector per kiosk, however many watch it: XState hands every inspection event (each
  * event, microstep, action and snapshot) to every inspector, so one per watcher (the router, the
  * shell's values, each connected screen) would multiply that work on every change, a question
- * swap's included (issue 12). The watchers are called in the order they started watching.
+ * swap's included. The watchers are called in the order they started watching.
  */
 import type { Actor, AnyStateMachine, SnapshotFrom } from 'xstate';
 
@@ -17,7 +17,7 @@ type AnyKiosk = Actor<AnyStateMachine>;
  * The exam's `position` child (machines/position): no watcher reads it. It runs no actor of its
  * own and shows no path (the router, the shell and the screens' actor lookups read neither), and
  * the exam screen subscribes to it directly. Its snapshot changes on every question swap, so
- * hearing it would run every watcher on every swap for nothing (issue 12).
+ * hearing it would run every watcher on every swap for nothing.
  */
 function isUnwatched(actor: { id: string; _parent?: { id: string } }): boolean {
   return actor.id === 'position' && actor._parent?.id === 'exam';

@@ -1,6 +1,5 @@
 /**
- * The results' screens' paths, written out (issue 12, item 4: the results machine loads on first
- * use, machines/session/session.lazy.ts). The kiosk judges every URL from the first moment,
+ * The results' screens' paths, written out. The kiosk judges every URL from the first moment,
  * a reload on /score-report/42 included, before the results' definition has loaded, so the
  * session's route table must hold them without it: `resultsScreens` is a stand-in whose states
  * carry exactly these paths, which machines/kiosk/routes.ts `routeTableOf` walks in place of the

@@ -130,7 +130,7 @@ export function sessionImplementations(deps: {
       loadExamList: fromPromise<Awaited<ReturnType<ApiPort['exams']>>, void>(() => deps.api.exams()),
       loadClientConfig: fromPromise<Awaited<ReturnType<ApiPort['clientConfig']>>, void>(() => deps.api.clientConfig()),
       endServerSession: fromPromise<void, { token: string }>(({ input }) => deps.api.logout(input.token)),
-      // Loaded on demand with their real calls (session.lazy.ts; issue 12, item 4).
+      // Loaded on demand with their real calls (session.lazy.ts).
       payment: lazyPayment(([machine, actors]) => machine.paymentMachine.provide({ actors: actors.paymentActors(actors.paymentPortOf(deps.api)) })),
       results: lazyResults(([machine, actors]) => machine.resultsMachine.provide(actors.resultsImplementations(deps))),
     },

@@ -1,5 +1,5 @@
 /**
- * The session's children that load on demand (issue 12, item 4: the first screen's JavaScript):
+ * The session's children that load on demand:
  * the exam fee's payment and the results (with their own payment). Each is its machine's module
  * and its real calls' module, loaded together the first time the session invokes it, or earlier:
  * `preloadSessionChildren` (src/app/preload.ts, once the first screen is idle; the tests, before

@@ -392,7 +392,7 @@ export const sessionMachine = sessionSetup.createMachine({
     },
     signingOut: {
       tags: ['busy'],
-      // The server ends the token first, so POST /logout carries it (issue 10, D). The token is
+      // The server ends the token first, so POST /logout carries it. The token is
       // noted for revocation before the call: a page closed mid-call still gets it revoked at
       // the next boot (machines/session/session.revocation.ts).
       entry: [

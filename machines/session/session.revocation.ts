@@ -1,5 +1,5 @@
 /**
- * Revocations that did not reach the server at logout, sent again later (issue 10, D).
+ * Revocations that did not reach the server at logout, sent again later.
  *
  * A logout with no answer (offline, a time-out), in maintenance or on a server failure wipes
  * the terminal at once (session.machine.ts, signingOut) but leaves the token in the

@@ -70,7 +70,7 @@ export interface ExitFacts {
   orgCode: string;
   /** Set when the session ended with an error (DURING_MAINTENANCE, or GENERIC_ERROR for any other 401). */
   errorCode: FailureCode | null;
-  /** The token POST /logout ends, kept across the wipe until the server answered (issue 10, D). */
+  /** The token POST /logout ends, kept across the wipe until the server answered. */
   token: string;
 }
 

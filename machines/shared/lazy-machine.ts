@@ -1,7 +1,6 @@
 /**
- * A machine whose definition is loaded when it is first needed (issue 12, item 4: the first
- * screen's JavaScript stays under its budget; the exam, the proctor page and the terminal check
- * are not in it). The parent invokes the lazy logic exactly as it would the machine: same id,
+ * A machine whose definition is loaded when it is first needed, so the first screen's JavaScript
+ * does not carry it (the exam, the proctor page, the terminal check). The parent invokes the lazy logic exactly as it would the machine: same id,
  * same actor reference, same events. Nothing decides differently while it loads.
  *
  * - Loaded already (the app preloads these chunks once the first screen is up; the tests load

@@ -23,7 +23,7 @@ export const storageKeys = {
   deviceToken: 'device_token',
   language: 'language',
   pendingRevocations: 'pending_revocations',
-  /** The proctor page's staff token (issue 10): its own key, never the pupil's, untouched by a pupil's logout. */
+  /** The proctor page's staff token: its own key, never the pupil's, untouched by a pupil's logout. */
   staffToken: 'Staff-Token',
 } as const;
 
@@ -86,7 +86,7 @@ export function writeSession(storage: StoragePort, session: ExamineeSession): vo
  * The session each storage was last given by `updateSession`, as it was written: the exam reports
  * its progress on every question swap, and the next change merges into this one without decoding
  * and validating the stored text again, as long as the stored text and token are still exactly
- * what was written (issue 12, the question swap). Anything else is read back as before.
+ * what was written. Anything else is read back as before.
  */
 const lastUpdated = new WeakMap<StoragePort, { raw: string; session: ExamineeSession }>();
 

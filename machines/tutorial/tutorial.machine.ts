@@ -1,6 +1,6 @@
 /**
  * The tutorial machine: how the test works, and a try of each kind of question before Start
- * (seed section 2 `exam-tutorial`, section 7 `GET /tutorial-setting`; issue 11, item 1). The
+ * (seed section 2 `exam-tutorial`, section 7 `GET /tutorial-setting`). The
  * exam machine runs it as its child `tutorial` while the exam is in its `tutorial` state.
  *
  * It owns the tutorial's settings (the exam's number of questions, question types and time

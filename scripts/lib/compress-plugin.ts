@@ -1,5 +1,5 @@
 /**
- * A Vite plugin that precompresses the build (issue 12, item 5): after everything else has
+ * A Vite plugin that precompresses the build: after everything else has
  * written dist/ (the service worker included: `closeBundle`, order `post`), every text file
  * worth it gets a brotli copy (`<file>.br`) and a gzip copy (`<file>.gz`, level 9) beside it,
  * which server/http/client-files.ts sends to browsers that take them. Brotli's densest quality

@@ -6,7 +6,7 @@
  *   without revalidation, so a reload on any screen works and a new release is picked up at once.
  * /api is never touched here: its unknown routes are JSON 404s from the API itself.
  *
- * Compression (issue 12, item 5): the build writes a brotli (`.br`) and a gzip (`.gz`) copy
+ * Compression: the build writes a brotli (`.br`) and a gzip (`.gz`) copy
  * beside every text file worth it (scripts/lib/compress-plugin.ts). A request gets the copy its
  * Accept-Encoding takes (brotli first; server/http/compression.ts), with `Content-Encoding`, or
  * the file itself; every answer of such a file says `Vary: Accept-Encoding`, so a cache never

@@ -1,5 +1,5 @@
 /**
- * Compression on the wire (issue 12, item 5):
+ * Compression on the wire:
  * - `chooseEncoding`: which of the encodings we have (br, gzip) a request's Accept-Encoding takes,
  *   with q-values and `*` (RFC 9110, 12.5.3): the first offered one at the highest q above 0,
  *   or none (identity). Shared by the static files (server/http/client-files.ts), which are

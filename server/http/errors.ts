@@ -1,7 +1,7 @@
 /**
  * From error codes to HTTP answers. Every non-2xx response is the contract's ErrorBody:
  * `{ code, message, issues?, server_time }`, with statuses from the seed's list (section 8:
- * 400, 401, 403, 404, 406, 422, 500; and 429 for the login throttle, issue 13). Unexpected errors become 500 GENERIC_ERROR; their
+ * 400, 401, 403, 404, 406, 422, 500; and 429 for the login throttle). Unexpected errors become 500 GENERIC_ERROR; their
  * details go to the log, never to the client.
  */
 import type { Context } from 'hono';
@@ -50,7 +50,7 @@ export const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   DOCUMENT_UNAVAILABLE: 500,
   // Seed section 8's 406: an Accept header the call cannot answer (server/http/negotiation.ts).
   NOT_ACCEPTABLE: 406,
-  // Issue 13: the login throttle (server/security/throttle.ts), always with Retry-After.
+  // the login throttle (server/security/throttle.ts), always with Retry-After.
   TOO_MANY_REQUESTS: 429,
   FORBIDDEN: 403,
 };

@@ -68,7 +68,7 @@ export function paymentRoutes(deps: AppDeps): Hono<AppEnv> {
 
   /**
    * A checkout of the caller's sitting: 201 when opened now, 200 when the open one is answered
-   * again. The shopper comes back to our own pages only (issue 13): no javascript:, no other site.
+   * again. The shopper comes back to our own pages only: no javascript:, no other site.
    */
   const checkout =
     <B extends { schedule_history_id: number; return_url: string }>(

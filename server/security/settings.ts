@@ -1,5 +1,5 @@
 /**
- * The settings of the hardening and observability layer (issue 13), and their reading from the
+ * The settings of the hardening and observability layer, and their reading from the
  * environment. A bad value stops the start with a message naming the variable.
  *
  * | Variable             | Default         | Meaning                                                             |

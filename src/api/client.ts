@@ -105,7 +105,7 @@ export type CallName = keyof Calls;
  *   write would make the proctor's roster show the pupil offline;
  * - the exam's details and questions: they run in the retry machine, which already tries them
  *   again and opens the dialog; and when no answer comes the exam resumes from this terminal's
- *   cache at once (issue 10, B), so they are not read again here either;
+ *   cache at once, so they are not read again here either;
  * - the payment's status checks (the payment machine polls them with its own backoff) and the
  *   documents (the pupil's download, made on demand).
  * - a logout of an earlier pupil's token (a revocation kept from an offline logout,

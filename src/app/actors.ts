@@ -91,7 +91,7 @@ export function useKioskActor(): KioskActor {
 export function useSystemActor<K extends SystemId>(systemId: K): SystemActors[K] | undefined {
   const kiosk = useContext(KioskContext);
   // The same subscribe function while the kiosk is the same: a new one would make React
-  // unsubscribe and subscribe again on every render of the screen (issue 12, the question swap).
+  // unsubscribe and subscribe again on every render of the screen.
   const subscribe = useCallback((onChange: () => void) => (kiosk ? watchKiosk(kiosk, onChange) : () => {}), [kiosk]);
   // The same getSnapshot too: a new one makes React schedule a passive effect (a task before the
   // next frame) on every render of the screen.

@@ -1,7 +1,7 @@
 /**
  * Route views (and the machines of the exam, the proctor page, the terminal check and the print
  * route: machines/kiosk/kiosk.lazy.ts; the session's payment and results:
- * machines/session/session.lazy.ts) loaded ahead (issue 12, item 4). Every route's view but the
+ * machines/session/session.lazy.ts) loaded ahead. Every route's view but the
  * first screens' (/login-code, the boot skeleton) is a lazily loaded chunk (`lazyRouteComponent` in
  * src/routes/), outside the first screen's budget (scripts/check-bundle.ts). Once the first
  * screen is up and the browser is idle, the chunks of the exam's journey (login-confirm,

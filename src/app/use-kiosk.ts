@@ -4,8 +4,7 @@
  * so React renders again only when that value differs; and the connect as of a press, for an
  * event handler.
  *
- * The connect is made once per change, not once per value (issue 12, the question swap: the
- * shell reads three values, and every swap changes the exam, the kiosk and the session): one
+ * The connect is made once per change, not once per value: one
  * watcher per kiosk counts the changes, and every value read until the next change shares the
  * connect made for this one.
  */

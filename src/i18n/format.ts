@@ -90,7 +90,7 @@ export function formatTime(date: Date | number | string, language: LanguageKey, 
 /**
  * Number formatters made once per language, options and implementation (the polyfill once its
  * data is loaded, else the browser's): making one costs far more than using it, and the timer
- * and the question counter format on every render (issue 12, the question swap).
+ * and the question counter format on every render.
  */
 const numberFormats = new Map<string, { format(value: number): string }>();
 

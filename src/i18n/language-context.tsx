@@ -23,7 +23,7 @@ export function useLanguage(): LanguageState {
   if (!controller) throw new Error('useLanguage needs a <LanguageProvider>');
   // The same getSnapshot from render to render: a new one makes React schedule a passive effect
   // (a task before the next frame) on every render of the reader, the exam header's on every
-  // question swap (issue 12).
+  // question swap.
   const currentLanguage = useCallback(() => controller.language, [controller]);
   const language = useSyncExternalStore(controller.subscribe, currentLanguage);
   const setLanguage = useCallback(

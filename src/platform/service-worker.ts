@@ -1,6 +1,6 @@
 /**
  * The offline app shell's service worker (Workbox's generated worker, built by vite-plugin-pwa:
- * vite.config.ts): its registration, and when a new version may take over (issue 10, B).
+ * vite.config.ts): its registration, and when a new version may take over.
  *
  * Promises:
  * - registered only in a production build, in a browser that has service workers, and never on
@@ -87,7 +87,7 @@ export function startServiceWorker(options: ServiceWorkerOptions): () => void {
   const { getSnapshot, watch, scriptUrl = '/sw.js', reload = () => window.location.reload() } = options;
   if (getSnapshot().matches('document')) return () => undefined;
 
-  // workbox-window is loaded after the first screen (issue 12: it is not part of its budget).
+  // workbox-window is loaded after the first screen.
   let stopped = false;
   let stop: () => void = () => undefined;
   void import('workbox-window').then((module) => {

@@ -1,5 +1,5 @@
 /**
- * /checking-domain-connection: the terminal check (seed section 2; issue 11, item 2), public. The
+ * /checking-domain-connection: the terminal check (seed section 2), public. The
  * kiosk machine decides that it is shown; the connectivity machine decides what it shows.
  */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';

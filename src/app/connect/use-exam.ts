@@ -7,12 +7,12 @@
  *
  * Each screen reads one part of the connect, so a snapshot makes only the part read
  * (`connectLazily`), once per snapshot however often the screen renders: a question swap makes
- * the exam screen's part alone (issue 12).
+ * the exam screen's part alone.
  *
  * The subscription is React state set by the actor's own observer, not `useSyncExternalStore`
  * (which `useSelector` is built on): React gives a store whose snapshot changed a passive effect
  * on every render, and so schedules a task of its own before the next frame on every change of
- * the exam, every question swap's included; measured in the question-swap bench (issue 12). The
+ * the exam, every question swap's included; measured in the question-swap bench. The
  * exam renders synchronously (no transitions), so there is nothing for that effect to guard.
  */
 import { useLayoutEffect, useMemo, useState } from 'react';
@@ -47,7 +47,7 @@ export function useActorSnapshot<S>(actor: Observed<S> | undefined): S | undefin
 
 /**
  * The exam's connect, with its `position` child while the pupil answers: the question on screen
- * and the view around it are that child's, and a swap changes its snapshot alone (issue 12).
+ * and the view around it are that child's, and a swap changes its snapshot alone.
  */
 export function useExam(): ExamApi | undefined {
   const actor = useSystemActor('exam');

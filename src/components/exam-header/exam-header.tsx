@@ -47,7 +47,7 @@ function stageOf(seconds: number | null): Stage | null {
 }
 
 export function ExamHeader({ questionNumber, questionCount, deadlineAt, clockOffsetMs, timeLimitSeconds = DEFAULT_TIME_LIMIT_SECONDS }: ExamHeaderProps) {
-  // Strings, not <Trans> elements: three components less on every question swap (issue 12).
+  // Strings, not <Trans> elements: three components less on every question swap.
   const { t } = useLinguiMacro();
   const { language } = useLanguage();
   const seconds = useSecondsLeft(deadlineAt, clockOffsetMs, timeLimitSeconds);
@@ -71,7 +71,7 @@ export function ExamHeader({ questionNumber, questionCount, deadlineAt, clockOff
 
 /**
  * The timer and the time limit. Memoized like the announcement below: a question swap changes
- * the counter and renders neither again (issue 12, the question swap); a tick renders them.
+ * the counter and renders neither again; a tick renders them.
  */
 const ExamTime = memo(function ExamTime({ seconds, stage, timeLimitSeconds }: { seconds: number | null; stage: Stage | null; timeLimitSeconds: number }) {
   const { i18n } = useLingui();

@@ -1,5 +1,5 @@
 /**
- * "Check this terminal": the login screens' way to the terminal check (issue 11), for the lab
+ * "Check this terminal": the login screens' way to the terminal check, for the lab
  * teacher who gets each terminal ready before exam day. A real link (its address is the check's
  * page, so it can be opened in a new tab too), but a click only tells the machine, which decides
  * where to go: the view navigates nowhere itself.

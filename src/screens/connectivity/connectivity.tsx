@@ -1,5 +1,5 @@
 /**
- * The terminal check (/checking-domain-connection; issue 11, item 2): subscribes to the
+ * The terminal check (/checking-domain-connection): subscribes to the
  * connectivity actor with `useSelector` and renders what `connect`
  * (machines/connectivity/connectivity.connect.ts) gives it. It decides nothing, fetches nothing,
  * navigates nowhere: "Check again" and "Back" send the events connect hands it, and a change of

@@ -19,8 +19,7 @@
  * focus loss (window blur, hidden tab) is handed to `onFocusLost` (counted and reported to the
  * server by the exam machine, never blocking).
  *
- * A question swap renders again only what changes with the question (issue 12, the question
- * swap): the header's counter, the question, and the buttons whose state moved. The tools, the
+ * A question swap renders again only what changes with the question: the header's counter, the question, and the buttons whose state moved. The tools, the
  * navigation buttons and Finish are memoized parts whose handlers stay the same function from
  * render to render (each calls the newest props through a ref), so a button whose label and
  * state did not change is not rendered again; a language change still re-renders their text
@@ -147,7 +146,7 @@ const Tools = memo(function Tools({ listOpen, flagged, finishing, onToggleList, 
   );
 });
 
-// Previous and Next render on swaps: their labels are strings, not <Trans> elements (issue 12).
+// Previous and Next render on swaps: their labels are strings, not <Trans> elements.
 const PreviousButton = memo(function PreviousButton({ disabled, onClick }: { disabled: boolean; onClick(): void }) {
   const { t } = useLingui();
   return (

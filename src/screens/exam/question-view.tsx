@@ -8,7 +8,7 @@
  * the saved line stay and change their text; an answer input with a state of its own (a text box,
  * a keypad draft, an order of blocks) is new for each question. The heading takes the focus at once when the view first
  * shows a question; after a swap, once the new question is painted (focusing makes the browser
- * work out styles at once: issue 12, the question swap), unless the pupil has moved the focus
+ * work out styles at once:he question swap), unless the pupil has moved the focus
  * meanwhile.
  *
  * - single_choice: a radio group of large tiles; the answer is the choice's id, at once.
@@ -83,7 +83,7 @@ function afterPaint(focus: () => void): () => void {
 /**
  * The heading is where reading starts: focused when the view first shows a question, and on every
  * new question. A layout effect: it only asks for the frame (or focuses the first heading), and a
- * passive one would cost every swap a task of React's scheduler before the frame (issue 12).
+ * passive one would cost every swap a task of React's scheduler before the frame.
  */
 function useFocusOnQuestion(heading: RefObject<HTMLHeadingElement | null>, questionId: number): void {
   const shown = useRef(false);

@@ -29,7 +29,7 @@ export interface LoginCodeScreenProps {
   error: LoginCodeError | null;
   /** The code as typed; the machine normalises and validates it. */
   onSubmit(code: string): void;
-  /** "Check this terminal": the terminal check (issue 11); the link shows when given. */
+  /** "Check this terminal": the terminal check; the link shows when given. */
   onCheckTerminal?(): void;
 }
 

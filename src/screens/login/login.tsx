@@ -62,7 +62,7 @@ export interface LoginScreenProps {
   onSubmit(values: LoginValues): void;
   /** "Try again" after the page's organization or schedule failed to load. */
   onRetry(): void;
-  /** "Check this terminal": the terminal check (issue 11); the link shows when given. */
+  /** "Check this terminal": the terminal check; the link shows when given. */
   onCheckTerminal?(): void;
 }
 

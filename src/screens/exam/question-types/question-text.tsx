@@ -3,7 +3,7 @@
  * (MathText loads KaTeX on first use, so only exams with math fetch it).
  *
  * `questionText` gives the same as a value to place in the markup: the plain text itself, no
- * component of its own (a question swap renders a prompt and four choices: issue 12).
+ * component of its own (a question swap renders a prompt and four choices).
  */
 import type { ReactNode } from 'react';
 import { MathText } from '../../../components/math/math-text.tsx';
