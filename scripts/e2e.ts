@@ -14,7 +14,8 @@
  * Usage: `npm run test:e2e [-- --build] [-- <vitest args>]`; the vitest args pass through, so
  * `npm run test:e2e -- test/e2e/time-out.e2e.ts` runs one file and `-- -t "Back"` picks tests.
  * Artifacts: .e2e/server.log, .e2e/screenshots/ (failed tests); results JSON in
- * E2E_RESULTS_FILE (default test-results/e2e.json), which `npm test` reads for its summary.
+ * E2E_RESULTS_FILE (default test-results/e2e.json), which `npm test` reads for its summary,
+ * and each file's time in VITEST_FILE_TIMES when set (scripts/lib/file-times-reporter.ts).
  */
 import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, mkdtempSync } from 'node:fs';
@@ -119,7 +120,7 @@ try {
   // --- 4. The tests --------------------------------------------------------------
   const vitest = spawnNode(
     localBin('vitest'),
-    ['run', '--config', 'vitest.e2e.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`, ...vitestArgs],
+    ['run', '--config', 'vitest.e2e.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`, '--reporter=./scripts/lib/file-times-reporter.ts', ...vitestArgs],
     {
       env: projectEnv({
         E2E_BASE_URL: baseUrl,

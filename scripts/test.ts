@@ -10,13 +10,16 @@
  *   e2e         scripts/e2e.ts (Chromium against the real server serving that build)
  *
  * Every tool runs from node_modules/.bin on the project's Node 24, with its output streamed.
- * At the end a summary: one line per step, the model-coverage lines the machine tests
- * printed, and a closing line `N passed, N failed` (Vitest and end-to-end tests together,
- * read from their JSON reports). Exit code 0 only when every step passed.
+ * Each step's time is printed as the step ends. At the end a summary: one line per step with
+ * its time, the model-coverage lines the machine tests printed, the slowest test files (Vitest
+ * and end-to-end together, whole-file times from scripts/lib/file-times-reporter.ts), and a
+ * closing line `N passed, N failed` (read from the JSON reports). Exit code 0 only when every
+ * step passed.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { buildCommands } from './lib/build.ts';
+import type { FileTime } from './lib/file-times-reporter.ts';
 import { localBin, projectEnv, root, seconds, spawnNode, waitForExit } from './lib/process.ts';
 
 type Counts = { passed: number; failed: number };
@@ -27,11 +30,18 @@ type Step = {
   timeoutMinutes: number;
   /** Where the step's Vitest JSON report goes, for the test counts. */
   report?: string;
+  /** Where the step's per-file times go (VITEST_FILE_TIMES), for the slowest files. */
+  fileTimes?: string;
 };
 
 const resultsDir = path.join(root, 'test-results');
 const unitReport = path.join(resultsDir, 'unit.json');
 const e2eReport = path.join(resultsDir, 'e2e.json');
+const unitFileTimes = path.join(resultsDir, 'unit-files.json');
+const e2eFileTimes = path.join(resultsDir, 'e2e-files.json');
+const fileTimesReporter = '--reporter=./scripts/lib/file-times-reporter.ts';
+/** How many of the slowest test files the summary lists. */
+const SLOWEST_FILES = 15;
 
 const bin = (name: string, args: string[]): Command => ({ entry: localBin(name), args, label: `${name} ${args.join(' ')}` });
 const script = (file: string, env: Record<string, string> = {}): Command => ({ entry: path.join(root, file), args: [], label: `node ${file}`, env });
@@ -42,13 +52,25 @@ const steps: Step[] = [
   { name: 'catalogs', commands: [script('scripts/check-catalogs.ts')], timeoutMinutes: 4 },
   {
     name: 'vitest',
-    commands: [bin('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/unit.json'])],
+    commands: [
+      {
+        ...bin('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/unit.json', fileTimesReporter]),
+        env: { VITEST_FILE_TIMES: path.relative(root, unitFileTimes) },
+      },
+    ],
     timeoutMinutes: 25,
     report: unitReport,
+    fileTimes: unitFileTimes,
   },
   { name: 'build', commands: buildCommands.map((c) => bin(c.bin, c.args)), timeoutMinutes: 10 },
   { name: 'bundle', commands: [script('scripts/check-bundle.ts')], timeoutMinutes: 2 },
-  { name: 'e2e', commands: [script('scripts/e2e.ts', { E2E_RESULTS_FILE: path.relative(root, e2eReport) })], timeoutMinutes: 20, report: e2eReport },
+  {
+    name: 'e2e',
+    commands: [script('scripts/e2e.ts', { E2E_RESULTS_FILE: path.relative(root, e2eReport), VITEST_FILE_TIMES: path.relative(root, e2eFileTimes) })],
+    timeoutMinutes: 20,
+    report: e2eReport,
+    fileTimes: e2eFileTimes,
+  },
 ];
 
 type Outcome = { step: Step; ok: boolean; ms: number; counts?: Counts; problem?: string };
@@ -71,6 +93,7 @@ const started = Date.now();
 for (const step of steps) {
   console.log(`\n━━ ${step.name} ${'━'.repeat(Math.max(0, 60 - step.name.length))}`);
   if (step.report) rmSync(step.report, { force: true });
+  if (step.fileTimes) rmSync(step.fileTimes, { force: true });
   const stepStarted = Date.now();
   let problem: string | undefined;
   const output: string[] = [];
@@ -81,7 +104,9 @@ for (const step of steps) {
   }
   const counts = step.report ? readCounts(step.report, output.join('')) : undefined;
   if (!problem && counts && counts.failed > 0) problem = `${counts.failed} test(s) failed`;
-  outcomes.push({ step, ok: !problem, ms: Date.now() - stepStarted, counts, problem });
+  const ms = Date.now() - stepStarted;
+  outcomes.push({ step, ok: !problem, ms, counts, problem });
+  console.log(`━━ ${step.name} ${problem ? 'FAILED' : 'done'} in ${seconds(ms)} (${seconds(Date.now() - started)} since the start)`);
   if (problem) break;
 }
 
@@ -148,6 +173,16 @@ function readCounts(report: string, printed: string): Counts | undefined {
   };
 }
 
+/** The per-file times a step's Vitest run wrote (scripts/lib/file-times-reporter.ts); none when missing. */
+function readFileTimes(file: string): FileTime[] {
+  if (!existsSync(file)) return [];
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { files: FileTime[] }).files;
+  } catch {
+    return [];
+  }
+}
+
 function stripAnsi(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/\x1b\[[0-9;]*m/g, '');
@@ -167,6 +202,16 @@ function printSummary(): void {
     console.log(`  ${outcome.ok ? '✓' : '✗'}  ${name}  ${seconds(outcome.ms).padStart(8)}${counts}`);
   }
   for (const line of [...coverageLines].sort()) console.log(`  ${line}`);
+  const slowest = steps
+    .flatMap((step) => (step.fileTimes ? readFileTimes(step.fileTimes) : []))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, SLOWEST_FILES);
+  if (slowest.length > 0) {
+    console.log(`  the ${slowest.length} slowest test files (whole file: environment, setup, import, tests and hooks):`);
+    for (const file of slowest) {
+      console.log(`  ${seconds(file.ms).padStart(8)}  ${file.file}  (import ${seconds(file.collect)}, tests ${seconds(file.tests)})`);
+    }
+  }
   const failedStep = outcomes.find((o) => !o.ok);
   if (failedStep) console.log(`\nnpm test FAILED at ${failedStep.step.name}: ${failedStep.problem}`);
   else if (outcomes.length === steps.length) console.log(`\nnpm test passed in ${seconds(Date.now() - started)}`);
