@@ -31,6 +31,12 @@ export const ExamDetailsSchema = v.object({
   started_at: v.nullable(isoTimestamp),
   /** started_at + the time limit, fixed by the server. */
   deadline_at: v.nullable(isoTimestamp),
+  /**
+   * A sitting a proctor moved to another terminal, not yet taken up by one: the 0-based question
+   * the server last knew the pupil was on, so the new terminal resumes there. Otherwise null (the
+   * terminal's own stored position, at least as new, is the one to resume at).
+   */
+  resume_question_index: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0)))),
   ...serverTime,
 });
 

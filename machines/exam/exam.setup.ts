@@ -159,6 +159,8 @@ export const examSetup = setup({
             details,
             clockOffsetMs: offsetFrom(details.server_time),
             startedAt: details.started_at ? Date.parse(details.started_at) : null,
+            // Moved to this terminal by a proctor: resume where the server last saw the pupil.
+            ...(details.resume_question_index != null ? { questionIndex: details.resume_question_index } : {}),
           }
         : {};
     }),

@@ -7,6 +7,7 @@ import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { type ExamDetails, type Question } from '../../contract/exam.ts';
 import { type ExamineeInfo, type ExamListItem } from '../../contract/session.ts';
 import { questions } from '../db/schema.ts';
+import { isReleased } from './presence.ts';
 import { toStatus } from './schedule-history.ts';
 import { isStepLocked, type Sitting } from './sitting.ts';
 
@@ -89,6 +90,7 @@ export function examDetails(sitting: Sitting, questionCount: number, now: Date):
     status: toStatus(history.status),
     started_at: iso(history.startedAt),
     deadline_at: iso(history.deadlineAt),
+    resume_question_index: isReleased(history) ? history.questionIndex : null,
     server_time: now.toISOString(),
   };
 }

@@ -24,7 +24,7 @@ import { resetAccount } from '../../server/admin.ts';
 import { answerArchive, auditLog, scheduleHistories, venues } from '../../server/db/schema.ts';
 import { runDueJobs } from '../../server/jobs/runner.ts';
 import { ScheduleHistoryStatus as S } from '../../contract/enums.ts';
-import { ExamQuestionsSchema, StartExamResponseSchema } from '../../contract/exam.ts';
+import { ExamDetailsSchema, ExamQuestionsSchema, StartExamResponseSchema } from '../../contract/exam.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, useApi, type ApiContext } from '../helpers/server-api.ts';
 import { addSitting, answerKey, historyRow, snapshotTables } from '../helpers/server-fixtures.ts';
@@ -156,6 +156,28 @@ describe.each(kinds)('proctor actions on %s', (kind) => {
     const refused = await other.call('GET', questionsPath, onOther.token);
     expect(refused.status).toBe(403);
     expect(errorOf(refused).code).toBe('INCORRECT_DEVICE');
+  });
+
+  test('after a move, the new terminal is told the question the pupil was on, until it takes the sitting up', async () => {
+    const { first: pupil, token } = await classWithProctor(api);
+    const oldLab = terminal(api);
+    const sitting = await oldLab.sit(pupil.loginCode);
+    const id = sitting.scheduleHistoryId;
+    const detailsPath = `/api/exam-details?schedule_history_id=${id}`;
+    expect((await oldLab.heartbeat(sitting.token, id, 3)).status).toBe(200);
+    // Not moved: the terminal resumes at its own stored position, so the server names none.
+    expect(v.parse(ExamDetailsSchema, (await oldLab.call('GET', detailsPath, sitting.token)).body).resume_question_index).toBeNull();
+
+    expect((await api.call('POST', `/api/admin/sittings/${id}/move-terminal`, { token, body: { reason: 'Moved' } })).status).toBe(200);
+    const newLab = terminal(api);
+    const login = await newLab.login(pupil.loginCode);
+    const details = await newLab.call('GET', detailsPath, login.token);
+    expect(details.status).toBe(200);
+    expect(v.parse(ExamDetailsSchema, details.body).resume_question_index).toBe(3);
+
+    // Loading the questions binds the sitting to the new terminal: from then on its own position counts.
+    expect((await newLab.call('GET', `/api/exam/questions?schedule_history_id=${id}`, login.token)).status).toBe(200);
+    expect(v.parse(ExamDetailsSchema, (await newLab.call('GET', detailsPath, login.token)).body).resume_question_index).toBeNull();
   });
 
   test('retake: the sitting goes back to PENDING with its answers archived, the old terminal is told ER_SCHEDULE_HISTORY_RETAKE', async () => {

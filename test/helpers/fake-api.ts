@@ -116,6 +116,8 @@ export interface FakeApi extends ApiPort, PaymentPort {
   /** Make the next call of this method fail with this code. */
   failNext(method: keyof ApiPort | keyof PaymentPort, code: FailureCode, status?: number): void;
   status: number;
+  /** What GET /exam-details names as the question to resume at (a sitting a proctor moved here); default null. */
+  resumeQuestionIndex: number | null;
   saved: Map<number, { value: string; key: string; answeredAt?: string }>;
   /** The heartbeats received, oldest first. */
   heartbeats: HeartbeatRequest[];
@@ -145,6 +147,7 @@ export function createFakeApi(options: { now?: () => number } = {}): FakeApi {
   const api: FakeApi = {
     calls: [],
     status: 0,
+    resumeQuestionIndex: null,
     saved: new Map(),
     heartbeats: [],
     setDeadline(at) {
@@ -427,6 +430,7 @@ export function createFakeApi(options: { now?: () => number } = {}): FakeApi {
       status: api.status as ExamDetails['status'],
       started_at: deadline ? iso(deadline - 2_400_000) : null,
       deadline_at: deadline ? iso(deadline) : null,
+      resume_question_index: api.resumeQuestionIndex,
       server_time: iso(now()),
     };
   }
