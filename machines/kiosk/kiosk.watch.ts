@@ -1,8 +1,9 @@
 /**
  * Watching the whole kiosk: the root's own subscribers hear only the root, but a screen may
  * change because a child (session, exam) moved. This reports every snapshot change anywhere
- * in the kiosk's actor system but the exam's position (`isUnwatched`), so views and the router
- * see children move too.
+ * in the kiosk's actor system but a quiet machine's (machines/shared/quiet.ts: the exam's
+ * position, whose snapshot changes on every question swap), so views and the router see children
+ * move too.
  *
  * One inspector per kiosk, however many watch it: XState hands every inspection event (each
  * event, microstep, action and snapshot) to every inspector, so one per watcher (the router, the
@@ -10,18 +11,10 @@
  * swap's included. The watchers are called in the order they started watching.
  */
 import type { Actor, AnyStateMachine, SnapshotFrom } from 'xstate';
+import { isQuiet } from '../shared/quiet.ts';
 
 type AnyKiosk = Actor<AnyStateMachine>;
 
-/**
- * The exam's `position` child (machines/position): no watcher reads it. It runs no actor of its
- * own and shows no path (the router, the shell and the screens' actor lookups read neither), and
- * the exam screen subscribes to it directly. Its snapshot changes on every question swap, so
- * hearing it would run every watcher on every swap for nothing.
- */
-function isUnwatched(actor: { id: string; _parent?: { id: string } }): boolean {
-  return actor.id === 'position' && actor._parent?.id === 'exam';
-}
 type SnapshotOf<A extends AnyKiosk> = SnapshotFrom<A['logic']>;
 
 /** Per kiosk: its watchers, and how to stop its one inspector once none is left. */
@@ -32,7 +25,7 @@ export function watchKiosk<A extends AnyKiosk>(actor: A, listener: (snapshot: Sn
   if (!entry) {
     const listeners = new Set<() => void>();
     const subscription = actor.system.inspect((event) => {
-      if (event.type !== '@xstate.snapshot' || isUnwatched(event.actorRef as never)) return;
+      if (event.type !== '@xstate.snapshot' || isQuiet(event.actorRef)) return;
       // A copy: a watcher may start while they are called (it hears the next change); one that
       // stops is not called again.
       for (const each of [...listeners]) if (listeners.has(each)) each();

@@ -28,6 +28,7 @@
  */
 import { assign, sendParent, setup } from 'xstate';
 import type { PositionContext, PositionEvent, PositionInput, PositionParentEvent } from './position.types.ts';
+import { quiet } from '../shared/quiet.ts';
 
 /**
  * How long the pupil rests on a question before the position is reported to the kiosk (the
@@ -35,7 +36,8 @@ import type { PositionContext, PositionEvent, PositionInput, PositionParentEvent
  */
 export const POSITION_PAUSE_MS = 400;
 
-export const positionMachine = setup({
+/** Quiet (machines/shared/quiet.ts): no kiosk-wide watcher hears a question swap. */
+export const positionMachine = quiet(setup({
   types: {
     context: {} as PositionContext,
     events: {} as PositionEvent,
@@ -131,4 +133,4 @@ export const positionMachine = setup({
       },
     },
   },
-});
+}));
