@@ -36,7 +36,8 @@ function languageOf(...candidates: (string | null | undefined)[]): LanguageKey {
   return 'en';
 }
 
-function ownOrigin(c: Context<AppEnv>, configured: string | undefined): string {
+/** Where Chromium reaches this server: the configured origin, else this server's own loopback port (never the Host header). */
+export function ownOrigin(c: Context<AppEnv>, configured: string | undefined): string {
   if (configured) return new URL(configured).origin;
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const port = incoming?.socket?.localPort;

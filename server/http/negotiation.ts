@@ -1,7 +1,7 @@
 /**
  * Content negotiation (seed section 8 lists HTTP 406 among the statuses the API answers). Each
  * call answers one media type: JSON, or a PDF for the two documents (/score-report/pdf-report,
- * /get-certificate). A request whose Accept header admits that type neither exactly, by its
+ * /get-certificate; the login slips), or CSV (the results export). A request whose Accept header admits that type neither exactly, by its
  * `type/*` nor by `*\/*` (with q > 0), is answered 406 NOT_ACCEPTABLE before any work is done,
  * so nothing is written for a caller that said it cannot read the answer. Without an Accept
  * header anything is acceptable (RFC 9110, 12.5.1). Error bodies stay JSON whatever was asked:
@@ -14,7 +14,7 @@ import type { MiddlewareHandler } from 'hono';
 import { DomainError } from '../domain/errors.ts';
 import type { AppEnv } from './env.ts';
 
-export type MediaType = 'application/json' | 'application/pdf';
+export type MediaType = 'application/json' | 'application/pdf' | 'text/csv';
 
 /** The media type a call answers with, by its path under /api; null: not negotiated here. */
 export type ProducesOf = (path: string) => MediaType | null;
@@ -95,6 +95,9 @@ export function apiProduces(exempt: readonly string[]): ProducesOf {
   return (path) => {
     if (exempt.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return null;
     if (DOCUMENT_PATHS.includes(path)) return 'application/pdf';
+    // A test period's exports (server/routes/exports.ts): the login slips and the results.
+    if (/^\/admin\/schedules\/[^/]+\/slips\.pdf$/.test(path)) return 'application/pdf';
+    if (/^\/admin\/schedules\/[^/]+\/results\.csv$/.test(path)) return 'text/csv';
     return 'application/json';
   };
 }
