@@ -66,21 +66,37 @@ export const staffRoles = ['admin', 'proctor'] as const;
 export const StaffRoleSchema = v.picklist(staffRoles);
 export type StaffRole = (typeof staffRoles)[number];
 
-/** POST /admin/login */
+const LoginIdSchema = v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.maxLength(64, 'invalid'));
+const LoginPasswordSchema = v.pipe(v.string(), v.nonEmpty('required'), v.maxLength(128, 'invalid'));
+
+/**
+ * POST /admin/login. With an organisation code: that organisation's proctor. Without one (absent
+ * or empty): an administrator, who belongs to no organisation (login ids are unique among them).
+ */
 export const StaffLoginRequestSchema = v.object({
-  org_code: CodeSchema,
-  login_id: v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.maxLength(64, 'invalid')),
-  password: v.pipe(v.string(), v.nonEmpty('required'), v.maxLength(128, 'invalid')),
+  org_code: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.check((code) => code === '' || /^[A-Za-z0-9_-]{1,64}$/.test(code), 'invalid'),
+      v.transform((code) => (code === '' ? undefined : code)),
+    ),
+  ),
+  login_id: LoginIdSchema,
+  password: LoginPasswordSchema,
 });
 export type StaffLoginRequest = v.InferInput<typeof StaffLoginRequestSchema>;
 
-/** Who is signed in on the proctor page. */
+/** The proctor page's sign-in form: the organisation code is required there. */
+export const ProctorLoginRequestSchema = v.object({ org_code: CodeSchema, login_id: LoginIdSchema, password: LoginPasswordSchema });
+
+/** Who is signed in: an administrator has no organisation (org_code and org_name null). */
 export const StaffSchema = v.object({
   name: v.string(),
   login_id: v.string(),
   role: StaffRoleSchema,
-  org_code: v.string(),
-  org_name: v.string(),
+  org_code: v.nullable(v.string()),
+  org_name: v.nullable(v.string()),
 });
 export type Staff = v.InferOutput<typeof StaffSchema>;
 
@@ -347,3 +363,112 @@ export type AuditResponse = v.InferOutput<typeof AuditResponseSchema>;
 
 /** The most audit entries one GET returns. */
 export const AUDIT_LIMIT = 500;
+
+// ---------------------------------------------------------------------------
+// Staff: administrators manage the deployment's staff accounts
+// ---------------------------------------------------------------------------
+
+/** A staff password's length rule (the console, the API and `npm run admin -- create-staff`). */
+export const STAFF_PASSWORD_MIN_LENGTH = 12;
+export const STAFF_PASSWORD_MAX_LENGTH = 128;
+export const StaffPasswordSchema = v.pipe(
+  v.string(),
+  v.nonEmpty('required'),
+  v.minLength(STAFF_PASSWORD_MIN_LENGTH, 'invalid'),
+  v.maxLength(STAFF_PASSWORD_MAX_LENGTH, 'invalid'),
+);
+
+/** A new staff member's login id: letters, digits and . _ @ - (at most 64). */
+export const StaffLoginIdSchema = v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.regex(/^[A-Za-z0-9._@-]{1,64}$/, 'invalid'));
+const StaffNameSchema = v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.maxLength(200, 'invalid'));
+
+/** One staff account as an administrator sees it (never its password). */
+export const StaffMemberSchema = v.object({
+  id: v.number(),
+  login_id: v.string(),
+  name: v.string(),
+  role: StaffRoleSchema,
+  /** The proctor's organisation; null for an administrator. */
+  org_code: v.nullable(v.string()),
+  disabled: v.boolean(),
+});
+export type StaffMember = v.InferOutput<typeof StaffMemberSchema>;
+
+/** GET /admin/staff (administrators only): every staff account, administrators first, then by organisation and login id. */
+export const StaffListResponseSchema = v.object({ staff: v.array(StaffMemberSchema), ...serverTime });
+export type StaffListResponse = v.InferOutput<typeof StaffListResponseSchema>;
+
+/**
+ * POST /admin/staff (administrators only) -> 201 StaffMemberResponse. A proctor needs org_code (an
+ * existing organisation: else 404 NOT_FOUND); an administrator takes none (422 VALIDATION_ERROR if
+ * given). A login id taken in the same place (the organisation, or among administrators) is 422
+ * ER_DUP_ENTRY.
+ */
+export const CreateStaffRequestSchema = v.pipe(
+  v.object({
+    login_id: StaffLoginIdSchema,
+    name: StaffNameSchema,
+    role: StaffRoleSchema,
+    org_code: v.optional(v.nullable(CodeSchema)),
+    password: StaffPasswordSchema,
+  }),
+  v.forward(
+    v.check((body) => (body.role === 'admin') === (body.org_code === undefined || body.org_code === null), 'invalid'),
+    ['org_code'],
+  ),
+);
+export type CreateStaffRequest = v.InferInput<typeof CreateStaffRequestSchema>;
+
+/**
+ * PATCH /admin/staff/:id (administrators only): only the fields given change. A role of proctor
+ * needs an organisation (given here, or the one the account has); administrator drops it (an
+ * org_code with role admin is 422 VALIDATION_ERROR). `disabled: true` and a new `password` revoke
+ * every token of that member. Unknown id: 404 NOT_FOUND. An administrator cannot disable or demote
+ * the account they are signed in with (422 VALIDATION_ERROR), so a deployment keeps one.
+ */
+export const UpdateStaffRequestSchema = v.pipe(
+  v.object({
+    name: v.optional(StaffNameSchema),
+    role: v.optional(StaffRoleSchema),
+    org_code: v.optional(v.nullable(CodeSchema)),
+    disabled: v.optional(v.boolean()),
+    password: v.optional(StaffPasswordSchema),
+  }),
+  v.forward(
+    v.check((body) => !(body.role === 'admin' && typeof body.org_code === 'string'), 'invalid'),
+    ['org_code'],
+  ),
+);
+export type UpdateStaffRequest = v.InferInput<typeof UpdateStaffRequestSchema>;
+
+/** Path parameter `:id` of PATCH /admin/staff/:id. */
+export const StaffIdParamSchema = v.object({ id: NumericParam });
+
+export const StaffMemberResponseSchema = v.object({ staff: StaffMemberSchema, ...serverTime });
+export type StaffMemberResponse = v.InferOutput<typeof StaffMemberResponseSchema>;
+
+/**
+ * One deployment-wide audit entry (staff, imports, login codes: no test period): who, when, what,
+ * the record (`entity`, "<kind>:<natural key>", e.g. "staff:jane") before and after (null:
+ * created). Passwords and their hashes are never in them.
+ */
+export const DeploymentAuditEntrySchema = v.object({
+  id: v.number(),
+  at: isoTimestamp,
+  /** A staff member, or 'system' (the command line, the server itself). */
+  actor: v.picklist(['staff', 'system']),
+  staff_name: v.nullable(v.string()),
+  staff_login_id: v.nullable(v.string()),
+  action: AuditActionSchema,
+  entity: v.nullable(v.string()),
+  before: v.nullable(v.record(v.string(), v.unknown())),
+  after: v.nullable(v.record(v.string(), v.unknown())),
+  /** What else the action says (e.g. password_reset, revoked_tokens). */
+  detail: v.record(v.string(), v.unknown()),
+  reason: v.string(),
+});
+export type DeploymentAuditEntry = v.InferOutput<typeof DeploymentAuditEntrySchema>;
+
+/** GET /admin/audit/deployment (administrators only): newest first, at most AUDIT_LIMIT. */
+export const DeploymentAuditResponseSchema = v.object({ entries: v.array(DeploymentAuditEntrySchema), ...serverTime });
+export type DeploymentAuditResponse = v.InferOutput<typeof DeploymentAuditResponseSchema>;

@@ -30,6 +30,7 @@ import { ADYEN_WEBHOOK_PATH, paymentRoutes } from './routes/payments.ts';
 import { resultRoutes } from './routes/results.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { ssoRoutes } from './routes/sso.ts';
+import { staffRoutes } from './routes/staff.ts';
 import { testClockRoutes } from './routes/test-clock.ts';
 import { tutorialRoutes } from './routes/tutorial.ts';
 import { cspReportRoutes } from './security/csp-report.ts';
@@ -88,6 +89,7 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
   api.route('/', examRoutes(deps));
   api.route('/', presenceRoutes(deps));
   api.route('/', adminRoutes(deps));
+  api.route('/', staffRoutes(deps));
   api.route('/', ssoRoutes(deps));
   api.route('/', documentRoutes(deps));
   api.route('/', resultRoutes(deps));

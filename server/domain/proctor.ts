@@ -41,7 +41,7 @@ import { resetSitting, retakeRefusal } from './retake.ts';
 import { findSchedule, findVenue, notFound, rosterPupil } from './roster.ts';
 import { answeringRefusal } from './schedule-history.ts';
 import { MAX_ID } from './sitting.ts';
-import type { StaffPrincipal } from './staff.ts';
+import { withinReach, type StaffPrincipal } from './staff.ts';
 import { revokeAllOfExaminee } from './tokens.ts';
 
 /** `idempotencyKey`: the page's key of this confirmed action (contract/admin.ts); absent, every request acts. */
@@ -60,7 +60,7 @@ async function lockStaffSitting(tx: Tx, principal: StaffPrincipal, scheduleHisto
     })
     .from(scheduleHistories)
     .innerJoin(schedules, eq(schedules.id, scheduleHistories.scheduleId))
-    .where(and(eq(scheduleHistories.id, scheduleHistoryId), eq(schedules.organizationId, principal.organizationId)))
+    .where(and(eq(scheduleHistories.id, scheduleHistoryId), withinReach(principal, schedules.organizationId)))
     .for('update', { of: scheduleHistories });
   if (!row) throw notFound('No such sitting.');
   return row;

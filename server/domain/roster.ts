@@ -28,7 +28,7 @@ import { DomainError } from './errors.ts';
 import { byCode } from './lookups.ts';
 import { isFinished, toStatus } from './schedule-history.ts';
 import { MAX_ID } from './sitting.ts';
-import type { StaffPrincipal } from './staff.ts';
+import { withinReach, type StaffPrincipal } from './staff.ts';
 
 const S = ScheduleHistoryStatus;
 
@@ -87,7 +87,7 @@ export async function findSchedule(tx: Tx, principal: StaffPrincipal, code: stri
         .select(scheduleColumns)
         .from(schedules)
         .leftJoin(venues, eq(venues.id, schedules.venueId))
-        .where(and(match, eq(schedules.organizationId, principal.organizationId)))
+        .where(and(match, withinReach(principal, schedules.organizationId)))
         .orderBy(asc(schedules.id))
         .limit(1),
     schedules.scheduleCode,
@@ -103,7 +103,7 @@ export async function findVenue(tx: Tx, principal: StaffPrincipal, venueId: numb
   const [row] = await tx
     .select({ id: venues.id, name: venues.name })
     .from(venues)
-    .where(and(eq(venues.id, venueId), eq(venues.organizationId, principal.organizationId)))
+    .where(and(eq(venues.id, venueId), withinReach(principal, venues.organizationId)))
     .limit(1);
   if (!row) throw notFound('No such room.');
   return row;
@@ -116,7 +116,7 @@ export async function listSchedules(tx: Tx, principal: StaffPrincipal, now: Date
     .from(schedules)
     .leftJoin(venues, eq(venues.id, schedules.venueId))
     .leftJoin(scheduleHistories, eq(scheduleHistories.scheduleId, schedules.id))
-    .where(eq(schedules.organizationId, principal.organizationId))
+    .where(withinReach(principal, schedules.organizationId))
     .groupBy(schedules.id, venues.id);
   const isOpen = (r: { startsAt: Date; endsAt: Date }) => r.startsAt <= now && now <= r.endsAt;
   rows.sort((a, b) => {

@@ -1,21 +1,24 @@
 /**
- * Staff (proctor) accounts and their tokens. A staff member belongs to one organisation and
- * acts only on its schedules (server/domain/proctor.ts decides NOT_FOUND for everything else).
+ * Staff accounts and their tokens. A proctor belongs to one organisation and acts only on its
+ * schedules (server/domain/proctor.ts decides NOT_FOUND for everything else); an administrator
+ * belongs to none and reaches every organisation (`withinReach`, the one place that scope is
+ * written).
  *
  * Promises:
  * - Staff tokens live in `staff_tokens`, pupil tokens in `auth_tokens`: a pupil token never
  *   authenticates here, a staff token never authenticates a pupil call (tokens.ts). Same shape
  *   (256 random bits, base64url, only the SHA-256 stored), same lifetime as a pupil's.
- * - Login: organisation code (in any case, as on a login page: lookups.ts `byCode`) + login id
- *   + password. Wrong ones are INCORRECT_ID_PASSWORD, whichever part was wrong, and take as long
- *   (a decoy hash when the account does not exist).
+ * - Login: a proctor with organisation code (in any case, as on a login page: lookups.ts
+ *   `byCode`) + login id + password; an administrator with login id + password and no
+ *   organisation code. Wrong ones are INCORRECT_ID_PASSWORD, whichever part was wrong, and take
+ *   as long (a decoy hash when the account does not exist).
  *   Five wrong passwords in a row lock (ACCOUNT_LOCKED): the login throttle in front of
  *   POST /admin/login keeps that count, per client address and organisation + login id
  *   (server/security/throttle.ts), exactly as for pupils.
  * - A disabled staff member cannot log in and their tokens stop working; a proctor of a
  *   disabled organisation is refused DISABLED_ORGANIZATION after a right password.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull, type Column, type SQL } from 'drizzle-orm';
 import type { Staff } from '../../contract/admin.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { organizations, staff, staffTokens, type StaffRole } from '../db/schema.ts';
@@ -28,17 +31,27 @@ import { liveToken, newToken, revokeToken, TOKEN_PATTERN } from './tokens.ts';
 export type StaffPrincipal = {
   tokenId: number;
   staffId: number;
-  organizationId: number;
+  /** The proctor's organisation; null for an administrator (the whole deployment). */
+  organizationId: number | null;
   name: string;
   loginId: string;
   role: StaffRole;
-  orgCode: string;
-  orgName: string;
+  orgCode: string | null;
+  orgName: string | null;
 };
+
+/**
+ * The condition that keeps a query on `column` (an organisation id) within the staff member's
+ * reach: a proctor's organisation; for an administrator no condition (undefined: every
+ * organisation, as drizzle's `and` drops it).
+ */
+export function withinReach(principal: Pick<StaffPrincipal, 'organizationId'>, column: Column): SQL | undefined {
+  return principal.organizationId === null ? undefined : eq(column, principal.organizationId);
+}
 
 const principalColumns = {
   staffId: staff.id,
-  organizationId: organizations.id,
+  organizationId: staff.organizationId,
   name: staff.name,
   loginId: staff.loginId,
   role: staff.role,
@@ -61,33 +74,34 @@ export type StaffLoginResult = { accessToken: string; staff: Staff };
 
 export async function loginStaff(
   db: Db,
-  input: { orgCode: string; loginId: string; password: string; now: Date; tokenTtlMs: number },
+  input: { orgCode: string | undefined; loginId: string; password: string; now: Date; tokenTtlMs: number },
 ): Promise<StaffLoginResult> {
   const { now } = input;
-  // The organisation's code as the proctor types it, in any case (lookups.ts `byCode`).
-  const account = await byCode(
-    (match) =>
-      db
-        .select({
-          ...principalColumns,
-          passwordHash: staff.passwordHash,
-          disabled: staff.disabled,
-          orgDisabled: organizations.disabled,
-        })
-        .from(staff)
-        .innerJoin(organizations, eq(organizations.id, staff.organizationId))
-        .where(and(match, eq(staff.loginId, input.loginId)))
-        .orderBy(asc(organizations.id))
-        .limit(1),
-    organizations.code,
-    input.orgCode,
-  );
+  const accountQuery = (where: SQL | undefined) =>
+    db
+      .select({
+        ...principalColumns,
+        passwordHash: staff.passwordHash,
+        disabled: staff.disabled,
+        orgDisabled: organizations.disabled,
+      })
+      .from(staff)
+      .leftJoin(organizations, eq(organizations.id, staff.organizationId))
+      .where(and(where, eq(staff.loginId, input.loginId)))
+      .orderBy(asc(organizations.id))
+      .limit(1);
+  const account =
+    input.orgCode === undefined
+      ? // An administrator: no organisation, the login id unique among administrators.
+        (await accountQuery(isNull(staff.organizationId)))[0]
+      : // The organisation's code as the proctor types it, in any case (lookups.ts `byCode`).
+        await byCode(accountQuery, organizations.code, input.orgCode);
   if (!account || account.disabled) {
     await verifyPassword(input.password, null);
     throw wrongCredentials();
   }
   if (!(await verifyPassword(input.password, account.passwordHash))) throw wrongCredentials();
-  if (account.orgDisabled) throw new DomainError('DISABLED_ORGANIZATION');
+  if (account.orgDisabled === true) throw new DomainError('DISABLED_ORGANIZATION');
 
   const { token, tokenHash } = newToken();
   await db.insert(staffTokens).values({
@@ -106,7 +120,7 @@ export async function authenticateStaff(tx: Tx, token: string, now: Date): Promi
     .select({ tokenId: staffTokens.id, ...principalColumns })
     .from(staffTokens)
     .innerJoin(staff, eq(staff.id, staffTokens.staffId))
-    .innerJoin(organizations, eq(organizations.id, staff.organizationId))
+    .leftJoin(organizations, eq(organizations.id, staff.organizationId))
     .where(and(liveToken(staffTokens, token, now), eq(staff.disabled, false)))
     .limit(1);
   return row;

@@ -85,7 +85,7 @@ export const loginPaths: Record<string, LoginPath> = {
   '/admin/login': {
     attempt(text) {
       const body = parsedBody(StaffLoginRequestSchema, text);
-      return body && { kind: 'password', identifier: `staff:${body.org_code.toLowerCase()}:${body.login_id}` };
+      return body && { kind: 'password', identifier: `staff:${(body.org_code ?? '').toLowerCase()}:${body.login_id}` };
     },
     failed: failedWithCredentials,
   },

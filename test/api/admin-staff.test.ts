@@ -166,7 +166,8 @@ describe.each(kinds)('staff accounts on %s', (kind) => {
   test('bad login input is a VALIDATION_ERROR naming the fields, and writes nothing', async () => {
     const before = await snapshotTables(api.db);
     const cases: [unknown, string[]][] = [
-      [{}, ['org_code', 'login_id', 'password']],
+      // No organisation code is an administrator's sign-in: only the login id and password are required.
+      [{}, ['login_id', 'password']],
       [{ org_code: 'GRADUS DEMO!', login_id: 'x', password: 'y' }, ['org_code']],
       [{ org_code: 'GRADUS-DEMO', login_id: 'x'.repeat(65), password: 'y' }, ['login_id']],
       [{ org_code: 'GRADUS-DEMO', login_id: 'x', password: 'y'.repeat(129) }, ['password']],

@@ -19,13 +19,14 @@ import { isPastUploadWindow } from '../../contract/exam.ts';
 import type { AdminPort, AdminRequest, AdminResponse } from '../../machines/proctor/proctor.types.ts';
 import { ApiFailure, type FailureCode } from '../../machines/shared/ports.ts';
 
-export const demoStaff: Staff = {
+/** The fake server's proctor (a proctor: its organisation's code and name are strings). */
+export const demoStaff = {
   name: 'Grace Hopper',
   login_id: 'proctor.demo',
   role: 'proctor',
   org_code: 'GRADUS-DEMO',
   org_name: 'Sakura Primary School',
-};
+} satisfies Staff;
 export const STAFF_PASSWORD = 'gradus-demo';
 /** A staff account the fake server always answers ACCOUNT_LOCKED for. */
 export const LOCKED_LOGIN_ID = 'proctor.locked';
