@@ -1,0 +1,262 @@
+/**
+ * The pupils file, keyed by (school code, pupil_id): pupil_id is the school's own id of the
+ * pupil (examinees.external_id). Columns: school, pupil_id, name (required); class, classroom,
+ * grade, email, language, login_id, schedule, birth_date (optional: a column left out keeps what
+ * is stored, an empty cell is the default, empty or null).
+ *
+ * Rules:
+ * - A new pupil gets a login code (login-codes.ts); codes are never in the file, and a re-import
+ *   keeps the pupil's code. A login id is optional, unique in the deployment
+ *   ('duplicate_login_id' when another pupil, stored or in the file, has it) and gets no
+ *   password: pupils log in with their codes.
+ * - classroom names a classroom of the pupil's school, schedule a test period of it.
+ * - A row with a schedule books the pupil into every exam of that test period they have no
+ *   sitting of yet (PENDING, fresh random keys); a file never takes a pupil out of a test period.
+ * - Everything is written in batches: one multi-row upsert per thousand pupils, one insert per
+ *   thousand sittings, whatever the file's size.
+ */
+import { randomUUID } from 'node:crypto';
+import { and, inArray, isNotNull, sql } from 'drizzle-orm';
+import * as v from 'valibot';
+import { catalogKeys } from '../../contract/languages.ts';
+import type { Tx } from '../db/client.ts';
+import { exams, examinees, scheduleExams, scheduleHistories, schedules } from '../db/schema.ts';
+import { drawUniqueLoginCodes } from './login-codes.ts';
+import {
+  checkRecords,
+  chunks,
+  codeCell,
+  dateCell,
+  fold,
+  optionalCell,
+  overlay,
+  plannedRow,
+  refused,
+  requiredText,
+  type ApplyContext,
+  type PlannedRow,
+  type RosterImporter,
+} from './plan.ts';
+import { organizationsByCode, venuesOf } from './venues.ts';
+
+const PupilRowSchema = v.object({
+  school: codeCell,
+  pupil_id: v.pipe(requiredText(64), v.regex(/^[^\s/]+$/u, 'invalid')),
+  name: requiredText(200),
+  class: optionalCell(v.pipe(v.string(), v.maxLength(64, 'too_long')), ''),
+  classroom: optionalCell(v.pipe(v.string(), v.maxLength(200, 'too_long')), null),
+  grade: optionalCell(v.pipe(v.string(), v.regex(/^(?:[1-9]|1[0-2]|99)$/, 'invalid'), v.transform(Number)), null),
+  email: optionalCell(v.pipe(v.string(), v.maxLength(254, 'too_long'), v.email('invalid')), null),
+  language: optionalCell(v.picklist(catalogKeys, 'invalid'), null),
+  login_id: optionalCell(v.pipe(v.string(), v.maxLength(64, 'too_long'), v.regex(/^\S+$/u, 'invalid')), null),
+  schedule: optionalCell(codeCell, null),
+  birth_date: optionalCell(dateCell, null),
+});
+
+type PupilState = {
+  name: string;
+  class: string;
+  classroom: string | null;
+  grade: number | null;
+  email: string | null;
+  language: string | null;
+  login_id: string | null;
+  birth_date: string | null;
+  /** The test period and exams the row books the pupil into, for sittings not there yet; null: none. */
+  sittings_added: string | null;
+};
+
+type Booking = { scheduleId: number; examIds: number[] };
+
+type Change = {
+  organizationId: number;
+  externalId: string;
+  /** The stored pupil's code; null for a new pupil (a code is drawn at apply). */
+  loginCode: string | null;
+  state: PupilState;
+  venueId: number | null;
+  booking: Booking | null;
+};
+
+export const pupilsImporter: RosterImporter = {
+  kind: 'pupils',
+  columns: {
+    required: ['school', 'pupil_id', 'name'],
+    optional: ['class', 'classroom', 'grade', 'email', 'language', 'login_id', 'schedule', 'birth_date'],
+  },
+  async plan(tx, table) {
+    const checked = checkRecords(table.records, PupilRowSchema, {
+      columns: ['school', 'pupil_id'],
+      of: (cells) => `${cells.school ?? ''}/${cells.pupil_id ?? ''}`,
+      folded: (cells) => `${fold(cells.school ?? '')}/${cells.pupil_id ?? ''}`,
+    });
+    const valid = checked.flatMap((c) => (c.value ? [c.value] : []));
+    const schools = await organizationsByCode(tx, valid.map((row) => row.school));
+    const schoolIds = [...schools.values()].map((school) => school.id);
+    const rooms = await venuesOf(tx, schoolIds);
+    const roomNames = new Map([...rooms.values()].map((room) => [room.id, room.name]));
+
+    const periods = await periodsOf(tx, valid.flatMap((row) => (row.schedule ? [row.schedule] : [])));
+    const booked = await sittingsOf(tx, [...periods.values()].map((period) => period.id));
+
+    const stored = new Map<string, typeof examinees.$inferSelect>();
+    if (schoolIds.length > 0) {
+      const rows = await tx.select().from(examinees).where(and(inArray(examinees.organizationId, schoolIds), isNotNull(examinees.externalId)));
+      for (const row of rows) stored.set(`${row.organizationId}/${row.externalId}`, row);
+    }
+    const loginIds = [...new Set(valid.flatMap((row) => (row.login_id ? [row.login_id] : [])))];
+    const loginIdOwners = new Map<string, number>();
+    for (const batch of chunks(loginIds, 5000)) {
+      const rows = await tx.select({ id: examinees.id, loginId: examinees.loginId }).from(examinees).where(inArray(examinees.loginId, batch));
+      for (const row of rows) if (row.loginId !== null) loginIdOwners.set(row.loginId, row.id);
+    }
+
+    const loginIdsInFile = new Set<string>();
+    const changes: Change[] = [];
+    const rows: PlannedRow[] = checked.map((c) => {
+      if (!c.value || c.problems.length > 0) return refused(c);
+      const row = c.value;
+      const problems: PlannedRow['problems'] = [];
+      const school = schools.get(fold(row.school));
+      if (!school) return refused(c, [{ column: 'school', reason: 'unknown_school', value: row.school }]);
+      const room = row.classroom ? rooms.get(`${school.id}/${row.classroom}`) : undefined;
+      if (row.classroom && !room) problems.push({ column: 'classroom', reason: 'unknown_classroom', value: row.classroom });
+      const period = row.schedule ? periods.get(fold(row.schedule)) : undefined;
+      if (row.schedule && period?.organizationId !== school.id) problems.push({ column: 'schedule', reason: 'unknown_schedule', value: row.schedule });
+
+      const existing = stored.get(`${school.id}/${row.pupil_id}`);
+      if (row.login_id) {
+        const owner = loginIdOwners.get(row.login_id);
+        if ((owner !== undefined && owner !== existing?.id) || loginIdsInFile.has(row.login_id)) {
+          problems.push({ column: 'login_id', reason: 'duplicate_login_id', value: row.login_id });
+        }
+        loginIdsInFile.add(row.login_id);
+      }
+      if (problems.length > 0) return refused(c, problems);
+
+      const before: PupilState | null = existing
+        ? {
+            name: existing.name,
+            class: existing.className,
+            classroom: existing.venueId === null ? null : (roomNames.get(existing.venueId) ?? null),
+            grade: existing.gradeId,
+            email: existing.email,
+            language: existing.locale,
+            login_id: existing.loginId,
+            birth_date: existing.birthDate,
+            sittings_added: null,
+          }
+        : null;
+      const empty: PupilState = { name: row.name, class: '', classroom: null, grade: null, email: null, language: null, login_id: null, birth_date: null, sittings_added: null };
+      const after = overlay(before ?? empty, {
+        name: row.name,
+        class: row.class,
+        classroom: row.classroom === undefined ? undefined : (room?.name ?? null),
+        grade: row.grade,
+        email: row.email,
+        language: row.language,
+        login_id: row.login_id,
+        birth_date: row.birth_date,
+      });
+      let booking: Booking | null = null;
+      if (period) {
+        const missing = period.exams.filter((exam) => existing === undefined || !booked.has(`${existing.id}/${period.id}/${exam.id}`));
+        if (missing.length > 0) {
+          booking = { scheduleId: period.id, examIds: missing.map((exam) => exam.id) };
+          after.sittings_added = `${period.code}: ${missing.map((exam) => exam.code).join(' ')}`;
+        }
+      }
+      const planned = plannedRow(c, `pupil:${school.code}/${row.pupil_id}`, before, after);
+      if (planned.outcome === 'create' || planned.outcome === 'update') {
+        const venueId = after.classroom === null ? null : (room?.id ?? existing?.venueId ?? null);
+        changes.push({ organizationId: school.id, externalId: row.pupil_id, loginCode: existing?.loginCode ?? null, state: after, venueId, booking });
+      }
+      return planned;
+    });
+
+    return { rows, apply: (tx: Tx, context: ApplyContext) => applyPupils(tx, changes, context) };
+  },
+};
+
+/** The test periods of these codes (in any case) with the exams pupils are booked into. */
+async function periodsOf(tx: Tx, codes: readonly string[]) {
+  const folded = [...new Set(codes.map(fold))];
+  const periods = new Map<string, { id: number; code: string; organizationId: number; exams: { id: number; code: string }[] }>();
+  if (folded.length === 0) return periods;
+  const rows = await tx
+    .select({ id: schedules.id, code: schedules.scheduleCode, organizationId: schedules.organizationId, examId: exams.id, examCode: exams.code })
+    .from(schedules)
+    .leftJoin(scheduleExams, sql`${scheduleExams.scheduleId} = ${schedules.id}`)
+    .leftJoin(exams, sql`${exams.id} = ${scheduleExams.examId}`)
+    .where(inArray(sql`lower(${schedules.scheduleCode})`, folded))
+    .orderBy(exams.code);
+  for (const row of rows) {
+    const period = periods.get(fold(row.code)) ?? { id: row.id, code: row.code, organizationId: row.organizationId, exams: [] };
+    if (row.examId !== null && row.examCode !== null) period.exams.push({ id: row.examId, code: row.examCode });
+    periods.set(fold(row.code), period);
+  }
+  return periods;
+}
+
+/** The sittings of these test periods, as `<examinee>/<schedule>/<exam>`. */
+async function sittingsOf(tx: Tx, scheduleIds: readonly number[]): Promise<Set<string>> {
+  if (scheduleIds.length === 0) return new Set();
+  const rows = await tx
+    .select({ examineeId: scheduleHistories.examineeId, scheduleId: scheduleHistories.scheduleId, examId: scheduleHistories.examId })
+    .from(scheduleHistories)
+    .where(inArray(scheduleHistories.scheduleId, [...scheduleIds]));
+  return new Set(rows.map((row) => `${row.examineeId}/${row.scheduleId}/${row.examId}`));
+}
+
+const PUPILS_PER_STATEMENT = 1000;
+
+async function applyPupils(tx: Tx, changes: readonly Change[], context: ApplyContext): Promise<void> {
+  const fresh = await drawUniqueLoginCodes(tx, changes.filter((change) => change.loginCode === null).length);
+  const ids = new Map<string, number>();
+  let drawn = 0;
+  for (const batch of chunks(changes, PUPILS_PER_STATEMENT)) {
+    const values = batch.map((change) => ({
+      organizationId: change.organizationId,
+      externalId: change.externalId,
+      loginCode: change.loginCode ?? fresh[drawn++]!,
+      name: change.state.name,
+      className: change.state.class,
+      venueId: change.venueId,
+      gradeId: change.state.grade,
+      email: change.state.email,
+      locale: change.state.language,
+      loginId: change.state.login_id,
+      birthDate: change.state.birth_date,
+    }));
+    const written = await tx
+      .insert(examinees)
+      .values(values)
+      .onConflictDoUpdate({
+        target: [examinees.organizationId, examinees.externalId],
+        set: {
+          name: sql`excluded.name`,
+          className: sql`excluded.class_name`,
+          venueId: sql`excluded.venue_id`,
+          gradeId: sql`excluded.grade_id`,
+          email: sql`excluded.email`,
+          locale: sql`excluded.locale`,
+          loginId: sql`excluded.login_id`,
+          birthDate: sql`excluded.birth_date`,
+        },
+      })
+      .returning({ id: examinees.id, organizationId: examinees.organizationId, externalId: examinees.externalId });
+    for (const row of written) ids.set(`${row.organizationId}/${row.externalId}`, row.id);
+  }
+
+  const sittings = changes.flatMap((change) =>
+    (change.booking?.examIds ?? []).map((examId) => ({
+      examineeId: ids.get(`${change.organizationId}/${change.externalId}`)!,
+      scheduleId: change.booking!.scheduleId,
+      examId,
+      userKey: randomUUID(),
+      testKey: randomUUID(),
+      createdAt: context.now,
+    })),
+  );
+  for (const batch of chunks(sittings, PUPILS_PER_STATEMENT)) await tx.insert(scheduleHistories).values(batch);
+}
