@@ -14,8 +14,10 @@ export const PaymentStatus = { NOT_PAID: 0, PENDING: 1, PAID: 2 } as const;
 
 export const PaymentStatusSchema = v.picklist([PaymentStatus.NOT_PAID, PaymentStatus.PENDING, PaymentStatus.PAID]);
 
-/** Result payment status: NOT_PAID 0, PAID_ALL 1, PAID_PART 2 (seed section 4). */
-export const ResultPaymentStatusSchema = v.picklist([0, 1, 2]);
+/** Result payment status (seed section 4): both result items paid, one of them, or none. */
+export const ResultPaymentStatus = { NOT_PAID: 0, PAID_ALL: 1, PAID_PART: 2 } as const;
+
+export const ResultPaymentStatusSchema = v.picklist([ResultPaymentStatus.NOT_PAID, ResultPaymentStatus.PAID_ALL, ResultPaymentStatus.PAID_PART]);
 
 /** Payment items (seed section 3). */
 export const PaymentKindSchema = v.picklist(['exam_fee', 'result_sheet', 'certificate']);

@@ -31,6 +31,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import {
   PaymentStatus,
+  ResultPaymentStatus,
   type ExamPaymentSetting,
   type PaymentKind,
   type PaymentLine,
@@ -57,12 +58,7 @@ export const STATUS_BACKOFF_MS = 500;
 export const STATUS_BACKOFF_MAX_MS = 4_000;
 
 const { NOT_PAID, PENDING, PAID } = PaymentStatus;
-/**
- * The result payment's own statuses (seed section 4: NOT_PAID 0, PAID_ALL 1, PAID_PART 2); the
- * contract gives them only as a schema (ResultPaymentStatusSchema), so they are named here.
- */
-const PAID_ALL = 1;
-const PAID_PART = 2;
+const { PAID_ALL, PAID_PART } = ResultPaymentStatus;
 
 /** What the machine knows; the view reads it through payment.selectors.ts. */
 export interface PaymentContext extends PaymentInput {

@@ -28,7 +28,8 @@ import { enqueueScoring } from './results-lifecycle.ts';
 import { answeringRefusal, finishRefusal, nextStatus, startRefusal, toStatus } from './schedule-history.ts';
 import { assertDevice, isSuspended, loadOwnSitting, paysExamFee } from './sitting.ts';
 import { bindReleasedSitting, isReleased } from './presence.ts';
-import { ownedBy, PaymentStatus } from './purchases.ts';
+import { PaymentStatus } from '../../contract/payments.ts';
+import { ownedBy } from './purchases.ts';
 import type { Principal } from './tokens.ts';
 import { examDetails, questionView, questionViewColumns } from './views.ts';
 

@@ -11,10 +11,8 @@
  */
 import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { PaymentStatus, ResultPaymentStatus } from '../../contract/payments.ts';
 import { paymentItems, payments, purchases, type PaymentKind } from '../db/schema.ts';
-
-export const PaymentStatus = { NOT_PAID: 0, PENDING: 1, PAID: 2 } as const;
-export const ResultPaymentStatus = { NOT_PAID: 0, PAID_ALL: 1, PAID_PART: 2 } as const;
 
 export type Owned = {
   /** NOT_PAID 0, PENDING 1, PAID 2, per item. */

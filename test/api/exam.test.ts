@@ -52,6 +52,7 @@ describe.each(kinds)('the exam on %s', (kind) => {
         status: ScheduleHistoryStatus.PENDING,
         started_at: null,
         deadline_at: null,
+        resume_question_index: null,
         server_time: TEST_START,
       });
     });

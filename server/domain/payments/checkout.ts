@@ -26,18 +26,19 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, gt, inArray, lte } from 'drizzle-orm';
 import { ScheduleHistoryStatus } from '../../../contract/enums.ts';
 import {
+  PaymentStatus,
   type DemoPaymentCompleteRequest,
   type PaymentKind,
   type PaymentLine,
   type PaymentOutcome,
   type PaymentSession,
+  type ResultItemKind,
 } from '../../../contract/payments.ts';
-import { type ResultItemKind } from '../../../contract/payments.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { paymentItems, payments, results, scheduleHistories } from '../../db/schema.ts';
 import type { Logger } from '../../logger.ts';
 import { DomainError } from '../errors.ts';
-import { ownedBy, PaymentStatus, type Owned } from '../purchases.ts';
+import { ownedBy, type Owned } from '../purchases.ts';
 import { resultAvailability as availabilityOf } from '../../../machines/schedule-history/schedule-history.selectors.ts';
 import { loadOwnSitting, ownSittings, paysExamFee, type Sitting } from '../sitting.ts';
 import type { Principal } from '../tokens.ts';

@@ -9,7 +9,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { paymentItems, payments, purchases, type PaymentKind } from '../../db/schema.ts';
 import type { Logger } from '../../logger.ts';
-import { PaymentStatus } from '../purchases.ts';
+import { PaymentStatus } from '../../../contract/payments.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
