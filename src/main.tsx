@@ -41,7 +41,7 @@ function loadFirstMachine(environment: BrowserEnvironment, pathname: string): Pr
       ? [proctorModules]
       : connectivityRouteTable.paths.has(pathname)
         ? [connectivityModules, environment.connectivity]
-        : pathname.startsWith('/score-report-embed')
+        : pathname.startsWith('/score-report-embed') || pathname.startsWith('/login-slips/')
           ? [documentModules]
           : [];
   // A failure is left to the kiosk: the lazy machine tries again (machines/shared/lazy-machine.ts).

@@ -29,6 +29,7 @@ export type ScreenName =
   | 'testing-menu'
   | 'exam-list'
   | 'score-report-embed'
+  | 'login-slips'
   | 'proctor'
   | 'connectivity';
 

@@ -29,6 +29,7 @@ import type {
 } from '../../contract/session.ts';
 import type { HeartbeatRequest, HeartbeatResponse } from '../../contract/presence.ts';
 import type { TutorialSetting } from '../../contract/tutorial.ts';
+import type { LoginSlipsResponse } from '../../contract/exports.ts';
 
 /** Why a call failed: a code from the server's envelope, or what the network did. */
 export type FailureCode = ErrorCode | 'NETWORK_ERROR' | 'TIMEOUT';
@@ -55,9 +56,14 @@ export function failureCodeOf(error: unknown): FailureCode {
   return 'GENERIC_ERROR';
 }
 
+/** Whether a failure is the network's (no answer, or a time-out) rather than the server's answer. */
+export function isNetworkFailure(code: FailureCode | null): boolean {
+  return code === 'NETWORK_ERROR' || code === 'TIMEOUT';
+}
+
 /** A failure that trying again may cure: no answer, a time-out, or the server's generic error. */
 export function isTransientFailure(code: FailureCode | null): boolean {
-  return code === null || code === 'NETWORK_ERROR' || code === 'TIMEOUT' || code === 'GENERIC_ERROR';
+  return code === null || isNetworkFailure(code) || code === 'GENERIC_ERROR';
 }
 
 /** The API calls of seed section 7 that the machines use; each validates its response. */
@@ -103,6 +109,8 @@ export interface ApiPort {
   shortResult?(scheduleHistoryId: number): Promise<ShortResult>;
   /** GET /score-report/results; `token` replaces the stored one (the print route's own token). */
   scoreReport?(scheduleHistoryId: number, token?: string): Promise<ScoreReport>;
+  /** GET /admin/schedules/:code/slips?venue=: the login slips' print route, with the print's slips token. */
+  loginSlips?(scheduleCode: string, venueId: number | null, token: string): Promise<LoginSlipsResponse>;
   /** GET /score-report/pdf-report or /get-certificate: the PDF. */
   resultDocument?(scheduleHistoryId: number, document: 'report' | 'certificate'): Promise<Blob>;
   /** GET /tutorial-setting: the tutorial of a sitting, with its practice questions (machines/tutorial). */

@@ -54,6 +54,7 @@ import {
 } from '../../contract/session.ts';
 import { HeartbeatResponseSchema } from '../../contract/presence.ts';
 import { TutorialSettingSchema } from '../../contract/tutorial.ts';
+import { LoginSlipsResponseSchema } from '../../contract/exports.ts';
 import { catalogOf, languages, type LanguageKey } from '../../contract/languages.ts';
 
 /** Seed section 7 and 9: every call gives up after 60 s. */
@@ -145,6 +146,7 @@ export const callModes = {
   resultPaymentSetting: 'reload',
   shortResult: 'reload',
   scoreReport: 'reload',
+  loginSlips: 'reload',
   tutorialSetting: 'reload',
 } as const satisfies Record<CallName, CallMode>;
 
@@ -358,6 +360,11 @@ export function createApiClient(options: ApiClientOptions): ApiPort & PaymentPor
       call('GET', '/score-report/results', ScoreReportSchema, {
         query: { schedule_history_id: scheduleHistoryId },
         ...(token ? { headers: { [headerNames.authorization]: `Bearer ${token}` } } : {}),
+      }),
+    loginSlips: (scheduleCode, venueId, token) =>
+      call('GET', `/admin/schedules/${encodeURIComponent(scheduleCode)}/slips`, LoginSlipsResponseSchema, {
+        ...(venueId === null ? {} : { query: { venue: venueId } }),
+        headers: { [headerNames.authorization]: `Bearer ${token}` },
       }),
     tutorialSetting: (scheduleHistoryId) =>
       call('GET', '/tutorial-setting', TutorialSettingSchema, { query: { schedule_history_id: scheduleHistoryId } }),

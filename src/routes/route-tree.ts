@@ -31,6 +31,7 @@ import { payExamResultRoute } from './pay-exam-result.tsx';
 import { purchasedResultRoute } from './purchased-result.tsx';
 import { scoreReportRoute } from './score-report.tsx';
 import { scoreReportEmbedRoute } from './score-report-embed.tsx';
+import { loginSlipsRoute } from './login-slips.tsx';
 import { proctorRoute } from './proctor.tsx';
 import { checkingDomainConnectionRoute } from './checking-domain-connection.tsx';
 
@@ -62,6 +63,7 @@ export const routeTree = rootRoute.addChildren([
   purchasedResultRoute,
   scoreReportRoute,
   scoreReportEmbedRoute,
+  loginSlipsRoute,
   proctorRoute,
   checkingDomainConnectionRoute,
   catchAllRoute,

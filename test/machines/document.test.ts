@@ -2,7 +2,7 @@
  * The document machine's pieces outside the model walk (test/model/document.model.test.ts): how
  * the print route's URL is read (seed section 2: `/score-report-embed/{id}?token=&locale=&document=`),
  * the real calls (the URL's token, the page's language), and the certificate refused for a result
- * that did not pass.
+ * that did not pass; the login slips' print route (`/login-slips/{code}?token=&venue=`) and its call.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise, type AnyActorLogic } from 'xstate';
@@ -14,6 +14,7 @@ import { selectDocumentView } from '../../machines/document/document.selectors.t
 import type { DocumentDeps } from '../../machines/document/document.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { never } from '../helpers/never.ts';
+import { loginSlipsFixture } from '../view/login-slips-fixture.ts';
 import { scoreReportFixture } from '../view/score-report-fixture.ts';
 
 const TOKEN = 'a'.repeat(43);
@@ -33,7 +34,7 @@ describe('documentRequestOf: the print route of seed section 2', () => {
       locale: 'ar-nu-arab',
     });
     expect(documentRequestOf('/score-report-embed/1')).toEqual({ scheduleHistoryId: 1, token: null, document: 'report', locale: null });
-    expect(documentRequestOf('/score-report-embed/9999999999')?.scheduleHistoryId).toBe(9_999_999_999);
+    expect(documentRequestOf('/score-report-embed/9999999999')).toMatchObject({ scheduleHistoryId: 9_999_999_999 });
   });
 
   it('is not the print route for another path or an id that is no id', () => {
@@ -143,8 +144,8 @@ describe('the certificate of a result that did not pass', () => {
       actor.send({ type: 'xstate.done.actor.loadScoreReport', output: failed } as never);
       return actor.getSnapshot();
     };
-    expect(selectDocumentView(snapshotOf('certificate'))).toEqual({ status: 'error', document: 'certificate', report: null, error: 'NOT_PASSED' });
-    expect(selectDocumentView(snapshotOf('report'))).toEqual({ status: 'ready', document: 'report', report: failed, error: null });
+    expect(selectDocumentView(snapshotOf('certificate'))).toEqual({ status: 'error', document: 'certificate', report: null, slips: null, error: 'NOT_PASSED' });
+    expect(selectDocumentView(snapshotOf('report'))).toEqual({ status: 'ready', document: 'report', report: failed, slips: null, error: null });
     const passed = scoreReportFixture();
     expect(passed.result.passed).toBe(true);
   });
@@ -190,5 +191,49 @@ describe('what the kiosk reads of the document machine', () => {
       const rejection = await toPromise(createActor(logic, { input: {} as never }).start()).catch((error: Error) => error.message);
       expect(rejection).toBe(`${name} is provided by the edge`);
     }
+  });
+});
+
+describe('the login slips print route', () => {
+  it('reads the test period, the classroom and the slips token; without a token or with a bad code it is no print route', () => {
+    expect(documentRequestOf('/login-slips/SPRING-2026', { token: TOKEN, venue: '12' })).toEqual({
+      document: 'slips',
+      scheduleCode: 'SPRING-2026',
+      venueId: 12,
+      token: TOKEN,
+      locale: null,
+    });
+    expect(documentRequestOf('/login-slips/SPRING-2026/', { token: TOKEN })).toMatchObject({ venueId: null });
+    for (const [path, search] of [
+      ['/login-slips/SPRING-2026', {}],
+      ['/login-slips/SPRING-2026', { token: 'short' }],
+      ['/login-slips/SPRING-2026', { token: TOKEN, venue: '0' }],
+      ['/login-slips/', { token: TOKEN }],
+      ['/login-slips/a%20b', { token: TOKEN }],
+      ['/login-slips/a/b', { token: TOKEN }],
+    ] as const) {
+      expect(documentRequestOf(path, search), `${path} ${JSON.stringify(search)}`).toBeNull();
+    }
+  });
+
+  it('loads the slips with the test period, the classroom and the URL token, and never changes the page language', async () => {
+    const slips = loginSlipsFixture();
+    const change = vi.fn(async () => undefined);
+    const loginSlips = vi.fn(async () => slips);
+    const actor = createActor(documentMachine.provide(documentImplementations({ api: { loginSlips }, language: { change } })), {
+      input: { document: 'slips', scheduleCode: 'SPRING-2026', venueId: 12, token: TOKEN, locale: null },
+    }).start();
+    await vi.waitFor(() => expect(actor.getSnapshot().matches({ slips: 'ready' })).toBe(true));
+    expect(loginSlips).toHaveBeenCalledWith('SPRING-2026', 12, TOKEN);
+    expect(change).not.toHaveBeenCalled();
+    expect(selectDocumentView(actor.getSnapshot())).toEqual({ status: 'ready', document: 'slips', report: null, slips, error: null });
+  });
+
+  it('a client without the slips call fails the slips with GENERIC_ERROR', async () => {
+    const actor = createActor(documentMachine.provide(documentImplementations({ api: {} })), {
+      input: { document: 'slips', scheduleCode: 'SPRING-2026', venueId: null, token: TOKEN, locale: null },
+    }).start();
+    await vi.waitFor(() => expect(actor.getSnapshot().matches({ slips: 'failed' })).toBe(true));
+    expect(actor.getSnapshot().context.error).toBe('GENERIC_ERROR');
   });
 });

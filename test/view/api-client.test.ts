@@ -368,6 +368,7 @@ describe('call behaviour (seed section 7)', () => {
       resultPaymentSetting: () => api.resultPaymentSetting(42),
       shortResult: () => api.shortResult!(42),
       scoreReport: () => api.scoreReport!(42),
+      loginSlips: () => api.loginSlips!('S1', null, 'a'.repeat(43)),
       tutorialSetting: () => api.tutorialSetting!(42),
     };
     for (const [name, read] of Object.entries(reads)) {

@@ -9,12 +9,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { connect } from '../../machines/document/document.connect.ts';
 import { documentMachine } from '../../machines/document/document.machine.ts';
-import type { DocumentInput } from '../../machines/document/document.types.ts';
+import type { ResultDocumentInput } from '../../machines/document/document.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { never } from '../helpers/never.ts';
 import { scoreReportFixture } from './score-report-fixture.ts';
 
-function start(input: Partial<DocumentInput> = {}) {
+function start(input: Partial<ResultDocumentInput> = {}) {
   const machine = documentMachine.provide({ actors: { applyLocale: never(), loadScoreReport: never() } });
   const actor = createActor(machine, {
     input: { scheduleHistoryId: 4217, token: null, document: 'report', locale: null, ...input },
@@ -31,7 +31,7 @@ describe('document connect', () => {
     expect(api()).toMatchObject({ status: 'loading', page: 'report', report: null, error: null, needsMath: false });
     const report = { ...scoreReportFixture(), wrong_answer_example: null };
     loaded(actor, report);
-    expect(api()).toEqual({ status: 'ready', page: 'report', report, error: null, needsMath: false, canRetry: false, retry: expect.any(Function) });
+    expect(api()).toEqual({ status: 'ready', page: 'report', report, slips: null, error: null, needsMath: false, canRetry: false, retry: expect.any(Function) });
   });
 
   it('waits for KaTeX when the report shows a formula, never for the certificate', () => {

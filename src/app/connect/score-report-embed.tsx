@@ -45,6 +45,7 @@ const judging: DocumentApi = {
   status: 'loading',
   page: 'report',
   report: null,
+  slips: null,
   error: null,
   needsMath: false,
   canRetry: false,
