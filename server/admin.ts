@@ -24,6 +24,8 @@
  * period was applied for personally or by the school as a group (1 or 2: in group mode nobody of
  * it is asked for the exam fee). Unknown codes exit with code 1, unknown words with code 2.
  */
+import { exportResultsUsage, runExportResults } from './cli/export-results.ts';
+import { runSlips, slipsUsage } from './cli/slips.ts';
 import { configFromEnv } from './config.ts';
 import { DataDirectoryInUseError, openDatabase, type Database } from './db/client.ts';
 import { resetAccount } from './domain/retake.ts';
@@ -36,6 +38,8 @@ const usage = [
   'Usage: npm run admin -- reset <login code | login id>',
   '       npm run admin -- rank-display <organisation code> show|hide',
   '       npm run admin -- application-mode <schedule code> personal|group',
+  `       ${slipsUsage}`,
+  `       ${exportResultsUsage}`,
 ].join('\n');
 
 type Command =
@@ -63,6 +67,9 @@ export async function runAdmin(
   args: readonly string[],
   io: { out: (line: string) => void; err: (line: string) => void; env?: Record<string, string | undefined> },
 ): Promise<number> {
+  // Login slips (PDF) and results (CSV) of a test period: server/cli/slips.ts, export-results.ts.
+  if (args[0] === 'slips') return runSlips(args.slice(1), io);
+  if (args[0] === 'export-results') return runExportResults(args.slice(1), io);
   const command = commandOf(args);
   if (command === null) {
     io.err(usage);

@@ -23,6 +23,7 @@ import { metricsRoutes } from './observability/metrics-routes.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { authRoutes } from './routes/auth.ts';
 import { examRoutes } from './routes/exam.ts';
+import { exportRoutes } from './routes/exports.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { presenceRoutes } from './routes/presence.ts';
@@ -92,6 +93,7 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
   api.route('/', staffRoutes(deps));
   api.route('/', ssoRoutes(deps));
   api.route('/', documentRoutes(deps));
+  api.route('/', exportRoutes(deps));
   api.route('/', resultRoutes(deps));
   api.route('/', tutorialRoutes(deps));
   api.route('/', testClockRoutes(deps));
