@@ -1,11 +1,12 @@
 /**
  * The throttle in front of every way in (server/security/throttle.ts says what is counted and
- * why): POST /login (login code, login ID), /login-examinee, /admin/login (staff) and
- * /api_connect/<partner>/login-link (the Kenya link and its siblings). Mounted before the
- * routes, it reads the body the route will read (Hono keeps it), names the attempt, asks the
- * throttle, lets the route answer, and tells the throttle whether the attempt failed.
+ * why): POST /login (login code, login ID), /login-examinee, /admin/login (staff, counted apart)
+ * and /api_connect/<partner>/login-link (the Kenya link and its siblings). Mounted before the
+ * routes, it reads the body the route will read (Hono keeps it), names the attempt and the
+ * terminal (client address and X-Device-Token), asks the throttle, lets the route answer, and
+ * tells the throttle whether the attempt failed.
  *
- * Refusals: 429 TOO_MANY_REQUESTS, or 403 ACCOUNT_LOCKED (the seed's lock, now per address and
+ * Refusals: 429 TOO_MANY_REQUESTS, or 403 ACCOUNT_LOCKED (the seed's lock, per address and
  * login ID), each with Retry-After in seconds and the contract's error body. A body the route
  * would refuse as malformed (400/422) is not an attempt: it is not counted.
  */
@@ -14,6 +15,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import { StaffLoginRequestSchema } from '../../contract/admin.ts';
 import { type ErrorCode } from '../../contract/errors.ts';
+import { DeviceTokenSchema } from '../../contract/http.ts';
 import { KenyaLinkRequestSchema, LoginExamineeRequestSchema, LoginRequestSchema } from '../../contract/session.ts';
 import type { AppEnv } from '../http/env.ts';
 import { errorBody } from '../http/errors.ts';
@@ -21,7 +23,7 @@ import type { Metrics } from '../observability/metrics.ts';
 import { clientAddress } from './client.ts';
 import { typedLoginId } from './login-id.ts';
 import type { SecuritySettings } from './settings.ts';
-import type { LoginAttempt, LoginThrottle, ThrottleRefusal } from './throttle.ts';
+import type { LoginAttempt, LoginClient, LoginThrottle, ThrottleRefusal } from './throttle.ts';
 
 /** Codes that mean "these credentials are wrong": the attempts the throttle counts. */
 const credentialFailures: readonly ErrorCode[] = ['LOGIN_CODE_INCORRECT', 'INCORRECT_ID_PASSWORD', 'ACCOUNT_LOCKED'];
@@ -85,7 +87,7 @@ export const loginPaths: Record<string, LoginPath> = {
   '/admin/login': {
     attempt(text) {
       const body = parsedBody(StaffLoginRequestSchema, text);
-      return body && { kind: 'password', identifier: `staff:${(body.org_code ?? '').toLowerCase()}:${body.login_id}` };
+      return body && { kind: 'password', identifier: `staff:${(body.org_code ?? '').toLowerCase()}:${body.login_id}`, staff: true };
     },
     failed: failedWithCredentials,
   },
@@ -115,6 +117,12 @@ function refuse(c: Context<AppEnv>, refusal: ThrottleRefusal): Response {
   });
 }
 
+/** Who attempts: the client address and the terminal's device token (a malformed one counts as none). */
+function loginClient(c: Context<AppEnv>, security: SecuritySettings): LoginClient {
+  const token = v.safeParse(DeviceTokenSchema, c.req.header('x-device-token'));
+  return { address: clientAddress(c, security), device: token.success ? token.output : undefined };
+}
+
 /** The guard of one login path (mount it with `api.use(path, guard)`). */
 export function guardLogin(
   path: LoginPath,
@@ -124,14 +132,14 @@ export function guardLogin(
     if (c.req.method !== 'POST') return next();
     const attempt = path.attempt(await c.req.text(), c);
     if (!attempt) return next();
-    const address = clientAddress(c, deps.security);
-    const refusal = await deps.throttle.admit(address, attempt);
+    const client = loginClient(c, deps.security);
+    const refusal = await deps.throttle.admit(client, attempt);
     if (refusal) {
       deps.metrics.loginThrottled.inc({ limit: refusal.limit });
       return refuse(c, refusal);
     }
     await next();
-    const lock = await deps.throttle.settle(address, attempt, await path.failed(c.res));
+    const lock = await deps.throttle.settle(client, attempt, await path.failed(c.res));
     if (lock) {
       deps.metrics.loginThrottled.inc({ limit: lock.limit });
       c.res = refuse(c, lock);

@@ -115,7 +115,7 @@ describe.runIf(kinds.includes('postgres'))('npm start on PostgreSQL with WEB_CON
   });
 
   test('the login throttle counts failures on both workers against one limit', async () => {
-    const limit = throttleLimits.addressPerMinute.points;
+    const limit = throttleLimits.devicePerMinute.points;
     for (let i = 0; i < limit; i++) {
       const response = await call(`${url}/api/login`, { method: 'POST', body: { login_type: 0, login_code: randomLoginCode() } });
       expect(response.status).toBe(401);
@@ -144,7 +144,7 @@ describe.runIf(kinds.includes('postgres'))('npm start on PostgreSQL with WEB_CON
       );
     const scraped = await call(metricsUrl);
     expect(scraped.status).toBe(200);
-    expect(loginsCounted(scraped.body)).toBe(throttleLimits.addressPerMinute.points);
+    expect(loginsCounted(scraped.body)).toBe(throttleLimits.devicePerMinute.points);
     expect(scraped.body).toMatch(/^process_resident_memory_bytes\{worker="1"\} \d+/m);
     expect(scraped.body).toMatch(/^process_resident_memory_bytes\{worker="2"\} \d+/m);
     // Read from the database by each worker: the max, not the sum.
@@ -154,7 +154,7 @@ describe.runIf(kinds.includes('postgres'))('npm start on PostgreSQL with WEB_CON
     for (let i = 0; i < 6; i++) {
       const viaApi = await call(`${url}/api/metrics`, { headers: { Authorization: `Bearer ${staffToken}` } });
       expect(viaApi.status).toBe(200);
-      expect(loginsCounted(viaApi.body)).toBe(throttleLimits.addressPerMinute.points);
+      expect(loginsCounted(viaApi.body)).toBe(throttleLimits.devicePerMinute.points);
     }
     for (const line of lines.filter((l) => l.route === '/api/metrics')) answeredBy.add(line.worker);
     expect(answeredBy).toEqual(new Set([1, 2]));
