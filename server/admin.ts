@@ -26,6 +26,7 @@
  */
 import { exportResultsUsage, runExportResults } from './cli/export-results.ts';
 import { runSlips, slipsUsage } from './cli/slips.ts';
+import { importExamUsage, runImportExam } from './cli/import-exam.ts';
 import { configFromEnv } from './config.ts';
 import { DataDirectoryInUseError, openDatabase, type Database } from './db/client.ts';
 import { resetAccount } from './domain/retake.ts';
@@ -36,6 +37,7 @@ export { resetAccount, type ResetResult } from './domain/retake.ts';
 
 const usage = [
   'Usage: npm run admin -- reset <login code | login id>',
+  `       ${importExamUsage}`,
   '       npm run admin -- rank-display <organisation code> show|hide',
   '       npm run admin -- application-mode <schedule code> personal|group',
   `       ${slipsUsage}`,
@@ -70,6 +72,8 @@ export async function runAdmin(
   // Login slips (PDF) and results (CSV) of a test period: server/cli/slips.ts, export-results.ts.
   if (args[0] === 'slips') return runSlips(args.slice(1), io);
   if (args[0] === 'export-results') return runExportResults(args.slice(1), io);
+  // Exams in (a JSON exam file or an IMS QTI 3.0 package): server/cli/import-exam.ts.
+  if (args[0] === 'import' && args[1] === 'exam') return runImportExam(args.slice(2), io);
   const command = commandOf(args);
   if (command === null) {
     io.err(usage);

@@ -22,6 +22,7 @@ import { createMetrics, poolOf, type Metrics } from './observability/metrics.ts'
 import { metricsRoutes } from './observability/metrics-routes.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { authRoutes } from './routes/auth.ts';
+import { EXAM_IMPORT_PATH, examImportRoutes } from './routes/exam-imports.ts';
 import { examRoutes } from './routes/exam.ts';
 import { exportRoutes } from './routes/exports.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -61,14 +62,14 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
   const throttle = createLoginThrottle({ db: deps.db, pool: poolOf(deps.db), logger: deps.logger });
 
   const api = new Hono<AppEnv>();
-  api.use(
-    limitBody({
-      maxSize: deps.settings.maxBodyBytes,
-      onError: () => {
-        throw new RequestError(400, 'VALIDATION_ERROR', 'The request body is too large.');
-      },
-    }),
-  );
+  const bodyLimit = limitBody({
+    maxSize: deps.settings.maxBodyBytes,
+    onError: () => {
+      throw new RequestError(400, 'VALIDATION_ERROR', 'The request body is too large.');
+    },
+  });
+  // The exam import takes packages of up to 20 MB: its route sets its own limit.
+  api.use((c, next) => (c.req.path === `/api${EXAM_IMPORT_PATH}` ? next() : bodyLimit(c, next)));
   api.use(requestContext(deps));
   // Seed section 8's 406: an Accept the call cannot answer is refused before any work (issue 11).
   api.use(negotiate(apiProduces([ADYEN_WEBHOOK_PATH, '/metrics', '/csp-report', '/test/csp-reports', '/sso'])));
@@ -90,6 +91,7 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
   api.route('/', examRoutes(deps));
   api.route('/', presenceRoutes(deps));
   api.route('/', adminRoutes(deps));
+  api.route('/', examImportRoutes(deps));
   api.route('/', staffRoutes(deps));
   api.route('/', ssoRoutes(deps));
   api.route('/', documentRoutes(deps));
