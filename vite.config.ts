@@ -82,6 +82,8 @@ export default defineConfig({
     exclude: ['test/e2e/**', 'node_modules/**'],
     environment: 'node',
     setupFiles: ['test/setup.ts'],
+    // One migrated and seeded database per run, copied by each file (test/helpers/db.ts).
+    globalSetup: ['test/helpers/db-template.global.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

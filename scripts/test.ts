@@ -1,12 +1,12 @@
 /**
  * `npm test`: everything, in order, stopping at the first failure.
  *
- *   type-check  tsc -p tsconfig.json --noEmit
- *   lint        eslint .
- *   catalogs    scripts/check-catalogs.ts (every message translated in en and ja)
- *   vitest      vitest run (machines, model-based, views, API)
- *   build       vite build (the production build)
+ *   type-check  tsc -p tsconfig.json --noEmit                        ┐ side by side: each
+ *   lint        eslint .                                             │ is mostly one core,
+ *   catalogs    scripts/check-catalogs.ts (every message translated) │ their output is shown
+ *   build       vite build (the production build)                    ┘ whole as each ends
  *   bundle      scripts/check-bundle.ts (the first screen's JS, gzip, within its budget)
+ *   vitest      vitest run (machines, model-based, views, API; two files at a time at least)
  *   e2e         scripts/e2e.ts (Chromium against the real server serving that build)
  *
  * Every tool runs from node_modules/.bin on the project's Node 24, with its output streamed.
@@ -17,6 +17,7 @@
  * step passed.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { buildCommands } from './lib/build.ts';
 import type { FileTime } from './lib/file-times-reporter.ts';
@@ -32,6 +33,8 @@ type Step = {
   report?: string;
   /** Where the step's per-file times go (VITEST_FILE_TIMES), for the slowest files. */
   fileTimes?: string;
+  /** Steps next to each other with the same group run at the same time (output kept until each ends). */
+  group?: string;
 };
 
 const resultsDir = path.join(root, 'test-results');
@@ -40,6 +43,12 @@ const e2eReport = path.join(resultsDir, 'e2e.json');
 const unitFileTimes = path.join(resultsDir, 'unit-files.json');
 const e2eFileTimes = path.join(resultsDir, 'e2e-files.json');
 const fileTimesReporter = '--reporter=./scripts/lib/file-times-reporter.ts';
+/**
+ * Vitest's own default is one worker fewer than the cores, which on a 2-core machine is a
+ * single file at a time while the second core idles (the main process has little to do once
+ * the files are transformed): at least two.
+ */
+const vitestWorkers = Math.max(2, availableParallelism() - 1);
 /** How many of the slowest test files the summary lists. */
 const SLOWEST_FILES = 15;
 
@@ -47,14 +56,16 @@ const bin = (name: string, args: string[]): Command => ({ entry: localBin(name),
 const script = (file: string, env: Record<string, string> = {}): Command => ({ entry: path.join(root, file), args: [], label: `node ${file}`, env });
 
 const steps: Step[] = [
-  { name: 'type-check', commands: [bin('tsc', ['-p', 'tsconfig.json', '--noEmit'])], timeoutMinutes: 8 },
-  { name: 'lint', commands: [bin('eslint', ['.'])], timeoutMinutes: 8 },
-  { name: 'catalogs', commands: [script('scripts/check-catalogs.ts')], timeoutMinutes: 4 },
+  { name: 'type-check', commands: [bin('tsc', ['-p', 'tsconfig.json', '--noEmit'])], timeoutMinutes: 12, group: 'checks' },
+  { name: 'lint', commands: [bin('eslint', ['.'])], timeoutMinutes: 12, group: 'checks' },
+  { name: 'catalogs', commands: [script('scripts/check-catalogs.ts')], timeoutMinutes: 6, group: 'checks' },
+  { name: 'build', commands: buildCommands.map((c) => bin(c.bin, c.args)), timeoutMinutes: 12, group: 'checks' },
+  { name: 'bundle', commands: [script('scripts/check-bundle.ts')], timeoutMinutes: 2 },
   {
     name: 'vitest',
     commands: [
       {
-        ...bin('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/unit.json', fileTimesReporter]),
+        ...bin('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/unit.json', fileTimesReporter, `--maxWorkers=${vitestWorkers}`]),
         env: { VITEST_FILE_TIMES: path.relative(root, unitFileTimes) },
       },
     ],
@@ -62,8 +73,6 @@ const steps: Step[] = [
     report: unitReport,
     fileTimes: unitFileTimes,
   },
-  { name: 'build', commands: buildCommands.map((c) => bin(c.bin, c.args)), timeoutMinutes: 10 },
-  { name: 'bundle', commands: [script('scripts/check-bundle.ts')], timeoutMinutes: 2 },
   {
     name: 'e2e',
     commands: [script('scripts/e2e.ts', { E2E_RESULTS_FILE: path.relative(root, e2eReport), VITEST_FILE_TIMES: path.relative(root, e2eFileTimes) })],
@@ -77,53 +86,76 @@ type Outcome = { step: Step; ok: boolean; ms: number; counts?: Counts; problem?:
 const outcomes: Outcome[] = [];
 const coverageLines = new Set<string>();
 let interrupted = false;
-let current: ReturnType<typeof spawnNode> | undefined;
+const running = new Set<ReturnType<typeof spawnNode>>();
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     interrupted = true;
     // On Ctrl-C the terminal already sent SIGINT to the whole process group.
-    if (signal === 'SIGTERM') current?.kill('SIGTERM');
+    if (signal === 'SIGTERM') for (const child of running) child.kill('SIGTERM');
   });
 }
 
 mkdirSync(resultsDir, { recursive: true });
 const started = Date.now();
 
-for (const step of steps) {
-  console.log(`\n━━ ${step.name} ${'━'.repeat(Math.max(0, 60 - step.name.length))}`);
+for (let next = 0; next < steps.length; ) {
+  const first = steps[next]!;
+  let end = next + 1;
+  while (first.group !== undefined && end < steps.length && steps[end]!.group === first.group) end++;
+  const batch = steps.slice(next, end);
+  next = end;
+  if (batch.length > 1) console.log(`\n━━ ${batch.map((s) => s.name).join(', ')}: side by side, each shown as it ends`);
+  const results = await Promise.all(batch.map((step) => runStep(step, batch.length > 1)));
+  outcomes.push(...results);
+  if (results.some((o) => !o.ok)) break;
+}
+
+printSummary();
+process.exit(outcomes.every((o) => o.ok) && outcomes.length === steps.length ? 0 : interrupted ? 130 : 1);
+
+/**
+ * Runs a step's commands in order and prints its time as it ends. `together`: other steps run
+ * at the same time, so its output is kept and printed whole, under its heading, when it ends.
+ */
+async function runStep(step: Step, together: boolean): Promise<Outcome> {
+  const held: string[] = [];
+  const say = (text: string) => (together ? held.push(text) : process.stdout.write(text));
+  say(`\n━━ ${step.name} ${'━'.repeat(Math.max(0, 60 - step.name.length))}\n`);
   if (step.report) rmSync(step.report, { force: true });
   if (step.fileTimes) rmSync(step.fileTimes, { force: true });
   const stepStarted = Date.now();
   let problem: string | undefined;
   const output: string[] = [];
   for (const command of step.commands) {
-    console.log(`$ ${command.label}`);
-    problem = await run(command, step, output);
+    say(`$ ${command.label}\n`);
+    problem = await run(command, step, output, together ? held : undefined);
     if (problem) break;
   }
   const counts = step.report ? readCounts(step.report, output.join('')) : undefined;
   if (!problem && counts && counts.failed > 0) problem = `${counts.failed} test(s) failed`;
   const ms = Date.now() - stepStarted;
-  outcomes.push({ step, ok: !problem, ms, counts, problem });
-  console.log(`━━ ${step.name} ${problem ? 'FAILED' : 'done'} in ${seconds(ms)} (${seconds(Date.now() - started)} since the start)`);
-  if (problem) break;
+  say(`━━ ${step.name} ${problem ? 'FAILED' : 'done'} in ${seconds(ms)} (${seconds(Date.now() - started)} since the start)\n`);
+  if (together) process.stdout.write(held.join(''));
+  return { step, ok: !problem, ms, counts, problem };
 }
 
-printSummary();
-process.exit(outcomes.every((o) => o.ok) && outcomes.length === steps.length ? 0 : interrupted ? 130 : 1);
-
-/** Runs one command; resolves to a problem description, or undefined when it succeeded. */
-async function run(command: Command, step: Step, output: string[]): Promise<string | undefined> {
+/**
+ * Runs one command; resolves to a problem description, or undefined when it succeeded.
+ * With `held`, its output (stdout and stderr) goes there instead of to the terminal.
+ */
+async function run(command: Command, step: Step, output: string[], held?: string[]): Promise<string | undefined> {
   const tee = step.report !== undefined;
   const child = spawnNode(command.entry, command.args, {
     env: projectEnv(command.env),
-    stdio: tee ? ['inherit', 'pipe', 'inherit'] : 'inherit',
+    stdio: held ? ['ignore', 'pipe', 'pipe'] : tee ? ['inherit', 'pipe', 'inherit'] : 'inherit',
   });
-  current = child;
+  running.add(child);
+  if (held) child.stderr?.on('data', (chunk: Buffer) => held.push(chunk.toString('utf8')));
   let kept = 0;
   child.stdout?.on('data', (chunk: Buffer) => {
-    process.stdout.write(chunk);
+    if (held) held.push(chunk.toString('utf8'));
+    else process.stdout.write(chunk);
     const text = chunk.toString('utf8');
     for (const line of stripAnsi(text).split('\n')) {
       const coverage = /model coverage [^:\n]+: \d+\/\d+ transitions/.exec(line)?.[0];
@@ -141,7 +173,7 @@ async function run(command: Command, step: Step, output: string[]): Promise<stri
   }, step.timeoutMinutes * 60_000);
   const exit = await waitForExit(child);
   clearTimeout(timer);
-  current = undefined;
+  running.delete(child);
   if (interrupted) return 'interrupted';
   if (exit.code === 0) return undefined;
   return `\`${command.label}\` ${exit.signal ? `was stopped (${exit.signal})` : `exited with code ${exit.code}`}`;

@@ -15,12 +15,11 @@ import type { HeartbeatRequest } from '../../contract/presence.ts';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { type ExamDetails, type ExamQuestions } from '../../contract/exam.ts';
 import { withRetry } from '../retry/retry.actors.ts';
-import { isNetworkFailure } from '../retry/retry.machine.ts';
 import { createMemoryExamCache } from './memory-exam-cache.ts';
 import { tutorialImplementations } from '../tutorial/tutorial.actors.ts';
 import { tutorialMachine } from '../tutorial/tutorial.machine.ts';
 import { createMemoryOutbox } from '../shared/memory-outbox.ts';
-import { failureCodeOf, type ApiPort, type OutboxEntry, type OutboxPort } from '../shared/ports.ts';
+import { failureCodeOf, isNetworkFailure, type ApiPort, type OutboxEntry, type OutboxPort } from '../shared/ports.ts';
 import { cachedExamOf, finalSaveRefusals } from './exam.rules.ts';
 import type {
   AnswerToSave,

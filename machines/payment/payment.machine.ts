@@ -41,7 +41,7 @@ import {
   type ResultPaymentSetting,
 } from '../../contract/payments.ts';
 import { backoffMs } from '../shared/backoff.ts';
-import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
+import { failureCodeOf, isNetworkFailure, type FailureCode } from '../shared/ports.ts';
 import type {
   PaymentEvent,
   PaymentInput,
@@ -274,7 +274,7 @@ export const paymentMachine = setup({
     hasChecksLeft: ({ context }) => context.checks < checkLimit(context),
     isNetworkFailureWithChecksLeft: (args) => {
       const code = failureOf(args);
-      return (code === 'NETWORK_ERROR' || code === 'TIMEOUT') && args.context.checks < checkLimit(args.context);
+      return isNetworkFailure(code) && args.context.checks < checkLimit(args.context);
     },
   },
   delays: {

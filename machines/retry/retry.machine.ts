@@ -24,18 +24,11 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { backoffMs } from '../shared/backoff.ts';
-import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
+import { failureCodeOf, isNetworkFailure } from '../shared/ports.ts';
 import type { RetryContext, RetryEvent, RetryInput, RetryOutput } from './retry.types.ts';
 
 /** Total window of the backoff before the pupil is asked. */
 export const RETRY_WINDOW_MS = 60_000;
-
-const networkFailures: ReadonlySet<FailureCode> = new Set(['NETWORK_ERROR', 'TIMEOUT']);
-
-/** Whether a failure is the network's (worth trying again) rather than the server's answer. */
-export function isNetworkFailure(code: FailureCode): boolean {
-  return networkFailures.has(code);
-}
 
 /** The wait before attempt `attempt + 1`: 1 s, 2 s, 4 s... */
 function delayOf(context: RetryContext): number {

@@ -2,8 +2,9 @@
  * Real Chromium for the end-to-end tests, and what a pupil does with it, in the words a
  * teacher would use: `loginWithCode`, `confirmIdentity`, `answerChoice`, `seeTimeLeft`...
  *
- * - `useKiosk()` launches Debian's Chromium once per test file (CHROMIUM_PATH, set by
- *   scripts/e2e.ts) and gives every test a fresh browser context (no storage, no cookies),
+ * - `useKiosk()` connects to the run's one Chromium (test/helpers/e2e-browser.global.ts;
+ *   Debian's, CHROMIUM_PATH, set by scripts/e2e.ts), or launches one for the file when the run
+ *   has none, and gives every test a fresh browser context (no storage, no cookies),
  *   a 1024×768 lab-terminal window, English as the browser language. A failed test leaves a
  *   screenshot in .e2e/screenshots/ and prints the page's errors.
  * - Helpers find things by role and label, the way a pupil finds them, never by CSS class.
@@ -14,7 +15,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's Chromium (test/helpers/e2e-browser.global.ts), for `chromium.connect`. */
+    gradusChromiumEndpoint: string | undefined;
+  }
+}
 
 /** Flags that work on these machines (ARCHITECTURE.md, toolchain); playwright adds --headless and a fresh profile. */
 export const chromiumFlags = [
@@ -63,9 +71,15 @@ export type Kiosk = {
   readonly context: BrowserContext;
 };
 
+/** The run's Chromium when there is one (test/helpers/e2e-browser.global.ts), else a new one. */
+function runsChromium(): Promise<Browser> {
+  const endpoint = inject('gradusChromiumEndpoint');
+  return endpoint ? chromium.connect(endpoint) : launchChromium();
+}
+
 /**
- * One Chromium per test file, a fresh context and page per test. Call once at the top of a
- * test file (or a describe block).
+ * The run's Chromium (or one per test file), a fresh context and page per test. Call once at
+ * the top of a test file (or a describe block).
  */
 export function useKiosk(): Kiosk {
   const url = baseUrl();
@@ -75,7 +89,7 @@ export function useKiosk(): Kiosk {
   let problems: string[] = [];
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await runsChromium();
   });
   afterAll(async () => {
     await browser?.close();

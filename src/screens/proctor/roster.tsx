@@ -15,6 +15,7 @@ import { useEffect, useId, useRef } from 'react';
 import type { RosterState } from '../../../contract/admin.ts';
 import { OFFLINE_AFTER_MS } from '../../../contract/presence.ts';
 import type { RosterApi } from '../../../machines/proctor/proctor.connect.ts';
+import { isNetworkFailure } from '../../../machines/shared/ports.ts';
 import type { PupilActionKind, UnavailableReason } from '../../../machines/proctor/proctor.types.ts';
 import { CheckIcon, ClockIcon, OfflineIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import { PageHeading } from '../../components/page/page.tsx';
@@ -273,7 +274,7 @@ export function RosterView({ roster }: { roster: RosterApi }) {
           <OfflineIcon />
           <div>
             <p>
-              {connection.failure === 'NETWORK_ERROR' || connection.failure === 'TIMEOUT' ? (
+              {isNetworkFailure(connection.failure) ? (
                 <Trans>Connection lost.</Trans>
               ) : (
                 i18n._(staffFailureMessage(connection.failure ?? 'GENERIC_ERROR'))
