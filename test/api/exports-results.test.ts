@@ -16,29 +16,18 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { openDatabase, type Db } from '../../server/db/client.ts';
-import { auditLog, examinees, exams, organizations, questions, resultUnits, results, scheduleHistories, schedules, staff, staffTokens, venues } from '../../server/db/schema.ts';
-import { newToken } from '../../server/domain/tokens.ts';
+import { auditLog, examinees, exams, organizations, questions, resultUnits, results, scheduleHistories, schedules, venues } from '../../server/db/schema.ts';
 import { runExportResults } from '../../server/cli/export-results.ts';
 import { neutralise, writeCsv } from '../../server/exports/csv-writer.ts';
 import { resultsCsv } from '../../server/exports/results-csv.ts';
 import { seedDemoData } from '../../server/seed/seed.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/db.ts';
-import { errorOf, useApi } from '../helpers/server-api.ts';
+import { errorOf, TEST_START, useApi } from '../helpers/server-api.ts';
 import { randomLoginCode } from '../helpers/server-fixtures.ts';
 import { addStaff, staffLogin } from '../helpers/admin-api.ts';
+import { createAdminWithToken } from '../helpers/admin-token.ts';
 
 const kinds = await testDatabaseKinds();
-
-/** An administrator (no organisation) with a live staff token. */
-async function adminToken(db: Db): Promise<{ token: string; staffId: number }> {
-  const [row] = await db
-    .insert(staff)
-    .values({ organizationId: null, role: 'admin', loginId: `admin.${randomUUID().slice(0, 8)}`, name: 'Administrator', passwordHash: 'x' })
-    .returning({ id: staff.id });
-  const { token, tokenHash } = newToken();
-  await db.insert(staffTokens).values({ tokenHash, staffId: row!.id, createdAt: new Date('2026-01-01T00:00:00Z'), expiresAt: new Date('2031-01-01T00:00:00Z') });
-  return { token, staffId: row!.id };
-}
 
 type Pupil = { name: string; className: string; room: 'A' | 'B'; externalId: string; result?: { score: number; correct: number; passed: boolean; rank: number } };
 
@@ -128,7 +117,7 @@ describe.each(kinds)('results CSV on %s', (kind) => {
   let hidden: Awaited<ReturnType<typeof school>>;
 
   beforeAll(async () => {
-    admin = await adminToken(api.db);
+    admin = await createAdminWithToken(api.db, new Date(TEST_START));
     shown = await school(api.db, classA, 1);
     hidden = await school(api.db, classA.slice(0, 2), 3);
   }, 300_000);

@@ -23,6 +23,7 @@ import { newToken } from '../../server/domain/tokens.ts';
 import type { Logger } from '../../server/logger.ts';
 import { defaultDistDir, startServer, type RunningServer } from '../../server/main.ts';
 import { seedDemoData } from '../../server/seed/seed.ts';
+import { createAdminWithToken } from '../helpers/admin-token.ts';
 import { randomLoginCode } from '../helpers/server-fixtures.ts';
 
 const distDir = process.env.E2E_DIST_DIR ?? defaultDistDir;
@@ -84,14 +85,15 @@ async function school(db: Db) {
   return { orgId: org!.id, orgName: org!.name, scheduleId: schedule!.id, code: schedule!.code, rooms, pupils };
 }
 
-async function staffToken(db: Db, role: 'admin' | 'proctor', organizationId: number | null): Promise<{ token: string; staffId: number }> {
+/** A proctor of the school with a live staff token. */
+async function proctorToken(db: Db, organizationId: number): Promise<string> {
   const [row] = await db
     .insert(staff)
-    .values({ organizationId, role, loginId: `${role}.${randomUUID().slice(0, 8)}`, name: role, passwordHash: 'x' })
+    .values({ organizationId, role: 'proctor', loginId: `proctor.${randomUUID().slice(0, 8)}`, name: 'Proctor', passwordHash: 'x' })
     .returning({ id: staff.id });
   const { token, tokenHash } = newToken();
   await db.insert(staffTokens).values({ tokenHash, staffId: row!.id, createdAt: new Date(), expiresAt: new Date(Date.now() + 3_600_000) });
-  return { token, staffId: row!.id };
+  return token;
 }
 
 /** The PDF's text (layout kept), its page count and page size. */
@@ -117,7 +119,7 @@ describe('login slips PDF through Chromium', () => {
     mkdirSync(artifacts, { recursive: true });
     server = await startServer({ port: 0, hostname: '127.0.0.1', memory: true, distDir, runJobs: false, logger: quiet });
     made = await school(server.database.db);
-    admin = await staffToken(server.database.db, 'admin', null);
+    admin = await createAdminWithToken(server.database.db);
   }, 300_000);
   afterAll(async () => {
     await server?.close();
@@ -184,8 +186,8 @@ describe('login slips PDF through Chromium', () => {
   });
 
   test('a proctor is refused 403, an unknown test period 404; the slips data answers only its own print’s token', async () => {
-    const proctor = await staffToken(server.database.db, 'proctor', made.orgId);
-    expect((await get(`/admin/schedules/${made.code}/slips.pdf`, proctor.token)).status).toBe(403);
+    const proctor = await proctorToken(server.database.db, made.orgId);
+    expect((await get(`/admin/schedules/${made.code}/slips.pdf`, proctor)).status).toBe(403);
     expect((await get('/admin/schedules/NO-SUCH-PERIOD/slips.pdf', admin.token)).status).toBe(404);
     // The print route's data: neither a staff token nor no token; nothing said about the test period.
     expect((await get(`/admin/schedules/${made.code}/slips`, admin.token, 'application/json')).status).toBe(401);
