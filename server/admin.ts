@@ -27,6 +27,7 @@
 import { exportResultsUsage, runExportResults } from './cli/export-results.ts';
 import { runSlips, slipsUsage } from './cli/slips.ts';
 import { importExamUsage, runImportExam } from './cli/import-exam.ts';
+import { createStaffUsage, runCreateStaff } from './cli/create-staff.ts';
 import { configFromEnv } from './config.ts';
 import { DataDirectoryInUseError, openDatabase, type Database } from './db/client.ts';
 import { resetAccount } from './domain/retake.ts';
@@ -37,6 +38,7 @@ export { resetAccount, type ResetResult } from './domain/retake.ts';
 
 const usage = [
   'Usage: npm run admin -- reset <login code | login id>',
+  `       ${createStaffUsage}`,
   `       ${importExamUsage}`,
   '       npm run admin -- rank-display <organisation code> show|hide',
   '       npm run admin -- application-mode <schedule code> personal|group',
@@ -74,6 +76,8 @@ export async function runAdmin(
   if (args[0] === 'export-results') return runExportResults(args.slice(1), io);
   // Exams in (a JSON exam file or an IMS QTI 3.0 package): server/cli/import-exam.ts.
   if (args[0] === 'import' && args[1] === 'exam') return runImportExam(args.slice(2), io);
+  // A staff account (the first administrator of an empty deployment): server/cli/create-staff.ts.
+  if (args[0] === 'create-staff') return runCreateStaff(args.slice(1), io);
   const command = commandOf(args);
   if (command === null) {
     io.err(usage);
