@@ -69,6 +69,41 @@ export const QuestionTypeSchema = v.picklist(['single_choice', 'text', 'number',
 
 export type QuestionType = v.InferOutput<typeof QuestionTypeSchema>;
 
+/** A number answer's encoding: optional "-", digits, then one "." with digits or one "/" with digits. */
+const KEYPAD_NUMBER = /^(-?)(\d+)(?:\.(\d+)|\/(\d+))?$/;
+
+/** A rational number in lowest terms with a positive denominator. */
+export type Rational = { num: bigint; den: bigint };
+
+/**
+ * A number answer ("-3", "2.5", "3/4") as a fraction in lowest terms, or undefined when it is not
+ * a well-formed keypad number (a zero denominator, over 40 characters). The one parser of number
+ * answers: scoring on the server, the tutorial's practice on the terminal, the exam import.
+ */
+export function parseKeypadNumber(value: string): Rational | undefined {
+  if (value.length > 40) return undefined;
+  const match = KEYPAD_NUMBER.exec(value);
+  if (!match) return undefined;
+  const [, sign, whole, fractionDigits, denominator] = match;
+  let num = BigInt(whole!);
+  let den = 1n;
+  if (fractionDigits !== undefined) {
+    den = 10n ** BigInt(fractionDigits.length);
+    num = num * den + BigInt(fractionDigits);
+  } else if (denominator !== undefined) {
+    den = BigInt(denominator);
+    if (den === 0n) return undefined;
+  }
+  if (sign === '-') num = -num;
+  const divisor = gcd(num < 0n ? -num : num, den);
+  return { num: num / divisor, den: den / divisor };
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a === 0n ? 1n : a;
+}
+
 /** How a typed answer is entered (text and number questions). */
 export const AnswerInputSchema = v.variant('kind', [
   /** The device's own keyboard. */

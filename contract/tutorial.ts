@@ -16,7 +16,7 @@
  */
 import * as v from 'valibot';
 import { serverTime } from './common.ts';
-import { ExamDetailsQuerySchema, QuestionSchema, QuestionTypeSchema, type QuestionType } from './exam.ts';
+import { ExamDetailsQuerySchema, parseKeypadNumber, QuestionSchema, QuestionTypeSchema, type QuestionType } from './exam.ts';
 
 /** GET /tutorial-setting?schedule_history_id= (the pupil's own sitting, as /exam-details). */
 export const TutorialSettingQuerySchema = ExamDetailsQuerySchema;
@@ -70,23 +70,6 @@ export const TutorialSettingSchema = v.object({
 
 export type TutorialSetting = v.InferOutput<typeof TutorialSettingSchema>;
 
-/** A keypad number ("-3", "2.5", "3/4") as a fraction in lowest terms, or undefined when malformed. */
-function rationalOf(value: string): { num: bigint; den: bigint } | undefined {
-  const match = /^(-?)(\d{1,30})(?:\.(\d{1,30})|\/(\d{1,30}))?$/.exec(value);
-  if (!match) return undefined;
-  const [, sign, whole, decimals, denominator] = match;
-  let num = BigInt(whole!);
-  let den = 1n;
-  if (decimals !== undefined) {
-    den = 10n ** BigInt(decimals.length);
-    num = num * den + BigInt(decimals);
-  } else if (denominator !== undefined) {
-    den = BigInt(denominator);
-    if (den === 0n) return undefined;
-  }
-  return { num: sign === '-' ? -num : num, den };
-}
-
 const normalized = (text: string) => text.trim().replace(/\s+/g, ' ');
 
 /**
@@ -108,9 +91,9 @@ export function isPracticeAnswerRight(practice: PracticeQuestion, value: string)
       return practice.case_sensitive ? given === expected : given.toLowerCase() === expected.toLowerCase();
     }
     case 'number': {
-      const given = rationalOf(value);
-      const expected = rationalOf(practice.answer);
-      return given !== undefined && expected !== undefined && given.num * expected.den === expected.num * given.den;
+      const given = parseKeypadNumber(value);
+      const expected = parseKeypadNumber(practice.answer);
+      return given !== undefined && expected !== undefined && given.num === expected.num && given.den === expected.den;
     }
   }
 }

@@ -12,7 +12,7 @@
  * Also the format checks the answer endpoint applies before saving (isWellFormedNumber,
  * isPermutationOf), so saving and scoring read values the same way.
  */
-import type { QuestionType } from '../../contract/exam.ts';
+import { parseKeypadNumber, type QuestionType } from '../../contract/exam.ts';
 
 export type ScorableQuestion = {
   type: QuestionType;
@@ -22,31 +22,8 @@ export type ScorableQuestion = {
   caseSensitive?: boolean;
 };
 
-/** A number as the keypad sends it: optional "-", digits, then one "." with digits or one "/" with digits. */
-const NUMBER = /^(-?)(\d+)(?:\.(\d+)|\/(\d+))?$/;
-
-/** A rational number in lowest terms with a positive denominator. */
-export type Rational = { num: bigint; den: bigint };
-
-/** The value as a rational number, or undefined when it is not a well-formed keypad number. */
-export function parseNumber(value: string): Rational | undefined {
-  if (value.length > 40) return undefined;
-  const match = NUMBER.exec(value);
-  if (!match) return undefined;
-  const [, sign, whole, fractionDigits, denominator] = match;
-  let num = BigInt(whole!);
-  let den = 1n;
-  if (fractionDigits !== undefined) {
-    den = 10n ** BigInt(fractionDigits.length);
-    num = num * den + BigInt(fractionDigits);
-  } else if (denominator !== undefined) {
-    den = BigInt(denominator);
-    if (den === 0n) return undefined;
-  }
-  if (sign === '-') num = -num;
-  const divisor = gcd(num < 0n ? -num : num, den);
-  return { num: num / divisor, den: den / divisor };
-}
+/** A number answer as a fraction in lowest terms (the contract's one parser of number answers). */
+export const parseNumber = parseKeypadNumber;
 
 /** True when the value is a well-formed keypad number (the contract's number encoding). */
 export function isWellFormedNumber(value: string): boolean {
@@ -83,9 +60,4 @@ export function isCorrect(question: ScorableQuestion, value: string): boolean {
     case 'ordering':
       return value !== '' && value === question.correctAnswer;
   }
-}
-
-function gcd(a: bigint, b: bigint): bigint {
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a === 0n ? 1n : a;
 }
