@@ -18,19 +18,7 @@ import type { Browser } from 'playwright-core';
 import { errorCodes, type ErrorCode } from '../../contract/errors.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
-import { findChromiumExecutable } from './chromium.ts';
-
-/** Flags that work on these machines (ARCHITECTURE.md, toolchain); playwright adds --headless. */
-const chromiumFlags = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+import { chromiumFlags, findChromiumExecutable } from './chromium.ts';
 
 export type DocumentRequest = {
   /** The print route's full URL, token included. */

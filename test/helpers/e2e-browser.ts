@@ -16,6 +16,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
+import { chromiumFlags } from '../../server/documents/chromium.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,17 +25,8 @@ declare module 'vitest' {
   }
 }
 
-/** Flags that work on these machines (ARCHITECTURE.md, toolchain); playwright adds --headless and a fresh profile. */
-export const chromiumFlags = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+/** The one set of Chromium flags (server/documents/chromium.ts); playwright adds --headless and a fresh profile. */
+export { chromiumFlags };
 
 /** The screens' headings, as the pupil reads them. */
 export const screens = {
