@@ -34,7 +34,6 @@ import type { AppDeps, AppEnv } from '../http/env.ts';
 import { requireLogin } from '../http/middleware.ts';
 import { sittingRead } from '../http/sitting-read.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
-import { ownOrigin } from '../security/client.ts';
 import { assertOwnReturnUrl } from '../security/return-url.ts';
 
 /** The webhook's path under /api: exempt from bearer login and from maintenance refusals. */
@@ -78,7 +77,7 @@ export function paymentRoutes(deps: AppDeps): Hono<AppEnv> {
     async (c: Context<AppEnv>) => {
       const now = c.get('now');
       const body = parseWith(schema, await readJsonBody(c));
-      assertOwnReturnUrl(body.return_url, ownOrigin(c, deps.settings.security));
+      assertOwnReturnUrl(body.return_url, deps.settings.security.publicOrigin);
       const opened = await open(c.get('principal'), { body, returnUrl: body.return_url, shopperLocale: c.get('headers').acceptLanguage }, now);
       const response: PaymentSession = { ...opened.session, server_time: now.toISOString() };
       return c.json(response, opened.created ? 201 : 200);

@@ -8,8 +8,6 @@
  *   /64 (one subscriber's block), IPv4-mapped IPv6 as plain IPv4.
  * - `isSecureRequest`: the request came over TLS (directly, or by a trusted proxy's
  *   X-Forwarded-Proto).
- * - `ownOrigin`: our origin as the browser sees it: PUBLIC_ORIGIN when set, else the request's own
- *   (with a trusted proxy's X-Forwarded-Proto/-Host).
  */
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
@@ -87,16 +85,4 @@ export function isSecureRequest(c: Context, settings: Pick<SecuritySettings, 'tr
   }
   // Request URLs are absolute and their scheme is lower case (WHATWG URL): no need to parse it.
   return c.req.url.startsWith('https:');
-}
-
-/** Our origin as the browser sees it (see the module comment). */
-export function ownOrigin(c: Context, settings: Pick<SecuritySettings, 'trustProxy' | 'publicOrigin'>): string {
-  if (settings.publicOrigin !== undefined) return settings.publicOrigin;
-  const url = new URL(c.req.url);
-  if (settings.trustProxy > 0) {
-    const host = appendedByOutermostProxy(c.req.header('x-forwarded-host'), 1);
-    if (host !== undefined && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)) url.host = host;
-    url.protocol = isSecureRequest(c, settings) ? 'https:' : 'http:';
-  }
-  return url.origin;
 }

@@ -3,8 +3,9 @@
  * headers.ts names it in report-uri and report-to). Both formats are read with valibot:
  * `application/csp-report` (`{"csp-report": {...}}`, report-uri) and `application/reports+json`
  * (a list of `{type: "csp-violation", body: {...}}`, the Reporting API). Each violation is
- * counted (gradus_csp_reports_total{directive}) and logged, with URLs cut to origin and path
- * (a query may hold a token); the answer is 204, with no body. Per client address at most
+ * counted (gradus_csp_reports_total{directive}, on the fixed label set `cspDirectives`) and
+ * logged, with URLs cut to origin and path (a query may hold a token); the answer is 204, with
+ * no body. Per client address at most
  * `throttleLimits.cspReports` a minute are counted and logged; more are answered and dropped.
  *
  * GET /test/csp-reports answers the count, only where POST /test/clock exists
@@ -66,10 +67,50 @@ function loggable(value: string | undefined): string {
   }
 }
 
-/** A directive as a metric label: a CSP directive name, else `unknown` (labels must stay few). */
+/**
+ * The metric's label set, fixed: the directives of CSP Level 3 (and the Reporting API's names for
+ * them). A report names any directive it likes; each new name would be a new series kept for the
+ * life of the process, so anything else is counted as `other` (the log line keeps the name).
+ */
+export const cspDirectives = [
+  'default-src',
+  'script-src',
+  'script-src-elem',
+  'script-src-attr',
+  'style-src',
+  'style-src-elem',
+  'style-src-attr',
+  'img-src',
+  'font-src',
+  'connect-src',
+  'media-src',
+  'object-src',
+  'frame-src',
+  'child-src',
+  'worker-src',
+  'manifest-src',
+  'fenced-frame-src',
+  'base-uri',
+  'form-action',
+  'frame-ancestors',
+  'sandbox',
+  'trusted-types',
+  'require-trusted-types-for',
+  'upgrade-insecure-requests',
+  'webrtc',
+  'other',
+] as const;
+type CspDirective = (typeof cspDirectives)[number];
+
+/** A report's directive as it may be logged: a directive-shaped name, else `unknown`. */
 function directiveOf(value: string | undefined): string {
   const name = (value ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '';
   return /^[a-z][a-z-]{1,39}$/.test(name) ? name : 'unknown';
+}
+
+/** A directive as a metric label: one of `cspDirectives`. */
+export function directiveLabel(directive: string): CspDirective {
+  return (cspDirectives as readonly string[]).includes(directive) ? (directive as CspDirective) : 'other';
 }
 
 export function violationsOf(report: v.InferOutput<typeof CspReportRequestSchema>): Violation[] {
@@ -116,7 +157,7 @@ export function cspReportRoutes(
     const violations = violationsOf(report);
     if (violations.length > 0 && (await options.throttle.admitReport(clientAddress(c, options.security)))) {
       for (const violation of violations) {
-        options.metrics.cspReports.inc({ directive: violation.directive });
+        options.metrics.cspReports.inc({ directive: directiveLabel(violation.directive) });
         deps.logger.info(`csp violation: ${violation.directive}`, { csp: violation });
       }
     }

@@ -7,7 +7,7 @@
  * | TRUST_PROXY          | 0               | How many reverse proxies in front of Gradus append to X-Forwarded-For |
  * |                      |                 | (and set X-Forwarded-Proto/-Host). 0: the socket's address is the client. |
  * | HSTS_MAX_AGE         | 15552000        | Strict-Transport-Security max-age (s) on requests that came over TLS; 0: never. |
- * | PUBLIC_ORIGIN        | unset           | Where browsers reach Gradus; a payment's return_url must be on it (unset: the request's own origin). |
+ * | PUBLIC_ORIGIN        | unset           | Where browsers reach Gradus; a payment's return_url must be on it (unset: http on loopback only). |
  * | CSP_FRAME_SRC        | unset           | Extra frame-src / form-action sources (space separated), e.g. `https:` for 3-D Secure issuers with live Adyen. |
  * | METRICS_PORT         | unset           | Serve GET /metrics (Prometheus) on 127.0.0.1:<port> without a token. |
  * | LOG_LEVEL            | info            | (read by server/logger.ts) fatal, error, warn, info, debug, trace or silent. |
@@ -20,7 +20,7 @@ export type SecuritySettings = {
   trustProxy: number;
   /** Strict-Transport-Security max-age in seconds, sent only on requests that came over TLS; 0: never sent. */
   hstsMaxAge: number;
-  /** Our own origin as browsers see it (PUBLIC_ORIGIN); undefined: each request's own origin. */
+  /** Our own origin as browsers see it (PUBLIC_ORIGIN); undefined: pages on this machine only (http on loopback). */
   publicOrigin: string | undefined;
   /** Extra sources for frame-src and form-action (CSP_FRAME_SRC), e.g. `https:` for 3-D Secure issuers. */
   extraFrameSources: readonly string[];
