@@ -40,8 +40,13 @@ export const ChoosePageStatusSchema = v.object({
     can_take: v.boolean(),
   }),
   result: v.object({
-    /** Results are released (one week after the exam, seed section 9). */
+    /** Results are released (one week after the exam, seed section 9); still true once expired. */
     released: v.boolean(),
+    /**
+     * Past the two-year window (seed section 9): the result can no longer be viewed, and the
+     * result calls answer RESULT_VIEW_EXPIRED. The server always sends it; absent means false.
+     */
+    expired: v.optional(v.boolean()),
     payment_status: ResultPaymentStatusSchema,
     /** When the result is (or was) released: one week after the exam; null before the exam is finished. */
     release_at: v.optional(v.nullable(isoTimestamp)),

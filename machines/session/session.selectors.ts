@@ -31,8 +31,11 @@ export type FeeState = 'not_required' | 'school_paid' | 'to_pay' | 'pending' | '
  */
 export type ExamState = 'can_take' | 'needs_fee' | 'unavailable' | 'completed' | 'cancelled' | 'expired';
 
-/** The results card: `none` when the exam ended without a result (cancelled or expired). */
-export type ResultState = 'not_finished' | 'waiting' | 'viewable' | 'none';
+/**
+ * The results card: `none` when the exam ended without a result (cancelled or expired);
+ * `expired` when the result was released but is past the two years it can be viewed.
+ */
+export type ResultState = 'not_finished' | 'waiting' | 'viewable' | 'expired' | 'none';
 
 /** The one action the menu offers as primary (ARCHITECTURE.md: one primary action per screen). */
 export type MenuAction = 'pay_fee' | 'take_test' | 'view_results';
@@ -67,8 +70,8 @@ function examOf(exam: ChoosePageStatus['exam'], fee: FeeState): ExamState {
   return 'unavailable';
 }
 
-function resultOf(exam: ExamState, released: boolean): ResultState {
-  if (exam === 'completed') return released ? 'viewable' : 'waiting';
+function resultOf(exam: ExamState, result: ChoosePageStatus['result']): ResultState {
+  if (exam === 'completed') return result.expired ? 'expired' : result.released ? 'viewable' : 'waiting';
   if (exam === 'cancelled' || exam === 'expired') return 'none';
   return 'not_finished';
 }
@@ -84,7 +87,7 @@ function nextOf(exam: ExamState, result: ResultState): MenuAction | null {
 export function menuViewOf(status: ChoosePageStatus, now: Date): MenuView {
   const fee = feeOf(status.exam_fee);
   const exam = examOf(status.exam, fee);
-  const result = resultOf(exam, status.result.released);
+  const result = resultOf(exam, status.result);
   const release = status.result.release_at ?? null;
   const releaseAt = result === 'waiting' && release !== null && Date.parse(release) > now.getTime() ? release : null;
   return { fee, exam, result, releaseAt, next: nextOf(exam, result) };

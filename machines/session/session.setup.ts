@@ -195,7 +195,9 @@ export const sessionSetup = setup({
       const fee = context.menu ? feeOf(context.menu.exam_fee) : 'not_required';
       return (fee === 'to_pay' || fee === 'pending') && context.menu?.exam.schedule_history_id != null;
     },
-    isResultReleased: ({ context }) => Boolean(context.menu?.result.released && context.menu.exam.schedule_history_id !== null),
+    // Released and not past the two-year window: a result that can be opened.
+    isResultReleased: ({ context }) =>
+      Boolean(context.menu?.result.released && !context.menu.result.expired && context.menu.exam.schedule_history_id !== null),
     isResultsRefusal: ({ event }) => (event as unknown as { output?: ResultsOutput }).output?.refusal != null,
     isChoosableExam: ({ context, event }) =>
       event.type === 'exam.chosen' &&

@@ -99,6 +99,7 @@ export async function choosePageStatus(
 
   let canTake = false;
   let released = false;
+  let expired = false;
   if (sitting) {
     const { history, schedule, organization } = sitting;
     canTake =
@@ -111,7 +112,10 @@ export async function choosePageStatus(
       !isSuspended(schedule, now) &&
       !isStepLocked(sitting, await loadSittingsOfExaminee(db, principal.examineeId));
     // The shared availability rule (machines/schedule-history): a week after the exam, scored, within two years.
-    released = resultAvailability({ status: history.status, finishedAt: history.finishedAt, now }) === 'viewable';
+    // Past the two years the result was released and can no longer be viewed: both say so.
+    const availability = resultAvailability({ status: history.status, finishedAt: history.finishedAt, now });
+    expired = availability === 'expired';
+    released = availability === 'viewable' || expired;
   }
   return {
     // Personal or group mode (seed section 3): in group mode the school settled the fee (required false).
@@ -128,6 +132,7 @@ export async function choosePageStatus(
     // Result payment status (seed section 4): NOT_PAID 0, PAID_ALL 1, PAID_PART 2.
     result: {
       released,
+      expired,
       payment_status: owned?.result ?? 0,
       // When the result is (or was) released: a week after the exam (machines/schedule-history releaseAt).
       release_at: sitting?.history.finishedAt ? releaseAt(sitting.history.finishedAt).toISOString() : null,

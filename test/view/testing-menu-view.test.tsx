@@ -62,6 +62,11 @@ describe('menuViewOf', () => {
     expect(view).toMatchObject({ exam: 'completed', result: 'viewable', next: 'view_results' });
   });
 
+  it('says a released result past its two years is expired, with nothing to do (not waiting, not viewable)', () => {
+    const view = menuViewOf(status({ exam_fee: { status: 2 }, exam: { status: 5 }, result: { released: true, expired: true } }), now);
+    expect(view).toEqual({ fee: 'paid', exam: 'completed', result: 'expired', releaseAt: null, next: null });
+  });
+
   it('gives the release date while it is ahead, and not once it has passed', () => {
     const ahead = '2026-11-29T09:00:00.000Z';
     const past = '2026-11-21T09:00:00.000Z';

@@ -139,6 +139,19 @@ describe('testing-menu', () => {
     expect(onViewResults).toHaveBeenCalledOnce();
   });
 
+  it('says a result past its two years can no longer be viewed (not that it waits), in English and Japanese', async () => {
+    const view = menu({ exam: 'completed', result: 'expired', next: null });
+    const { unmount } = await renderView(<TestingMenuScreen {...props({ menu: view })} />);
+    const results = card('Results');
+    expect(within(results).getByText('Results can be viewed for two years after the exam. This result can no longer be viewed.')).toBeTruthy();
+    expect(within(results).queryByText('Waiting for the result to be released')).toBeNull();
+    expect(within(results).queryAllByRole('button')).toHaveLength(0);
+    expect(primaryButtons()).toEqual([]);
+    unmount();
+    await renderView(<TestingMenuScreen {...props({ menu: view })} />, { language: 'ja' });
+    expect(screen.getByText('結果はテストから2年間見られます。この結果はもう見られません。')).toBeTruthy();
+  });
+
   it('explains a cancelled or expired exam, which has no result', async () => {
     const { unmount } = await renderView(<TestingMenuScreen {...props({ menu: menu({ exam: 'cancelled', result: 'none', next: null }) })} />);
     expect(within(card('Test')).getByText('This exam has been cancelled. Please ask your teacher.')).toBeTruthy();

@@ -4,13 +4,15 @@
  * colour alone). Every seed TestingMenu state is live: "Pay fee" (button), "Fee paid", "Payment
  * not completed" (a checkout is pending: the button opens it again), "Take test" (button),
  * "Exam completed", "Waiting for the result to be released" (with the release date when known)
- * and "View results" (button). In group mode (seed section 3) the fee card says the school paid
+ * and "View results" (button); past the two years a result can be viewed, the RESULT_VIEW_EXPIRED
+ * message instead. In group mode (seed section 3) the fee card says the school paid
  * and nothing asks for the fee. The menu's one primary action is `menu.next`.
  *
  * Presentational: it renders the MenuView it is given (the session's `menuViewOf`,
  * machines/session/session.selectors.ts, from the contract's ChoosePageStatus) and calls back;
  * it decides nothing.
  */
+import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import type { MenuAction, MenuView } from '../../../machines/session/session.selectors.ts';
@@ -20,6 +22,7 @@ import { CheckIcon, CircleIcon, ClockIcon, InfoIcon } from '../../components/ico
 import { LogOutFoot } from '../../components/log-out-foot/log-out-foot.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
+import { failureMessage } from '../../i18n/failure-messages.ts';
 import { formatDate } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import styles from './testing-menu.module.css';
@@ -198,6 +201,7 @@ function TestCard({ menu, onTakeTest }: { menu: MenuView; onTakeTest(): void }) 
 
 function ResultsCard({ menu, onViewResults }: { menu: MenuView; onViewResults?: () => void }) {
   const { language } = useLanguage();
+  const { i18n } = useLingui();
   const releaseDate = menu.releaseAt ? formatDate(menu.releaseAt, language) : null;
   return (
     <Card title={<Trans>Results</Trans>}>
@@ -220,6 +224,7 @@ function ResultsCard({ menu, onViewResults }: { menu: MenuView; onViewResults?: 
           </Note>
         </>
       )}
+      {menu.result === 'expired' && <Note>{i18n._(failureMessage('RESULT_VIEW_EXPIRED'))}</Note>}
       {menu.result === 'not_finished' && (
         <Note>
           <Trans>Your result will be shown here one week after the exam.</Trans>
