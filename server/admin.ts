@@ -27,6 +27,7 @@
 import { exportResultsUsage, runExportResults } from './cli/export-results.ts';
 import { runSlips, slipsUsage } from './cli/slips.ts';
 import { importExamUsage, runImportExam } from './cli/import-exam.ts';
+import { importUsage, reissueCodeUsage, runImportCommand, runReissueCode } from './cli/import.ts';
 import { createStaffUsage, runCreateStaff } from './cli/create-staff.ts';
 import { configFromEnv } from './config.ts';
 import { DataDirectoryInUseError, openDatabase, type Database } from './db/client.ts';
@@ -39,7 +40,9 @@ export { resetAccount, type ResetResult } from './domain/retake.ts';
 const usage = [
   'Usage: npm run admin -- reset <login code | login id>',
   `       ${createStaffUsage}`,
+  `       ${importUsage}`,
   `       ${importExamUsage}`,
+  `       ${reissueCodeUsage}`,
   '       npm run admin -- rank-display <organisation code> show|hide',
   '       npm run admin -- application-mode <schedule code> personal|group',
   `       ${slipsUsage}`,
@@ -76,6 +79,9 @@ export async function runAdmin(
   if (args[0] === 'export-results') return runExportResults(args.slice(1), io);
   // Exams in (a JSON exam file or an IMS QTI 3.0 package): server/cli/import-exam.ts.
   if (args[0] === 'import' && args[1] === 'exam') return runImportExam(args.slice(2), io);
+  // Rosters in (schools, classrooms, test periods, pupils) and a pupil's new login code: server/cli/import.ts.
+  if (args[0] === 'import') return runImportCommand(args.slice(1), io);
+  if (args[0] === 'reissue-code') return runReissueCode(args.slice(1), io);
   // A staff account (the first administrator of an empty deployment): server/cli/create-staff.ts.
   if (args[0] === 'create-staff') return runCreateStaff(args.slice(1), io);
   const command = commandOf(args);

@@ -26,6 +26,7 @@ import { EXAM_IMPORT_PATH, examImportRoutes } from './routes/exam-imports.ts';
 import { examRoutes } from './routes/exam.ts';
 import { exportRoutes } from './routes/exports.ts';
 import { healthRoutes } from './routes/health.ts';
+import { importRoutes, isRosterImportPath } from './routes/imports.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { presenceRoutes } from './routes/presence.ts';
 import { ADYEN_WEBHOOK_PATH, paymentRoutes } from './routes/payments.ts';
@@ -68,8 +69,8 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
       throw new RequestError(400, 'VALIDATION_ERROR', 'The request body is too large.');
     },
   });
-  // The exam import takes packages of up to 20 MB: its route sets its own limit.
-  api.use((c, next) => (c.req.path === `/api${EXAM_IMPORT_PATH}` ? next() : bodyLimit(c, next)));
+  // The exam import takes packages of up to 20 MB, the roster imports files of 10 MB: their routes set their own limits.
+  api.use((c, next) => (c.req.path === `/api${EXAM_IMPORT_PATH}` || isRosterImportPath(c.req.path) ? next() : bodyLimit(c, next)));
   api.use(requestContext(deps));
   // Seed section 8's 406: an Accept the call cannot answer is refused before any work (issue 11).
   api.use(negotiate(apiProduces([ADYEN_WEBHOOK_PATH, '/metrics', '/csp-report', '/test/csp-reports', '/sso'])));
@@ -92,6 +93,7 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
   api.route('/', presenceRoutes(deps));
   api.route('/', adminRoutes(deps));
   api.route('/', examImportRoutes(deps));
+  api.route('/', importRoutes(deps));
   api.route('/', staffRoutes(deps));
   api.route('/', ssoRoutes(deps));
   api.route('/', documentRoutes(deps));

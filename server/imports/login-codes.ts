@@ -12,12 +12,12 @@
  *   finder of a lost slip who signed in is out too. The change is audited ('code_reissue').
  */
 import { randomInt } from 'node:crypto';
-import { and, eq, inArray, isNull, notInArray, or } from 'drizzle-orm';
+import { and, eq, isNull, notInArray, or, sql } from 'drizzle-orm';
 import { LOGIN_CODE_ALPHABET } from '../../contract/session.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { auditLog, authTokens, examinees, organizations, scheduleHistories } from '../db/schema.ts';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
-import { chunks } from './plan.ts';
+import { queryRows } from './plan.ts';
 
 /** One code in the normalised form XXXX-XXXX-XXXX. */
 export function drawLoginCode(): string {
@@ -29,20 +29,15 @@ export function drawLoginCode(): string {
 /** `count` codes, all different and none stored yet. */
 export async function drawUniqueLoginCodes(tx: Tx, count: number): Promise<string[]> {
   const codes = new Set<string>();
-  let wanted = count;
-  while (wanted > 0) {
-    const fresh: string[] = [];
-    while (fresh.length < wanted) {
+  while (codes.size < count) {
+    const fresh = new Set<string>();
+    while (fresh.size < count - codes.size) {
       const code = drawLoginCode();
-      if (!codes.has(code) && !fresh.includes(code)) fresh.push(code);
+      if (!codes.has(code)) fresh.add(code);
     }
-    const taken = new Set<string>();
-    for (const batch of chunks(fresh, 5000)) {
-      const rows = await tx.select({ code: examinees.loginCode }).from(examinees).where(inArray(examinees.loginCode, batch));
-      for (const row of rows) taken.add(row.code);
-    }
-    for (const code of fresh) if (!taken.has(code)) codes.add(code);
-    wanted = count - codes.size;
+    const taken = await queryRows<{ login_code: string }>(tx, sql`select login_code from ${examinees} where login_code = any(${sql.param([...fresh])}::text[])`);
+    for (const row of taken) fresh.delete(row.login_code);
+    for (const code of fresh) codes.add(code);
   }
   return [...codes];
 }

@@ -9,7 +9,7 @@
  * time (every row 'unchanged'); imports that apply run one at a time (a transaction-scoped
  * advisory lock), so two administrators' files never interleave.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import {
   IMPORT_PLAN_ROWS_SHOWN,
@@ -79,21 +79,17 @@ export async function runImport(
   });
 }
 
-/** One 'import' audit entry per created or updated record, in batches. */
+/** One 'import' audit entry per created or updated record, five thousand to a statement (unnest). */
 async function writeAudit(tx: Tx, rows: readonly PlannedRow[], context: ApplyContext): Promise<void> {
-  const entries = rows
-    .filter((row) => row.outcome === 'create' || row.outcome === 'update')
-    .map((row) => ({
-      at: context.now,
-      staffId: context.staffId,
-      action: 'import' as const,
-      entity: row.entity ?? row.key,
-      before: row.before ?? null,
-      after: row.after ?? null,
-      detail: { row: row.row },
-      reason: context.reason,
-    }));
-  for (const batch of chunks(entries, 1000)) await tx.insert(auditLog).values(batch);
+  const written = rows.filter((row) => row.outcome === 'create' || row.outcome === 'update');
+  for (const batch of chunks(written, 5000)) {
+    const json = (of: (row: PlannedRow) => unknown) => sql.param(batch.map((row) => { const value = of(row); return value === null || value === undefined ? null : JSON.stringify(value); }));
+    await tx.execute(sql`
+      insert into ${auditLog} (at, staff_id, action, entity, before, after, detail, reason)
+      select ${context.now.toISOString()}::timestamptz, ${context.staffId}::int, 'import', entity, before::jsonb, after::jsonb, detail::jsonb, ${context.reason}
+      from unnest(${sql.param(batch.map((row) => row.entity ?? row.key))}::text[], ${json((row) => row.before)}::text[], ${json((row) => row.after)}::text[],
+        ${json((row) => ({ row: row.row }))}::text[]) as t(entity, before, after, detail)`);
+  }
 }
 
 export function summaryOf(rows: readonly PlannedRow[]): ImportPlanResponse['summary'] {
@@ -195,6 +191,13 @@ export function overlay<T extends RecordState>(stored: T, given: { [K in keyof T
   const next: RecordState = { ...stored };
   for (const [key, value] of Object.entries(given)) if (value !== undefined) next[key] = value;
   return next as T;
+}
+
+/** The rows a raw statement answers (PGlite and node-postgres both answer `{ rows }`). */
+export async function queryRows<T>(tx: Tx, query: SQL): Promise<T[]> {
+  const result: unknown = await tx.execute(query);
+  if (typeof result === 'object' && result !== null && 'rows' in result && Array.isArray(result.rows)) return result.rows as T[];
+  throw new Error('The database answered a statement with no rows array.');
 }
 
 export function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {

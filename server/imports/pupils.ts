@@ -12,8 +12,8 @@
  * - classroom names a classroom of the pupil's school, schedule a test period of it.
  * - A row with a schedule books the pupil into every exam of that test period they have no
  *   sitting of yet (PENDING, fresh random keys); a file never takes a pupil out of a test period.
- * - Everything is written in batches: one multi-row upsert per thousand pupils, one insert per
- *   thousand sittings, whatever the file's size.
+ * - Everything is written in batches: one upsert per five thousand pupils and one insert per five
+ *   thousand sittings, each column sent as one array (unnest), whatever the file's size.
  */
 import { randomUUID } from 'node:crypto';
 import { and, inArray, isNotNull, sql } from 'drizzle-orm';
@@ -31,6 +31,7 @@ import {
   optionalCell,
   overlay,
   plannedRow,
+  queryRows,
   refused,
   requiredText,
   type ApplyContext,
@@ -208,55 +209,38 @@ async function sittingsOf(tx: Tx, scheduleIds: readonly number[]): Promise<Set<s
   return new Set(rows.map((row) => `${row.examineeId}/${row.scheduleId}/${row.examId}`));
 }
 
-const PUPILS_PER_STATEMENT = 1000;
+/** Rows per statement: each column goes as one array parameter (unnest), whatever the count. */
+const ROWS_PER_STATEMENT = 5000;
 
 async function applyPupils(tx: Tx, changes: readonly Change[], context: ApplyContext): Promise<void> {
   const fresh = await drawUniqueLoginCodes(tx, changes.filter((change) => change.loginCode === null).length);
   const ids = new Map<string, number>();
   let drawn = 0;
-  for (const batch of chunks(changes, PUPILS_PER_STATEMENT)) {
-    const values = batch.map((change) => ({
-      organizationId: change.organizationId,
-      externalId: change.externalId,
-      loginCode: change.loginCode ?? fresh[drawn++]!,
-      name: change.state.name,
-      className: change.state.class,
-      venueId: change.venueId,
-      gradeId: change.state.grade,
-      email: change.state.email,
-      locale: change.state.language,
-      loginId: change.state.login_id,
-      birthDate: change.state.birth_date,
-    }));
-    const written = await tx
-      .insert(examinees)
-      .values(values)
-      .onConflictDoUpdate({
-        target: [examinees.organizationId, examinees.externalId],
-        set: {
-          name: sql`excluded.name`,
-          className: sql`excluded.class_name`,
-          venueId: sql`excluded.venue_id`,
-          gradeId: sql`excluded.grade_id`,
-          email: sql`excluded.email`,
-          locale: sql`excluded.locale`,
-          loginId: sql`excluded.login_id`,
-          birthDate: sql`excluded.birth_date`,
-        },
-      })
-      .returning({ id: examinees.id, organizationId: examinees.organizationId, externalId: examinees.externalId });
-    for (const row of written) ids.set(`${row.organizationId}/${row.externalId}`, row.id);
+  for (const batch of chunks(changes, ROWS_PER_STATEMENT)) {
+    const column = <T>(of: (change: Change) => T) => sql.param(batch.map(of));
+    const written = await queryRows<{ id: number; organization_id: number; external_id: string }>(tx, sql`
+      insert into ${examinees} (organization_id, external_id, login_code, name, class_name, venue_id, grade_id, email, locale, login_id, birth_date)
+      select * from unnest(
+        ${column((c) => c.organizationId)}::int[], ${column((c) => c.externalId)}::text[], ${column((c) => c.loginCode ?? fresh[drawn++]!)}::text[],
+        ${column((c) => c.state.name)}::text[], ${column((c) => c.state.class)}::text[], ${column((c) => c.venueId)}::int[],
+        ${column((c) => c.state.grade)}::smallint[], ${column((c) => c.state.email)}::text[], ${column((c) => c.state.language)}::text[],
+        ${column((c) => c.state.login_id)}::text[], ${column((c) => c.state.birth_date)}::date[])
+      on conflict (organization_id, external_id) do update set
+        name = excluded.name, class_name = excluded.class_name, venue_id = excluded.venue_id, grade_id = excluded.grade_id,
+        email = excluded.email, locale = excluded.locale, login_id = excluded.login_id, birth_date = excluded.birth_date
+      returning id, organization_id, external_id`);
+    for (const row of written) ids.set(`${row.organization_id}/${row.external_id}`, row.id);
   }
 
   const sittings = changes.flatMap((change) =>
-    (change.booking?.examIds ?? []).map((examId) => ({
-      examineeId: ids.get(`${change.organizationId}/${change.externalId}`)!,
-      scheduleId: change.booking!.scheduleId,
-      examId,
-      userKey: randomUUID(),
-      testKey: randomUUID(),
-      createdAt: context.now,
-    })),
+    (change.booking?.examIds ?? []).map((examId) => ({ examineeId: ids.get(`${change.organizationId}/${change.externalId}`)!, scheduleId: change.booking!.scheduleId, examId })),
   );
-  for (const batch of chunks(sittings, PUPILS_PER_STATEMENT)) await tx.insert(scheduleHistories).values(batch);
+  for (const batch of chunks(sittings, ROWS_PER_STATEMENT)) {
+    await tx.execute(sql`
+      insert into ${scheduleHistories} (examinee_id, schedule_id, exam_id, user_key, test_key, created_at)
+      select examinee_id, schedule_id, exam_id, user_key, test_key, ${context.now.toISOString()}::timestamptz from unnest(
+        ${sql.param(batch.map((s) => s.examineeId))}::int[], ${sql.param(batch.map((s) => s.scheduleId))}::int[], ${sql.param(batch.map((s) => s.examId))}::int[],
+        ${sql.param(batch.map(() => randomUUID()))}::text[], ${sql.param(batch.map(() => randomUUID()))}::text[])
+        as t(examinee_id, schedule_id, exam_id, user_key, test_key)`);
+  }
 }
