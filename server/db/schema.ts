@@ -16,6 +16,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  customType,
   date,
   doublePrecision,
   index,
@@ -817,4 +818,33 @@ export const serverHeartbeat = pgTable(
     beatAt: timestampTz('beat_at').notNull(),
   },
   (t) => [check('server_heartbeat_single_row_check', sql`${t.id} = 1`)],
+);
+
+/** Raw bytes (bytea); PGlite and node-postgres both hand them back as a Uint8Array (a Buffer). */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/** Kinds of stored document (server/documents/). */
+export const documentKinds = ['report', 'certificate'] as const;
+
+/**
+ * Documents at rest: a released sitting's score report or certificate, printed once per language
+ * and served from here (a released result never changes). `etag` is a strong validator, the
+ * SHA-256 of `bytes`.
+ */
+export const documents = pgTable(
+  'documents',
+  {
+    scheduleHistoryId: integer('schedule_history_id')
+      .notNull()
+      .references(() => scheduleHistories.id),
+    kind: text('kind', { enum: documentKinds }).notNull(),
+    locale: text('locale').notNull(),
+    bytes: bytea('bytes').notNull(),
+    etag: text('etag').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scheduleHistoryId, t.kind, t.locale] }),
+    check('documents_kind_check', sql`${t.kind} in ('report', 'certificate')`),
+  ],
 );
