@@ -5,6 +5,7 @@
  */
 import { and, asc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import { PUPILS_LISTED, type Pupil, type School } from '../../contract/imports.ts';
+import { normalizeLoginCode } from '../../contract/session.ts';
 import type { Db } from '../db/client.ts';
 import { examinees, organizations, schedules, venues } from '../db/schema.ts';
 
@@ -31,7 +32,7 @@ export async function listSchools(db: Db, organizationId: number | null): Promis
   }));
 }
 
-/** `q` matches a part of the name or pupil id, or the login code; at most PUPILS_LISTED, by class then name. */
+/** `q` matches a part of the name or pupil id, or the login code (typed in any case, hyphens or not); at most PUPILS_LISTED, by class then name. */
 export async function listPupils(
   db: Db,
   filter: { organizationId: number | null; school?: string | undefined; q?: string | undefined; venue?: number | undefined },
@@ -42,7 +43,8 @@ export async function listPupils(
   if (filter.venue !== undefined) where.push(eq(examinees.venueId, filter.venue));
   if (filter.q !== undefined && filter.q !== '') {
     const like = `%${filter.q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-    where.push(or(ilike(examinees.name, like), ilike(examinees.externalId, like), eq(examinees.loginCode, filter.q.toUpperCase()))!);
+    const code = normalizeLoginCode(filter.q);
+    where.push(or(ilike(examinees.name, like), ilike(examinees.externalId, like), ...(code === undefined ? [] : [eq(examinees.loginCode, code)]))!);
   }
   const rows = await db
     .select({ pupil: examinees, venueName: venues.name })

@@ -109,6 +109,11 @@ describe.each(kinds)('roster import on %s', (kind) => {
     const rows = v.parse(PupilsResponseSchema, roster.body).pupils;
     expect(rows.map((p) => p.class_name)).toEqual(['6A', '6A', '6A', '6B', '6B', '6C', '6C', '6C']);
     expect(rows.find((p) => p.external_id === 'R6-008')).toMatchObject({ login_id: 'emily.obrien', locale: 'en-gb', venue: { name: 'Computer Lab' } });
+    const emily = rows.find((p) => p.external_id === 'R6-008')!;
+    for (const q of ['o\'brien', 'R6-008', emily.login_code.replaceAll('-', '').toLowerCase()]) {
+      const found = v.parse(PupilsResponseSchema, (await api.call('GET', `/api/admin/pupils?q=${encodeURIComponent(q)}`, { token })).body).pupils;
+      expect(found.map((p) => p.id), q).toEqual([emily.id]);
+    }
   });
 
   test('a re-issued code: the old one fails at POST /api/login at once, the new one logs in, the change is audited', async () => {
