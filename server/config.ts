@@ -3,8 +3,8 @@
  * environment: PORT, DATABASE_URL, DATA_DIR, UPLOAD_WINDOW_HOURS, MAINTENANCE,
  * PARTNER_LOGOUT_URL_MUMBAI / _PHILIPPINE / _KENYA / _EGYPT, EMBED_TARGET_ORIGIN and (only
  * whether it is set) OIDC_ISSUER, GRADUS_CLOCK_CONTROL (tests only: a movable server clock,
- * POST /api/test/clock) and WEB_CONCURRENCY (API processes on PostgreSQL; see
- * `apiProcessCount`). The payment settings (prices, ADYEN_*) are read by paymentSettingsFromEnv. A bad value stops the start with a message
+ * POST /api/test/clock), WEB_CONCURRENCY (API processes on PostgreSQL; see
+ * `apiProcessCount`) and GRADUS_DEMO (on|off: whether the demo data is loaded; see `demoWanted`). The payment settings (prices, ADYEN_*) are read by paymentSettingsFromEnv. A bad value stops the start with a message
  * naming the variable, rather than running with a surprise.
  */
 import * as v from 'valibot';
@@ -78,6 +78,8 @@ export type ServerConfig = {
   clockControl: boolean;
   /** WEB_CONCURRENCY: API processes wanted (a number, or undefined: one per core); used only on PostgreSQL. */
   webConcurrency: number | undefined;
+  /** Load the demo data at start (`demoWanted`): never on a deployment unless GRADUS_DEMO=on. */
+  demo: boolean;
 };
 
 const optionalHttpUrl = (name: string) => v.optional(httpUrl(name));
@@ -116,7 +118,19 @@ const EnvSchema = v.object({
   OIDC_ISSUER: v.optional(v.string()),
   GRADUS_CLOCK_CONTROL: v.optional(v.picklist(['0', '1'], 'GRADUS_CLOCK_CONTROL must be 1 or 0'), '0'),
   WEB_CONCURRENCY: v.optional(wholeNumber('WEB_CONCURRENCY', { digits: 3, what: 'a whole number of processes', min: 1, max: 256 })),
+  GRADUS_DEMO: v.optional(v.picklist(['on', 'off'], 'GRADUS_DEMO must be on or off')),
 });
+
+/**
+ * Whether the demo data (demo organisations, pupils and staff accounts, whose passwords the
+ * README prints) is loaded at start. `npm start` with no configuration is the demo: PGlite, no
+ * DATABASE_URL. A deployment (DATABASE_URL set, or GRADUS_DEMO=off) starts empty and never gets
+ * a demo account; GRADUS_DEMO=on loads the demo into PostgreSQL too.
+ */
+export function demoWanted(env: { databaseUrl: string | undefined; gradusDemo: 'on' | 'off' | undefined }): boolean {
+  if (env.gradusDemo !== undefined) return env.gradusDemo === 'on';
+  return env.databaseUrl === undefined;
+}
 
 /** The payment settings' variables (server/domain/payments/settings.ts). */
 const PaymentEnvSchema = v.object({
@@ -168,6 +182,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     maintenance: out.MAINTENANCE === '1' || out.MAINTENANCE === 'true',
     clockControl: out.GRADUS_CLOCK_CONTROL === '1',
     webConcurrency: out.WEB_CONCURRENCY,
+    demo: demoWanted({ databaseUrl: out.DATABASE_URL, gradusDemo: out.GRADUS_DEMO }),
     clientConfig: {
       partnerLogoutUrls,
       // An origin, never a path: the parent window is addressed by origin (postMessage).

@@ -1,5 +1,5 @@
 /**
- * The Gradus server process: opens the database (migrations, then the idempotent demo seed),
+ * The Gradus server process: opens the database (migrations, then, for the demo, the idempotent demo seed),
  * serves the API under /api and the built client from dist/, and closes the database cleanly
  * on SIGINT/SIGTERM (PGlite only persists when closed). Needs no network beyond its own port.
  *
@@ -8,7 +8,10 @@
  *   env: PORT (default 3000), DATABASE_URL (PostgreSQL; otherwise PGlite), DATA_DIR (PGlite's
  *   base directory, default ./data, database in <DATA_DIR>/pglite), UPLOAD_WINDOW_HOURS
  *   (default 24), GRADUS_CLOCK_CONTROL=1 (tests only: POST /api/test/clock moves the server's
- *   clock). Prints the URL and the demo logins.
+ *   clock), GRADUS_DEMO (on|off). Prints the URL, and the demo logins when the demo is on.
+ *   The demo data is loaded only for the demo: with no DATABASE_URL (PGlite), or with
+ *   GRADUS_DEMO=on; a deployment (DATABASE_URL set, or GRADUS_DEMO=off) starts empty and never
+ *   gets a demo account (server/config.ts `demoWanted`). The log says which at start.
  *   On PostgreSQL it is a cluster (node:cluster): a primary that loads none of the API and
  *   WEB_CONCURRENCY workers (default: one per core; server/config.ts `apiProcessCount`), each a
  *   whole server on the shared port; see `runPrimary`. On PGlite, always this one process: its
@@ -56,7 +59,7 @@ export type StartServerOptions = {
   uploadWindowHours?: number;
   /** The built client (default <repo>/dist). */
   distDir?: string;
-  /** Write the demo data (default true). */
+  /** Write the demo data (default: on PGlite only, as `npm start` with GRADUS_DEMO unset; server/config.ts `demoWanted`). */
   seed?: boolean;
   /** Generic OpenID Connect single sign-on (default: off; env OIDC_*, server/sso/settings.ts). */
   oidc?: AppSettings['oidc'];
@@ -137,7 +140,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     databaseUrl: options.databaseUrl,
     dataDir: options.dataDir,
     memory: options.memory,
-    prepare: options.seed === false ? undefined : async (db) => void (await seedDemoData(db, undefined, clock.now())),
+    prepare: (options.seed ?? options.databaseUrl === undefined) ? async (db) => void (await seedDemoData(db, undefined, clock.now())) : undefined,
     onPoolError: (error) => logger.error('PostgreSQL connection error', error),
   });
 
@@ -230,14 +233,23 @@ function optionsFromEnv(config: ServerConfig): StartServerOptions {
     maintenance: config.maintenance,
     clientConfig: config.clientConfig,
     clockControl: config.clockControl,
+    seed: config.demo,
     payments: paymentSettingsFromEnv(process.env),
     security,
     metricsPort,
   };
 }
 
-/** For the person who typed `npm start`: where to go and the demo logins (public demo data, README). */
-async function printBanner(url: string, database: string): Promise<void> {
+/**
+ * For the person who typed `npm start`: where to go and, when the demo is on, the demo logins
+ * (public demo data, README); on a deployment, how to make the first administrator.
+ */
+async function printBanner(url: string, database: string, demo: boolean): Promise<void> {
+  if (!demo) {
+    console.log(`Gradus is running at ${url}  (database: ${database}; no demo data)`);
+    console.log(`Staff console at ${url}/proctor. The first administrator: npm run admin -- create-staff <login id> --role admin`);
+    return;
+  }
   const [{ loadDemoAccounts }, { loadResultsAccounts }, { loadStaffAccounts }] = await Promise.all([
     import('./seed/demo-accounts.ts'),
     import('./seed/results-demo.ts'),
@@ -263,6 +275,7 @@ async function printBanner(url: string, database: string): Promise<void> {
 /** Messages between the primary and its workers (node:cluster IPC). */
 type WorkerMessage = { type: 'gradus:ready'; url: string; database: string; location: string };
 type PrimaryMessage = { type: 'gradus:shutdown' };
+/** '1' for the cluster's first worker: it seeds (when the demo is on: `demoWanted`, the same rule as one process) and prints the banner. */
 const SEED_ENV = 'GRADUS_CLUSTER_SEED';
 /** How long a worker may take to close (answer the requests in flight, close the pool) before it is killed. */
 const WORKER_STOP_MS = 20_000;
@@ -274,16 +287,22 @@ async function runServer(config: ServerConfig): Promise<void> {
   const running = await startServer({
     ...optionsFromEnv(config),
     logger,
-    // In a cluster, the first worker migrates and seeds; the others (and replacements) only migrate
-    // (a no-op by then: the migration lock makes them wait for it).
-    seed: worker ? process.env[SEED_ENV] === '1' : true,
+    // Only the demo is seeded (server/config.ts `demoWanted`). In a cluster, the first worker
+    // migrates and seeds; the others (and replacements) only migrate (a no-op by then: the
+    // migration lock makes them wait for it).
+    seed: config.demo && (worker ? process.env[SEED_ENV] === '1' : true),
     clusterWorker: worker !== undefined,
     // METRICS_PORT is the primary's in a cluster (all workers' metrics together).
     metricsPort: worker ? undefined : securitySettingsFromEnv(process.env).metricsPort,
   });
+  const announcing = !worker || process.env[SEED_ENV] === '1';
+  if (announcing && config.demo && config.databaseUrl !== undefined) {
+    logger.info('GRADUS_DEMO=on: the demo organisations, pupils and staff accounts (their passwords are public) are in this PostgreSQL database');
+  }
   logger.info('started', {
     url: running.url,
     database: running.database.driver,
+    demo: config.demo ? 'on' : 'off',
     ...(running.metricsPort === undefined ? {} : { metrics: `http://127.0.0.1:${running.metricsPort}/metrics` }),
   });
 
@@ -311,9 +330,9 @@ async function runServer(config: ServerConfig): Promise<void> {
     process.on('disconnect', () => shutdown('the primary process is gone'));
     const ready: WorkerMessage = { type: 'gradus:ready', url: running.url, database: running.database.driver, location: running.database.location };
     process.send?.(ready);
-    if (process.env[SEED_ENV] === '1') await printBanner(running.url, `${running.database.driver}, ${running.database.location}`);
+    if (process.env[SEED_ENV] === '1') await printBanner(running.url, `${running.database.driver}, ${running.database.location}`, config.demo);
   } else {
-    await printBanner(running.url, `${running.database.driver}, ${running.database.location}`);
+    await printBanner(running.url, `${running.database.driver}, ${running.database.location}`, config.demo);
   }
 }
 

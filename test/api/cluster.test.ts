@@ -62,7 +62,8 @@ describe.runIf(kinds.includes('postgres'))('npm start on PostgreSQL with WEB_CON
     database = await createTestDatabase('postgres', { seed: false });
     primary = spawn(process.execPath, ['server/main.ts'], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: database.url, WEB_CONCURRENCY: '2', PORT: '0', METRICS_PORT: String(await freePort()), LOG_LEVEL: 'info', TRUST_PROXY: '' },
+      // GRADUS_DEMO=on: the demo proctor's token is used for the metrics.
+      env: { ...process.env, DATABASE_URL: database.url, GRADUS_DEMO: 'on', WEB_CONCURRENCY: '2', PORT: '0', METRICS_PORT: String(await freePort()), LOG_LEVEL: 'info', TRUST_PROXY: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     exited = new Promise((resolve) => primary.once('exit', (code, signal) => resolve({ code, signal })));

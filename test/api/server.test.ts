@@ -106,9 +106,9 @@ describe('without a built client', () => {
 });
 
 describe.runIf(kinds.includes('postgres'))('startServer on PostgreSQL', () => {
-  test('migrates, seeds and serves from DATABASE_URL', async () => {
+  test('migrates, seeds when asked (the demo is never the default on PostgreSQL) and serves from DATABASE_URL', async () => {
     const database = await createTestDatabase('postgres', { seed: false });
-    const server = await startServer({ port: 0, databaseUrl: database.url, logger: silentLogger, distDir: tmpdir() });
+    const server = await startServer({ port: 0, databaseUrl: database.url, seed: true, logger: silentLogger, distDir: tmpdir() });
     try {
       expect(server.database.driver).toBe('postgres');
       expect(server.database.location).not.toContain('password');
@@ -133,6 +133,7 @@ describe('configFromEnv', () => {
       uploadWindowHours: 24,
       maintenance: false,
       clockControl: false,
+      demo: true,
       clientConfig: { partnerLogoutUrls: {}, embedTargetOrigin: null, oidcEnabled: false },
     });
   });
