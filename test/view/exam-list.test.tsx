@@ -125,6 +125,13 @@ describe('exam-list', () => {
     expect(onLogout).toHaveBeenCalledOnce();
   });
 
+  it('names each level in the pupil\'s language and digits, not the server\'s English name', async () => {
+    await renderView(<ExamListScreen {...props({ exams: [item(1, { level: { id: 1, name: 'Level 1', order: 1 } })] })} />, { language: 'ar-nu-arab' });
+    const level = screen.getAllByRole('rowheader')[0]!;
+    expect(level.textContent).toBe('المستوى ١');
+    expect(level.textContent).not.toContain('Level');
+  });
+
   it('renders in Japanese from the ja catalog', async () => {
     await renderView(<ExamListScreen {...props()} />, { language: 'ja' });
     expect(screen.getByRole('button', { name: 'はじめる' })).toBeTruthy();

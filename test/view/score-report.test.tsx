@@ -116,6 +116,22 @@ describe('score-report', () => {
     expect(date).toBe(new Intl.DateTimeFormat('ar-u-nu-arab', { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date('2026-10-14T01:30:00.000Z')));
   });
 
+  it('isolates the content text in an Arabic report: the question, both answers and the unit', async () => {
+    const report = scoreReportFixture({
+      wrong_answer_example: { question_number: 3, unit: 'Colour words', type: 'single_choice', prompt: 'Which one is a colour?', math: false, given: 'Apple', correct: 'Red' },
+    });
+    await renderView(<ScoreReportScreen {...props({ report })} />, { language: 'ar' });
+    expect(document.documentElement.dir).toBe('rtl');
+    const example = item('wrong-answer');
+    // The question is a paragraph of its own direction: its "?" stays at its end, not at the left.
+    const prompt = within(example).getByText('Which one is a colour?');
+    expect(prompt.closest('[dir="auto"]')).toBe(prompt);
+    // Answers and the unit sit inside translated sentences and rows: each in a <bdi>.
+    for (const text of ['Apple', 'Red', 'Colour words']) {
+      expect(within(example).getByText(text).tagName).toBe('BDI');
+    }
+  });
+
   it('writes Japanese dates in the long format', async () => {
     await renderView(<ScoreReportScreen {...props()} />, { language: 'ja' });
     expect(item('exam-date').textContent).toContain('2026年10月14日');

@@ -22,6 +22,7 @@ import { TableHead } from '../../components/table-head/table-head.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { formatNumber } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
+import { levelName } from '../../i18n/levels.ts';
 import { subjectName } from '../../i18n/subjects.ts';
 import styles from './exam-list.module.css';
 
@@ -118,7 +119,7 @@ function ExamTable({ rows, stepMode, onChoose }: { rows: ExamRow[]; stepMode: bo
                       <Trans>Step {n}</Trans>
                     </span>
                   )}
-                  <span dir="auto">{exam.level.name}</span>
+                  <bdi>{levelName(i18n, exam.level, language)}</bdi>
                 </th>
                 <td id={titleId} dir="auto">
                   {exam.exam.title}

@@ -368,7 +368,10 @@ function RankText({ position, total }: { position: string; total: string }) {
 function WrongAnswer({ example, language }: { example: NonNullable<ScoreReport['wrong_answer_example']>; language: LanguageKey }) {
   const { i18n } = useLingui();
   const number = formatNumber(example.question_number, language);
-  const unit = unitName(i18n, example.unit);
+  // The content (question, answers, a unit the catalog does not name) is in the subject's
+  // language, which may run the other way from the interface's: each piece is isolated, so a
+  // question's "?" stays at its end inside a right-to-left report.
+  const unit = <bdi>{unitName(i18n, example.unit)}</bdi>;
   return (
     <div className={styles.example}>
       <p className={styles.muted}>
@@ -376,13 +379,15 @@ function WrongAnswer({ example, language }: { example: NonNullable<ScoreReport['
           Question {number} ({unit})
         </Trans>
       </p>
-      <p className={styles.prompt}>{example.math ? <MathText text={example.prompt} /> : example.prompt}</p>
+      <p className={styles.prompt} dir="auto">
+        {example.math ? <MathText text={example.prompt} /> : example.prompt}
+      </p>
       <dl className={styles.details}>
         <Row item="given" label={<Trans>Your answer</Trans>}>
-          <span className={styles.given}>{example.math ? <MathText text={example.given} /> : example.given}</span>
+          <bdi className={styles.given}>{example.math ? <MathText text={example.given} /> : example.given}</bdi>
         </Row>
         <Row item="correct-answer" label={<Trans>Correct answer</Trans>}>
-          <span className={styles.correct}>{example.math ? <MathText text={example.correct} /> : example.correct}</span>
+          <bdi className={styles.correct}>{example.math ? <MathText text={example.correct} /> : example.correct}</bdi>
         </Row>
       </dl>
     </div>
