@@ -76,21 +76,21 @@ describe('a logged-in pupil and the address bar', () => {
     await seeScreen(page, 'Your basic information');
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await seeMenu(page);
-    expect(currentPath(page)).toBe('/testing-menu');
+    await expectPath(page, '/testing-menu');
 
     // A reload of the menu: the menu again.
     const menuLoaded = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/get-status-choose-page'));
     await page.reload();
     await menuLoaded;
     await seeMenu(page);
-    expect(currentPath(page)).toBe('/testing-menu');
+    await expectPath(page, '/testing-menu');
 
     // The results, the score report, and Back.
     await page.getByRole('button', { name: 'View results', exact: true }).click();
     await seeScreen(page, 'Your result');
     await page.getByRole('button', { name: 'Open the score report', exact: true }).click();
     await page.getByRole('button', { name: 'Save as PDF', exact: true }).waitFor();
-    expect(currentPath(page)).toMatch(/^\/score-report\/[1-9][0-9]*$/);
+    await expect.poll(() => currentPath(page), { timeout: 10_000, message: 'the address bar' }).toMatch(/^\/score-report\/[1-9][0-9]*$/);
     await page.goBack();
     await expectPath(page, '/short-result');
     await seeScreen(page, 'Your result');
@@ -106,7 +106,7 @@ describe('a logged-in pupil and the address bar', () => {
     await page.getByLabel('Password', { exact: true }).fill(pupil.password!);
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await seeIdentity(page);
-    expect(currentPath(page)).toBe('/login-confirm');
+    await expectPath(page, '/login-confirm');
     const before = await historyLength(page);
 
     await page.goto('/no-such-page');
@@ -125,15 +125,15 @@ describe('a logged-in pupil and the address bar', () => {
 
     await page.reload();
     await seeShortResultToBuy(page);
-    expect(currentPath(page)).toBe('/short-result');
+    await expectPath(page, '/short-result');
 
     await page.getByRole('button', { name: 'Buy the result sheet / certificate', exact: true }).click();
     await seeResultPayment(page);
-    expect(currentPath(page)).toBe('/pay-exam-result');
+    await expectPath(page, '/pay-exam-result');
     const before = await historyLength(page);
     await page.reload();
     await seeResultPayment(page);
-    expect(currentPath(page)).toBe('/pay-exam-result');
+    await expectPath(page, '/pay-exam-result');
     expect(await historyLength(page)).toBe(before);
 
     // Back: the short result the payment was opened from; Back again: the menu.
@@ -152,14 +152,15 @@ describe('a logged-in pupil and the address bar', () => {
     await seeScreen(page, 'Your result');
     await page.getByRole('button', { name: 'Open the score report', exact: true }).click();
     await page.getByRole('button', { name: 'Save as PDF', exact: true }).waitFor();
+    // The router follows the machine a moment after the screen shows.
+    await expect.poll(() => currentPath(page), { timeout: 10_000, message: 'the address bar' }).toMatch(/^\/score-report\/[1-9][0-9]*$/);
     const report = currentPath(page);
-    expect(report).toMatch(/^\/score-report\/[1-9][0-9]*$/);
 
     await page.reload();
     await page.getByRole('button', { name: 'Save as PDF', exact: true }).waitFor();
     // What is owned is known again: the certificate of the passed exam is offered.
     await page.getByRole('button', { name: 'Download the certificate', exact: true }).waitFor();
-    expect(currentPath(page)).toBe(report);
+    await expectPath(page, report);
     // Back after the reload: the short result the report was opened from.
     await page.goBack();
     await expectPath(page, '/short-result');
@@ -169,7 +170,7 @@ describe('a logged-in pupil and the address bar', () => {
     await page.goto('/purchased-result');
     await seeScreen(page, 'Purchased result');
     await page.getByRole('button', { name: 'Download the certificate', exact: true }).waitFor();
-    expect(currentPath(page)).toBe('/purchased-result');
+    await expectPath(page, '/purchased-result');
 
     // The fee's payment, paid long ago: the menu stands in, in place of the payment's address.
     const before = await historyLength(page);

@@ -13,6 +13,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import {
   baseUrl,
+  expectPath,
   finishExam,
   loginAndStartExam,
   loginWithCode,
@@ -79,7 +80,7 @@ describe('a second terminal logs in while the pupil is in the exam', () => {
         .poll(async () => (await second.getByRole('alert').allInnerTexts()).join(' '), { timeout: 10_000 })
         .toContain(ALREADY_STARTED);
       await seeScreen(second, screens.loginCode);
-      expect(new URL(second.url()).pathname).toBe('/login-code');
+      await expectPath(second, '/login-code');
       expect(await second.evaluate(() => localStorage.getItem('Examinee-Token')), 'no token on the second terminal').toBeNull();
     } finally {
       await terminal.close();

@@ -13,6 +13,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import {
+  expectPath,
   loginAndStartExam,
   loginWithCode,
   openKiosk,
@@ -31,7 +32,9 @@ async function answerSomething(page: Page, choice = 0): Promise<void> {
   if ((await seeQuestionKind(page)) === 'choice') {
     const labels = await seeChoices(page);
     // Not answerChoice: that helper insists the save succeeds, and here some are refused on purpose.
-    await page.getByRole('radio', { name: labels[choice % labels.length]!, exact: true }).check();
+    // A click, not check(): check() insists the radio is still checked afterwards, and a refused
+    // answer rightly takes the pupil off this screen. The caller waits for what the app does.
+    await page.getByRole('radio', { name: labels[choice % labels.length]!, exact: true }).click();
   } else {
     const box = page.getByRole('textbox', { name: 'Your answer' });
     await box.fill(`word${choice}`);
@@ -62,7 +65,7 @@ describe('device binding', () => {
       expect(response.status()).toBe(403);
       expect(((await response.json()) as { code: string }).code).toBe('INCORRECT_DEVICE');
       await expect.poll(() => screenText(second), { timeout: 10_000 }).toContain('An exam was already started for this account');
-      expect(new URL(second.url()).pathname).toBe('/login-code');
+      await expectPath(second, '/login-code');
     } finally {
       await other.close();
     }

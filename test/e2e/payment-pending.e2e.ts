@@ -20,7 +20,7 @@ import type { ResultsAccount } from '../../server/seed/results-demo.ts';
 import { PaymentSessionSchema, PaymentStatusResponseSchema } from '../../contract/payments.ts';
 import { ApplicationMode } from '../../contract/enums.ts';
 import { ChoosePageStatusSchema } from '../../contract/results.ts';
-import { baseUrl, currentPath, screenText, seeScreen, useKiosk } from '../helpers/e2e-browser.ts';
+import { baseUrl, expectPath, screenText, seeScreen, useKiosk } from '../helpers/e2e-browser.ts';
 import { takeResultsJourneyPupil } from '../helpers/e2e-demo-accounts.ts';
 
 const kiosk = useKiosk();
@@ -152,7 +152,7 @@ describe('payment not completed (issue 11, item 4)', () => {
     const status = v.parse(PaymentStatusResponseSchema, await (await confirmed).json());
     expect(status).toMatchObject({ reference: session.reference, status: 2, outcome: 'paid' });
     await page.getByRole('status').filter({ hasText: 'Payment complete. Thank you.' }).waitFor();
-    expect(currentPath(page)).toBe('/pay-exam-fee');
+    await expectPath(page, '/pay-exam-fee');
     expect(await screenText(page)).not.toContain('Log in');
 
     step('6. on to the menu: "Fee paid", the test can be taken');
