@@ -1,11 +1,12 @@
 /**
  * Builds the production kiosk machine from the edge's ports: the session, exam, document,
  * proctor and connectivity machines with their real calls and storage writes. All but the
- * session load on demand (kiosk.lazy.ts, machines/shared/lazy-machine.ts; issue 12, item 4).
+ * session load on demand (kiosk.lazy.ts, machines/shared/lazy-machine.ts).
  */
 import type { ConnectivityPort } from '../connectivity/connectivity.types.ts';
 import type { DocumentDeps } from '../document/document.types.ts';
 import type { ExamDeps } from '../exam/exam.actors.ts';
+import type { FilePort } from '../administration/administration.types.ts';
 import type { AdminPort } from '../proctor/proctor.types.ts';
 import { sessionImplementations, type SsoStartUrl } from '../session/session.actors.ts';
 import { sessionMachine } from '../session/session.machine.ts';
@@ -46,8 +47,11 @@ export function createKioskMachine(
     language?: DocumentDeps['language'];
     saveFile?: (file: Blob, name: string) => void;
     print?: () => void;
-    /** The staff API for the proctor page (/proctor); without it every staff call fails clearly. */
-    admin?: AdminPort;
+    /**
+     * The staff API for the proctor page (/proctor), with the administrator's file calls; without it
+     * every staff call fails clearly.
+     */
+    admin?: AdminPort & Partial<FilePort>;
     /**
      * The terminal check's browser work (/checking-domain-connection), or the module that makes it
      * (loaded with the connectivity machine); without it every check ends as `broken`.
@@ -58,7 +62,7 @@ export function createKioskMachine(
   return kioskMachine.provide({
     actors: {
       session: sessionMachine.provide(sessionImplementations(deps)),
-      // Loaded on demand with their real calls (kiosk.lazy.ts; issue 12, item 4).
+      // Loaded on demand with their real calls (kiosk.lazy.ts).
       exam: lazyMachine(examModules, ([machine, actors]) => machine.examMachine.provide(actors.examImplementations(deps))),
       document: lazyMachine(documentModules, ([machine, actors]) =>
         machine.documentMachine.provide(actors.documentImplementations({ api: deps.api, language: deps.language })),

@@ -21,6 +21,9 @@ import {
   type StaffLoginRequest,
 } from '../../contract/admin.ts';
 import { ErrorBodySchema } from '../../contract/errors.ts';
+import { administrationImplementations } from '../administration/administration.actors.ts';
+import { administrationMachine } from '../administration/administration.machine.ts';
+import type { FilePort } from '../administration/administration.types.ts';
 import { ApiFailure, type StoragePort } from '../shared/ports.ts';
 import { clearStaffToken, readStaffToken, writeStaffToken } from '../shared/storage.ts';
 import type { ActionRequest, ActionResult, AdminPort, AdminRequest, AdminResponse, RestoredSession, RosterResult } from './proctor.types.ts';
@@ -92,10 +95,11 @@ export async function performAction(
   return { pupil: answer.pupil, extended: null, server_time: answer.server_time };
 }
 
-export function proctorImplementations(deps: { admin: AdminPort; storage: StoragePort }) {
+export function proctorImplementations(deps: { admin: AdminPort & Partial<FilePort>; storage: StoragePort }) {
   const { admin, storage } = deps;
   return {
     actors: {
+      administration: administrationMachine.provide(administrationImplementations({ admin })),
       restoreSession: fromPromise<RestoredSession | null, void>(async () => {
         const token = readStaffToken(storage);
         if (!token) return null;

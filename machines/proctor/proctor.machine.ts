@@ -1,5 +1,5 @@
 /**
- * The proctor machine: the staff side of exam day on /proctor (issue 10, part A). It owns the
+ * The proctor machine: the staff side of exam day on /proctor. It owns the
  * staff session (its own token under its own storage key, never the pupil's), the choice of a
  * schedule, the live roster of that schedule, the confirm step of every action, and the audit
  * trail the page shows.
@@ -32,7 +32,7 @@
  * - signing out calls POST /admin/logout with the token first and forgets it after, whatever
  *   the answer (the pupil's Examinee-Token is never touched).
  */
-import { assign, fromPromise, raise, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, raise, setup, stopChild } from 'xstate';
 import {
   ROSTER_POLL_MS,
   type AdminSchedulesResponse,
@@ -40,6 +40,7 @@ import {
   type StaffLoginRequest,
   type StaffLoginResponse,
 } from '../../contract/admin.ts';
+import { administrationMachine } from '../administration/administration.machine.ts';
 import { backoffMs } from '../shared/backoff.ts';
 import { ApiFailure, failureCodeOf } from '../shared/ports.ts';
 import { uuidV4 } from '../shared/uuid.ts';
@@ -177,6 +178,8 @@ export const proctorMachine = setup({
     loadAudit: fromPromise<AuditResponse, { token: string; code: string }>(async () => {
       throw new Error('loadAudit is provided by the edge (proctor.actors.ts)');
     }),
+    /** The administrator's console beside exam day (spawned as `administration` for role admin). */
+    administration: administrationMachine,
     /** POST /admin/logout (revokes the staff token). */
     signOut: fromPromise<void, { token: string }>(async () => {
       throw new Error('signOut is provided by the edge (proctor.actors.ts)');
@@ -308,6 +311,7 @@ export const proctorMachine = setup({
       };
     }),
     requestRosterRefresh: raise({ type: 'roster.refreshRequested' }),
+    stopAdministration: stopChild('administration'),
     assignAudit: assign(({ event }) => ({ audit: outputOf<AuditResponse>(event).entries, failure: null })),
   },
   guards: {
@@ -395,6 +399,12 @@ export const proctorMachine = setup({
     },
     signedIn: {
       initial: 'schedules',
+      // An administrator's console: the sections beside exam day, as the child `administration`.
+      entry: enqueueActions(({ context, enqueue }) => {
+        if (context.staff?.role !== 'admin' || !context.token) return;
+        enqueue.spawnChild('administration', { id: 'administration', input: { token: context.token, loginId: context.staff.login_id } });
+      }),
+      exit: 'stopAdministration',
       on: {
         // An open confirm step is dropped: signing out is not a way to send it.
         'logout.requested': { target: '#proctor.signingOut', actions: 'clearDraft' },

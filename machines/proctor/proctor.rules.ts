@@ -10,8 +10,8 @@ import { isPastUploadWindow } from '../../contract/exam.ts';
 import {
   ExtendScheduleRequestSchema,
   ExtendSittingRequestSchema,
-  ProctorLoginRequestSchema,
   SittingActionRequestSchema,
+  StaffLoginRequestSchema,
   type RosterPupil,
   type RosterResponse,
   type StaffLoginRequest,
@@ -149,7 +149,8 @@ function ruleOf(message: string): FieldRule {
 export function checkStaffLogin(
   values: Record<StaffLoginField, string>,
 ): { ok: true; request: StaffLoginRequest } | { ok: false; fields: Partial<Record<StaffLoginField, FieldRule>> } {
-  const parsed = v.safeParse(ProctorLoginRequestSchema, values);
+  // The organisation code may be empty: an administrator belongs to no organisation.
+  const parsed = v.safeParse(StaffLoginRequestSchema, values);
   if (parsed.success) return { ok: true, request: parsed.output };
   const fields: Partial<Record<StaffLoginField, FieldRule>> = {};
   for (const issue of parsed.issues) {

@@ -1,5 +1,5 @@
 /**
- * Types of the proctor machine (issue 10): a member of staff signs in on /proctor, picks one of
+ * Types of the proctor machine: a member of staff signs in on /proctor, picks one of
  * the organisation's schedules, watches its roster live, and moves a pupil to another terminal,
  * resets a pupil for a retake or extends the time of one pupil or of the whole room, each with a
  * reason, confirmed first and audited by the server.
@@ -162,7 +162,7 @@ export type ProctorEvent =
 // ---------------------------------------------------------------------------
 
 export interface AdminRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   /** Relative to the API base, e.g. `/admin/schedules`. */
   path: string;
   /** The staff token; null for the login call. The pupil's token is never sent. */

@@ -10,7 +10,7 @@ import { createMemoryExamCache } from '../../machines/exam/memory-exam-cache.ts'
 import type { ExamCachePort } from '../../machines/exam/exam.types.ts';
 import { deviceToken, readToken } from '../../machines/shared/storage.ts';
 import { createApiClient } from '../api/client.ts';
-import type { AdminPort } from '../../machines/proctor/proctor.types.ts';
+import type { AdministrationPort } from '../../machines/administration/administration.types.ts';
 import { createLanguageController, type LanguageController } from '../i18n/language-controller.ts';
 import { uuidV4 } from '../../machines/shared/uuid.ts';
 import type { ConnectivityPort } from '../../machines/connectivity/connectivity.types.ts';
@@ -34,8 +34,8 @@ export interface BrowserEnvironment {
   i18n: I18n;
   language: LanguageController;
   api: ApiPort;
-  /** The staff API (/api/admin) for the proctor page: its own token, never the pupil's. */
-  admin: AdminPort;
+  /** The staff API (/api/admin) for the proctor page and the administrator's console: its own token, never the pupil's. */
+  admin: AdministrationPort;
   /** Answers waiting for the server: IndexedDB, or memory where a browser refuses it. */
   outbox: OutboxPort;
   /** The running exam, kept to resume offline after a reload: IndexedDB, or memory where a browser refuses it. */

@@ -41,7 +41,7 @@ describe('the staff login form', () => {
   it('names each field that is missing or invalid, once', () => {
     expect(checkStaffLogin({ org_code: '', login_id: ' ', password: '' })).toEqual({
       ok: false,
-      fields: { org_code: 'required', login_id: 'required', password: 'required' },
+      fields: { login_id: 'required', password: 'required' },
     });
     expect(checkStaffLogin({ org_code: 'no spaces', login_id: 'x'.repeat(65), password: 'p'.repeat(129) })).toEqual({
       ok: false,
@@ -49,6 +49,11 @@ describe('the staff login form', () => {
     });
     expect(checkStaffLogin({ ...staff, login_id: 'x'.repeat(64), password: 'p'.repeat(128) }).ok).toBe(true);
     expect(checkStaffLogin({ ...staff, password: '' })).toEqual({ ok: false, fields: { password: 'required' } });
+  });
+
+  it("takes an empty organisation code as an administrator's sign-in (no org_code is sent)", () => {
+    const checked = checkStaffLogin({ org_code: '  ', login_id: 'root', password: 'a long password' });
+    expect(checked).toEqual({ ok: true, request: { login_id: 'root', password: 'a long password' } });
   });
 });
 

@@ -237,7 +237,7 @@ async function staffSessionEnds() {
 async function fillLogin(values: { org: string; id: string; password: string }) {
   const { user } = current();
   await heading('Staff sign-in');
-  const org = screen.getByRole('textbox', { name: 'Organisation code' });
+  const org = screen.getByRole('textbox', { name: 'Organisation code (optional)' });
   const id = screen.getByRole('textbox', { name: 'Login ID' });
   const password = screen.getByLabelText('Password');
   for (const field of [org, id, password]) await user.clear(field);
@@ -288,7 +288,7 @@ describe('the proctor through the app, every transition of the model', () => {
             expect(screen.queryByRole('alert')).toBeNull();
           },
           loginFieldsMissing: async () => {
-            expect(await screen.findByText('Organisation code is a required field')).toBeTruthy();
+            expect(await screen.findByText('Login ID is a required field')).toBeTruthy();
             expect(current().admin.waiting()).toEqual([]);
           },
           signingIn: async () => {

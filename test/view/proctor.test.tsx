@@ -42,7 +42,7 @@ type Rendered = Awaited<ReturnType<typeof renderProctor>>;
 async function signIn(view: Rendered, values: { org?: string; id?: string; password?: string } = {}) {
   const { user } = view;
   await screen.findByRole('heading', { level: 1, name: 'Staff sign-in' });
-  const org = screen.getByRole('textbox', { name: 'Organisation code' });
+  const org = screen.getByRole('textbox', { name: 'Organisation code (optional)' });
   const id = screen.getByRole('textbox', { name: 'Login ID' });
   await user.clear(org);
   await user.clear(id);
@@ -76,7 +76,7 @@ describe('proctor: staff sign-in', () => {
   it('shows three labelled fields, focuses the first, and signs in to the schedules', async () => {
     const view = await renderProctor();
     await screen.findByRole('heading', { level: 1, name: 'Staff sign-in' });
-    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Organisation code' }));
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Organisation code (optional)' }));
     expect(screen.getByLabelText('Password').getAttribute('type')).toBe('password');
     await signIn(view);
     expect(await screen.findByRole('heading', { level: 1, name: 'Choose a schedule' })).toBeTruthy();
@@ -86,15 +86,18 @@ describe('proctor: staff sign-in', () => {
     expect(view.storage.items.has(storageKeys.token)).toBe(false);
   });
 
-  it('says which fields are missing, tied to the fields, and focuses the first', async () => {
+  it('says which fields are missing, tied to the fields, and focuses the first; the organisation code may be empty', async () => {
     const view = await renderProctor();
     await signIn(view, { org: '', id: '', password: '' });
-    const org = screen.getByRole('textbox', { name: 'Organisation code' });
-    await waitFor(() => expect(org.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(org.getAttribute('aria-describedby')!)?.textContent).toBe('Organisation code is a required field');
-    expect(screen.getByText('Login ID is a required field')).toBeTruthy();
+    const org = screen.getByRole('textbox', { name: 'Organisation code (optional)' });
+    const id = screen.getByRole('textbox', { name: 'Login ID' });
+    await waitFor(() => expect(id.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(id.getAttribute('aria-describedby')!)?.textContent).toBe('Login ID is a required field');
     expect(screen.getByText('Password is a required field')).toBeTruthy();
-    expect(document.activeElement).toBe(org);
+    // An administrator leaves it empty: the hint says so, and it is never in error for that.
+    expect(org.getAttribute('aria-invalid')).toBeNull();
+    expect(document.getElementById(org.getAttribute('aria-describedby')!)?.textContent).toBe('Leave empty if you are an administrator.');
+    expect(document.activeElement).toBe(id);
     expect(view.admin.requests).toEqual([]);
   });
 

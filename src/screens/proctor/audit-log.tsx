@@ -4,12 +4,14 @@
  * for which pupil, and why; newest first. A skeleton while loading, a failure with "Try again",
  * an empty state, and the way back to the roster. Renders ProctorApi['audit'].
  */
+import { useLingui } from '@lingui/react';
 import { Plural, Trans } from '@lingui/react/macro';
 import type { AuditEntry } from '../../../contract/admin.ts';
 import type { ProctorApi } from '../../../machines/proctor/proctor.connect.ts';
 import { ArrowIcon, InfoIcon } from '../../components/icon/icons.tsx';
 import { PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
+import { auditActionLabels } from '../../i18n/administration-messages.ts';
 import { formatDate } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
@@ -20,6 +22,12 @@ import styles from './proctor.module.css';
 /** Newest first, whatever order the entries came in. */
 function newestFirst(entries: readonly AuditEntry[]): AuditEntry[] {
   return [...entries].sort((a, b) => Date.parse(b.at) - Date.parse(a.at) || b.id - a.id);
+}
+
+/** An action of the deployment (an import, a code re-issued...) on a test period's trail. */
+function ActionLabel({ action }: { action: AuditEntry['action'] }) {
+  const { i18n } = useLingui();
+  return <>{i18n._(auditActionLabels[action])}</>;
 }
 
 function What({ entry }: { entry: AuditEntry }) {
@@ -46,6 +54,8 @@ function What({ entry }: { entry: AuditEntry }) {
       return <Plural value={minutes} one="# minute credited for a server outage" other="# minutes credited for a server outage" />;
     case 'maintenance_credit':
       return <Plural value={minutes} one="# minute credited for maintenance" other="# minutes credited for maintenance" />;
+    default:
+      return <ActionLabel action={entry.action} />;
   }
 }
 

@@ -6,7 +6,8 @@
  *
  * One part at a time: the staff sign-in, the schedules, the roster (with the confirm dialog over
  * it, the rest of the page inert while the dialog is open) or the audit log; a header with who is
- * signed in and "Sign out" on every signed-in part.
+ * signed in and "Sign out" on every signed-in part. An administrator (the proctor machine's child
+ * `administration` runs) sees the console's navigation around them: exam day is one section.
  */
 import { Trans } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
@@ -17,6 +18,7 @@ import type { proctorMachine } from '../../../machines/proctor/proctor.machine.t
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
+import { AdministrationConsole, type AdministrationActor } from '../administration/administration.tsx';
 import { ActionDialog } from './action-dialog.tsx';
 import { AuditLog } from './audit-log.tsx';
 import { RosterView } from './roster.tsx';
@@ -44,6 +46,8 @@ export function ProctorScreen({ actor }: { actor: ProctorActor }) {
   const signedIn = api.staff !== null && api.phase !== 'signingOut';
   const staffName = api.staff?.name ?? '';
   const orgName = api.staff?.org_name ?? '';
+  // Spawned by the proctor machine for an administrator only (machines/administration).
+  const administration = snapshot.children.administration as AdministrationActor | undefined;
 
   if (api.phase === 'signedOut') {
     return (
@@ -85,15 +89,29 @@ export function ProctorScreen({ actor }: { actor: ProctorActor }) {
     );
   }
 
+  const examDay = (
+    <>
+      {api.phase === 'schedules' && <ScheduleList schedules={api.schedules} />}
+      {api.phase === 'roster' && <RosterView roster={api.roster} />}
+      {api.phase === 'audit' && <AuditLog audit={api.audit} />}
+    </>
+  );
+
   return (
     <>
       <div className={styles.page} inert={api.dialog !== null}>
         {signedIn && api.staff && (
           <header className={styles.header}>
             <p className={styles.who}>
-              <Trans>
-                Signed in as <strong dir="auto">{staffName}</strong> · <span dir="auto">{orgName}</span>
-              </Trans>
+              {api.staff.org_name === null ? (
+                <Trans>
+                  Signed in as <strong dir="auto">{staffName}</strong> · administrator
+                </Trans>
+              ) : (
+                <Trans>
+                  Signed in as <strong dir="auto">{staffName}</strong> · <span dir="auto">{orgName}</span>
+                </Trans>
+              )}
             </p>
             <button type="button" className="button" onClick={api.logout}>
               <Trans>Sign out</Trans>
@@ -101,9 +119,7 @@ export function ProctorScreen({ actor }: { actor: ProctorActor }) {
           </header>
         )}
         <Page align="start" width="wide" className={styles.column}>
-          {api.phase === 'schedules' && <ScheduleList schedules={api.schedules} />}
-          {api.phase === 'roster' && <RosterView roster={api.roster} />}
-          {api.phase === 'audit' && <AuditLog audit={api.audit} />}
+          {administration ? <AdministrationConsole actor={administration} examDay={examDay} signInAgain={api.logout} /> : examDay}
         </Page>
       </div>
       {api.dialog && <ActionDialog dialog={api.dialog} />}

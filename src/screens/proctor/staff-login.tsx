@@ -1,5 +1,6 @@
 /**
- * The staff sign-in form of the proctor page: organisation code, login ID and password. It shows
+ * The staff sign-in form of the proctor page: organisation code (left empty by an administrator,
+ * who belongs to no organisation), login ID and password. It shows
  * what it is given (ProctorApi['login']) and hands the typed values to `submit`; the proctor
  * machine validates them with the contract's schema, signs in and answers with the field rules
  * or the server's refusal (wrong password, locked account). Field errors sit under their field,
@@ -21,10 +22,12 @@ import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import styles from './proctor.module.css';
 
 const labels: Record<StaffLoginField, MessageDescriptor> = {
-  org_code: msg`Organisation code`,
+  org_code: msg`Organisation code (optional)`,
   login_id: msg`Login ID`,
   password: msg`Password`,
 };
+
+const orgCodeHint = msg`Leave empty if you are an administrator.`;
 
 const invalidOrgCode = msg`An organisation code has only letters, numbers, hyphens and underscores.`;
 
@@ -36,6 +39,7 @@ export function StaffLogin({ login }: { login: ProctorApi['login'] }) {
   const [showPassword, setShowPassword] = useState(false);
   const refs = { org_code: useRef<HTMLInputElement>(null), login_id: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
   const ids = {
+    orgHint: useId(),
     org_code: useId(),
     login_id: useId(),
     password: useId(),
@@ -66,8 +70,9 @@ export function StaffLogin({ login }: { login: ProctorApi['login'] }) {
     return i18n._(field === 'org_code' ? invalidOrgCode : tooLongMessage);
   }
 
-  function input(field: StaffLoginField, extra: { type?: string; maxLength: number; autoFocus?: boolean }) {
+  function input(field: StaffLoginField, extra: { type?: string; maxLength: number; autoFocus?: boolean; hint?: { id: string; text: string } }) {
     const rule = fields[field];
+    const describedBy = [extra.hint?.id, rule ? ids.errors[field] : undefined].filter(Boolean).join(' ') || undefined;
     return (
       <div className="field">
         <label htmlFor={ids[field]} className="field-label">
@@ -88,8 +93,13 @@ export function StaffLogin({ login }: { login: ProctorApi['login'] }) {
           maxLength={extra.maxLength}
           autoFocus={extra.autoFocus}
           aria-invalid={rule ? true : undefined}
-          aria-describedby={rule ? ids.errors[field] : undefined}
+          aria-describedby={describedBy}
         />
+        {extra.hint && (
+          <p id={extra.hint.id} className="field-hint">
+            {extra.hint.text}
+          </p>
+        )}
         {rule && (
           <p id={ids.errors[field]} className="field-error">
             <ErrorIcon />
@@ -106,7 +116,7 @@ export function StaffLogin({ login }: { login: ProctorApi['login'] }) {
         <Trans>Staff sign-in</Trans>
       </PageHeading>
       <p>
-        <Trans>For proctors and teachers on exam day. Pupils log in on the login page.</Trans>
+        <Trans>For staff: proctors on exam day, and administrators. Pupils log in on the login page.</Trans>
       </p>
       {login.notice === 'sessionEnded' && (
         <div className="alert" data-tone="warning" role="alert">
@@ -129,7 +139,7 @@ export function StaffLogin({ login }: { login: ProctorApi['login'] }) {
         </div>
       )}
       <form className={styles.form} onSubmit={submit} noValidate>
-        {input('org_code', { maxLength: 64, autoFocus: true })}
+        {input('org_code', { maxLength: 64, autoFocus: true, hint: { id: ids.orgHint, text: i18n._(orgCodeHint) } })}
         {input('login_id', { maxLength: 64 })}
         <div className={styles.passwordRow}>
           {input('password', { type: showPassword ? 'text' : 'password', maxLength: 128 })}

@@ -1,0 +1,425 @@
+/**
+ * The administration machine: the administrator's console on /proctor, run by the proctor machine
+ * as its child `administration` while an administrator is signed in (a proctor never has one).
+ * Exam day itself (schedules, roster, actions) stays the proctor machine's; this one owns the other
+ * sections and which one is shown.
+ *
+ * Top states, one per section of the navigation: examDay (nothing of its own: the proctor
+ * machine's schedules and roster) | schools (the list, a pupil search, a login code re-issued
+ * after a confirm step) | imports (kind and file -> dry run -> apply when nothing is refused) |
+ * exams | documents (login slips and results of a test period, as files) | staff (the list, a
+ * form to add, edit or set a password) | audit (the deployment's entries); sessionEnded (final:
+ * the server said 401; the console says so and offers the proctor machine's sign-out).
+ *
+ * Invariants:
+ * - every call carries the staff token; a 401 on any of them ends the machine (`sessionEnded`);
+ * - an import is applied only after a dry run of the same kind and file that refused nothing,
+ *   and a new kind or file forgets the last plan;
+ * - a login code is re-issued only after its confirm step, for a pupil the search shows;
+ * - a staff change is sent only when the contract's schema takes it;
+ * - a section is entered afresh: what the last one had (a list, a search, a file and its plan,
+ *   a confirm step, a form) is dropped, and the section loads its list again.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { DeploymentAuditResponse, StaffListResponse, StaffMemberResponse } from '../../contract/admin.ts';
+import type { ExamsResponse, PupilsResponse, ReissueCodeResponse, SchoolsResponse } from '../../contract/imports.ts';
+import { failureCodeOf } from '../shared/ports.ts';
+import { canApply, checkStaffForm, isUnauthorized } from './administration.rules.ts';
+import type {
+  AdministrationContext,
+  AdministrationEvent,
+  AdministrationInput,
+  ChosenFile,
+  DocumentRequest,
+  DownloadedFile,
+  ImportKind,
+  ImportPlan,
+  PupilQuery,
+  Section,
+  StaffRequest,
+} from './administration.types.ts';
+
+const errorOf = (event: unknown) => (event as { error?: unknown }).error;
+const outputOf = <T>(event: unknown) => (event as { output: T }).output;
+
+/** A 401 from any call: the staff session is over. */
+const endOnRefusal = { guard: 'isUnauthorized', target: '#administration.sessionEnded' } as const;
+
+const placeholder = (name: string) => async (): Promise<never> => {
+  throw new Error(`${name} is provided by the edge (administration.actors.ts)`);
+};
+
+type Loader = 'loadSchools' | 'loadExams' | 'loadStaff' | 'loadAudit';
+type Assigner = 'assignSchools' | 'assignExams' | 'assignStaff' | 'assignAudit';
+
+/** A section's list: loading (busy) -> ready ("Refresh" loads again) | failed ("Try again"). */
+function listStates<const S extends Loader, const A extends Assigner, const R extends object>(src: S, assignList: A, ready: R) {
+  return {
+    initial: 'loading',
+    states: {
+      loading: {
+        tags: ['busy'],
+        invoke: {
+          id: src,
+          src,
+          input: ({ context }: { context: AdministrationContext }) => ({ token: context.token }),
+          onDone: { target: 'ready', actions: assignList },
+          onError: [endOnRefusal, { target: 'failed', actions: 'assignFailure' }],
+        },
+      },
+      failed: { tags: ['error'], on: { 'retry.requested': 'loading' } },
+      ready,
+    },
+  } as const;
+}
+
+const searchOn = {
+  'pupils.searched': { guard: 'isValidSearch', target: '#administration.schools.ready.searching', actions: 'assignPupilQuery' },
+} as const;
+
+const importChoiceOn = {
+  'import.kindChosen': { target: '#administration.imports.choosing', actions: 'assignImportKind' },
+  'import.fileChosen': { target: '#administration.imports.choosing', actions: 'assignImportFile' },
+} as const;
+
+const documentOn = {
+  'document.requested': { guard: 'isKnownSchedule', target: '#administration.documents.ready.downloading', actions: 'assignDocument' },
+} as const;
+
+export const administrationMachine = setup({
+  types: {
+    context: {} as AdministrationContext,
+    events: {} as AdministrationEvent,
+    input: {} as AdministrationInput,
+  },
+  actors: {
+    /** GET /admin/schools. */
+    loadSchools: fromPromise<SchoolsResponse, { token: string }>(placeholder('loadSchools')),
+    /** GET /admin/pupils?school=&q=&venue=. */
+    searchPupils: fromPromise<PupilsResponse, { token: string; query: PupilQuery }>(placeholder('searchPupils')),
+    /** POST /admin/pupils/:id/reissue-code. */
+    reissueCode: fromPromise<ReissueCodeResponse, { token: string; pupilId: number }>(placeholder('reissueCode')),
+    /** POST /admin/imports/:kind (?apply=1): the file's bytes raw. */
+    runImport: fromPromise<ImportPlan, { token: string; kind: ImportKind; file: ChosenFile; apply: boolean }>(placeholder('runImport')),
+    /** GET /admin/exams. */
+    loadExams: fromPromise<ExamsResponse, { token: string }>(placeholder('loadExams')),
+    /** GET /admin/schedules/:code/slips.pdf or results.csv (?venue=). */
+    downloadDocument: fromPromise<DownloadedFile, { token: string; request: DocumentRequest }>(placeholder('downloadDocument')),
+    /** GET /admin/staff. */
+    loadStaff: fromPromise<StaffListResponse, { token: string }>(placeholder('loadStaff')),
+    /** POST /admin/staff or PATCH /admin/staff/:id. */
+    saveStaff: fromPromise<StaffMemberResponse, { token: string; request: StaffRequest }>(placeholder('saveStaff')),
+    /** GET /admin/audit/deployment. */
+    loadAudit: fromPromise<DeploymentAuditResponse, { token: string }>(placeholder('loadAudit')),
+  },
+  actions: {
+    assignFailure: assign({ failure: ({ event }) => failureCodeOf(errorOf(event)) }),
+    assignSchools: assign(({ event }) => ({ schools: outputOf<SchoolsResponse>(event).schools, failure: null })),
+    assignExams: assign(({ event }) => ({ exams: outputOf<ExamsResponse>(event).exams, failure: null })),
+    assignStaff: assign(({ event }) => ({ staff: outputOf<StaffListResponse>(event).staff, failure: null })),
+    assignAudit: assign(({ event }) => ({ audit: outputOf<DeploymentAuditResponse>(event).entries, failure: null })),
+    /** A section entered afresh: nothing of the last one is kept (its lists load again on entry). */
+    leaveSection: assign({
+      failure: null,
+      schools: [],
+      pupilQuery: null,
+      pupils: [],
+      pupilsFailure: null,
+      importKind: 'schools' as const,
+      importFile: null,
+      plan: null,
+      importFailure: null,
+      exams: [],
+      document: null,
+      downloaded: null,
+      staff: [],
+      audit: [],
+      reissue: null,
+      reissueFailure: null,
+      editor: null,
+      staffErrors: {},
+      staffRequest: null,
+      staffFailure: null,
+      staffOutcome: null,
+      documentFailure: null,
+    }),
+    assignPupilQuery: assign(({ event }) =>
+      event.type === 'pupils.searched' ? { pupilQuery: { ...event.query, q: event.query.q.trim() }, pupilsFailure: null, reissue: null } : {},
+    ),
+    assignPupils: assign(({ event }) => ({ pupils: outputOf<PupilsResponse>(event).pupils, pupilsFailure: null })),
+    assignPupilsFailure: assign({ pupilsFailure: ({ event }) => failureCodeOf(errorOf(event)) }),
+    assignReissue: assign(({ context, event }) => {
+      if (event.type !== 'reissue.requested') return {};
+      const pupil = context.pupils.find((p) => p.id === event.pupilId);
+      return pupil ? { reissue: { pupilId: pupil.id, name: pupil.name, code: null }, reissueFailure: null } : {};
+    }),
+    clearReissue: assign({ reissue: null, reissueFailure: null }),
+    /** The new code: shown once in the confirm step, and in the pupil's row (the old one no longer works). */
+    assignReissued: assign(({ context, event }) => {
+      const code = outputOf<ReissueCodeResponse>(event).login_code;
+      const pupilId = context.reissue?.pupilId;
+      return {
+        reissue: context.reissue ? { ...context.reissue, code } : null,
+        pupils: context.pupils.map((p) => (p.id === pupilId ? { ...p, login_code: code } : p)),
+        reissueFailure: null,
+      };
+    }),
+    assignReissueFailure: assign({ reissueFailure: ({ event }) => failureCodeOf(errorOf(event)) }),
+    assignImportKind: assign(({ event }) => (event.type === 'import.kindChosen' ? { importKind: event.kind, importFile: null, plan: null, importFailure: null } : {})),
+    assignImportFile: assign(({ event }) => (event.type === 'import.fileChosen' ? { importFile: event.file, plan: null, importFailure: null } : {})),
+    assignPlan: assign(({ event }) => ({ plan: outputOf<ImportPlan>(event), importFailure: null })),
+    assignImportFailure: assign({ importFailure: ({ event }) => failureCodeOf(errorOf(event)) }),
+    assignDocument: assign(({ event }) =>
+      event.type === 'document.requested' ? { document: event.request, downloaded: null, documentFailure: null } : {},
+    ),
+    assignDownloaded: assign(({ event }) => ({ downloaded: outputOf<DownloadedFile>(event), documentFailure: null })),
+    assignDocumentFailure: assign({ documentFailure: ({ event }) => failureCodeOf(errorOf(event)) }),
+    openEditor: assign(({ event }) => {
+      const editor =
+        event.type === 'staff.addRequested'
+          ? { mode: 'add' as const }
+          : event.type === 'staff.editRequested'
+            ? { mode: 'edit' as const, id: event.id }
+            : event.type === 'staff.passwordRequested'
+              ? { mode: 'password' as const, id: event.id }
+              : null;
+      return { editor, staffErrors: {}, staffRequest: null, staffFailure: null, staffOutcome: null };
+    }),
+    assignStaffRequest: assign(({ context, event }) => {
+      if (event.type !== 'staff.submitted' || !context.editor) return {};
+      const checked = checkStaffForm(context.editor, event.values, memberOf(context));
+      return checked.ok ? { staffRequest: checked.request, staffErrors: {}, staffFailure: null } : {};
+    }),
+    assignStaffErrors: assign(({ context, event }) => {
+      if (event.type !== 'staff.submitted' || !context.editor) return {};
+      const checked = checkStaffForm(context.editor, event.values, memberOf(context));
+      return { staffErrors: checked.ok ? {} : checked.fields, staffFailure: null };
+    }),
+    /** The member the server answered replaces (or joins) the list; the form closes. */
+    assignSavedMember: assign(({ context, event }) => {
+      const member = outputOf<StaffMemberResponse>(event).staff;
+      const known = context.staff.some((s) => s.id === member.id);
+      return {
+        staff: known ? context.staff.map((s) => (s.id === member.id ? member : s)) : [...context.staff, member],
+        staffOutcome: { mode: context.editor?.mode ?? 'edit', name: member.name },
+        editor: null,
+        staffRequest: null,
+        staffErrors: {},
+        staffFailure: null,
+      };
+    }),
+    assignStaffFailure: assign({ staffFailure: ({ event }) => failureCodeOf(errorOf(event)), staffRequest: null }),
+    closeEditor: assign({ editor: null, staffErrors: {}, staffRequest: null, staffFailure: null }),
+  },
+  guards: {
+    isSection: ({ event }, params: { section: Section }) => event.type === 'section.chosen' && event.section === params.section,
+    isUnauthorized: ({ event }) => isUnauthorized(errorOf(event)),
+    isValidSearch: ({ context, event }) =>
+      event.type === 'pupils.searched' && context.schools.some((s) => s.code === event.query.school),
+    isKnownPupil: ({ context, event }) => event.type === 'reissue.requested' && context.pupils.some((p) => p.id === event.pupilId),
+    hasFile: ({ context }) => context.importFile !== null,
+    canApply: ({ context }) => canApply(context.plan),
+    wasApplied: ({ event }) => outputOf<ImportPlan>(event).applied,
+    isKnownSchedule: ({ context, event }) =>
+      event.type === 'document.requested' &&
+      context.schools.some(
+        (school) =>
+          school.schedules.some((s) => s.code === event.request.scheduleCode) &&
+          (event.request.venueId === null || school.venues.some((venue) => venue.id === event.request.venueId)),
+      ),
+    isKnownMember: ({ context, event }) =>
+      (event.type === 'staff.editRequested' || event.type === 'staff.passwordRequested') && context.staff.some((s) => s.id === event.id),
+    isValidStaffForm: ({ context, event }) =>
+      event.type === 'staff.submitted' && context.editor !== null && checkStaffForm(context.editor, event.values, memberOf(context)).ok,
+  },
+}).createMachine({
+  id: 'administration',
+  context: ({ input }) => ({
+    token: input.token,
+    loginId: input.loginId,
+    failure: null,
+    schools: [],
+    pupilQuery: null,
+    pupils: [],
+    pupilsFailure: null,
+    reissue: null,
+    reissueFailure: null,
+    importKind: 'schools',
+    importFile: null,
+    plan: null,
+    importFailure: null,
+    exams: [],
+    document: null,
+    downloaded: null,
+    documentFailure: null,
+    staff: [],
+    editor: null,
+    staffErrors: {},
+    staffRequest: null,
+    staffFailure: null,
+    staffOutcome: null,
+    audit: [],
+  }),
+  initial: 'examDay',
+  on: {
+    // A section is entered afresh, the one shown too (its list loads again: a refresh).
+    'section.chosen': [
+      { guard: { type: 'isSection', params: { section: 'examDay' } }, target: '.examDay', actions: 'leaveSection' },
+      { guard: { type: 'isSection', params: { section: 'schools' } }, target: '.schools', actions: 'leaveSection' },
+      { guard: { type: 'isSection', params: { section: 'imports' } }, target: '.imports', actions: 'leaveSection' },
+      { guard: { type: 'isSection', params: { section: 'exams' } }, target: '.exams', actions: 'leaveSection' },
+      { guard: { type: 'isSection', params: { section: 'documents' } }, target: '.documents', actions: 'leaveSection' },
+      { guard: { type: 'isSection', params: { section: 'staff' } }, target: '.staff', actions: 'leaveSection' },
+      { guard: { type: 'isSection', params: { section: 'audit' } }, target: '.audit', actions: 'leaveSection' },
+    ],
+  },
+  states: {
+    examDay: {},
+    schools: listStates('loadSchools', 'assignSchools', {
+      initial: 'idle',
+      states: {
+        // "Refresh" reloads the schools, but never in the middle of a re-issue or a search.
+        idle: { on: { ...searchOn, 'retry.requested': '#administration.schools.loading' } },
+        searching: {
+          tags: ['busy'],
+          invoke: {
+            id: 'searchPupils',
+            src: 'searchPupils',
+            input: ({ context }: { context: AdministrationContext }) => ({ token: context.token, query: context.pupilQuery! }),
+            onDone: { target: 'found', actions: 'assignPupils' },
+            onError: [endOnRefusal, { target: 'searchFailed', actions: 'assignPupilsFailure' }],
+          },
+        },
+        searchFailed: { tags: ['error'], on: { ...searchOn, 'pupils.retried': 'searching' } },
+        found: {
+          on: {
+            ...searchOn,
+            'retry.requested': '#administration.schools.loading',
+            'reissue.requested': { guard: 'isKnownPupil', target: 'confirmingReissue', actions: 'assignReissue' },
+          },
+        },
+        confirmingReissue: {
+          on: { 'reissue.confirmed': 'reissuing', 'reissue.cancelled': { target: 'found', actions: 'clearReissue' } },
+        },
+        reissuing: {
+          tags: ['busy'],
+          invoke: {
+            id: 'reissueCode',
+            src: 'reissueCode',
+            input: ({ context }: { context: AdministrationContext }) => ({ token: context.token, pupilId: context.reissue!.pupilId }),
+            onDone: { target: 'reissued', actions: 'assignReissued' },
+            onError: [endOnRefusal, { target: 'reissueFailed', actions: 'assignReissueFailure' }],
+          },
+        },
+        // "Try again" may re-issue twice: harmless, the newest code is the one shown and kept.
+        reissueFailed: {
+          tags: ['error'],
+          on: { 'reissue.confirmed': 'reissuing', 'reissue.cancelled': { target: 'found', actions: 'clearReissue' } },
+        },
+        reissued: { on: { 'reissue.cancelled': { target: 'found', actions: 'clearReissue' } } },
+      },
+    }),
+    imports: {
+      initial: 'choosing',
+      states: {
+        choosing: {
+          on: { ...importChoiceOn, 'import.checkRequested': { guard: 'hasFile', target: 'checking' } },
+        },
+        checking: {
+          tags: ['busy'],
+          invoke: {
+            id: 'checkImport',
+            src: 'runImport',
+            input: ({ context }) => ({ token: context.token, kind: context.importKind, file: context.importFile!, apply: false }),
+            onDone: { target: 'checked', actions: 'assignPlan' },
+            onError: [endOnRefusal, { target: 'checkFailed', actions: 'assignImportFailure' }],
+          },
+        },
+        checkFailed: { tags: ['error'], on: { ...importChoiceOn, 'import.checkRequested': 'checking' } },
+        checked: {
+          on: {
+            ...importChoiceOn,
+            'import.checkRequested': 'checking',
+            'import.applyRequested': { guard: 'canApply', target: 'applying' },
+          },
+        },
+        applying: {
+          tags: ['busy'],
+          invoke: {
+            id: 'applyImport',
+            src: 'runImport',
+            input: ({ context }) => ({ token: context.token, kind: context.importKind, file: context.importFile!, apply: true }),
+            onDone: [
+              { guard: 'wasApplied', target: 'applied', actions: 'assignPlan' },
+              // The data changed since the dry run: the server refused and applied nothing; its plan says why.
+              { target: 'checked', actions: 'assignPlan' },
+            ],
+            onError: [endOnRefusal, { target: 'applyFailed', actions: 'assignImportFailure' }],
+          },
+        },
+        // Nothing is known to be applied: check again (a repeated apply of the same file changes nothing).
+        applyFailed: { tags: ['error'], on: { ...importChoiceOn, 'import.checkRequested': 'checking' } },
+        applied: { on: importChoiceOn },
+      },
+    },
+    exams: listStates('loadExams', 'assignExams', { on: { 'retry.requested': 'loading' } }),
+    documents: listStates('loadSchools', 'assignSchools', {
+      initial: 'idle',
+      states: {
+        idle: { on: { ...documentOn, 'retry.requested': '#administration.documents.loading' } },
+        downloading: {
+          tags: ['busy'],
+          invoke: {
+            id: 'downloadDocument',
+            src: 'downloadDocument',
+            input: ({ context }: { context: AdministrationContext }) => ({ token: context.token, request: context.document! }),
+            onDone: { target: 'downloaded', actions: 'assignDownloaded' },
+            onError: [endOnRefusal, { target: 'downloadFailed', actions: 'assignDocumentFailure' }],
+          },
+        },
+        downloadFailed: { tags: ['error'], on: { ...documentOn, 'retry.requested': 'downloading' } },
+        downloaded: { on: documentOn },
+      },
+    }),
+    staff: listStates('loadStaff', 'assignStaff', {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'retry.requested': '#administration.staff.loading',
+            'staff.addRequested': { target: 'editing', actions: 'openEditor' },
+            'staff.editRequested': { guard: 'isKnownMember', target: 'editing', actions: 'openEditor' },
+            'staff.passwordRequested': { guard: 'isKnownMember', target: 'editing', actions: 'openEditor' },
+          },
+        },
+        editing: {
+          on: {
+            'staff.submitted': [
+              { guard: 'isValidStaffForm', target: 'saving', actions: 'assignStaffRequest' },
+              { actions: 'assignStaffErrors' },
+            ],
+            'staff.cancelled': { target: 'idle', actions: 'closeEditor' },
+          },
+        },
+        saving: {
+          tags: ['busy'],
+          invoke: {
+            id: 'saveStaff',
+            src: 'saveStaff',
+            input: ({ context }: { context: AdministrationContext }) => ({ token: context.token, request: context.staffRequest! }),
+            onDone: { target: 'idle', actions: 'assignSavedMember' },
+            // The form stays open with the server's reason (a login id taken, an unknown organisation).
+            onError: [endOnRefusal, { target: 'editing', actions: 'assignStaffFailure' }],
+          },
+        },
+      },
+    }),
+    audit: listStates('loadAudit', 'assignAudit', { on: { 'retry.requested': 'loading' } }),
+    sessionEnded: { type: 'final' },
+  },
+});
+
+function memberOf(context: AdministrationContext) {
+  const editor = context.editor;
+  return editor && editor.mode !== 'add' ? context.staff.find((s) => s.id === editor.id) : undefined;
+}

@@ -1,0 +1,62 @@
+/**
+ * The administrator's console on /proctor: a side navigation of the sections (buttons, the one
+ * shown marked aria-current) and the section itself. It subscribes to the administration actor
+ * (the proctor machine's child) and renders what `connect` gives it; exam day is the proctor
+ * page's own parts, passed in. Each section's heading takes focus when the section opens. When a
+ * call met a 401 the console says the staff session ended, with "Sign in again".
+ */
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useSelector } from '@xstate/react';
+import type { ReactNode } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import { connect } from '../../../machines/administration/administration.connect.ts';
+import type { administrationMachine } from '../../../machines/administration/administration.machine.ts';
+import { sectionLabels } from '../../i18n/administration-messages.ts';
+import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
+import { StaffFailure } from '../proctor/staff-failure.tsx';
+import { DeploymentAudit } from './deployment-audit.tsx';
+import { Documents } from './documents.tsx';
+import { Exams } from './exams.tsx';
+import { Imports } from './imports.tsx';
+import { SchoolsAndPupils } from './schools.tsx';
+import { Staff } from './staff.tsx';
+import styles from './administration.module.css';
+
+export type AdministrationActor = ActorRefFrom<typeof administrationMachine>;
+
+export function AdministrationConsole({ actor, examDay, signInAgain }: { actor: AdministrationActor; examDay: ReactNode; signInAgain(): void }) {
+  const { i18n, t } = useLingui();
+  const snapshot = useSelector(actor, (s) => s);
+  const api = connect(snapshot, actor.send);
+
+  if (api.sessionEnded) {
+    return (
+      <StaffFailure code="NOT_LOGGED_IN" message={staffFailureMessage('NOT_LOGGED_IN')} other={{ label: <Trans>Sign in again</Trans>, onClick: signInAgain }} />
+    );
+  }
+
+  return (
+    <div className={styles.console}>
+      <nav className={styles.nav} aria-label={t`Administration`}>
+        <ul>
+          {api.sections.map((section) => (
+            <li key={section.id}>
+              <button type="button" className={styles.navButton} aria-current={section.current ? 'page' : undefined} onClick={section.choose}>
+                {i18n._(sectionLabels[section.id])}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className={styles.section} data-section={api.section}>
+        {api.section === 'examDay' && examDay}
+        {api.section === 'schools' && <SchoolsAndPupils api={api.schools} />}
+        {api.section === 'imports' && <Imports api={api.imports} />}
+        {api.section === 'exams' && <Exams api={api.exams} />}
+        {api.section === 'documents' && <Documents api={api.documents} />}
+        {api.section === 'staff' && <Staff api={api.staff} />}
+        {api.section === 'audit' && <DeploymentAudit api={api.audit} />}
+      </div>
+    </div>
+  );
+}

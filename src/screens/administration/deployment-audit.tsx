@@ -1,0 +1,74 @@
+/**
+ * The deployment's audit log: who (a staff member, or Gradus itself), when, what (the action and
+ * the record), and the record before and after, newest first.
+ */
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
+import type { AdministrationApi } from '../../../machines/administration/administration.connect.ts';
+import { PageHeading } from '../../components/page/page.tsx';
+import { formatDate, formatTime } from '../../i18n/format.ts';
+import { useLanguage } from '../../i18n/language-context.tsx';
+import { auditActionLabels } from '../../i18n/administration-messages.ts';
+import { ListState } from './list-state.tsx';
+import styles from './administration.module.css';
+
+/** A record's fields as "key: value", one a line (the values are the server's, not translated). */
+function fieldsOf(record: Record<string, unknown> | null): string {
+  if (!record) return '—';
+  return Object.entries(record)
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join('\n');
+}
+
+export function DeploymentAudit({ api }: { api: AdministrationApi['audit'] }) {
+  const { i18n } = useLingui();
+  const { language } = useLanguage();
+  return (
+    <section aria-labelledby="admin-audit" className={styles.section}>
+      <div className={styles.titleRow}>
+        <PageHeading id="admin-audit">
+          <Trans>Audit log</Trans>
+        </PageHeading>
+        {api.status === 'ready' && (
+          <button type="button" className="button" onClick={api.retry}>
+            <Trans>Refresh</Trans>
+          </button>
+        )}
+      </div>
+      <ListState status={api.status} failure={api.failure} retry={api.retry} empty={api.entries.length === 0} emptyText={<Trans>Nothing has been changed yet.</Trans>}>
+        <div className={styles.tableFrame} role="region" aria-labelledby="admin-audit" tabIndex={0}>
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                <th scope="col"><Trans>When</Trans></th>
+                <th scope="col"><Trans>Who</Trans></th>
+                <th scope="col"><Trans>What</Trans></th>
+                <th scope="col"><Trans>Before</Trans></th>
+                <th scope="col"><Trans>After</Trans></th>
+              </tr>
+            </thead>
+            <tbody>
+              {api.entries.map((entry) => (
+                <tr key={entry.id} data-action={entry.action}>
+                  <td><span className="ltr-isolate">{`${formatDate(entry.at, language)} ${formatTime(entry.at, language)}`}</span></td>
+                  <td dir="auto">{entry.actor === 'system' ? <Trans>Gradus (automatic)</Trans> : (entry.staff_name ?? entry.staff_login_id)}</td>
+                  <td>
+                    {i18n._(auditActionLabels[entry.action])}
+                    {entry.entity && (
+                      <>
+                        <br />
+                        <span className="ltr-isolate">{entry.entity}</span>
+                      </>
+                    )}
+                  </td>
+                  <td dir="ltr"><pre className={styles.record}>{fieldsOf(entry.before)}</pre></td>
+                  <td dir="ltr"><pre className={styles.record}>{fieldsOf(entry.after)}</pre></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </ListState>
+    </section>
+  );
+}

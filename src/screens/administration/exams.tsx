@@ -1,0 +1,64 @@
+/**
+ * The exams section: every stored version of every exam (code, version, title, questions, pass
+ * mark, time limit) and whether a pupil has started it (then it is never changed in place: a
+ * changed import makes the next version).
+ */
+import { Trans } from '@lingui/react/macro';
+import type { AdministrationApi } from '../../../machines/administration/administration.connect.ts';
+import { PageHeading } from '../../components/page/page.tsx';
+import { formatNumber } from '../../i18n/format.ts';
+import { useLanguage } from '../../i18n/language-context.tsx';
+import { ListState } from './list-state.tsx';
+import styles from './administration.module.css';
+
+export function Exams({ api }: { api: AdministrationApi['exams'] }) {
+  const { language } = useLanguage();
+  return (
+    <section aria-labelledby="admin-exams" className={styles.section}>
+      <div className={styles.titleRow}>
+        <PageHeading id="admin-exams">
+          <Trans>Exams</Trans>
+        </PageHeading>
+        {api.status === 'ready' && (
+          <button type="button" className="button" onClick={api.retry}>
+            <Trans>Refresh</Trans>
+          </button>
+        )}
+      </div>
+      <ListState status={api.status} failure={api.failure} retry={api.retry} empty={api.items.length === 0} emptyText={<Trans>No exams yet. Import one under Imports.</Trans>}>
+        <div className={styles.tableFrame} role="region" aria-labelledby="admin-exams" tabIndex={0}>
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                <th scope="col"><Trans>Code</Trans></th>
+                <th scope="col"><Trans>Version</Trans></th>
+                <th scope="col"><Trans>Title</Trans></th>
+                <th scope="col"><Trans>Questions</Trans></th>
+                <th scope="col"><Trans>Pass mark</Trans></th>
+                <th scope="col"><Trans>Time limit</Trans></th>
+                <th scope="col"><Trans>In use</Trans></th>
+              </tr>
+            </thead>
+            <tbody>
+              {api.items.map((exam) => {
+                const minutes = formatNumber(Math.round(exam.time_limit_seconds / 60), language);
+                const percent = formatNumber(exam.pass_percent, language);
+                return (
+                  <tr key={`${exam.code}/${exam.version}`}>
+                    <th scope="row"><span className="ltr-isolate">{exam.code}</span></th>
+                    <td>{formatNumber(exam.version, language)}</td>
+                    <td dir="auto">{exam.title}</td>
+                    <td>{formatNumber(exam.questions, language)}</td>
+                    <td><Trans>{percent} %</Trans></td>
+                    <td><Trans>{minutes} min</Trans></td>
+                    <td>{exam.in_use ? <Trans>Yes, pupils have started it</Trans> : <Trans>No</Trans>}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      </ListState>
+    </section>
+  );
+}
