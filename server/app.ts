@@ -9,7 +9,7 @@ import { HTTPException } from 'hono/http-exception';
 import { systemClock, type Clock } from './clock.ts';
 import { defaultSettings, type AppSettings } from './config.ts';
 import type { Db } from './db/client.ts';
-import { documentRoutes } from './documents/routes.ts';
+import { documentRoutes, type DocumentRouteOptions } from './documents/routes.ts';
 import { DomainError } from './domain/errors.ts';
 import type { AppDeps, AppEnv } from './http/env.ts';
 import { domainErrorResponse, errorResponse, RequestError } from './http/errors.ts';
@@ -48,6 +48,8 @@ export type CreateAppOptions = {
   settings?: Partial<AppSettings>;
   /** Where the app counts (default: its own); main.ts shares it with the METRICS_PORT listener. */
   metrics?: Metrics;
+  /** How the PDFs are printed when one is missing (default: the shared Chromium; tests: a fake). */
+  documents?: DocumentRouteOptions;
 };
 
 export function createApp(options: CreateAppOptions): Hono<AppEnv> {
@@ -96,7 +98,7 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
   api.route('/', importRoutes(deps));
   api.route('/', staffRoutes(deps));
   api.route('/', ssoRoutes(deps));
-  api.route('/', documentRoutes(deps));
+  api.route('/', documentRoutes(deps, options.documents));
   api.route('/', exportRoutes(deps));
   api.route('/', resultRoutes(deps));
   api.route('/', tutorialRoutes(deps));

@@ -113,7 +113,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     { serve },
     { Hono: HonoApp },
     { createApp },
-    { closeSharedRenderer },
+    { closeSharedRenderer, sharedRenderer },
     { openDatabase },
     { serveClient },
     { compressApi },
@@ -164,7 +164,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
   const uploadWindowMs =
     options.uploadWindowHours === undefined ? defaultSettings.uploadWindowMs : hoursToMs(options.uploadWindowHours);
-  const jobRunner = options.runJobs === false ? undefined : startJobRunner({ db: database.db, clock, logger, uploadWindowMs });
+  // The `document` jobs print through this process's Chromium, which reaches this server at
+  // PUBLIC_ORIGIN or on its own loopback port (known once it listens; until then they wait).
+  let ownOrigin = process.env.PUBLIC_ORIGIN ? new URL(process.env.PUBLIC_ORIGIN).origin : undefined;
+  const printing = { renderer: sharedRenderer(logger), origin: () => ownOrigin };
+  const jobRunner = options.runJobs === false ? undefined : startJobRunner({ db: database.db, clock, logger, uploadWindowMs, printing });
   serveClient(app, options.distDir ?? defaultDistDir);
   // Large JSON answers of the API go out compressed (server/http/compression.ts); the static
   // files are compressed at build time. In front of the whole app, so it sees the final answer.
@@ -184,6 +188,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
+  ownOrigin ??= `http://127.0.0.1:${port}`;
   let metricsServer: MetricsServer | undefined;
   if (options.metricsPort !== undefined) {
     try {

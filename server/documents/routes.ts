@@ -1,26 +1,30 @@
 /**
  * GET /score-report/pdf-report and GET /get-certificate: the score report and the certificate as
- * PDFs (application/pdf, with a file name), printed by Chromium from the app's print route.
+ * PDFs (application/pdf, with a file name).
  *
- * The caller's rights are checked first (server/documents/access.ts); then a token of a few
- * minutes is issued for the same examinee and sitting, and only Chromium sees it: it opens
- * `${PUBLIC_ORIGIN or this server's own loopback address}/score-report-embed/{id}?token=...`.
- * Never the request's Host header: a forged Host must not receive a token.
+ * The caller's rights are checked first (server/documents/access.ts), on every request; then the
+ * document is served from the database (server/documents/store.ts), where the `document` job put
+ * it at the release, with a strong ETag (304 on a matching If-None-Match), its length, and
+ * `Cache-Control: private` (the pupil's own browser may keep it, no shared cache). Chromium only
+ * heals a missing document (another language, or a job that has not run yet): it prints it
+ * once (one print per document at a time in this process), stores it, and it is served.
+ *
+ * Chromium opens `${PUBLIC_ORIGIN or this server's own loopback address}/score-report-embed/{id}`
+ * with a token of a few minutes for the same pupil and sitting. Never the request's Host header:
+ * a forged Host must not receive a token.
  */
 import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { DocumentQuerySchema } from '../../contract/documents.ts';
-import { catalogKeys, languages, type LanguageKey } from '../../contract/languages.ts';
 import { DomainError } from '../domain/errors.ts';
-import { issueToken } from '../domain/tokens.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { requireLogin } from '../http/middleware.ts';
 import { parseWith } from '../http/validate.ts';
 import { grantDocument, type DocumentKind } from './access.ts';
 import { sharedRenderer, type DocumentRenderer } from './renderer.ts';
+import { findDocument, languageOf, printDocument, storeDocument, type StoredDocument } from './store.ts';
 
-/** How long the renderer's token lives: enough to open and print one page. */
-export const DOCUMENT_TOKEN_TTL_MS = 5 * 60_000;
+export { DOCUMENT_TOKEN_TTL_MS } from './store.ts';
 
 export type DocumentRouteOptions = {
   /** Default: the process's shared Chromium renderer. */
@@ -28,13 +32,6 @@ export type DocumentRouteOptions = {
   /** Where Chromium opens the app (env PUBLIC_ORIGIN); default: this server on 127.0.0.1. */
   publicOrigin?: string;
 };
-
-const selectable: readonly string[] = [...catalogKeys, 'ar-nu-arab'];
-
-function languageOf(...candidates: (string | null | undefined)[]): LanguageKey {
-  for (const candidate of candidates) if (candidate && selectable.includes(candidate)) return candidate as LanguageKey;
-  return 'en';
-}
 
 /** Where Chromium reaches this server: the configured origin, else this server's own loopback port (never the Host header). */
 export function ownOrigin(c: Context<AppEnv>, configured: string | undefined): string {
@@ -45,37 +42,58 @@ export function ownOrigin(c: Context<AppEnv>, configured: string | undefined): s
   return `http://127.0.0.1:${port}`;
 }
 
+/** True when the If-None-Match header names this ETag (or is `*`). */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag === etag || tag === `W/${etag}`;
+  });
+}
+
 export function documentRoutes(deps: AppDeps, options: DocumentRouteOptions = {}): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const login = requireLogin(deps);
   const publicOrigin = options.publicOrigin ?? process.env.PUBLIC_ORIGIN;
+
+  /** Prints in flight in this process, so concurrent first downloads print once. */
+  const healing = new Map<string, Promise<StoredDocument>>();
 
   async function pdf(c: Context<AppEnv>, kind: DocumentKind) {
     const query = parseWith(DocumentQuerySchema, c.req.query(), 'query');
     const principal = c.get('principal');
     const now = c.get('now');
     const grant = await grantDocument(deps.db, principal, query.schedule_history_id, kind, now);
-    const language = languageOf(query.locale, c.get('headers').locale, grant.examLocale);
-    const origin = ownOrigin(c, publicOrigin);
-    const token = await issueToken(deps.db, {
-      examineeId: principal.examineeId,
-      scheduleHistoryId: grant.scheduleHistoryId,
-      now,
-      ttlMs: DOCUMENT_TOKEN_TTL_MS,
-      ...(principal.loginType === null ? {} : { loginType: principal.loginType }),
-    });
-    const search = new URLSearchParams({ token, locale: language, document: kind });
-    const renderer = options.renderer ?? sharedRenderer(deps.logger);
-    const body = await renderer.render({
-      url: `${origin}/score-report-embed/${grant.scheduleHistoryId}?${search}`,
-      landscape: kind === 'certificate',
-      browserLocale: languages[language].tag,
-    });
+    const locale = languageOf(query.locale, c.get('headers').locale, grant.examLocale);
+    let stored = await findDocument(deps.db, grant.scheduleHistoryId, kind, locale);
+    if (!stored) {
+      const key = `${grant.scheduleHistoryId}:${kind}:${locale}`;
+      let printing = healing.get(key);
+      if (!printing) {
+        const origin = ownOrigin(c, publicOrigin);
+        const renderer = options.renderer ?? sharedRenderer(deps.logger);
+        printing = printDocument(deps.db, { renderer, origin }, {
+          examineeId: principal.examineeId,
+          scheduleHistoryId: grant.scheduleHistoryId,
+          kind,
+          locale,
+          now,
+          loginType: principal.loginType,
+        })
+          .then((bytes) => storeDocument(deps.db, { scheduleHistoryId: grant.scheduleHistoryId, kind, locale, bytes, now }))
+          .finally(() => healing.delete(key));
+        healing.set(key, printing);
+      }
+      stored = await printing;
+    }
     const name = kind === 'certificate' ? `certificate-${grant.scheduleHistoryId}.pdf` : `score-report-${grant.scheduleHistoryId}.pdf`;
-    return c.body(body as Uint8Array<ArrayBuffer>, 200, {
+    const headers = { ETag: stored.etag, 'Cache-Control': 'private, no-cache', Vary: 'Authorization' };
+    if (matches(c.req.header('If-None-Match'), stored.etag)) return c.body(null, 304, headers);
+    return c.body(stored.bytes as Uint8Array<ArrayBuffer>, 200, {
+      ...headers,
       'Content-Type': 'application/pdf',
+      'Content-Length': String(stored.bytes.byteLength),
       'Content-Disposition': `attachment; filename="${name}"`,
-      'Cache-Control': 'no-store',
     });
   }
 

@@ -10,7 +10,8 @@
  *   of its sittings at the level still PENDING, DOING or unscored) are ranked "N of M" by score
  *   (ties share a rank) and moved to STATISTIC_COMPLETED (a released one stays RESULT_PUBLIC);
  *   per-unit correct rates over all of them and per organisation go to `unit_statistics`;
- * - releaseResult: -> RESULT_PUBLIC one week after the exam;
+ * - releaseResult: -> RESULT_PUBLIC one week after the exam, and the printing of its bought
+ *   documents is enqueued (server/documents/store.ts);
  * - expireSchedule: PENDING sittings of an ended schedule -> EXPIRED;
  * - autoFinishSitting: DOING past deadline + upload window -> COMPLETED (finished at the
  *   deadline, with the receipt of what was saved), then scoring is enqueued.
@@ -30,6 +31,7 @@ import {
   schedules,
   unitStatistics,
 } from '../db/schema.ts';
+import { enqueueDocuments } from '../documents/store.ts';
 import { enqueueJob } from '../jobs/queue.ts';
 import { receiptOf } from './exam.ts';
 import { nextStatus } from './schedule-history.ts';
@@ -192,6 +194,7 @@ export async function releaseResult(tx: Tx, scheduleHistoryId: number, now: Date
   if (next === undefined || next === history.status) return false;
   await tx.update(scheduleHistories).set({ status: next }).where(eq(scheduleHistories.id, history.id));
   await tx.update(results).set({ releasedAt: now }).where(eq(results.scheduleHistoryId, history.id));
+  await enqueueDocuments(tx, history.id, now);
   return true;
 }
 

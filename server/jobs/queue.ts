@@ -15,7 +15,7 @@ import { backoffMs } from '../../machines/shared/backoff.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { jobs } from '../db/schema.ts';
 
-export const jobKinds = ['score', 'statistics', 'release', 'expire', 'auto-finish'] as const;
+export const jobKinds = ['score', 'statistics', 'release', 'expire', 'auto-finish', 'document'] as const;
 export type JobKind = (typeof jobKinds)[number];
 
 export type Job = typeof jobs.$inferSelect;

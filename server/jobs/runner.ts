@@ -7,6 +7,11 @@
  * `startJobRunner` does that every 15 000 ms (the seed's constant) inside a server process,
  * never two ticks at once, and stops cleanly. Any number of processes may run one.
  *
+ * A `document` job prints a released sitting's documents (server/documents/store.ts) before its
+ * transaction (Chromium reads this server, so printing never holds a transaction open) and
+ * stores them inside it; without `documents` (tests, the test clock) it prints nothing and the
+ * documents are printed on their first download.
+ *
  * Beside the jobs, on its own timer (so a long round of jobs never looks like an outage), the
  * runner beats: at once when it starts and then every 15 000 ms it moves the service's
  * heartbeat and grants the automatic time credits (server/domain/time-credit.ts): a gap since
@@ -28,11 +33,17 @@ import {
   scoreSitting,
 } from '../domain/results-lifecycle.ts';
 import { beat, creditMaintenanceWindows } from '../domain/time-credit.ts';
+import { renderReleasedDocuments, storeDocument, type DocumentPrinting, type PrintedDocument } from '../documents/store.ts';
 import type { Logger } from '../logger.ts';
 import { claimJobs, JOB_TICK_MS, markDone, markFailed, type Job, type JobKind } from './queue.ts';
 import { sweep } from './sweep.ts';
 
-export type JobContext = { now: Date; uploadWindowMs: number };
+export type JobContext = {
+  now: Date;
+  uploadWindowMs: number;
+  /** A `document` job's documents, printed before its transaction. */
+  printed?: PrintedDocument[];
+};
 export type JobHandler = (tx: Tx, payload: unknown, context: JobContext) => Promise<unknown>;
 
 const id = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -45,6 +56,10 @@ export const jobHandlers: Record<JobKind, JobHandler> = {
   expire: (tx, payload, { now }) => expireSchedule(tx, v.parse(v.object({ scheduleId: id }), payload).scheduleId, now),
   'auto-finish': (tx, payload, { now, uploadWindowMs }) =>
     autoFinishSitting(tx, v.parse(SittingPayload, payload).scheduleHistoryId, now, uploadWindowMs),
+  document: async (tx, payload, { now, printed }) => {
+    const { scheduleHistoryId } = v.parse(SittingPayload, payload);
+    for (const document of printed ?? []) await storeDocument(tx, { scheduleHistoryId, ...document, now });
+  },
 };
 
 /** This process's name on the locks it takes. */
@@ -58,6 +73,8 @@ export type RunOptions = {
   /** Replace handlers (tests: a job that fails). */
   handlers?: Partial<Record<JobKind, JobHandler>>;
   logger?: Logger;
+  /** How `document` jobs print (the server's renderer and its own origin); without it they print nothing. */
+  printing?: DocumentPrinting;
 };
 
 export type RunSummary = { ran: number; failed: number; jobs: { id: number; key: string; ok: boolean }[] };
@@ -69,6 +86,9 @@ export async function runJob(db: Db, job: Job, clock: Clock, options: RunOptions
   const context: JobContext = { now: clock.now(), uploadWindowMs: options.uploadWindowMs ?? defaultSettings.uploadWindowMs };
   try {
     if (handler === undefined) throw new Error(`Unknown job kind ${job.kind}`);
+    if (job.kind === 'document') {
+      context.printed = await renderReleasedDocuments(db, v.parse(SittingPayload, job.payload).scheduleHistoryId, context.now, options.printing);
+    }
     await db.transaction(async (tx) => {
       await handler(tx, job.payload, context);
       await markDone(tx, job, workerId, clock.now());

@@ -8,6 +8,7 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { paymentItems, payments, purchases, type PaymentKind } from '../../db/schema.ts';
+import { enqueueDocuments } from '../../documents/store.ts';
 import type { Logger } from '../../logger.ts';
 import { PaymentStatus } from '../../../contract/payments.ts';
 
@@ -57,6 +58,8 @@ export async function grantPayment(
       .returning({ kind: purchases.kind });
     if (inserted.length > 0) granted.push(kind);
   }
+  // A document bought after the release is printed now (the job prints nothing before it).
+  if (granted.includes('result_sheet') || granted.includes('certificate')) await enqueueDocuments(tx, payment.scheduleHistoryId, now);
   const twice = kinds.filter((kind) => !granted.includes(kind));
   if (twice.length > 0) {
     logger.error(
