@@ -11,6 +11,7 @@
  *   returns unchanged, and the scoring job enqueued in the same transaction.
  * Every status written here is the schedule history machine's answer (`nextStatus`).
  */
+import type { CallerLanguages } from './exam-titles.ts';
 import { createHash } from 'node:crypto';
 import { and, asc, count, eq, ne } from 'drizzle-orm';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
@@ -40,13 +41,14 @@ export async function getExamDetails(
   principal: Principal,
   scheduleHistoryId: number,
   now: Date,
+  wanted: CallerLanguages,
 ): Promise<ExamDetails> {
   const sitting = await loadOwnSitting(db, principal, scheduleHistoryId);
   const [row] = await db
     .select({ n: count() })
     .from(questions)
     .where(eq(questions.examId, sitting.history.examId));
-  return examDetails(sitting, row?.n ?? 0, now);
+  return examDetails(sitting, row?.n ?? 0, now, wanted);
 }
 
 export async function startExam(

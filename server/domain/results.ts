@@ -7,6 +7,7 @@
  * (RESULT_VIEW_EXPIRED after). The score report also needs the result sheet bought
  * (PAYMENT_REQUIRED). Percentages are rounded to one decimal.
  */
+import { titleIn, type CallerLanguages } from './exam-titles.ts';
 import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
 import { DisplayFlag, ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { type ErrorCode } from '../../contract/errors.ts';
@@ -65,7 +66,7 @@ function subjectAndLevel(sitting: Sitting) {
 }
 
 /** A reader of the caller's own result (the short result, the score report): what viewableResult lets through, as `View`. */
-type ResultReader<View> = (db: Db, principal: Principal, scheduleHistoryId: number, now: Date) => Promise<WithoutServerTime<View>>;
+type ResultReader<View> = (db: Db, principal: Principal, scheduleHistoryId: number, now: Date, wanted: CallerLanguages) => Promise<WithoutServerTime<View>>;
 
 export const shortResult: ResultReader<ShortResult> = async (db, principal, scheduleHistoryId, now) => {
   const { sitting, result, finishedAt } = await viewableResult(db, principal, scheduleHistoryId, now);
@@ -102,7 +103,7 @@ export function ratingOf(correctRate: number, passed: boolean): Rating {
   return 'C';
 }
 
-export const scoreReport: ResultReader<ScoreReport> = async (db, principal, scheduleHistoryId, now) => {
+export const scoreReport: ResultReader<ScoreReport> = async (db, principal, scheduleHistoryId, now, wanted) => {
   const { sitting, result, finishedAt } = await viewableResult(db, principal, scheduleHistoryId, now);
   const owned = await ownedBy(db, sitting.history.id);
   if (owned.items.result_sheet !== 2) throw new DomainError('PAYMENT_REQUIRED', 'The result sheet has not been bought.');
@@ -115,6 +116,7 @@ export const scoreReport: ResultReader<ScoreReport> = async (db, principal, sche
       organizationRegion: organizations.region,
       rankDisplayFlag: organizations.rankDisplayFlag,
       title: exams.title,
+      titles: exams.titles,
       passPercent: exams.passPercent,
       levelId: exams.levelId,
     })
@@ -160,7 +162,7 @@ export const scoreReport: ResultReader<ScoreReport> = async (db, principal, sche
       region,
       organization_name: about.organizationName,
     },
-    exam: { ...subjectAndLevel(sitting), title: about.title, exam_date: finishedAt.toISOString() },
+    exam: { ...subjectAndLevel(sitting), title: titleIn(about, wanted), exam_date: finishedAt.toISOString() },
     result: {
       score: result.score,
       max_score: result.maxScore,

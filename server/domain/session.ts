@@ -5,6 +5,7 @@
  * - basic information, registered once and never changed (seed section 5);
  * - the testing menu's status (GET /get-status-choose-page): exam fee, exam, result release.
  */
+import type { CallerLanguages } from './exam-titles.ts';
 import { and, eq, isNull } from 'drizzle-orm';
 import { ApplicationMode, LoginType } from '../../contract/enums.ts';
 import { type ChoosePageStatus } from '../../contract/results.ts';
@@ -50,10 +51,10 @@ export async function sessionInfo(db: Db, principal: Principal): Promise<Examine
   return examineeWideInfo(first, loginType);
 }
 
-export async function listExams(db: Db, principal: Principal): Promise<ExamListItem[]> {
+export async function listExams(db: Db, principal: Principal, wanted: CallerLanguages): Promise<ExamListItem[]> {
   const all = await loadSittingsOfExaminee(db, principal.examineeId);
   const visible = principal.scheduleHistoryId === null ? all : all.filter((s) => s.history.id === principal.scheduleHistoryId);
-  return sortForList(visible).map((s) => examListItem(s, all));
+  return sortForList(visible).map((s) => examListItem(s, all, wanted));
 }
 
 /** Registers name, grade and email once; a second registration is ER_DUP_ENTRY and changes nothing. */

@@ -27,7 +27,7 @@ function sittingQuery(tx: Tx) {
   return tx
     .select({
       history: scheduleHistories,
-      exam: { id: exams.id, title: exams.title, timeLimitSeconds: exams.timeLimitSeconds },
+      exam: { id: exams.id, title: exams.title, titles: exams.titles, timeLimitSeconds: exams.timeLimitSeconds },
       level: { id: levels.id, name: levels.name, position: levels.position },
       subject: { id: subjects.id, name: subjects.name },
       examinee: {

@@ -3,6 +3,7 @@
  * contract narrows (subject ids, statuses, login methods) are checked here, so a bad row fails
  * loudly on the server instead of sending the client something it would reject.
  */
+import { titleIn, type CallerLanguages } from './exam-titles.ts';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { type ExamDetails, type Question } from '../../contract/exam.ts';
 import { type ExamineeInfo, type ExamListItem } from '../../contract/session.ts';
@@ -59,14 +60,14 @@ export function sortForList(sittings: readonly Sitting[]): Sitting[] {
 const S = ScheduleHistoryStatus;
 
 /** One row of GET /exams; `all` are the examinee's sittings (for step mode). Scores come with the results issue. */
-export function examListItem(sitting: Sitting, all: readonly Sitting[]): ExamListItem {
+export function examListItem(sitting: Sitting, all: readonly Sitting[], wanted: CallerLanguages): ExamListItem {
   const status = toStatus(sitting.history.status);
   const scored = status === S.SCORING_COMPLETED || status === S.STATISTIC_COMPLETED || status === S.RESULT_PUBLIC;
   return {
     schedule_history_id: sitting.history.id,
     subject: { id: toSubjectId(sitting.subject.id), name: sitting.subject.name },
     level: { id: sitting.level.id, name: sitting.level.name, order: sitting.level.position },
-    exam: { id: sitting.exam.id, title: sitting.exam.title },
+    exam: { id: sitting.exam.id, title: titleIn(sitting.exam, wanted) },
     status,
     score: null,
     scoring: scored ? 'scored' : status === S.COMPLETED ? 'scoring' : 'not_taken',
@@ -74,7 +75,7 @@ export function examListItem(sitting: Sitting, all: readonly Sitting[]): ExamLis
   };
 }
 
-export function examDetails(sitting: Sitting, questionCount: number, now: Date): ExamDetails {
+export function examDetails(sitting: Sitting, questionCount: number, now: Date, wanted: CallerLanguages): ExamDetails {
   const { history } = sitting;
   return {
     schedule_history_id: history.id,
@@ -83,7 +84,7 @@ export function examDetails(sitting: Sitting, questionCount: number, now: Date):
     level: { id: sitting.level.id, name: sitting.level.name, order: sitting.level.position },
     exam: {
       id: sitting.exam.id,
-      title: sitting.exam.title,
+      title: titleIn(sitting.exam, wanted),
       question_count: questionCount,
       time_limit_seconds: sitting.exam.timeLimitSeconds,
     },

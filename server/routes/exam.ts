@@ -3,6 +3,7 @@
  * parses with the contract's schema, calls one domain function (server/domain/exam.ts,
  * server/domain/answers.ts) and adds the server's time.
  */
+import { callerLanguages } from '../domain/exam-titles.ts';
 import { Hono } from 'hono';
 import {
   ExamDetailsQuerySchema,
@@ -30,7 +31,7 @@ export function examRoutes(deps: AppDeps): Hono<AppEnv> {
 
   routes.get('/exam-details', login, async (c) => {
     const query = parseWith(ExamDetailsQuerySchema, c.req.query(), 'query');
-    return c.json(await getExamDetails(db, c.get('principal'), query.schedule_history_id, c.get('now')), 200);
+    return c.json(await getExamDetails(db, c.get('principal'), query.schedule_history_id, c.get('now'), callerLanguages(c.get('headers'))), 200);
   });
 
   routes.post('/exam/start', login, async (c) => {

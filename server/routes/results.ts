@@ -14,9 +14,9 @@ export function resultRoutes(deps: AppDeps): Hono<AppEnv> {
   const { db } = deps;
   const login = requireLogin(deps);
 
-  routes.get('/get-short-result', login, sittingRead(ResultQuerySchema, (principal, id, now) => shortResult(db, principal, id, now)));
+  routes.get('/get-short-result', login, sittingRead(ResultQuerySchema, (principal, id, now, wanted) => shortResult(db, principal, id, now, wanted)));
 
-  routes.get('/score-report/results', login, sittingRead(ResultQuerySchema, (principal, id, now) => scoreReport(db, principal, id, now)));
+  routes.get('/score-report/results', login, sittingRead(ResultQuerySchema, (principal, id, now, wanted) => scoreReport(db, principal, id, now, wanted)));
 
   return routes;
 }

@@ -3,6 +3,7 @@
  * exam list, with step-mode locks), POST /save-examinee-info (basic information, once) and
  * GET /get-status-choose-page (the testing menu).
  */
+import { callerLanguages } from '../domain/exam-titles.ts';
 import { Hono } from 'hono';
 import { ChoosePageQuerySchema } from '../../contract/results.ts';
 import { SaveExamineeInfoRequestSchema, type MeResponse } from '../../contract/session.ts';
@@ -27,7 +28,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   routes.get('/exams', login, async (c) => {
-    return c.json({ exams: await listExams(db, c.get('principal')), server_time: c.get('now').toISOString() }, 200);
+    return c.json({ exams: await listExams(db, c.get('principal'), callerLanguages(c.get('headers'))), server_time: c.get('now').toISOString() }, 200);
   });
 
   routes.post('/save-examinee-info', login, async (c) => {
