@@ -17,7 +17,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import * as v from 'valibot';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { LOGIN_CODE_ALPHABET } from '../../contract/session.ts';
@@ -251,10 +251,15 @@ export async function seedResultsDemo(tx: Tx, now: Date, hash: PasswordHasher = 
     scheduleIds.set(schedule.code, row!.id);
   }
 
-  const examRows = await tx.select({ id: exams.id, code: exams.code, levelId: exams.levelId }).from(exams).where(inArray(exams.code, ['EN-1', 'CALC-1']));
+  // The newest version of each exam (the one new sittings take), questions and all.
+  const examRows = await tx
+    .select({ id: exams.id, code: exams.code, levelId: exams.levelId })
+    .from(exams)
+    .where(inArray(exams.code, ['EN-1', 'CALC-1']))
+    .orderBy(asc(exams.version));
   const examOf = new Map(examRows.map((e) => [e.code, e]));
   const papers = new Map<number, Question[]>();
-  for (const exam of examRows) {
+  for (const exam of examOf.values()) {
     papers.set(exam.id, await tx.select().from(questions).where(eq(questions.examId, exam.id)).orderBy(questions.number));
   }
 

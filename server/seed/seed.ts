@@ -1,15 +1,19 @@
 /**
  * Idempotent demo data, safe to run on every start: subjects, levels, the demo organisations
- * with their classrooms and test periods, the exams with their questions, and the demo pupils
- * of server/seed/demo-accounts.json with their sittings, and the demo proctors of
+ * with their classrooms and test periods, the exams, and the demo pupils of
+ * server/seed/demo-accounts.json with their sittings, and the demo proctors of
  * server/seed/staff-accounts.json (one per demo organisation). Rows are found by their natural keys
  * (subject id, organisation code, schedule code, exam code, login code; a sitting by pupil,
- * schedule and exam) and only created when missing; existing rows, and what pupils did with
- * them, are left alone, except the demo questions' content, which follows the content modules
- * (server/seed/content/). So a newer version adds its new rows to an existing ./data.
+ * schedule and exam code) and only created when missing; existing rows, and what pupils did with
+ * them, are left alone. The exams are the files of server/seed/demo/exams/, brought in through
+ * the exam import (server/imports/exams/apply.ts) in this transaction: an unchanged file (the same
+ * content digest) writes nothing; a changed one updates its exam in place, or adds the exam's next
+ * version once a pupil has started it, which sittings booked from then on take (an exam the seed
+ * wrote before its exams were files, without a digest, is brought up to date in place once). So
+ * a newer version adds its new rows to an existing ./data.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Db, Tx } from '../db/client.ts';
 import {
@@ -17,7 +21,6 @@ import {
   exams,
   levels,
   organizations,
-  questions,
   scheduleHistories,
   schedules,
   staff,
@@ -26,6 +29,7 @@ import {
 } from '../db/schema.ts';
 import { digestOf } from '../domain/exam.ts';
 import { isFinished } from '../domain/schedule-history.ts';
+import { importExamDocument, jsonQuestionKey } from '../imports/exams/apply.ts';
 import { demoSittingsOf, loadDemoAccounts, type DemoAccount } from './demo-accounts.ts';
 import { passwordHasher, type PasswordHasher } from './passwords.ts';
 import { seedResultsDemo } from './results-demo.ts';
@@ -40,15 +44,11 @@ import {
   demoVenues,
   otherDemoOrganizations,
   scheduleForScenario,
-  type DemoExam,
   type DemoSchedule,
   type DemoVenueKey,
 } from './demo-content.ts';
 
 export type SeedSummary = { examinees: number; exams: number; questions: number };
-
-/** The columns of a question that the content modules define (all but its id, exam and number). */
-const contentColumns = ['type', 'prompt', 'choices', 'correctAnswer', 'unit', 'math', 'input', 'blocks', 'caseSensitive'] as const;
 
 /** When the demo's finished sittings were sat, and its basic information registered. */
 const DEMO_PAST = new Date('2026-01-05T09:00:00.000Z');
@@ -90,39 +90,35 @@ export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAcc
     }
 
     let questionCount = 0;
-    /** The regular paper of each level, by "subject/level"; every paper (short ones too) by code. */
-    const examIds = new Map<string, number>();
-    const examIdsByCode = new Map<string, { id: number; subjectId: number; level: number }>();
-    const regularExams = new Set<DemoExam>(demoExams);
     for (const exam of [...demoExams, ...demoShortExams]) {
-      const levelId = await idOf(
-        tx,
-        'level',
-        levels,
-        and(eq(levels.subjectId, exam.subjectId), eq(levels.position, exam.level)),
-      );
-      await tx
-        .insert(exams)
-        .values({ code: exam.code, levelId, title: exam.title, timeLimitSeconds: exam.timeLimitSeconds })
-        .onConflictDoNothing();
-      const examId = await idOf(tx, 'exam', exams, eq(exams.code, exam.code));
-      if (regularExams.has(exam)) examIds.set(`${exam.subjectId}/${exam.level}`, examId);
-      examIdsByCode.set(exam.code, { id: examId, subjectId: exam.subjectId, level: exam.level });
-      // Content is kept in step with the content modules by (exam, number): a row whose content
-      // differs (an older version of the seed) is brought up to date, an equal one left untouched.
-      await tx
-        .insert(questions)
-        .values(exam.questions.map((q, i) => ({ ...q, examId, number: i + 1 })))
-        .onConflictDoUpdate({
-          target: [questions.examId, questions.number],
-          set: Object.fromEntries(contentColumns.map((c) => [c, sql.raw(`excluded.${questions[c].name}`)])),
-          setWhere: sql.raw(
-            `(${contentColumns.map((c) => `"questions"."${questions[c].name}"`).join(', ')}) is distinct from (${contentColumns
-              .map((c) => `excluded.${questions[c].name}`)
-              .join(', ')})`,
-          ),
-        });
+      const result = await importExamDocument(tx, exam.document, jsonQuestionKey(exam.code), {
+        apply: true,
+        undigestedInPlace: true,
+        now,
+        staffId: null,
+        reason: 'demo seed',
+      });
+      if (!result.applied) throw new Error(`server/seed/demo/exams/${exam.code}.json: not imported ${JSON.stringify(result.rows.filter((row) => row.outcome === 'refuse'))}`);
       questionCount += exam.questions.length;
+    }
+    // Each exam by its code: the newest version, which new sittings take.
+    const newest = new Map<string, number>();
+    for (const row of await tx
+      .select({ id: exams.id, code: exams.code })
+      .from(exams)
+      .where(inArray(exams.code, [...demoExams, ...demoShortExams].map((exam) => exam.code)))
+      .orderBy(asc(exams.version))) {
+      newest.set(row.code, row.id);
+    }
+    for (const exam of [...demoExams, ...demoShortExams]) {
+      if (!newest.has(exam.code)) throw new Error(`Seed: exam ${exam.code} is stored under a code of another case`);
+    }
+    /** The regular paper of each level, by "subject/level"; every paper (short ones too) by code. */
+    const examIds = new Map<string, { id: number; code: string }>();
+    const examIdsByCode = new Map<string, { id: number; code: string; subjectId: number; level: number }>();
+    for (const exam of demoExams) examIds.set(`${exam.subjectId}/${exam.level}`, { id: newest.get(exam.code)!, code: exam.code });
+    for (const exam of [...demoExams, ...demoShortExams]) {
+      examIdsByCode.set(exam.code, { id: newest.get(exam.code)!, code: exam.code, subjectId: exam.subjectId, level: exam.level });
     }
 
     // Which pupils and sittings exist, in two reads (not three per pupil): on a later start, all.
@@ -135,10 +131,11 @@ export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAcc
       (known.size === 0
         ? []
         : await tx
-            .select({ examineeId: scheduleHistories.examineeId, scheduleId: scheduleHistories.scheduleId, examId: scheduleHistories.examId })
+            .select({ examineeId: scheduleHistories.examineeId, scheduleId: scheduleHistories.scheduleId, examCode: exams.code })
             .from(scheduleHistories)
+            .innerJoin(exams, eq(exams.id, scheduleHistories.examId))
             .where(inArray(scheduleHistories.examineeId, [...known.values()]))
-      ).map((row) => sittingKey(row.examineeId, row.scheduleId, row.examId)),
+      ).map((row) => sittingKey(row.examineeId, row.scheduleId, row.examCode)),
     );
     for (const account of accounts) if (!known.has(account.login_code) && account.password !== undefined) void hash(account.password);
     for (const account of accounts) {
@@ -153,11 +150,11 @@ export async function seedDemoData(db: Db, accounts: DemoAccount[] = loadDemoAcc
         if (sitting.examCode !== undefined && (special?.subjectId !== sitting.subject || special.level !== sitting.level)) {
           throw new Error(`demo-accounts.json: ${account.login_code} names exam ${sitting.examCode}, not one of subject ${sitting.subject} level ${sitting.level}`);
         }
-        const examId = special?.id ?? examIds.get(`${sitting.subject}/${sitting.level}`);
-        if (examId === undefined) {
+        const exam = special ?? examIds.get(`${sitting.subject}/${sitting.level}`);
+        if (exam === undefined) {
           throw new Error(`demo-accounts.json: no exam for subject ${sitting.subject} level ${sitting.level}`);
         }
-        return { examId, status: sitting.status };
+        return { examId: exam.id, examCode: exam.code, status: sitting.status };
       });
       await ensurePupil(tx, account, { organizationId, scheduleId, sittings }, { examineeId: known.get(account.login_code), booked, hash });
     }
@@ -179,13 +176,14 @@ async function ensureVenue(
   return idOf(tx, 'venue', venues, and(eq(venues.organizationId, organizationId), eq(venues.name, venue.name)));
 }
 
-const sittingKey = (examineeId: number, scheduleId: number, examId: number) => `${examineeId}/${scheduleId}/${examId}`;
+/** A sitting by pupil, test period and exam code: a pupil booked into any version of an exam is booked. */
+const sittingKey = (examineeId: number, scheduleId: number, examCode: string) => `${examineeId}/${scheduleId}/${examCode.toLowerCase()}`;
 
 /** The pupil and, each when missing, their sittings (`known`: the pupil's id if it exists, and every existing sitting). */
 async function ensurePupil(
   tx: Tx,
   account: DemoAccount,
-  ids: { organizationId: number; scheduleId: number; sittings: { examId: number; status: number }[] },
+  ids: { organizationId: number; scheduleId: number; sittings: { examId: number; examCode: string; status: number }[] },
   known: { examineeId: number | undefined; booked: ReadonlySet<string>; hash: PasswordHasher },
 ): Promise<void> {
   let examineeId = known.examineeId;
@@ -210,15 +208,16 @@ async function ensurePupil(
   }
 
   for (const sitting of ids.sittings) {
-    if (known.booked.has(sittingKey(examineeId, ids.scheduleId, sitting.examId))) continue;
+    if (known.booked.has(sittingKey(examineeId, ids.scheduleId, sitting.examCode))) continue;
     const [existing] = await tx
       .select({ id: scheduleHistories.id })
       .from(scheduleHistories)
+      .innerJoin(exams, eq(exams.id, scheduleHistories.examId))
       .where(
         and(
           eq(scheduleHistories.examineeId, examineeId),
           eq(scheduleHistories.scheduleId, ids.scheduleId),
-          eq(scheduleHistories.examId, sitting.examId),
+          eq(exams.code, sitting.examCode),
         ),
       )
       .limit(1);

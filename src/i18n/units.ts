@@ -1,7 +1,7 @@
 /**
  * Unit names (the score report's per-unit analysis and the unit of its wrong-answer example) in the
  * pupil's language, picked by the name the server sends: each unit's seed name
- * (server/seed/content/, in English, the key of result_units and unit_statistics), as subject
+ * (server/seed/demo/exams/, in English, the key of result_units and unit_statistics), as subject
  * names are picked by id (subjects.ts). A unit this build does not know keeps the name the server
  * sent. Each message's context names its subject, so a translator knows "variables" is
  * programming and "particles" Japanese grammar.

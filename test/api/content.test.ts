@@ -1,5 +1,5 @@
 /**
- * The exam content (server/seed/content/): four subjects with at least three levels, exams of at
+ * The demo's exam files (server/seed/demo/exams/): four subjects with at least three levels, exams of at
  * least 20 questions tagged with their subject's units, every stored correct answer correct by
  * server/domain/scoring.ts and in its type's answer format; then, on each database, what the
  * seed wrote, what GET /exam/questions sends (never a correct answer) for every exam, and how
@@ -12,13 +12,21 @@ import { ExamQuestionsSchema } from '../../contract/exam.ts';
 import * as schema from '../../server/db/schema.ts';
 import { answerFormatProblem } from '../../server/domain/answers.ts';
 import { isCorrect, isWellFormedNumber } from '../../server/domain/scoring.ts';
-import { demoExams, demoLevels, demoSubjects, unitsBySubject } from '../../server/seed/demo-content.ts';
+import { examDigest, startedExamIds } from '../../server/imports/exams/apply.ts';
+import { demoExams, demoLevels, demoShortExams, demoSubjects, unitsBySubject } from '../../server/seed/demo-content.ts';
 import { seedDemoData } from '../../server/seed/seed.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, useApi } from '../helpers/server-api.ts';
 import { addSitting, answerKey } from '../helpers/server-fixtures.ts';
 
 const kinds = await testDatabaseKinds();
+/** The units of each subject (seed section 2): what the per-unit analysis groups by. */
+const syllabus: Record<number, string[]> = {
+  1: ['animals', 'opposites', 'daily life', 'spelling', 'word meaning'],
+  2: ['addition', 'subtraction', 'multiplication', 'division', 'place value', 'fractions', 'decimals', 'percentages', 'negative numbers', 'order of operations'],
+  3: ['kanji reading', 'kanji writing', 'vocabulary', 'particles'],
+  6: ['sequences', 'loops', 'events', 'conditions', 'variables'],
+};
 const allQuestions = demoExams.flatMap((exam) => exam.questions.map((q, i) => ({ exam, q, label: `${exam.code} #${i + 1}` })));
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 /** The answer as a whole word (or number) of `text`. */
@@ -38,11 +46,12 @@ describe('the content', () => {
     expect(new Set(demoExams.map((e) => e.code)).size).toBe(demoExams.length);
   });
 
-  test('every question names a unit of its subject, and every unit of a subject is used', () => {
-    for (const { exam, q, label } of allQuestions) expect(unitsBySubject[exam.subjectId], label).toContain(q.unit);
+  test('every question names a unit of its subject\'s syllabus, and every unit of a subject is used', () => {
+    for (const { exam, q, label } of allQuestions) expect(syllabus[exam.subjectId], label).toContain(q.unit);
     for (const subject of demoSubjects) {
       const used = new Set(demoExams.filter((e) => e.subjectId === subject.id).flatMap((e) => e.questions.map((q) => q.unit)));
-      expect(used, subject.name).toEqual(new Set(unitsBySubject[subject.id]));
+      expect(used, subject.name).toEqual(new Set(syllabus[subject.id]));
+      expect(new Set(unitsBySubject[subject.id]), subject.name).toEqual(used);
     }
   });
 
@@ -149,16 +158,40 @@ describe.each(kinds)('the content on %s', (kind) => {
     }
   });
 
-  test('seeding an older database brings question content up to date without duplicating rows', async () => {
+  test('every demo exam came in through the exam import: one version, its file\'s digest, audited', async () => {
+    for (const exam of [...demoExams, ...demoShortExams]) {
+      const rows = await api.db.select().from(schema.exams).where(eq(schema.exams.code, exam.code));
+      expect(rows.map((row) => [row.version, row.contentDigest, row.title, row.timeLimitSeconds, row.passPercent]), exam.code).toEqual([
+        [1, examDigest(exam.document), exam.title, exam.timeLimitSeconds, exam.passPercent],
+      ]);
+      const audited = await api.db.select().from(schema.auditLog).where(and(eq(schema.auditLog.action, 'import'), eq(schema.auditLog.entity, `exam:${exam.code} v1`)));
+      expect(audited.length, exam.code).toBe(1);
+    }
+  });
+
+  test('seeding again writes nothing; a database seeded before the exam files is brought up to date in place', async () => {
+    const counts = async () => ({
+      exams: (await api.db.select({ n: count() }).from(schema.exams))[0]!.n,
+      questions: (await api.db.select({ n: count() }).from(schema.questions))[0]!.n,
+      audit: (await api.db.select({ n: count() }).from(schema.auditLog))[0]!.n,
+    });
+    const before = await counts();
+    await seedDemoData(api.db);
+    expect(await counts()).toEqual(before);
+
+    // CALC-1 as an earlier seed left it: no digest, a typed-text question without the keypad, and
+    // sat by pupils of the results demo (a started exam an import would not change in place).
     const [exam] = await api.db.select().from(schema.exams).where(eq(schema.exams.code, 'CALC-1'));
+    expect((await startedExamIds(api.db, [exam!.id])).has(exam!.id)).toBe(true);
     const where = and(eq(schema.questions.examId, exam!.id), eq(schema.questions.number, 1));
-    // As an earlier version of the seed wrote it: a typed-text question without a unit's keypad.
+    await api.db.update(schema.exams).set({ contentDigest: null }).where(eq(schema.exams.id, exam!.id));
     await api.db.update(schema.questions).set({ type: 'text', input: null, unit: 'sums', prompt: 'old' }).where(where);
-    const before = await api.db.select({ n: count() }).from(schema.questions);
     await seedDemoData(api.db);
     const [row] = await api.db.select().from(schema.questions).where(where);
     expect(row).toMatchObject({ type: 'number', unit: 'addition', prompt: '7 + 5 = ?', input: { kind: 'keypad', negative: false } });
-    expect(await api.db.select({ n: count() }).from(schema.questions)).toEqual(before);
+    const [updated] = await api.db.select().from(schema.exams).where(eq(schema.exams.id, exam!.id));
+    expect(updated!.contentDigest).toBe(examDigest(demoExams.find((e) => e.code === 'CALC-1')!.document));
+    expect(await counts()).toEqual({ ...before, audit: before.audit + 1 });
   });
 
   test.each(demoExams.map((e) => [e.code, e] as const))('GET /exam/questions of %s sends every question and no correct answer', async (_, exam) => {

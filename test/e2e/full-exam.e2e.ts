@@ -6,7 +6,7 @@
  * keyboard, the number keypad, the "Move up" buttons of the program blocks), sees every question
  * answered in the question list, finishes, and the end screen's receipt counts 20 answers.
  *
- * The right answers come from the seed's content modules (server/seed/content/), read by this
+ * The right answers come from the demo's exam files (server/seed/demo/exams/), read by this
  * test only: the browser never receives them. Each answer counts once the server acknowledged
  * exactly that value, and the receipt's digest must be the one of exactly those answers.
  */

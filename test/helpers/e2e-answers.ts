@@ -1,7 +1,8 @@
 /**
  * Right answers given the way a pupil gives them, for the end-to-end tests that sit whole exams
- * (test/e2e/full-exam.e2e.ts, time-out.e2e.ts). The right answers come from the seed's content
- * modules (server/seed/content/), which only the test reads: the browser never receives them.
+ * (test/e2e/full-exam.e2e.ts, time-out.e2e.ts). The right answers come from the demo's exam
+ * files (server/seed/demo/exams/, read by server/seed/demo-content.ts), which only the test reads:
+ * the browser never receives them.
  *
  * - `answerCorrectly` uses each question type's own input: a choice tile, the device keyboard or
  *   the on-screen alphabet keyboard, the number keypad, the program blocks' "Move up" buttons.
@@ -11,8 +12,8 @@
 import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { ContentQuestion } from '../../server/seed/content/types.ts';
 import { answersDigestText, type Question } from '../../contract/exam.ts';
+import type { DemoQuestion } from '../../server/seed/demo-content.ts';
 
 /** The answer values the server acknowledged (POST /exam/answers answered 2xx), by question id. */
 export function watchSavedAnswers(page: Page): Map<number, string> {
@@ -41,7 +42,7 @@ const keypadKeyNames: Record<string, string> = { '-': 'Minus', '.': 'Decimal poi
  * same question in the seed with its correct answer) with the input a pupil would use. Returns
  * the value the server should then hold. Does not wait for the server.
  */
-export async function answerCorrectly(page: Page, shown: Question, content: ContentQuestion): Promise<string> {
+export async function answerCorrectly(page: Page, shown: Question, content: DemoQuestion): Promise<string> {
   expect(shown.prompt, 'the question on screen is the seed question given').toBe(content.prompt);
   const correct = content.correctAnswer;
   switch (content.type) {

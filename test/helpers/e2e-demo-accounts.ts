@@ -52,7 +52,7 @@ function take(matches: (account: DemoAccount) => boolean, what: string): DemoPup
 /**
  * A demo pupil (scenario "journey") whose login works and whose exam nobody in this run has
  * started yet; by default one of English level 1, the exam the journey tests sit (its first
- * questions are a choice and a typed text, server/seed/content/english.ts).
+ * questions are a choice and a typed text, server/seed/demo/exams/EN-1.json).
  */
 export function takeJourneyPupil(exam: { subject: number; level: number } = { subject: 1, level: 1 }): DemoPupil {
   return take(

@@ -7,7 +7,7 @@
  *
  * - `followSitting(page, pupil)`: set up before Start; resolves once the first question is
  *   loaded, with the sitting's id, the pupil's credentials, the server's deadline and the
- *   questions with their seed content (server/seed/content/, read by the test only).
+ *   questions with their seed content (server/seed/demo/exams/, read by the test only).
  * - `answerQuestion(page, sitting, n, where)`: goes to question n, gives the right answer with
  *   the question's own input (test/helpers/e2e-answers.ts) and waits until the saved indicator
  *   says `where` ("Saved on the server", "Saved on this terminal"); notes the answer given.

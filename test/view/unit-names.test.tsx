@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /**
  * Unit names in the pupil's language (src/i18n/units.ts): every unit of the seed's exam content
- * (server/seed/content/, sent by the server under its English seed name) has a message, and every
+ * (server/seed/demo/exams/, sent by the server under its English seed name) has a message, and every
  * one of the 23 catalogs translates each of them; the score report names the units in its table,
  * its chart and its wrong-answer example in the pupil's language, and a unit this build does not
  * know stays as the server sent it.

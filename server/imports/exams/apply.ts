@@ -21,24 +21,23 @@ import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { ImportOutcome, ImportProblem, ImportReason } from '../../../contract/imports.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { auditLog, exams, levels, questions, scheduleHistories, subjects, type QuestionInput } from '../../db/schema.ts';
+import { auditLog, exams, levels, questions, scheduleHistories, subjects } from '../../db/schema.ts';
+import { subjectName } from '../../domain/subjects.ts';
 import type { ApplyContext, ImportResult, PlannedRow, RecordState } from '../plan.ts';
-import { parseExamDocument, parseExamJson, type ExamDocument, type ExamProblem, type ExamQuestion } from './json.ts';
+import { parseExamDocument, parseExamJson, questionColumns, type ExamDocument, type ExamProblem, type QuestionColumns } from './json.ts';
 import { looksLikeZip } from './package.ts';
 import { readQtiPackage, type QtiOptions } from './qti.ts';
 
-export type ExamImportOptions = { apply: boolean; qti?: QtiOptions } & ApplyContext;
-
-/**
- * The subjects of seed section 1 by id: a deployment that starts empty has none until its first
- * exam of a subject comes in.
- */
-export const subjectNames: Record<1 | 2 | 3 | 6, string> = {
-  1: 'English (vocabulary)',
-  2: 'Calculation',
-  3: 'Japanese (kanji and vocabulary)',
-  6: 'Visual Programming',
-};
+export type ExamImportOptions = {
+  apply: boolean;
+  qti?: QtiOptions;
+  /**
+   * The demo seed's own exams only: a stored version without a content digest (written by the
+   * seed before its exams were files, when it kept their content in step in place) is updated in
+   * place even when started, once; it carries the digest from then on.
+   */
+  undigestedInPlace?: boolean;
+} & ApplyContext;
 
 /** An arbitrary constant naming the exam imports' lock among the database's advisory locks. */
 const EXAM_IMPORT_LOCK_ID = 7_230_524;
@@ -62,23 +61,36 @@ export function readExam(bytes: Uint8Array, qti: QtiOptions = {}): ReadExam {
   const parsed = parseExamJson(bytes);
   if (!parsed.ok) {
     const code = parsed.problems.some((p) => p.reason === 'bad_json') ? '' : codeOfJson(bytes);
-    return { ok: false, rows: rowsOf(parsed.problems, code, (n) => `${code} q${n}`) };
+    return { ok: false, rows: rowsOf(parsed.problems, code, jsonQuestionKey(code)) };
   }
-  const code = parsed.exam.code;
-  return { ok: true, exam: parsed.exam, questionKey: (n) => `${code} q${n}` };
+  return { ok: true, exam: parsed.exam, questionKey: jsonQuestionKey(parsed.exam.code) };
 }
+
+/** How a JSON file's questions are named in the plan: "CODE q3". */
+export const jsonQuestionKey = (code: string) => (number: number) => `${code} q${number}`;
 
 /** Reads, plans and (with `apply`) applies one exam file or package. */
 export async function importExam(db: Db, bytes: Uint8Array, options: ExamImportOptions): Promise<ImportResult> {
   const read = readExam(bytes, options.qti);
   if (!read.ok) return { kind: 'exam', applied: false, rows: read.rows };
-  return db.transaction(async (tx) => {
-    if (options.apply) await tx.execute(sql`select pg_advisory_xact_lock(${EXAM_IMPORT_LOCK_ID})`);
-    const plan = await planExam(tx, read.exam, read.questionKey);
-    if (!options.apply || plan.rows.some((row) => row.outcome === 'refuse')) return { kind: 'exam', applied: false, rows: plan.rows };
-    await plan.apply(tx, options);
-    return { kind: 'exam', applied: true, rows: plan.rows };
-  });
+  return db.transaction((tx) => importExamDocument(tx, read.exam, read.questionKey, options));
+}
+
+/**
+ * Plans and (with `apply`) applies one validated exam inside the caller's transaction: the demo
+ * seed brings in its exam files this way, in its own transaction.
+ */
+export async function importExamDocument(
+  tx: Tx,
+  exam: ExamDocument,
+  questionKey: (number: number) => string,
+  options: ExamImportOptions,
+): Promise<ImportResult> {
+  if (options.apply) await tx.execute(sql`select pg_advisory_xact_lock(${EXAM_IMPORT_LOCK_ID})`);
+  const plan = await planExam(tx, exam, questionKey, options.undigestedInPlace ?? false);
+  if (!options.apply || plan.rows.some((row) => row.outcome === 'refuse')) return { kind: 'exam', applied: false, rows: plan.rows };
+  await plan.apply(tx, options);
+  return { kind: 'exam', applied: true, rows: plan.rows };
 }
 
 /** The SHA-256 of a validated exam: the same content in any key order or spacing has one digest. */
@@ -95,38 +107,6 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
-}
-
-/** A question's stored columns (server/db/schema.ts, questions), the key in scoring's encoding. */
-export type QuestionColumns = {
-  type: ExamQuestion['type'];
-  prompt: string;
-  choices: { id: string; label: string }[];
-  correctAnswer: string;
-  unit: string;
-  math: boolean;
-  input: QuestionInput | null;
-  blocks: { id: string; label: string; category: 'event' | 'motion' | 'looks' | 'sound' | 'control' }[];
-  caseSensitive: boolean;
-};
-
-export function questionColumns(question: ExamQuestion): QuestionColumns {
-  const base = { type: question.type, prompt: question.prompt, unit: question.unit, math: question.math, choices: [], blocks: [], input: null, caseSensitive: false };
-  switch (question.type) {
-    case 'single_choice':
-      return { ...base, choices: question.choices, correctAnswer: question.key };
-    case 'text':
-      return {
-        ...base,
-        correctAnswer: question.key,
-        input: question.input.kind === 'alphabet' ? { kind: 'alphabet', upper_case: question.input.upper_case } : { kind: 'keyboard' },
-        caseSensitive: question.case_sensitive,
-      };
-    case 'number':
-      return { ...base, correctAnswer: question.key, input: { kind: 'keypad', ...question.keypad } };
-    case 'ordering':
-      return { ...base, blocks: question.blocks, correctAnswer: question.key.join(',') };
-  }
 }
 
 type StoredExam = typeof exams.$inferSelect;
@@ -149,7 +129,12 @@ export async function startedExamIds(tx: Tx, examIds: readonly number[]): Promis
   return new Set(rows.map((row) => row.examId));
 }
 
-async function planExam(tx: Tx, exam: ExamDocument, questionKey: (number: number) => string): Promise<{ rows: PlannedRow[]; apply: (tx: Tx, context: ApplyContext) => Promise<void> }> {
+async function planExam(
+  tx: Tx,
+  exam: ExamDocument,
+  questionKey: (number: number) => string,
+  undigestedInPlace: boolean,
+): Promise<{ rows: PlannedRow[]; apply: (tx: Tx, context: ApplyContext) => Promise<void> }> {
   const [level] = await tx
     .select({ id: levels.id, name: levels.name })
     .from(levels)
@@ -180,7 +165,8 @@ async function planExam(tx: Tx, exam: ExamDocument, questionKey: (number: number
     outcome = 'unchanged';
     version = latest.version;
   } else {
-    outcome = (await startedExamIds(tx, [latest.id])).has(latest.id) ? 'create' : 'update';
+    const inPlace = undigestedInPlace && latest.contentDigest === null;
+    outcome = !inPlace && (await startedExamIds(tx, [latest.id])).has(latest.id) ? 'create' : 'update';
     version = outcome === 'create' ? latest.version + 1 : latest.version;
     if (outcome === 'update') stored = await storedQuestions(tx, latest.id);
   }
@@ -202,7 +188,7 @@ async function planExam(tx: Tx, exam: ExamDocument, questionKey: (number: number
     if (outcome === 'unchanged') return;
     let levelId = level?.id;
     if (levelId === undefined) {
-      await tx.insert(subjects).values({ id: exam.subject_id, name: subjectNames[exam.subject_id] }).onConflictDoNothing();
+      await tx.insert(subjects).values({ id: exam.subject_id, name: subjectName(exam.subject_id) }).onConflictDoNothing();
       await tx.insert(levels).values({ subjectId: exam.subject_id, position: exam.level.position, name: exam.level.name! }).onConflictDoNothing();
       const [created] = await tx.select({ id: levels.id }).from(levels).where(and(eq(levels.subjectId, exam.subject_id), eq(levels.position, exam.level.position)));
       levelId = created!.id;

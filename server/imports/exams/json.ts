@@ -15,7 +15,9 @@
  *   question or the exam) and a reason from contract/imports.ts's ImportReason.
  */
 import * as v from 'valibot';
+import type { QuestionInput } from '../../db/schema.ts';
 import { isPermutationOf, parseNumber } from '../../domain/scoring.ts';
+import { subjectIds } from '../../domain/subjects.ts';
 
 /** Why a value was refused: the ImportReason picklist's words this module uses. */
 export type ExamReason = 'bad_json' | 'required' | 'invalid' | 'too_long' | 'unknown_column' | 'bad_key' | 'unknown_level';
@@ -156,8 +158,8 @@ export const ExamDocumentSchema = v.strictObject({
   /** The JSON Schema this file follows (editors use it); ignored. */
   $schema: v.optional(v.string()),
   code: ExamCodeSchema,
-  /** Seed section 1's subjects. */
-  subject_id: v.picklist([1, 2, 3, 6]),
+  /** Seed section 1's subjects (server/domain/subjects.ts). */
+  subject_id: v.picklist(subjectIds),
   /** The level by its position in the subject; `name` creates it when the subject has no such level yet. */
   level: v.strictObject({
     position: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(99)),
@@ -176,6 +178,40 @@ export type ExamDocumentInput = v.InferInput<typeof ExamDocumentSchema>;
 /** A valid exam, defaults filled in. */
 export type ExamDocument = v.InferOutput<typeof ExamDocumentSchema>;
 export type ExamQuestion = v.InferOutput<typeof ExamQuestionSchema>;
+
+/** A question's stored columns (server/db/schema.ts, questions), the key in scoring's encoding. */
+export type QuestionColumns = {
+  type: ExamQuestion['type'];
+  prompt: string;
+  choices: { id: string; label: string }[];
+  correctAnswer: string;
+  unit: string;
+  math: boolean;
+  input: QuestionInput | null;
+  blocks: { id: string; label: string; category: 'event' | 'motion' | 'looks' | 'sound' | 'control' }[];
+  caseSensitive: boolean;
+};
+
+/** The stored columns of a validated question. */
+export function questionColumns(question: ExamQuestion): QuestionColumns {
+  const base = { type: question.type, prompt: question.prompt, unit: question.unit, math: question.math, choices: [], blocks: [], input: null, caseSensitive: false };
+  switch (question.type) {
+    case 'single_choice':
+      return { ...base, choices: question.choices, correctAnswer: question.key };
+    case 'text':
+      return {
+        ...base,
+        correctAnswer: question.key,
+        // null: the device keyboard (server/db/schema.ts, questions.input).
+        input: question.input.kind === 'alphabet' ? { kind: 'alphabet', upper_case: question.input.upper_case } : null,
+        caseSensitive: question.case_sensitive,
+      };
+    case 'number':
+      return { ...base, correctAnswer: question.key, input: { kind: 'keypad', ...question.keypad } };
+    case 'ordering':
+      return { ...base, blocks: question.blocks, correctAnswer: question.key.join(',') };
+  }
+}
 
 export type ParsedExam = { ok: true; exam: ExamDocument } | { ok: false; problems: ExamProblem[] };
 
