@@ -127,6 +127,20 @@ export function digitsOf(language: LanguageKey): readonly string[] {
   return digits;
 }
 
+const separatorCache = new Map<LanguageKey, string>();
+
+/** The language's decimal separator, as its numbers are written ("٫" for ar-nu-arab, "," for de). */
+export function decimalSeparatorOf(language: LanguageKey): string {
+  let separator = separatorCache.get(language);
+  if (separator === undefined) {
+    const digits = digitsOf(language);
+    const text = formatNumber(1.5, language, { useGrouping: false, minimumFractionDigits: 1 });
+    separator = text.slice(digits[1]!.length, text.length - digits[5]!.length) || '.';
+    separatorCache.set(language, separator);
+  }
+  return separator;
+}
+
 /** ASCII digits in a text written with the language's digits; every other character unchanged. */
 export function localizeDigits(text: string, language: LanguageKey): string {
   const digits = digitsOf(language);

@@ -60,6 +60,27 @@ describe('the Arabic numerals variant (ar-nu-arab) reaches every number', () => 
     expect(display.value).toMatch(arabicIndic);
   });
 
+  it('on the keypad: the decimal key and the display use the language\'s separator, the value "."', async () => {
+    const onValue = vi.fn();
+    const { user } = await renderView(
+      <Keypad options={{ negative: false, decimal: true, fraction: false }} value="" disabled={false} onValue={onValue} />,
+      { language: 'ar-nu-arab' },
+    );
+    const separator = new Intl.NumberFormat('ar-u-nu-arab').formatToParts(1.5).find((p) => p.type === 'decimal')!.value;
+    expect(separator).toBe('٫');
+    const point = within(screen.getByRole('group')).getByRole('button', { name: 'الفاصلة العشرية' });
+    expect(point.textContent).toBe(separator);
+    expect(point.textContent).not.toContain('.');
+    const keys = within(screen.getByRole('group'));
+    await user.click(keys.getByRole('button', { name: '٢' }));
+    await user.click(point);
+    await user.click(keys.getByRole('button', { name: '٥' }));
+    expect(onValue).toHaveBeenLastCalledWith('2.5');
+    expect((screen.getByRole('textbox') as HTMLInputElement).value).toBe(formatNumber(2.5, 'ar-nu-arab'));
+    expect(keyFromKeyboard('٫')).toBe('point');
+    expect(displayOf('2.5', 'en')).toBe('2.5');
+  });
+
   it('an Arabic keyboard\'s digits type the same ASCII digits', () => {
     expect(keyFromKeyboard('٣')).toBe('3');
     expect(keyFromKeyboard('۷')).toBe('7');

@@ -5,7 +5,7 @@
  * draft is not a number yet. Only a complete value ever leaves the keypad.
  */
 
-import { asciiDigits, localizeDigits } from '../../i18n/format.ts';
+import { asciiDigits, decimalSeparatorOf, localizeDigits } from '../../i18n/format.ts';
 import type { LanguageKey } from '../../../contract/languages.ts';
 
 export type KeypadKey = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | 'minus' | 'point' | 'slash' | 'backspace' | 'clear';
@@ -84,6 +84,7 @@ export function keyFromKeyboard(key: string): KeypadKey | null {
       return 'minus';
     case '.':
     case ',':
+    case '٫':
       return 'point';
     case '/':
       return 'slash';
@@ -96,7 +97,7 @@ export function keyFromKeyboard(key: string): KeypadKey | null {
   }
 }
 
-/** How the display shows a draft: a real minus sign, the digits as the language writes them. */
+/** How the display shows a draft: a real minus sign, the digits and the decimal separator as the language writes them. */
 export function displayOf(draft: string, language: LanguageKey = 'en'): string {
-  return localizeDigits(draft.replace('-', '−'), language);
+  return localizeDigits(draft.replace('-', '−'), language).replace('.', decimalSeparatorOf(language));
 }

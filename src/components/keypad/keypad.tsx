@@ -7,12 +7,13 @@
  * unfinished draft ("3/", "2.") stays here, with a hint that it is not saved yet.
  *
  * Numbers read left to right in every language: the display and the keys are dir="ltr". The
- * keys and the display show the language's digits (Arabic-Indic for ar-nu-arab); what the
- * keypad hands over, and so what is sent to the server, is always ASCII.
+ * keys and the display show the language's digits and decimal separator (Arabic-Indic and "٫"
+ * for ar-nu-arab); what the keypad hands over, and so what is sent to the server, is always
+ * ASCII with ".".
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState } from 'react';
-import { localizeDigits } from '../../i18n/format.ts';
+import { decimalSeparatorOf, localizeDigits } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { displayOf, keyFromKeyboard, pressKey, valueOf, type KeypadKey, type KeypadOptions } from './keypad-value.ts';
 import styles from './keypad.module.css';
@@ -78,7 +79,7 @@ export function Keypad({ options, value, disabled, onValue }: KeypadProps) {
   ];
   const extraKeys: { key: KeypadKey; label: string; name: string }[] = [];
   if (options.negative) extraKeys.push({ key: 'minus', label: '−', name: t`Minus` });
-  if (options.decimal) extraKeys.push({ key: 'point', label: '.', name: t`Decimal point` });
+  if (options.decimal) extraKeys.push({ key: 'point', label: decimalSeparatorOf(language), name: t`Decimal point` });
   if (options.fraction) extraKeys.push({ key: 'slash', label: '/', name: t`Fraction bar` });
 
   return (
