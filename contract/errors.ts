@@ -49,6 +49,7 @@ export const messageErrorCodes = [
   'PAYMENT_CANCELED', // "Payment canceled"
   'PAYMENT_REFUSED', // "Card refused: check the card information and retry"
   'PAYMENT_ERROR', // "Unknown payment error: try again"
+  'PAYMENT_UNAVAILABLE', // no payment provider on this server: nothing can be paid online (ask the school)
   'INVALID_SIGNATURE', // a payment webhook whose HMAC signature does not verify (changes nothing)
   'DOCUMENT_UNAVAILABLE', // the PDF renderer (Chromium) is not available on this server
   'NOT_ACCEPTABLE', // 406 (seed section 8): the request's Accept admits nothing the call answers with (JSON, or a PDF)

@@ -56,7 +56,8 @@ export const AdyenClientSettingsSchema = v.object({
 
 const paymentSettingCommon = {
   schedule_history_id: v.number(),
-  provider: PaymentProviderSchema,
+  /** Null: no payment provider on this server; what is owned still shows, a checkout is refused (PAYMENT_UNAVAILABLE). */
+  provider: v.nullable(PaymentProviderSchema),
   currency: v.literal('USD'),
   adyen: v.nullable(AdyenClientSettingsSchema),
   ...serverTime,

@@ -15,9 +15,10 @@
  * "Cancel" answers access_denied, which Gradus reports as `unknown`.
  *
  * Env: DEMO_IDP_PORT (default 4000), DEMO_IDP_REDIRECT_URIS (comma-separated; default the
- * callbacks of `npm start` on :3000 and `npm run dev` on :5173). Client: gradus-demo /
- * gradus-demo-secret. A development tool (oidc-provider is a devDependency): never for
- * production, its keys and sessions live in memory and vanish when it stops.
+ * callbacks of `npm start` on :3000 and `npm run dev` on :5173), DEMO_IDP_CLIENT_SECRET (default:
+ * a new random secret each run, printed at start). Client: gradus-demo. A development tool
+ * (oidc-provider is a devDependency): never for production, its keys and sessions live in
+ * memory and vanish when it stops.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -50,9 +51,10 @@ export type RunningDemoIdp = {
   close(): Promise<void>;
 };
 
+/** The client Gradus signs in as; its secret is DEMO_IDP_CLIENT_SECRET or new for each process, never a published one. */
 export const demoClient: DemoIdpClient = {
   clientId: 'gradus-demo',
-  clientSecret: 'gradus-demo-secret',
+  clientSecret: process.env.DEMO_IDP_CLIENT_SECRET || randomBytes(24).toString('base64url'),
   redirectUris: ['http://localhost:3000/api/sso/oidc/callback', 'http://localhost:5173/api/sso/oidc/callback'],
 };
 

@@ -34,7 +34,7 @@ export type AppSettings = {
   maintenanceRefreshMs: number;
   /** What GET /client-config tells the browser. */
   clientConfig: ClientSettings;
-  /** Prices, checkout lifetime and the Adyen credentials (server/domain/payments/settings.ts); no Adyen: demo. */
+  /** Prices, checkout lifetime, the Adyen credentials and whether the demo provider may stand in (server/domain/payments/settings.ts). */
   payments: PaymentSettings;
   /** POST /test/clock moves the server's clock and runs due jobs (env GRADUS_CLOCK_CONTROL=1; never by default). */
   clockControl: boolean;
@@ -195,15 +195,18 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
 /**
  * Prices (EXAM_FEE_USD_CENTS 1500, RESULT_SHEET_USD_CENTS 500, CERTIFICATE_USD_CENTS 800 by
  * default) and Adyen (ADYEN_API_KEY, ADYEN_CLIENT_KEY, ADYEN_MERCHANT_ACCOUNT, ADYEN_HMAC_KEY,
- * ADYEN_ENVIRONMENT test|live, ADYEN_LIVE_URL_PREFIX for live). Without ADYEN_API_KEY the demo
- * provider serves every checkout.
+ * ADYEN_ENVIRONMENT test|live, ADYEN_LIVE_URL_PREFIX for live). The provider: Adyen when
+ * ADYEN_API_KEY is set; else the demo provider where the demo is (`demoWanted`: no
+ * DATABASE_URL, or GRADUS_DEMO=on); else none, and nothing can be paid online.
  */
 export function paymentSettingsFromEnv(env: Record<string, string | undefined> = process.env): PaymentSettings {
   const out = parseEnv(PaymentEnvSchema, env);
+  const where = parseEnv(v.pick(EnvSchema, ['DATABASE_URL', 'GRADUS_DEMO']), env);
   return {
     ...defaultPaymentSettings,
     prices: { exam_fee: out.EXAM_FEE_USD_CENTS, result_sheet: out.RESULT_SHEET_USD_CENTS, certificate: out.CERTIFICATE_USD_CENTS },
     adyen: adyenFromEnv(out),
+    demo: demoWanted({ databaseUrl: where.DATABASE_URL, gradusDemo: where.GRADUS_DEMO }),
   };
 }
 

@@ -46,6 +46,7 @@ export const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   PAYMENT_CANCELED: 422,
   PAYMENT_REFUSED: 422,
   PAYMENT_ERROR: 422,
+  PAYMENT_UNAVAILABLE: 403,
   INVALID_SIGNATURE: 401,
   DOCUMENT_UNAVAILABLE: 500,
   // Seed section 8's 406: an Accept header the call cannot answer (server/http/negotiation.ts).
@@ -93,6 +94,7 @@ const defaultMessages: Record<ErrorCode, string> = {
   PAYMENT_CANCELED: 'The payment was canceled.',
   PAYMENT_REFUSED: 'The card was refused. Please check the card information and try again.',
   PAYMENT_ERROR: 'An unknown error occurred during payment. Please try again.',
+  PAYMENT_UNAVAILABLE: 'Online payment is not available here. Please ask your teacher.',
   INVALID_SIGNATURE: 'The notification is not signed with our key.',
   DOCUMENT_UNAVAILABLE: 'The document cannot be created right now. Please try again later.',
   NOT_ACCEPTABLE: 'This call answers only with application/json (the documents: application/pdf); the Accept header admits neither.',

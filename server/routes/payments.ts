@@ -1,6 +1,6 @@
 /**
  * Payments: the payment settings of the exam fee and of the result items, checkout sessions
- * (Adyen, or the demo provider when Adyen is not configured), a checkout's status, the demo
+ * (Adyen, or the demo provider where the demo is; else none and PAYMENT_UNAVAILABLE), a checkout's status, the demo
  * provider's outcome, and Adyen's webhook (no bearer token: Adyen signs each item instead).
  */
 import { Hono, type Context } from 'hono';
@@ -109,7 +109,7 @@ export function paymentRoutes(deps: AppDeps): Hono<AppEnv> {
 
   routes.post('/payment/demo/complete', async (c, next) => {
     // Not there at all while Adyen serves the checkouts (404 before any login check).
-    if (payments.provider.name !== 'demo') throw new DomainError('NOT_FOUND', 'No such API route.');
+    if (payments.provider?.name !== 'demo') throw new DomainError('NOT_FOUND', 'No such API route.');
     return login(c, next);
   });
   routes.post('/payment/demo/complete', async (c) => {

@@ -46,6 +46,7 @@ export const failureMessages: Record<FailureCode, MessageDescriptor> = {
   PAYMENT_CANCELED: msg`The payment was canceled.`,
   PAYMENT_REFUSED: msg`The card was refused. Please check the card information and try again.`,
   PAYMENT_ERROR: msg`An unknown error occurred during payment. Please try again.`,
+  PAYMENT_UNAVAILABLE: msg`Online payment is not available here. Please ask your teacher.`,
   INVALID_SIGNATURE: genericError,
   DOCUMENT_UNAVAILABLE: msg`The document cannot be created right now. Please try again later.`,
   // The app always asks for what the API answers: a 406 would be the app's own fault.

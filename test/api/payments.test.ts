@@ -424,6 +424,7 @@ describe('paymentSettingsFromEnv', () => {
       prices: { exam_fee: 1500, result_sheet: 500, certificate: 800 },
       checkoutTtlMs: 3_600_000,
       adyen: undefined,
+      demo: true,
     });
   });
 

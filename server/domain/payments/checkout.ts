@@ -20,6 +20,9 @@
  *   return_url with our `reference` added, so the payment screen that opens after a redirect
  *   knows which checkout to confirm;
  * - nothing already purchased is sold again (ALREADY_PAID when every asked item is owned);
+ * - without a provider (a deployment with no Adyen and no demo) the settings still say what is
+ *   owned (provider null), and a checkout of anything still to pay is refused
+ *   (PAYMENT_UNAVAILABLE) after the sitting's own refusals, so nothing is ever "paid" for free;
  * - a provider that fails leaves nothing behind (PAYMENT_ERROR, the transaction is undone).
  */
 import { randomUUID } from 'node:crypto';
@@ -46,7 +49,8 @@ import { grantPayment, itemKindsOf, lockPayment, recordFailure, type PaymentRow 
 import type { PaymentProvider } from './provider.ts';
 import type { PaymentSettings } from './settings.ts';
 
-export type PaymentDeps = { db: Db; settings: PaymentSettings; provider: PaymentProvider; logger: Logger };
+/** `provider` null: no payment provider on this server (PaymentSettings.demo false, no Adyen). */
+export type PaymentDeps = { db: Db; settings: PaymentSettings; provider: PaymentProvider | null; logger: Logger };
 
 type Purpose = 'exam_fee' | 'result_fee';
 
@@ -77,9 +81,9 @@ function examFeeRefusal(sitting: Sitting, owned: Owned): DomainError | undefined
 function settingCommon(deps: PaymentDeps, scheduleHistoryId: number) {
   return {
     schedule_history_id: scheduleHistoryId,
-    provider: deps.provider.name,
+    provider: deps.provider?.name ?? null,
     currency: 'USD' as const,
-    adyen: deps.provider.clientSettings,
+    adyen: deps.provider?.clientSettings ?? null,
   };
 }
 
@@ -184,6 +188,7 @@ async function openCheckout(
     const asked = await itemsToBuy(tx, sitting, owned);
     const kinds = asked.filter((kind) => owned.items[kind] !== PaymentStatus.PAID).sort();
     if (kinds.length === 0) throw new DomainError('ALREADY_PAID', 'Every item asked for is paid already.');
+    if (!provider) throw new DomainError('PAYMENT_UNAVAILABLE', 'No payment provider is configured on this server: nothing can be paid online.');
 
     const open = await openCheckoutsOf(tx, sitting.history.id, purpose, now);
     const same = open.find((c) => c.payment.provider === provider.name && sameKinds(c.kinds, kinds));
@@ -346,7 +351,7 @@ export async function paymentStatus(db: Db, principal: Principal, reference: str
  * double click), the checkout's status is answered as it is; nothing changes twice.
  */
 export async function completeDemoPayment(deps: PaymentDeps, principal: Principal, body: DemoPaymentCompleteRequest, now: Date) {
-  if (deps.provider.name !== 'demo') throw new DomainError('NOT_FOUND', 'The demo provider is not in use.');
+  if (deps.provider?.name !== 'demo') throw new DomainError('NOT_FOUND', 'The demo provider is not in use.');
   return deps.db.transaction(async (tx) => {
     const payment = await ownPayment(tx, principal, body.reference, true);
     if (payment.provider !== 'demo') throw new DomainError('NOT_FOUND', 'No such demo payment.');

@@ -1,7 +1,7 @@
 /**
  * The payment provider interface (ARCHITECTURE.md, "Payments"): a provider opens a checkout session
  * for one of our checkouts and, for Adyen, verifies the signatures of its webhooks. Two
- * providers: `adyen` (./adyen.ts) and `demo` (./demo.ts, the default without Adyen credentials).
+ * providers: `adyen` (./adyen.ts) and `demo` (./demo.ts, only where the demo is), or none.
  * Nothing here touches the database: ./checkout.ts and ./webhook.ts decide what is paid.
  */
 import type { PaymentKind, PaymentProvider as ProviderName } from '../../../contract/payments.ts';
@@ -32,7 +32,8 @@ export interface PaymentProvider {
   createSession(request: SessionRequest): Promise<ProviderSession>;
 }
 
-/** Adyen when its credentials are configured, else the demo provider. */
-export function providerFor(settings: PaymentSettings): PaymentProvider {
-  return settings.adyen ? createAdyenProvider(settings.adyen) : demoProvider;
+/** Adyen when its credentials are configured, else the demo provider where the demo is, else none (null). */
+export function providerFor(settings: PaymentSettings): PaymentProvider | null {
+  if (settings.adyen) return createAdyenProvider(settings.adyen);
+  return settings.demo ? demoProvider : null;
 }
