@@ -1,6 +1,6 @@
 /**
  * Reads server/seed/demo-accounts.json, the one list of demo pupils: the seed creates them,
- * the README shows them, and tests log in with them. Validated on read, so a typo in the file
+ * docs/demo.md shows them, and tests log in with them. Validated on read, so a typo in the file
  * fails loudly instead of seeding a pupil nobody can log in as.
  *
  * Every pupil has a login code; accounts for the other ways in (login type 1: login ID and

@@ -1,6 +1,6 @@
 /**
  * Reads server/seed/staff-accounts.json, the one list of demo proctors (one per demo
- * organisation): the seed creates them, the README shows them, and tests log in with them.
+ * organisation): the seed creates them, docs/demo.md shows them, and tests log in with them.
  * Validated on read, so a typo fails loudly. `login_refused_with` is the code the staff login
  * answers with (a proctor of a disabled organisation), or null when it succeeds.
  */

@@ -1,6 +1,6 @@
 /**
  * Two ways to start. `npm start` with no configuration is the demo (PGlite, the demo data); a
- * deployment (DATABASE_URL set, or GRADUS_DEMO=off) starts empty: every demo login of the README
+ * deployment (DATABASE_URL set, or GRADUS_DEMO=off) starts empty: every demo login of docs/demo.md
  * (server/seed/demo-accounts.json, results-accounts.json, staff-accounts.json) fails, and the
  * start says how to make the first administrator, who then signs in. GRADUS_DEMO=on loads the
  * demo into PostgreSQL too, and says so in the log. Real processes (`node server/main.ts`, what
@@ -33,7 +33,7 @@ const NO_SUCH_ACCOUNT = ['LOGIN_CODE_INCORRECT', 'INCORRECT_ID_PASSWORD', 'INVAL
 type Attempt = { who: string; status: number; code: string | undefined };
 
 /**
- * Every demo login the README lists, over HTTP: each pupil's login code and password way, the
+ * Every demo login docs/demo.md lists, over HTTP: each pupil's login code and password way, the
  * results pupils, the proctors. Each from a terminal of its own (X-Device-Token), as in a lab, so
  * the login throttle's per-terminal limit never answers for the account.
  */
