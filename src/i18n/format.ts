@@ -127,6 +127,24 @@ export function digitsOf(language: LanguageKey): readonly string[] {
   return digits;
 }
 
+/**
+ * A length of time in minutes and seconds, in the language's own unit words and digits ("1 minute,
+ * 38 seconds", "دقيقة و٣٨ ثانية"); a part that is zero is left out, and no time is "0 seconds".
+ */
+export function formatDuration(totalSeconds: number, language: LanguageKey): string {
+  const whole = Math.max(0, Math.round(totalSeconds));
+  const minutes = Math.floor(whole / 60);
+  const seconds = whole % 60;
+  const part = (value: number, unit: 'minute' | 'second') => formatNumber(value, language, { style: 'unit', unit, unitDisplay: 'long' });
+  const parts = [...(minutes > 0 ? [part(minutes, 'minute')] : []), ...(seconds > 0 || minutes === 0 ? [part(seconds, 'second')] : [])];
+  if (parts.length === 1) return parts[0]!;
+  try {
+    return new Intl.ListFormat(intlLocale(language), { type: 'unit', style: 'long' }).format(parts);
+  } catch {
+    return parts.join(' ');
+  }
+}
+
 const separatorCache = new Map<LanguageKey, string>();
 
 /** The language's decimal separator, as its numbers are written ("٫" for ar-nu-arab, "," for de). */

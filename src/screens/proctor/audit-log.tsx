@@ -12,7 +12,7 @@ import { ArrowIcon, InfoIcon } from '../../components/icon/icons.tsx';
 import { PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { auditActionLabels } from '../../i18n/administration-messages.ts';
-import { formatDate } from '../../i18n/format.ts';
+import { formatDate, formatDuration } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import { clockTime } from './roster.tsx';
@@ -31,7 +31,10 @@ function ActionLabel({ action }: { action: AuditEntry['action'] }) {
 }
 
 function What({ entry }: { entry: AuditEntry }) {
+  const { language } = useLanguage();
   const minutes = Math.round((entry.detail.seconds ?? 0) / 60);
+  // Credits are measured to the second (98 s is "1 minute, 38 seconds", never "2 minutes").
+  const duration = formatDuration(entry.detail.seconds ?? 0, language);
   switch (entry.action) {
     case 'move_terminal':
       return <Trans>Moved to another terminal</Trans>;
@@ -51,9 +54,9 @@ function What({ entry }: { entry: AuditEntry }) {
       );
     }
     case 'outage_credit':
-      return <Plural value={minutes} one="# minute credited for a server outage" other="# minutes credited for a server outage" />;
+      return <Trans>{duration} credited for a server outage</Trans>;
     case 'maintenance_credit':
-      return <Plural value={minutes} one="# minute credited for maintenance" other="# minutes credited for maintenance" />;
+      return <Trans>{duration} credited for maintenance</Trans>;
     default:
       return <ActionLabel action={entry.action} />;
   }
