@@ -54,6 +54,13 @@ export function fileNameOf(disposition: string | null): string | null {
   return plain?.[1]?.trim() || null;
 }
 
+/** The media type a document path names by its extension. */
+function acceptOf(path: string): string {
+  if (path.endsWith('.pdf')) return 'application/pdf';
+  if (path.endsWith('.csv')) return 'text/csv';
+  return '*/*';
+}
+
 export function createAdminClient(options: AdminClientOptions): AdministrationPort {
   const { baseURL = '/api', getLanguage, timeoutMs = API_TIMEOUT_MS } = options;
   const client = ofetch.create({
@@ -103,7 +110,8 @@ export function createAdminClient(options: AdminClientOptions): AdministrationPo
 
   return {
     async upload(request): Promise<AdminResponse> {
-      const headers = { ...headersFor(request.token), 'Content-Type': request.contentType };
+      // The plan comes back as JSON; the API refuses (406) a request that does not accept it.
+      const headers = { ...headersFor(request.token), 'Content-Type': request.contentType, Accept: 'application/json' };
       const response = await rawFile(request.path, {
         method: 'POST',
         headers,
@@ -117,7 +125,8 @@ export function createAdminClient(options: AdminClientOptions): AdministrationPo
     async download(request): Promise<FileResponse> {
       const response = await rawFile(request.path, {
         method: 'GET',
-        headers: headersFor(request.token),
+        // The document's own type, and JSON for the error envelope (the API answers 406 otherwise).
+        headers: { ...headersFor(request.token), Accept: `${acceptOf(request.path)}, application/json;q=0.5` },
         ...(request.query ? { query: request.query } : {}),
         responseType: 'blob',
       });
