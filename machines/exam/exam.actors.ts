@@ -20,7 +20,7 @@ import { tutorialImplementations } from '../tutorial/tutorial.actors.ts';
 import { tutorialMachine } from '../tutorial/tutorial.machine.ts';
 import { createMemoryOutbox } from '../shared/memory-outbox.ts';
 import { failureCodeOf, isNetworkFailure, type ApiPort, type OutboxEntry, type OutboxPort } from '../shared/ports.ts';
-import { cachedExamOf, finalSaveRefusals } from './exam.rules.ts';
+import { cachedExamOf, finalSaveRefusals, savedElsewhereOf } from './exam.rules.ts';
 import type {
   AnswerToSave,
   CachedExam,
@@ -32,6 +32,7 @@ import type {
   SaveAcknowledgement,
   TerminalPort,
   TerminalSignal,
+  WatchedSitting,
 } from './exam.types.ts';
 
 function toRequest(answer: AnswerToSave) {
@@ -182,7 +183,9 @@ export function examImplementations(deps: ExamDeps) {
       }),
       sendHeartbeat: fromPromise(({ input }: { input: HeartbeatRequest }) => api.heartbeat(input)),
       loadServerAnswers: fromPromise(({ input }: { input: { scheduleHistoryId: number } }) => api.examQuestions(input.scheduleHistoryId)),
-      watchTerminal: fromCallback<TerminalSignal>(({ sendBack }) => deps.terminal?.watch((signal) => sendBack(signal))),
+      watchTerminal: fromCallback<TerminalSignal, WatchedSitting>(({ sendBack, input }) =>
+        deps.terminal?.watch((signal) => sendBack(signal), input),
+      ),
       flushAnswers: withRetry(
         fromPromise(async ({ input }: { input: unknown }): Promise<FlushResult> => {
           const result: FlushResult = { saved: [], refused: [] };
@@ -221,6 +224,11 @@ export function examImplementations(deps: ExamDeps) {
           latestPosition = null;
           if (latest) cacheNow(latest);
         });
+      },
+      // Fire and forget: a window not told learns the server's answers when it is shown again.
+      announceSaved: ({ context }: { context: ExamContext }, params: { key: string }) => {
+        const answer = savedElsewhereOf(context, params.key);
+        if (answer) deps.terminal?.announce?.(answer);
       },
       clearExamCache: () => {
         forgetPosition();

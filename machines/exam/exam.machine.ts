@@ -16,7 +16,9 @@
  * answers; the screen sends it the moves directly, so a question swap never reaches this machine.
  * The page's edge (`watchTerminal`) ticks every second and reports visibilitychange, focus,
  * online and pagehide; each re-derives the time left from the server's deadline, and past it the
- * exam finishes the normal way (never one long timer: a sleeping laptop pauses timers).
+ * exam finishes the normal way (never one long timer: a sleeping laptop pauses timers). It also
+ * brings the answers the other windows of this sitting on this terminal had saved
+ * (`answer.savedElsewhere`).
  * What the pupil arranged on screen, as last reported, is context reported to the kiosk (which
  * persists it in the stored session, seed section 3) and read back after a reload: the question index
  * (question_index), the question list (question_list_flag), the flags for review, the on-screen
@@ -43,7 +45,9 @@
  * - past the deadline (a tick, a page change, or the server's TIME_END on any call of the
  *   running exam) the exam finishes through `finishing`, as Finish does;
  * - an answer the server holds differently (a later one from another window) is `replaced` and
- *   shows the server's value, never as saved;
+ *   shows the server's value, never as saved; the windows of one sitting on this terminal tell
+ *   each other of every answer the server acknowledged (`announceSaved`, heard as
+ *   `answer.savedElsewhere`), and a later one than this window's replaces it at once;
  * - what the exam needs to resume (questions, deadline, offset, index, answers the server holds)
  *   is cached on this terminal for this login only (`cacheExam`), and forgotten when the exam
  *   flow ends (`clearExamCache`); a reload whose loading fails on the network resumes from it;
@@ -89,7 +93,16 @@ import { assign, enqueueActions, raise, sendTo, stateIn, type ActorRefFrom } fro
 import type { positionMachine } from '../position/position.machine.ts';
 import { finishingState } from './exam.finishing.ts';
 import { presenceRegion } from './exam.presence.ts';
-import { DEFAULT_TIME_LIMIT_SECONDS, answerKey, detailsOf, loadInputOf, mergeAnswers, offsetFrom, valueOf } from './exam.rules.ts';
+import {
+  DEFAULT_TIME_LIMIT_SECONDS,
+  answerKey,
+  detailsOf,
+  loadInputOf,
+  mergeAnswers,
+  offsetFrom,
+  valueOf,
+  withAnswerSavedElsewhere,
+} from './exam.rules.ts';
 import { outboxRegion, syncRegion } from './exam.saving.ts';
 import { examSetup } from './exam.setup.ts';
 import type { LoadedExam } from './exam.types.ts';
@@ -321,7 +334,11 @@ export const examMachine = examSetup.createMachine({
       entry: 'cacheExam',
       invoke: [
         // The page's ticks and wake-up signals (clock.ticked, page.changed), for as long as the pupil answers.
-        { id: 'watchTerminal', src: 'watchTerminal' },
+        {
+          id: 'watchTerminal',
+          src: 'watchTerminal',
+          input: ({ context }) => ({ scheduleHistoryId: context.scheduleHistoryId, owner: context.answerSeed }),
+        },
         // Where the pupil is and what the pupil arranged: the screen sends it the moves directly.
         {
           id: 'position',
@@ -350,6 +367,18 @@ export const examMachine = examSetup.createMachine({
               },
             }),
             revision: ({ context }) => context.revision + 1,
+          }),
+        },
+        // Another window of this sitting on this terminal had a later answer saved: it replaces this
+        // window's (shown as replaced where this window showed another value); an earlier one is ignored.
+        'answer.savedElsewhere': {
+          guard: 'isLaterAnswerSavedElsewhere',
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const taken = withAnswerSavedElsewhere(context, event.answer);
+            if (!taken) return;
+            enqueue.assign({ answers: taken.answers });
+            if (taken.stale.length) enqueue({ type: 'removeFromOutbox', params: { keys: taken.stale } });
+            enqueue('cacheExam');
           }),
         },
         // The `position` child's report: the pupil paused after moves or toggles, or flagged a question.

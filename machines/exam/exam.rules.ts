@@ -9,7 +9,7 @@
 import type { ExamDetails, SavedAnswer } from '../../contract/exam.ts';
 import type { RetryOutput } from '../retry/retry.types.ts';
 import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
-import type { AnswerEntry, AnswerToSave, CachedExam, ExamContext, LoadedExam, LoadInput } from './exam.types.ts';
+import type { AnswerEntry, AnswerSavedElsewhere, AnswerToSave, CachedExam, ExamContext, LoadedExam, LoadInput } from './exam.types.ts';
 
 export { DEFAULT_TIME_LIMIT_SECONDS, retriedCalls } from './exam.constants.ts';
 
@@ -128,6 +128,50 @@ export function withServerAnswers(context: ExamContext, held: readonly SavedAnsw
     }
   }
   return { answers, revision };
+}
+
+/**
+ * The answers once another window of this sitting on this terminal says the server acknowledged
+ * `heard`, or null when that changes nothing here: only an answer to a question of the exam, of
+ * this login and sitting, given later than this window's (newest answered_at wins, as on the
+ * server) counts. This window's answer, whatever its status, gives way: where it showed another
+ * value (or already showed another window's), it becomes `replaced` with the other's value, so
+ * the pupil sees that answer and that it was replaced; otherwise it is saved. `stale`: this
+ * window's own answer if it was still on its way (the server keeps the later one anyway), for
+ * the outbox to forget.
+ */
+export function withAnswerSavedElsewhere(
+  context: Pick<ExamContext, 'scheduleHistoryId' | 'answerSeed' | 'questions' | 'answers'>,
+  heard: AnswerSavedElsewhere,
+): { answers: Record<number, AnswerEntry>; stale: string[] } | null {
+  if (heard.scheduleHistoryId !== context.scheduleHistoryId || heard.owner !== context.answerSeed) return null;
+  if (!context.questions.some((question) => question.id === heard.questionId)) return null;
+  const local = context.answers[heard.questionId];
+  if (local && (local.key === heard.key || !(Date.parse(heard.answeredAt) > Date.parse(local.answeredAt)))) return null;
+  const replaced = local !== undefined && (local.value !== heard.value || local.status === 'replaced');
+  return {
+    answers: {
+      ...context.answers,
+      [heard.questionId]: { value: heard.value, answeredAt: heard.answeredAt, key: heard.key, status: replaced ? 'replaced' : 'saved' },
+    },
+    stale: local && pendingStatuses.has(local.status) ? [local.key] : [],
+  };
+}
+
+/** What this window tells the others of the answer with this key, once the server acknowledged it (null: no such saved answer). */
+export function savedElsewhereOf(context: ExamContext, key: string): AnswerSavedElsewhere | null {
+  for (const [id, entry] of Object.entries(context.answers)) {
+    if (entry.key !== key || entry.status !== 'saved') continue;
+    return {
+      scheduleHistoryId: context.scheduleHistoryId,
+      owner: context.answerSeed,
+      questionId: Number(id),
+      value: entry.value,
+      answeredAt: entry.answeredAt,
+      key: entry.key,
+    };
+  }
+  return null;
 }
 
 /** Marks the answer with this key replaced by the server's value (a later answer from another window). */

@@ -26,6 +26,7 @@ import {
   firstUnwritten,
   isPastDeadlineAt,
   offsetFrom,
+  withAnswerSavedElsewhere,
   withStatus,
 } from './exam.rules.ts';
 import type {
@@ -36,6 +37,7 @@ import type {
   ExamParentEvent,
   SaveAcknowledgement,
   TerminalSignal,
+  WatchedSitting,
 } from './exam.types.ts';
 
 const errorCodeOf = ({ event }: { event: unknown }) => failureOfEvent(event);
@@ -81,7 +83,7 @@ export const examSetup = setup({
       throw new Error('loadServerAnswers is provided by the edge');
     }),
     /** The page's ticks and wake-up signals (TerminalPort); none unless the edge provides them. */
-    watchTerminal: fromCallback<TerminalSignal>(() => undefined),
+    watchTerminal: fromCallback<TerminalSignal, WatchedSitting>(() => undefined),
     /**
      * Sends every answer not saved yet, in order, inside the retry machine (autoConnect, see
      * exam.actors.ts); its output's value is a FlushResult: the keys acknowledged, and those
@@ -185,6 +187,12 @@ export const examSetup = setup({
      * forget, the edge provides it.
      */
     cachePosition: () => {},
+    /**
+     * Tells the other windows of this sitting on this terminal that the server acknowledged the
+     * answer with this key (`savedElsewhereOf(context, key)`: after the assignment before it);
+     * fire and forget, the edge provides it (TerminalPort.announce).
+     */
+    announceSaved: (_, _params: { key: string }) => {},
     /** Forgets the cached exam (the exam flow ended); fire and forget, the edge provides it. */
     clearExamCache: () => {},
     assignVisibility: assign({
@@ -223,6 +231,9 @@ export const examSetup = setup({
     isPageHiddenInTime: ({ context, event }) =>
       event.type === 'page.changed' && !event.visible && !isPastDeadlineAt(context, event.now),
     wasSuperseded: ({ event }) => (event as { output?: SaveAcknowledgement }).output?.outcome === 'superseded',
+    /** Another window of this sitting had a later answer acknowledged than this window's (see withAnswerSavedElsewhere). */
+    isLaterAnswerSavedElsewhere: ({ context, event }) =>
+      event.type === 'answer.savedElsewhere' && withAnswerSavedElsewhere(context, event.answer) !== null,
     isKnownQuestion: ({ context, event }) =>
       event.type === 'answer.given' && context.questions.some((q) => q.id === event.questionId),
     hasUnsentAnswer: ({ context }) => firstUnsent(context) !== undefined,

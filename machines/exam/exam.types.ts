@@ -139,6 +139,11 @@ export type ExamEvent =
    */
   | { type: 'page.changed'; now: number; visible: boolean; cause: PageChangeCause }
   /**
+   * Another window of this sitting on this terminal had an answer acknowledged by the server:
+   * a later one than this window's replaces it (newest answered_at wins), an earlier one is ignored.
+   */
+  | { type: 'answer.savedElsewhere'; answer: AnswerSavedElsewhere }
+  /**
    * From the `position` child (machines/position): the pupil paused after a move or a toggle, or
    * flagged a question; the exam keeps it and reports it to the kiosk.
    */
@@ -172,19 +177,53 @@ export interface SaveAcknowledgement {
  */
 export type PageChangeCause = 'visibilitychange' | 'focus' | 'online' | 'pagehide';
 
+/**
+ * An answer the server acknowledged to one window of a sitting, as that window tells the other
+ * windows of the same terminal (they share the stored session, so the same login and sitting).
+ */
+export interface AnswerSavedElsewhere {
+  scheduleHistoryId: number;
+  /** The session's uuid (ExamContext.answerSeed): only windows of the same login take it. */
+  owner: string;
+  questionId: number;
+  value: string;
+  /** When the pupil gave it, on the server's clock (ISO 8601): the newer answer wins. */
+  answeredAt: string;
+  /** Its idempotency key. */
+  key: string;
+}
+
+/** The sitting whose signals a window watches: answers from other windows are this sitting's only. */
+export interface WatchedSitting {
+  scheduleHistoryId: number;
+  owner: string;
+}
+
 /** What the page's edge tells the exam while answering (src/platform/terminal.ts). */
 export type TerminalSignal =
   | { type: 'clock.ticked'; now: number }
-  | { type: 'page.changed'; now: number; visible: boolean; cause: PageChangeCause };
+  | { type: 'page.changed'; now: number; visible: boolean; cause: PageChangeCause }
+  | { type: 'answer.savedElsewhere'; answer: AnswerSavedElsewhere };
 
 /**
  * The page's clock and wake-up signals: a tick every second, and visibilitychange, focus,
  * online and pagehide as they happen. Laptop lids and background tabs pause timers; the next
  * tick (or the wake-up event) reads the wall clock again, so nothing relies on one long timer.
+ * Besides, the windows of one sitting on this terminal tell each other of the answers the server
+ * acknowledged (`announce`, heard as `answer.savedElsewhere`), so none keeps showing an answer
+ * another window replaced as saved.
  */
 export interface TerminalPort {
-  /** Starts the signals; returns the function that stops them. */
-  watch(emit: (signal: TerminalSignal) => void): () => void;
+  /**
+   * Starts the signals (with a sitting: also the answers its other windows had saved); returns
+   * the function that stops them.
+   */
+  watch(emit: (signal: TerminalSignal) => void, sitting?: WatchedSitting): () => void;
+  /**
+   * Tells the other windows of the sitting on this terminal (never this one) that the server
+   * acknowledged this answer; absent: windows are not told (they learn it from the server when shown again).
+   */
+  announce?(answer: AnswerSavedElsewhere): void;
 }
 
 /**

@@ -4,8 +4,10 @@
  * same terminal), both answering the same questions.
  *
  * - Tab A answers a question, tab B answers it differently a moment later: the server keeps B's
- *   (the newest). Once tab A is focused again, it reads the server's answers and shows B's as
- *   "Replaced by an answer from another window", with B's choice chosen, never as saved.
+ *   (the newest). Tab A, still in the background, shows B's as "Replaced by an answer from
+ *   another window", with B's choice chosen, never as saved: tab B told it once the server
+ *   acknowledged (src/platform/terminal.ts), without a reload or a focus. Focused again, tab A
+ *   reads the server's answers and still shows it so.
  * - Tab A answers while its answer calls fail (kept on this terminal), tab B answers the same
  *   question later and online; when A's answer finally arrives, the server keeps B's (the later
  *   one) and tells A so: A shows B's answer as replaced.
@@ -76,6 +78,15 @@ describe('two tabs of one exam', () => {
     sitting.given.set(first.question.id, first.question.choices[1]!.id);
     await seeServerHoldAnswersGiven(sitting);
 
+    // Tab A learns of it from tab B at once, still in the background: no reload, no focus, no
+    // re-read of the server's answers (12 s of heartbeats never brought it).
+    await expect
+      .poll(async () => (await replacedIndicator(tabA).textContent())?.trim(), { timeout: 5_000, message: 'tab A, not focused' })
+      .toBe(REPLACED);
+    expect(await seeChosenAnswer(tabA)).toBe(labelB);
+    expect(await tabA.getByRole('status').filter({ hasText: 'Saved on the server' }).count()).toBe(0);
+
+    // Focused again, it reads the server's answers: still B's, still replaced.
     await focusTab(tabA);
     await expect.poll(async () => (await replacedIndicator(tabA).textContent())?.trim(), { timeout: 15_000 }).toBe(REPLACED);
     expect(await seeChosenAnswer(tabA)).toBe(labelB);

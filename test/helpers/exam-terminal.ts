@@ -4,7 +4,8 @@
  * server whose network the test can cut, with an outbox, an exam cache and a stored session
  * that outlive a reload (`boot()` again), a SimulatedClock (every backoff and heartbeat interval
  * is a step of the test), and the page's signals sent by the test (`signal`), as
- * src/platform/terminal.ts sends them in the browser.
+ * src/platform/terminal.ts sends them in the browser. Pages booted at once are windows of the one
+ * terminal: each hears the answers another announces as saved (`answer.savedElsewhere`).
  *
  * A page ends as a page does: `actor.stop()` is the page going away (F5, the window closed), so
  * the browser's pagehide reaches the exam first, as it always does before a page is gone (the
@@ -42,13 +43,26 @@ export function setUp() {
   const examCache = createMemoryExamCache();
   let stored: ExamSession = sessionFromLogin({ access_token: 'token-1', examinee: demoExaminee, server_time: new Date().toISOString() }, randomUUID());
 
+  /** Every page booted on this terminal, as each hears what another announces (a BroadcastChannel in the browser). */
+  const pages = new Set<(signal: TerminalSignal) => void>();
+
   const boot = (session: ExamSession = stored) => {
     const listeners = new Set<(signal: TerminalSignal) => void>();
+    const hear = (event: TerminalSignal) => {
+      for (const listener of listeners) listener(event);
+    };
+    pages.add(hear);
     const implementations = examImplementations({
       api: port,
       outbox,
       examCache,
-      terminal: { watch: (listener) => (listeners.add(listener), () => listeners.delete(listener)) },
+      terminal: {
+        watch: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
+        // The other pages of this terminal hear it a moment later (a message, as a BroadcastChannel's); never this one.
+        announce: (answer) => {
+          for (const page of pages) if (page !== hear) queueMicrotask(() => page({ type: 'answer.savedElsewhere', answer }));
+        },
+      },
     });
     const machine = examMachine.provide({
       ...implementations,
@@ -72,9 +86,7 @@ export function setUp() {
     });
     const clock = new SimulatedClock();
     const actor = createActor(machine, { input: { session }, clock } as never);
-    const signal = (event: TerminalSignal) => {
-      for (const listener of listeners) listener(event);
-    };
+    const signal = hear;
     const crash = actor.stop.bind(actor);
     actor.stop = () => {
       signal({ type: 'page.changed', now: Date.now(), visible: false, cause: 'pagehide' });

@@ -138,8 +138,14 @@ const pupilExamModel = createMachine({
         // Every move and toggle within one pause, ending on question 2 with the keyboard hidden:
         // stored once, a pause after the pause in which the burst ended.
         'pupil.browsesInABurst': 'keyboardHidden',
+        // Another window of this exam on this terminal has a later answer to question 1 saved: shown here at once.
+        'anotherWindow.savesLaterAnswer': 'answerFromAnotherWindow',
       },
     },
+    // Question 1 shows the other window's answer, saved on the server (this window had none).
+    answerFromAnotherWindow: { on: { 'anotherWindow.savesLaterAnswer': 'answerReplacedByAnotherWindow' } },
+    // The other window changed it again: question 1 shows its new answer, as replaced (never as saved).
+    answerReplacedByAnotherWindow: {},
     awayOnLastQuestion: { on: { 'server.acknowledgesHeartbeat': 'hiddenOnLastQuestion' } },
     hiddenOnLastQuestion: {},
     // The heartbeat is on its way (best effort: its failures are silent).
@@ -706,6 +712,19 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 // Acknowledged: nothing of it is left to send.
                 expect(app.outbox.entries.size).toBe(0);
               },
+              answerFromAnotherWindow: async () => {
+                await waitFor(() => expect(saved()).toBe('Saved on the server'));
+                const held = app.control.server.saved.get(101)!.value;
+                expect((screen.getByRole('radio', { name: choiceLabel(held) }) as HTMLInputElement).checked).toBe(true);
+                expect(examContext(app)?.answers[101]).toMatchObject({ value: held, status: 'saved' });
+                // Nothing is sent from this window: the other one saved it.
+                expect(app.control.waiting()).toEqual([]);
+              },
+              answerReplacedByAnotherWindow: async () => {
+                await seeReplacedByServer(app);
+                expect(app.control.waiting()).toEqual([]);
+                expect(app.outbox.entries.size).toBe(0);
+              },
               rereadingAnswers: async () => {
                 await callWaits(app, 'examQuestions');
                 await seeReplacedByServer(app);
@@ -985,6 +1004,19 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 const mine = examContext(app)!.answers[101]!;
                 anotherWindowAnswers(app, new Date(Date.parse(mine.answeredAt) + 1).toISOString());
                 await act(async () => app.control.answer('saveAnswer'));
+              },
+              'anotherWindow.savesLaterAnswer': async () => {
+                // The other window's answer, other than the one on screen, a minute later than it (or than now).
+                const context = examContext(app)!;
+                const shown = context.answers[101];
+                const value = shown?.value === 'a' ? 'b' : 'a';
+                const at = new Date((shown ? Date.parse(shown.answeredAt) : Date.now() + context.clockOffsetMs) + MINUTE).toISOString();
+                const key = `another-window-${at}`;
+                app.control.server.saved.set(101, { value, key, answeredAt: at });
+                await pageSignal(app, {
+                  type: 'answer.savedElsewhere',
+                  answer: { scheduleHistoryId: context.scheduleHistoryId, owner: context.answerSeed, questionId: 101, value, answeredAt: at, key },
+                });
               },
               'server.sendsAnswersFromAnotherWindow': async () => {
                 await callWaits(app, 'examQuestions');

@@ -2,7 +2,7 @@
  * The exam machine walked transition by transition: INIT_TEST to FINISH or FINISH_WITH_ERROR,
  * every async outcome and timer as an explicit event of the path, and the page's signals too:
  * the clock's ticks and the page coming back (issue 10: the deadline holds on wake; the
- * heartbeat; another window's answer shown as replaced).
+ * heartbeat; another window's answer shown as replaced, from the server or told by that window).
  */
 import { expect } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot, AnyStateNode } from 'xstate';
@@ -244,6 +244,25 @@ describeModel({
             { type: 'page.changed', now: terminalTime(snapshot, HOUR), visible: true, cause: 'visibilitychange' },
           ]
         : [],
+    // Another window of this sitting on this terminal had a later answer to 103 saved: it replaces this window's.
+    'answer.savedElsewhere': (snapshot) => {
+      const context = snapshot.context as ExamContext;
+      return quiet(snapshot)
+        ? [
+            {
+              type: 'answer.savedElsewhere',
+              answer: {
+                scheduleHistoryId: context.scheduleHistoryId,
+                owner: context.answerSeed,
+                questionId: 103,
+                value: 'b',
+                answeredAt: '2026-11-22T09:10:00.000Z',
+                key: '0f0e0d0c-0b0a-4908-8706-0000000000ff',
+              },
+            },
+          ]
+        : [];
+    },
     'xstate.after.heartbeatInterval.exam.answering.presence.waiting': (snapshot) =>
       quiet(snapshot) ? [{ type: 'xstate.after.heartbeatInterval.exam.answering.presence.waiting' }] : [],
     'xstate.done.actor.sendHeartbeat': [{ type: 'xstate.done.actor.sendHeartbeat', output: heartbeat }],
