@@ -7,7 +7,6 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { OrganizationCategory } from '../db/schema.ts';
 import { subjectList, type KnownSubjectId } from '../domain/subjects.ts';
 import { parseExamJson, questionColumns, type ExamDocument, type QuestionColumns } from '../imports/exams/json.ts';
@@ -122,7 +121,7 @@ export type DemoExam = {
 };
 
 /** The demo's exam files, one per exam (`<code>.json`). */
-export const demoExamFolder = fileURLToPath(new URL('./demo/exams/', import.meta.url));
+export const demoExamFolder = path.join(import.meta.dirname, 'demo', 'exams');
 
 /**
  * The short sittings for the time-out demos (demo-accounts.json, scenario `time-out`, by
