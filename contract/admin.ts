@@ -1,5 +1,5 @@
 /**
- * The wire contract of the staff (proctor) API under /api/admin (issue 10): login, the
+ * The wire contract of the staff (proctor) API under /api/admin: login, the
  * schedules and live roster of the proctor's organisation, the exam-day actions and the audit
  * trail. The server validates what comes in with these; the proctor page validates what comes
  * back. snake_case on the wire, like the rest of the API.

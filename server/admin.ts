@@ -29,8 +29,8 @@ import { runSlips, slipsUsage } from './cli/slips.ts';
 import { importExamUsage, runImportExam } from './cli/import-exam.ts';
 import { importUsage, reissueCodeUsage, runImportCommand, runReissueCode } from './cli/import.ts';
 import { createStaffUsage, runCreateStaff } from './cli/create-staff.ts';
-import { configFromEnv } from './config.ts';
-import { DataDirectoryInUseError, openDatabase, type Database } from './db/client.ts';
+import { withDatabase, type CliIo } from './cli/database.ts';
+import type { Database } from './db/client.ts';
 import { resetAccount } from './domain/retake.ts';
 import { applicationModeWords, rankDisplayWords, setApplicationMode, setRankDisplay, type SettingResult } from './domain/school-settings.ts';
 
@@ -70,10 +70,7 @@ function commandOf(args: readonly string[]): Command | null {
 }
 
 /** The CLI: returns the exit code; writes what it did to `out`, problems to `err`. */
-export async function runAdmin(
-  args: readonly string[],
-  io: { out: (line: string) => void; err: (line: string) => void; env?: Record<string, string | undefined> },
-): Promise<number> {
+export async function runAdmin(args: readonly string[], io: CliIo): Promise<number> {
   // Login slips (PDF) and results (CSV) of a test period: server/cli/slips.ts, export-results.ts.
   if (args[0] === 'slips') return runSlips(args.slice(1), io);
   if (args[0] === 'export-results') return runExportResults(args.slice(1), io);
@@ -89,17 +86,7 @@ export async function runAdmin(
     io.err(usage);
     return 2;
   }
-  const config = configFromEnv(io.env ?? process.env);
-  let database: Database;
-  try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  } catch (error) {
-    // PGlite held by the running server: nothing was done, and the exit code says so.
-    if (!(error instanceof DataDirectoryInUseError)) throw error;
-    io.err(`Nothing was ${command.kind === 'reset' ? 'reset' : 'changed'}. ${error.message}`);
-    return 1;
-  }
-  try {
+  return withDatabase(io, command.kind === 'reset' ? 'reset' : 'changed', async (database) => {
     if (command.kind === 'setting') {
       const result = await command.run(database.db);
       if (!result.ok) {
@@ -121,9 +108,7 @@ export async function runAdmin(
         `${result.archivedAnswers} answer(s) archived; ${result.revokedTokens} token(s) revoked. The pupil must log in again.`,
     );
     return 0;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 if (import.meta.main) {

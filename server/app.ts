@@ -59,7 +59,7 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
     logger: options.logger ?? consoleLogger,
     settings: { ...defaultSettings, ...options.settings },
   };
-  // Issue 13: metrics, login throttling (shared by every app on this database), security headers.
+  // Metrics, login throttling (shared by every app on this database), security headers.
   const security = deps.settings.security;
   const metrics = options.metrics ?? createMetrics(deps);
   const throttle = createLoginThrottle({ db: deps.db, pool: poolOf(deps.db), logger: deps.logger });
@@ -74,7 +74,7 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
   // The exam import takes packages of up to 20 MB, the roster imports files of 10 MB: their routes set their own limits.
   api.use((c, next) => (c.req.path === `/api${EXAM_IMPORT_PATH}` || isRosterImportPath(c.req.path) ? next() : bodyLimit(c, next)));
   api.use(requestContext(deps));
-  // Seed section 8's 406: an Accept the call cannot answer is refused before any work (issue 11).
+  // Seed section 8's 406: an Accept the call cannot answer is refused before any work.
   api.use(negotiate(apiProduces([ADYEN_WEBHOOK_PATH, '/metrics', '/csp-report', '/test/csp-reports', '/sso'])));
   const isDuringMaintenance = maintenanceCheck(deps.db, deps.clock, {
     always: deps.settings.maintenance,

@@ -20,8 +20,7 @@ import { Writable, type Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { STAFF_PASSWORD_MAX_LENGTH, STAFF_PASSWORD_MIN_LENGTH, StaffLoginIdSchema, StaffPasswordSchema, StaffRoleSchema } from '../../contract/admin.ts';
-import { configFromEnv } from '../config.ts';
-import { DataDirectoryInUseError, openDatabase, type Database } from '../db/client.ts';
+import { withDatabase } from './database.ts';
 import { DomainError } from '../domain/errors.ts';
 import { createStaff, type NewStaff } from '../domain/staff-admin.ts';
 
@@ -114,34 +113,25 @@ export async function runCreateStaff(args: readonly string[], io: CreateStaffIo)
     io.err(`Usage: ${createStaffUsage}\n  (--org is required with --role proctor and refused with --role admin; the password is read from the terminal or standard input)`);
     return 2;
   }
-  const config = configFromEnv(io.env ?? process.env);
   const password = await readPassword(io);
   if (password === null) return 1;
 
-  let database: Database;
-  try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  } catch (error) {
-    if (!(error instanceof DataDirectoryInUseError)) throw error;
-    io.err(`Nothing was created. ${error.message}`);
-    return 1;
-  }
-  try {
-    const member = await createStaff(database.db, { staffId: null, reason: 'command line' }, { ...parsed, password }, new Date());
-    const where = `${database.driver} (${database.location})`;
-    io.out(
-      member.role === 'admin'
-        ? `Created administrator "${member.login_id}" (${member.name}) on ${where}. Sign in at /proctor with this login ID, no organisation code, and the password.`
-        : `Created proctor "${member.login_id}" (${member.name}) of ${member.org_code} on ${where}. Sign in at /proctor with organisation code ${member.org_code}.`,
-    );
-    return 0;
-  } catch (error) {
-    if (error instanceof DomainError && (error.code === 'ER_DUP_ENTRY' || error.code === 'NOT_FOUND' || error.code === 'VALIDATION_ERROR')) {
-      io.err(`Nothing was created: ${error.message}`);
-      return 1;
+  return withDatabase(io, 'created', async (database) => {
+    try {
+      const member = await createStaff(database.db, { staffId: null, reason: 'command line' }, { ...parsed, password }, new Date());
+      const where = `${database.driver} (${database.location})`;
+      io.out(
+        member.role === 'admin'
+          ? `Created administrator "${member.login_id}" (${member.name}) on ${where}. Sign in at /proctor with this login ID, no organisation code, and the password.`
+          : `Created proctor "${member.login_id}" (${member.name}) of ${member.org_code} on ${where}. Sign in at /proctor with organisation code ${member.org_code}.`,
+      );
+      return 0;
+    } catch (error) {
+      if (error instanceof DomainError && (error.code === 'ER_DUP_ENTRY' || error.code === 'NOT_FOUND' || error.code === 'VALIDATION_ERROR')) {
+        io.err(`Nothing was created: ${error.message}`);
+        return 1;
+      }
+      throw error;
     }
-    throw error;
-  } finally {
-    await database.close();
-  }
+  });
 }

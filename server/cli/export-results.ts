@@ -7,8 +7,7 @@
  * classroom or database in use, 2 usage.
  */
 import { writeFile } from 'node:fs/promises';
-import { configFromEnv } from '../config.ts';
-import { DataDirectoryInUseError, openDatabase, type Database } from '../db/client.ts';
+import { withDatabase, type CliIo } from './database.ts';
 import { DomainError } from '../domain/errors.ts';
 import { resultsCsv } from '../exports/results-csv.ts';
 import { auditExport, exportScope } from '../exports/scope.ts';
@@ -16,7 +15,7 @@ import { exportArgsOf } from './export-options.ts';
 
 export const exportResultsUsage = 'npm run admin -- export-results <schedule code> [--venue <venue name or id>] --out <file.csv>';
 
-export type CliIo = { out: (line: string) => void; err: (line: string) => void; env?: Record<string, string | undefined> };
+export type { CliIo };
 
 export async function runExportResults(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = exportArgsOf(args);
@@ -24,35 +23,26 @@ export async function runExportResults(args: readonly string[], io: CliIo): Prom
     io.err(`Usage: ${exportResultsUsage}`);
     return 2;
   }
-  const config = configFromEnv(io.env ?? process.env);
-  let database: Database;
-  try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  } catch (error) {
-    if (!(error instanceof DataDirectoryInUseError)) throw error;
-    io.err(`Nothing was exported. ${error.message}`);
-    return 1;
-  }
-  try {
-    const { db } = database;
-    const made = await db.transaction(async (tx) => {
-      const scope = await exportScope(tx, parsed.scheduleCode, parsed.venue);
-      const csv = await resultsCsv(tx, scope);
-      await auditExport(tx, { at: new Date(), staffId: null, action: 'results_export', scope, detail: { rows: csv.rows } });
-      // Inside the transaction: a file that cannot be written leaves no audit entry behind.
-      await writeFile(parsed.out, csv.csv, 'utf8');
-      return { scope, csv };
-    });
-    const place = made.scope.venue ? `, classroom "${made.scope.venue.name}"` : '';
-    io.out(`Wrote ${made.csv.rows} result row(s) of test period "${made.scope.schedule.code}" (${made.scope.school.name}${place}) to ${parsed.out}.`);
-    return 0;
-  } catch (error) {
-    if (error instanceof DomainError && error.code === 'NOT_FOUND') {
-      io.err(error.message);
-      return 1;
+  return withDatabase(io, 'exported', async (database) => {
+    try {
+      const { db } = database;
+      const made = await db.transaction(async (tx) => {
+        const scope = await exportScope(tx, parsed.scheduleCode, parsed.venue);
+        const csv = await resultsCsv(tx, scope);
+        await auditExport(tx, { at: new Date(), staffId: null, action: 'results_export', scope, detail: { rows: csv.rows } });
+        // Inside the transaction: a file that cannot be written leaves no audit entry behind.
+        await writeFile(parsed.out, csv.csv, 'utf8');
+        return { scope, csv };
+      });
+      const place = made.scope.venue ? `, classroom "${made.scope.venue.name}"` : '';
+      io.out(`Wrote ${made.csv.rows} result row(s) of test period "${made.scope.schedule.code}" (${made.scope.school.name}${place}) to ${parsed.out}.`);
+      return 0;
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'NOT_FOUND') {
+        io.err(error.message);
+        return 1;
+      }
+      throw error;
     }
-    throw error;
-  } finally {
-    await database.close();
-  }
+  });
 }

@@ -12,15 +12,14 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { MAX_EXAM_FILE_BYTES } from '../../contract/imports.ts';
-import { configFromEnv } from '../config.ts';
-import { DataDirectoryInUseError, openDatabase, type Database } from '../db/client.ts';
+import { withDatabase, type CliIo } from './database.ts';
 import { importExam } from '../imports/exams/apply.ts';
 import type { QtiOptions } from '../imports/exams/qti.ts';
 import { summaryOf, type ImportResult, type PlannedRow } from '../imports/plan.ts';
 
 export const importExamUsage = 'npm run admin -- import exam <file.json|package.zip> [--apply] [--subject <1|2|3|6>] [--level <n>] [--level-name <name>]';
 
-type Io = { out: (line: string) => void; err: (line: string) => void; env?: Record<string, string | undefined> };
+type Io = CliIo;
 
 type Args = { file: string; apply: boolean; qti: QtiOptions };
 
@@ -70,16 +69,7 @@ export async function runImportExam(args: readonly string[], io: Io): Promise<nu
     return 1;
   }
 
-  const config = configFromEnv(io.env ?? process.env);
-  let database: Database;
-  try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  } catch (error) {
-    if (!(error instanceof DataDirectoryInUseError)) throw error;
-    io.err(`Nothing was imported. ${error.message}`);
-    return 1;
-  }
-  try {
+  return withDatabase(io, 'imported', async (database) => {
     const result = await importExam(database.db, bytes, { apply: parsed.apply, qti: parsed.qti, now: new Date(), staffId: null, reason: 'exam import (command line)' });
     for (const line of planLines(result)) io.out(line);
     const summary = summaryOf(result.rows);
@@ -89,9 +79,7 @@ export async function runImportExam(args: readonly string[], io: Io): Promise<nu
     else if (result.applied) io.out(`Applied on ${where}.`);
     else io.out(`Dry run on ${where}: nothing was changed. Add --apply to import.`);
     return refused ? 1 : 0;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 /** The plan in English, one line a row, refusals with their reasons. */

@@ -16,8 +16,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
 import { importKinds, MAX_ROSTER_FILE_BYTES, type ImportKind, type ImportProblem, type ImportReason } from '../../contract/imports.ts';
-import { configFromEnv } from '../config.ts';
-import { DataDirectoryInUseError, openDatabase, type Database } from '../db/client.ts';
+import { withDatabase, type CliIo } from './database.ts';
 import { examinees, organizations } from '../db/schema.ts';
 import { reissueLoginCode } from '../imports/login-codes.ts';
 import { summaryOf } from '../imports/plan.ts';
@@ -26,7 +25,7 @@ import { importRoster } from '../imports/roster.ts';
 export const importUsage = 'npm run admin -- import <schools|venues|schedules|pupils> <file.csv> [--apply]';
 export const reissueCodeUsage = 'npm run admin -- reissue-code <school code> <pupil id>';
 
-type Io = { out: (line: string) => void; err: (line: string) => void; env?: Record<string, string | undefined> };
+type Io = CliIo;
 
 /** What each refusal reason means, in English (the console has its own translations). */
 export const reasonText: Record<ImportReason, string> = {
@@ -69,24 +68,6 @@ export function problemLine(row: number | null, problem: ImportProblem): string 
   return `${where}: ${reasonText[problem.reason]}${value}`;
 }
 
-async function withDatabase(io: Io, work: (database: Database) => Promise<number>): Promise<number> {
-  const config = configFromEnv(io.env ?? process.env);
-  let database: Database;
-  try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  } catch (error) {
-    // PGlite held by the running server: nothing was done, and the exit code says so.
-    if (!(error instanceof DataDirectoryInUseError)) throw error;
-    io.err(`Nothing was changed. ${error.message}`);
-    return 1;
-  }
-  try {
-    return await work(database);
-  } finally {
-    await database.close();
-  }
-}
-
 /** `args`: what follows `import` (the kind, the file, --apply). */
 export async function runImportCommand(args: readonly string[], io: Io): Promise<number> {
   const apply = args.includes('--apply');
@@ -109,7 +90,7 @@ export async function runImportCommand(args: readonly string[], io: Io): Promise
     io.err(`Nothing was imported: cannot read ${file} (${error instanceof Error ? error.message : String(error)}).`);
     return 1;
   }
-  return withDatabase(io, async (database) => {
+  return withDatabase(io, 'changed', async (database) => {
     const result = await importRoster(database.db, kind as ImportKind, bytes, { apply, now: new Date(), staffId: null, reason: 'command line' });
     const summary = summaryOf(result.rows);
     const counts = `${summary.create} to create, ${summary.update} to update, ${summary.unchanged} unchanged, ${summary.refuse} refused`;
@@ -131,7 +112,7 @@ export async function runReissueCode(args: readonly string[], io: Io): Promise<n
     io.err(`Usage: ${reissueCodeUsage}`);
     return 2;
   }
-  return withDatabase(io, async (database) => {
+  return withDatabase(io, 'changed', async (database) => {
     const [pupil] = await database.db
       .select({ id: examinees.id, name: examinees.name })
       .from(examinees)
