@@ -83,7 +83,7 @@ export function createBrowserEnvironment(apiBase = import.meta.env.VITE_API_BASE
   const adminClient = lazyModule(() =>
     import('../api/admin-client.ts').then((module) => module.createAdminClient({ baseURL: apiBase, getLanguage: () => language.language })),
   );
-  const admin = lazyPort(adminClient, ['send']);
+  const admin = lazyPort(adminClient, ['send', 'upload', 'download']);
   const indexedDbOutbox = lazyModule(() => import('../platform/outbox.ts').then((module) => module.createIndexedDbOutbox()));
   const outbox = typeof indexedDB === 'undefined' ? createMemoryOutbox() : lazyPort(indexedDbOutbox, ['put', 'list', 'remove']);
   const indexedDbExamCache = lazyModule(() => import('../platform/exam-cache.ts').then((module) => module.createIndexedDbExamCache()));
