@@ -17,16 +17,17 @@ import type { ConnectivityPort } from '../../machines/connectivity/connectivity.
 import { lazyModule, type LazyModule } from '../../machines/shared/lazy-machine.ts';
 
 /**
- * A port whose every method is asynchronous, made from a module loaded on its first call (issue
- * 12, item 4: the staff API, IndexedDB's outbox and exam cache are not in the first screen's
- * chunk; src/app/preload.ts loads them early with the machines that use them).
+ * A port whose every method is asynchronous, made from a module loaded on its first call (the
+ * staff API, IndexedDB's outbox and exam cache are not in the first screen's chunk;
+ * src/app/preload.ts loads them early with the machines that use them).
  */
-function lazyPort<T extends object>(port: LazyModule<T>, methods: readonly (keyof T & string)[]): T {
+function lazyPort<T extends object, K extends keyof T & string>(port: LazyModule<T>, methods: readonly K[]): Pick<T, K> {
   const lazy: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const method of methods) {
     lazy[method] = async (...args) => ((await port.load())[method] as (...args: unknown[]) => Promise<unknown>)(...args);
   }
-  return lazy as T;
+  // Only the methods named: a port whose type asks for one more is a type error where it is used.
+  return lazy as Pick<T, K>;
 }
 
 export interface BrowserEnvironment {
