@@ -6,13 +6,14 @@
  */
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { describe, expect, test } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { StaffLoginResponseSchema, StaffMeResponseSchema } from '../../contract/admin.ts';
 import { staff, staffTokens } from '../../server/db/schema.ts';
 import { seedDemoData } from '../../server/seed/seed.ts';
 import { loadStaffAccounts } from '../../server/seed/staff-accounts.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
-import { errorOf, useApi } from '../helpers/server-api.ts';
+import { errorOf, useApi, type CallOptions } from '../helpers/server-api.ts';
 import { addSitting, snapshotTables } from '../helpers/server-fixtures.ts';
 import { addStaff, staffLogin, terminal } from '../helpers/admin-api.ts';
 
@@ -21,12 +22,21 @@ const accounts = loadStaffAccounts();
 
 describe.each(kinds)('staff accounts on %s', (kind) => {
   const api = useApi(kind);
+  /**
+   * Each test's sign-ins come from a laptop of its own (its X-Device-Token): the login throttle
+   * counts a terminal's failures, and this file's wrong passwords are many proctors', not one machine's.
+   */
+  let laptop = '';
+  beforeEach(() => {
+    laptop = `laptop-${randomUUID()}`;
+  });
+  const signIn = (options: CallOptions) => api.call('POST', '/api/admin/login', { ...options, headers: { ...options.headers, 'X-Device-Token': laptop } });
 
   test('every demo proctor of staff-accounts.json logs in as the list says, one per demo organisation', async () => {
     expect(new Set(accounts.map((a) => a.org_code)).size).toBe(accounts.length);
     expect(accounts.map((a) => a.org_code)).toContain('GRADUS-DEMO');
     for (const account of accounts) {
-      const response = await api.call('POST', '/api/admin/login', {
+      const response = await signIn({
         body: { org_code: account.org_code, login_id: account.login_id, password: account.password },
       });
       if (account.login_refused_with === null) {
@@ -86,7 +96,7 @@ describe.each(kinds)('staff accounts on %s', (kind) => {
       { org_code: 'NO-SUCH-ORG', login_id: proctor.loginId, password: proctor.password },
     ];
     for (const body of attempts) {
-      const response = await api.call('POST', '/api/admin/login', { body });
+      const response = await signIn({ body });
       expect(response.status).toBe(401);
       expect(errorOf(response).code).toBe('INCORRECT_ID_PASSWORD');
     }
@@ -96,7 +106,7 @@ describe.each(kinds)('staff accounts on %s', (kind) => {
     const pupil = await addSitting(api.db, { organization: {} });
     const proctor = await addStaff(api.db, pupil);
     const attempt = (password: string) =>
-      api.call('POST', '/api/admin/login', { body: { org_code: proctor.orgCode, login_id: proctor.loginId, password } });
+      signIn({ body: { org_code: proctor.orgCode, login_id: proctor.loginId, password } });
     for (let i = 0; i < 4; i++) expect(errorOf(await attempt('wrong-password')).code).toBe('INCORRECT_ID_PASSWORD');
     expect(errorOf(await attempt('wrong-password')).code).toBe('ACCOUNT_LOCKED');
     const locked = await attempt(proctor.password);
@@ -110,7 +120,7 @@ describe.each(kinds)('staff accounts on %s', (kind) => {
     const spellings = caseSpellings(proctor.orgCode, 5);
     expect(new Set(spellings).size).toBe(5);
     const attempt = (orgCode: string, password: string) =>
-      api.call('POST', '/api/admin/login', { body: { org_code: orgCode, login_id: proctor.loginId, password } });
+      signIn({ body: { org_code: orgCode, login_id: proctor.loginId, password } });
     for (const spelling of spellings.slice(0, 4)) expect(errorOf(await attempt(spelling, 'wrong-password')).code).toBe('INCORRECT_ID_PASSWORD');
     expect(errorOf(await attempt(spellings[4]!, 'wrong-password')).code).toBe('ACCOUNT_LOCKED');
     expect(errorOf(await attempt(proctor.orgCode, proctor.password)).code).toBe('ACCOUNT_LOCKED');
@@ -122,7 +132,7 @@ describe.each(kinds)('staff accounts on %s', (kind) => {
     const token = await staffLogin(api, proctor);
     await api.db.update(staff).set({ disabled: true }).where(eq(staff.id, proctor.staffId));
     expect(errorOf(await api.call('GET', '/api/admin/me', { token })).code).toBe('NOT_LOGGED_IN');
-    const login = await api.call('POST', '/api/admin/login', {
+    const login = await signIn({
       body: { org_code: proctor.orgCode, login_id: proctor.loginId, password: proctor.password },
     });
     expect(errorOf(login).code).toBe('INCORRECT_ID_PASSWORD');
@@ -174,13 +184,13 @@ describe.each(kinds)('staff accounts on %s', (kind) => {
       [{ org_code: 'GRADUS-DEMO', login_id: 42, password: 'y' }, ['login_id']],
     ];
     for (const [body, fields] of cases) {
-      const response = await api.call('POST', '/api/admin/login', { body });
+      const response = await signIn({ body });
       expect(response.status).toBe(422);
       const error = errorOf(response);
       expect(error.code).toBe('VALIDATION_ERROR');
       expect(error.issues?.map((i) => i.field).sort()).toEqual([...fields].sort());
     }
-    const notJson = await api.call('POST', '/api/admin/login', { rawBody: '{"org_code":', headers: { 'Content-Type': 'application/json' } });
+    const notJson = await signIn({ rawBody: '{"org_code":', headers: { 'Content-Type': 'application/json' } });
     expect(notJson.status).toBe(400);
     expect(errorOf(notJson).code).toBe('VALIDATION_ERROR');
     expect(await snapshotTables(api.db)).toEqual(before);

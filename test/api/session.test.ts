@@ -112,7 +112,7 @@ describe.each(kinds)('basic information and the testing menu on %s', (kind) => {
       expect(await menu(token)).toEqual({
         exam_fee: { required: false, status: 0, application_mode: 1 },
         exam: { schedule_history_id: pupil.scheduleHistoryId, status: 0, can_take: true },
-        result: { released: false, payment_status: 0, release_at: null },
+        result: { released: false, expired: false, payment_status: 0, release_at: null },
         server_time: TEST_START,
       });
     });
