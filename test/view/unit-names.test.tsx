@@ -78,7 +78,8 @@ describe('score report: units in the pupil\'s language', () => {
     expect(chart.textContent).toContain('たし算');
     expect(chart.textContent).toContain('分数');
     expect(chart.textContent).not.toMatch(/addition|fractions/);
-    expect(screen.getByText(/分数/, { selector: 'p' }).textContent).toMatch(/14.*分数/);
+    // The unit is the content's own text, isolated in a <bdi> inside the sentence that names the question.
+    expect(screen.getByText('分数', { selector: 'p bdi' }).closest('p')?.textContent).toMatch(/14.*分数/);
     expect(document.body.textContent).not.toMatch(/\baddition\b|\bfractions\b/);
   });
 });
