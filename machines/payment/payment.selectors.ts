@@ -4,7 +4,8 @@
  */
 import type { SnapshotFrom } from 'xstate';
 import { PaymentStatus } from '../../contract/payments.ts';
-import { canCheckout, chosenLines, type paymentMachine } from './payment.machine.ts';
+import type { paymentMachine } from './payment.machine.ts';
+import { canCheckout, chosenLines } from './payment.rules.ts';
 import type { PaymentPhase, PaymentView } from './payment.types.ts';
 
 export type PaymentSnapshot = SnapshotFrom<typeof paymentMachine>;

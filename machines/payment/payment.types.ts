@@ -32,6 +32,29 @@ export interface PaymentInput {
   returning?: PaymentReturn | null;
 }
 
+/** What the machine knows; the view reads it through payment.selectors.ts. */
+export interface PaymentContext extends PaymentInput {
+  /** The provider's redirect back this screen confirms; null once the pupil starts over. */
+  returning: PaymentReturn | null;
+  /** The settings as loaded; null before. */
+  setting: ExamPaymentSetting | ResultPaymentSetting | null;
+  /** Every item of the screen with its status (updated when the server confirms a payment). */
+  items: PaymentLine[];
+  /** The items the user ticked (the exam fee: the fee itself, while unpaid). */
+  selected: PaymentKind[];
+  termsAccepted: boolean;
+  /** The open checkout, while there is one. */
+  session: PaymentSession | null;
+  /** What the provider reported in the browser (demo: the tester's choice); null before. */
+  providerResult: ProviderResult | null;
+  /** The server's last answer about the checkout. */
+  checkoutStatus: PaymentStatusResponse | null;
+  /** GET /payment/status calls made for this checkout. */
+  checks: number;
+  paymentStatus: 0 | 1 | 2;
+  failure: FailureCode | null;
+}
+
 /**
  * The provider's redirect back to a payment screen (the returnUrl the server gave Adyen, with
  * our `reference` in it and Adyen's `sessionId` and `redirectResult` added): which checkout to

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pollDelayMs } from '../../machines/proctor/proctor.machine.ts';
-import { statusBackoffMs } from '../../machines/payment/payment.machine.ts';
+import { statusBackoffMs } from '../../machines/payment/payment.rules.ts';
 import { backoffMs } from '../../machines/shared/backoff.ts';
 import { retryDelayMs } from '../../server/jobs/queue.ts';
 

@@ -10,18 +10,18 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, SimulatedClock, type AnyActorLogic } from 'xstate';
 import type { ExamPaymentSetting, PaymentLine, PaymentSession, PaymentStatusResponse, ResultPaymentSetting } from '../../contract/payments.ts';
 import { paymentActors, paymentPortOf } from '../../machines/payment/payment.actors.ts';
+import { paymentMachine } from '../../machines/payment/payment.machine.ts';
 import {
   canCheckout,
   chosenLines,
   isChoosable,
   MAX_STATUS_CHECKS,
-  paymentMachine,
   referenceOf,
   resultStatusOf,
   STATUS_BACKOFF_MAX_MS,
   STATUS_BACKOFF_MS,
   statusBackoffMs,
-} from '../../machines/payment/payment.machine.ts';
+} from '../../machines/payment/payment.rules.ts';
 import { viewOf } from '../../machines/payment/payment.selectors.ts';
 import type { PaymentInput, PaymentReturn } from '../../machines/payment/payment.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';

@@ -33,7 +33,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi, type Mock }
 import { SimulatedClock, createMachine } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import * as v from 'valibot';
-import { STATUS_BACKOFF_MAX_MS, paymentMachine } from '../../machines/payment/payment.machine.ts';
+import { paymentMachine } from '../../machines/payment/payment.machine.ts';
+import { STATUS_BACKOFF_MAX_MS } from '../../machines/payment/payment.rules.ts';
 import { resultsMachine } from '../../machines/results/results.machine.ts';
 import { sessionMachine } from '../../machines/session/session.machine.ts';
 import { examineeKeys, readPendingRevocations, readSession, readToken, storageKeys } from '../../machines/shared/storage.ts';

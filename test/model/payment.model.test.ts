@@ -13,9 +13,10 @@ import type {
   PaymentStatusResponse,
   ResultPaymentSetting,
 } from '../../contract/payments.ts';
-import { MAX_STATUS_CHECKS, paymentMachine, type PaymentContext } from '../../machines/payment/payment.machine.ts';
+import { paymentMachine } from '../../machines/payment/payment.machine.ts';
+import { MAX_STATUS_CHECKS } from '../../machines/payment/payment.rules.ts';
 import { viewOf, type PaymentSnapshot } from '../../machines/payment/payment.selectors.ts';
-import type { PaymentInput } from '../../machines/payment/payment.types.ts';
+import type { PaymentContext, PaymentInput } from '../../machines/payment/payment.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { never } from '../helpers/never.ts';
 import { describeModel } from './suite.ts';
