@@ -68,11 +68,8 @@ const resultsSetup = setup({
   actions: {
     /** Opens the browser's print dialog (the score report's print stylesheet); provided by the edge. */
     printPage: () => provided('printPage')(),
-    keepShortResult: assign(({ event }) => {
-      const { output } = event as unknown as { output: ShortResultWithOwned };
-      return { short: output.result, owned: output.owned, failure: null };
-    }),
-    keepReport: assign({ report: ({ event }) => (event as unknown as { output: ScoreReport }).output, failure: null }),
+    keepShortResult: assign((_, loaded: ShortResultWithOwned) => ({ short: loaded.result, owned: loaded.owned, failure: null })),
+    keepReport: assign((_, report: ScoreReport) => ({ report, failure: null })),
     /** A results call or download failed: the results screens show why. */
     keepFailure: assign({ failure: ({ event }) => visibleFailure((event as { error?: unknown }).error) }),
     keepRefusal: assign((_, params: { refusal: ResultsContext['refusal'] }) => ({ refusal: params.refusal })),
@@ -100,19 +97,28 @@ type StateConfig = Parameters<typeof resultsSetup.createStateConfig>[0];
  * A results screen that loads first: `loading` (busy) runs its call and keeps the answer, then the
  * screen is `ready`; a failure shows why with "Try again" (`failed`); a 401 ends the results.
  */
-function loadingFirst(call: 'loadShortResult' | 'loadScoreReport', keep: 'keepShortResult' | 'keepReport', ready: StateConfig) {
+function loadingFirst(load: 'shortResult' | 'scoreReport', ready: StateConfig) {
   return resultsSetup.createStateConfig({
     initial: 'loading',
     states: {
       loading: {
         tags: ['busy'],
-        invoke: {
-          id: call,
-          src: call,
-          input: ({ context }) => ({ id: context.id }),
-          onDone: { target: 'ready', actions: keep },
-          onError: [...endOnRefusal, { target: 'failed', actions: 'keepFailure' }],
-        },
+        invoke:
+          load === 'shortResult'
+            ? {
+                id: 'loadShortResult',
+                src: 'loadShortResult',
+                input: ({ context }) => ({ id: context.id }),
+                onDone: { target: 'ready', actions: { type: 'keepShortResult', params: ({ event }) => event.output } },
+                onError: [...endOnRefusal, { target: 'failed', actions: 'keepFailure' }],
+              }
+            : {
+                id: 'loadScoreReport',
+                src: 'loadScoreReport',
+                input: ({ context }) => ({ id: context.id }),
+                onDone: { target: 'ready', actions: { type: 'keepReport', params: ({ event }) => event.output } },
+                onError: [...endOnRefusal, { target: 'failed', actions: 'keepFailure' }],
+              },
       },
       failed: { on: { 'retry.requested': 'loading' } },
       ready,
@@ -172,7 +178,7 @@ export const resultsMachine = resultsSetup.createMachine({
         id: 'loadShortResult',
         src: 'loadShortResult',
         input: ({ context }) => ({ id: context.id }),
-        onDone: { target: 'reportOrResult', actions: 'keepShortResult' },
+        onDone: { target: 'reportOrResult', actions: { type: 'keepShortResult', params: ({ event }) => event.output } },
         onError: [...endOnRefusal, { target: 'shortResult.failed', actions: 'keepFailure' }],
       },
     },
@@ -183,7 +189,7 @@ export const resultsMachine = resultsSetup.createMachine({
     shortResult: {
       meta: { path: SHORT_RESULT_PATH, screen: 'short-result' },
       on: { 'menu.requested': 'closed' },
-      ...loadingFirst('loadShortResult', 'keepShortResult', {
+      ...loadingFirst('shortResult', {
         on: {
           'resultItems.buyRequested': '#results.payExamResult',
           'report.openRequested': { guard: 'ownsResultSheet', target: '#results.scoreReport' },
@@ -221,7 +227,7 @@ export const resultsMachine = resultsSetup.createMachine({
         // The browser's Back: the payment it was reached from (what is not owned yet is bought there).
         'location.unmatched': { guard: { type: 'isLocationOf', params: { path: PAY_EXAM_RESULT_PATH } }, target: 'payExamResult' },
       },
-      ...loadingFirst('loadShortResult', 'keepShortResult', {
+      ...loadingFirst('shortResult', {
         initial: 'idle',
         on: {
           // "Buy the result sheet / certificate": what is not owned yet is bought on pay-exam-result (seed section 2).
@@ -246,7 +252,7 @@ export const resultsMachine = resultsSetup.createMachine({
           { guard: { type: 'isLocationOf', params: { path: PURCHASED_RESULT_PATH } }, target: 'purchasedResult' },
         ],
       },
-      ...loadingFirst('loadScoreReport', 'keepReport', {
+      ...loadingFirst('scoreReport', {
         initial: 'idle',
         on: { 'report.printRequested': { actions: 'printPage' } },
         states: {

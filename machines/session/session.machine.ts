@@ -341,7 +341,11 @@ export const sessionMachine = sessionSetup.createMachine({
               reloadedAt: context.reloadedAt ?? undefined,
             }),
             onDone: [
-              { guard: 'isResultsRefusal', target: '#session.signingOut', actions: 'endForResultsRefusal' },
+              {
+                guard: { type: 'isResultsRefusal', params: ({ event }) => event.output },
+                target: '#session.signingOut',
+                actions: { type: 'endForResultsRefusal', params: ({ event }) => event.output },
+              },
               { target: 'testingMenu' },
             ],
           },

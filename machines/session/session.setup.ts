@@ -112,9 +112,7 @@ export const sessionSetup = setup({
     endForMaintenance: assign({ exit: ({ context }) => exitOf(context, 'DURING_MAINTENANCE') }),
     endForRefusedToken: assign({ exit: ({ context }) => exitOf(context, 'GENERIC_ERROR') }),
     /** The results ended with a 401 (seed section 8): the session ends with its reason. */
-    endForResultsRefusal: assign({
-      exit: ({ context, event }) => exitOf(context, (event as unknown as { output: ResultsOutput }).output.refusal),
-    }),
+    endForResultsRefusal: assign(({ context }, output: ResultsOutput) => ({ exit: exitOf(context, output.refusal) })),
     notifySignedIn: sendParent(({ context }): SessionParentEvent => ({
       type: 'session.signedIn',
       session: context.session as ExamineeSession,
@@ -198,7 +196,7 @@ export const sessionSetup = setup({
     // Released and not past the two-year window: a result that can be opened.
     isResultReleased: ({ context }) =>
       Boolean(context.menu?.result.released && !context.menu.result.expired && context.menu.exam.schedule_history_id !== null),
-    isResultsRefusal: ({ event }) => (event as unknown as { output?: ResultsOutput }).output?.refusal != null,
+    isResultsRefusal: (_, output: ResultsOutput | undefined) => output?.refusal != null,
     isChoosableExam: ({ context, event }) =>
       event.type === 'exam.chosen' &&
       context.exams.some((row) => row.schedule_history_id === event.scheduleHistoryId && !row.locked),
