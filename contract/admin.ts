@@ -196,6 +196,13 @@ export const RosterPupilSchema = v.object({
   question_count: v.number(),
   /** Non-empty answers the server holds. */
   answers_saved: v.number(),
+  /**
+   * Answers the pupil's terminal said, at its last heartbeat, it holds and the server does not yet
+   * (its outbox: given while the network failed); 0 when it said none, and outside the exam. A
+   * terminal that is `offline` may hold more, given since. After a move the old terminal still
+   * sends those given before the move.
+   */
+  waiting_answers: v.number(),
   /** The last call the pupil's terminal made for this sitting (heartbeat or any exam call). */
   last_contact_at: v.nullable(isoTimestamp),
   started_at: v.nullable(isoTimestamp),

@@ -45,6 +45,11 @@ export const HeartbeatRequestSchema = v.object({
   question_index: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(999)),
   /** document.visibilityState === 'visible' */
   visible: v.boolean(),
+  /**
+   * Answers this terminal holds that the server has not acknowledged yet (its outbox), for the
+   * roster (contract/admin.ts `waiting_answers`). Absent: not told (counted as none).
+   */
+  waiting_answers: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(999))),
 });
 export type HeartbeatRequest = v.InferInput<typeof HeartbeatRequestSchema>;
 

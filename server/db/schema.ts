@@ -348,6 +348,8 @@ export const scheduleHistories = pgTable(
      * Start (or heartbeat) with a device token binds that terminal and clears this.
      */
     deviceReleasedAt: timestampTz('device_released_at'),
+    /** Answers the pupil's terminal said, at its last heartbeat, it holds and the server does not yet (its outbox). */
+    waitingAnswers: integer('waiting_answers').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -379,6 +381,23 @@ export const answers = pgTable(
     late: boolean('late').notNull().default(false),
   },
   (t) => [uniqueIndex('answers_schedule_history_question_idx').on(t.scheduleHistoryId, t.questionId)],
+);
+
+/**
+ * A terminal a proctor moved a pupil away from (server/domain/proctor.ts, moveTerminal): its
+ * X-Device-Token and when. That terminal may still deliver the answers it holds that were given
+ * before `moved_at` (server/domain/answers.ts), for this sitting only; nothing given later.
+ */
+export const deviceMoves = pgTable(
+  'device_moves',
+  {
+    scheduleHistoryId: integer('schedule_history_id')
+      .notNull()
+      .references(() => scheduleHistories.id),
+    deviceToken: text('device_token').notNull(),
+    movedAt: timestampTz('moved_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'device_moves_pkey', columns: [t.scheduleHistoryId, t.deviceToken] })],
 );
 
 /**

@@ -16,6 +16,13 @@
  * - Nothing is written unless every check passes.
  * - An answer whose key belongs to an attempt an administrator reset (answer_archive) is refused
  *   with ARCHIVE_KEY (seed section 8): it is kept in the archive, never taken into the new attempt.
+ * - A terminal a proctor moved the pupil away from (device_moves, server/domain/proctor.ts) may
+ *   still deliver what it holds: with its token (revoked by the move) and its X-Device-Token, an
+ *   answer of that sitting whose answered_at is not after the move is taken by the same rules
+ *   (DOING, deadline and upload window, newest answered_at wins, idempotency); one given after
+ *   the move, for another sitting, or from another terminal is refused INCORRECT_DEVICE. It never
+ *   moves the deadline, never reopens a finished sitting and never marks contact (the roster's
+ *   contact is the new terminal's).
  * - The outcome says how it was taken (saved, duplicate, superseded with the value held instead)
  *   and carries the deadline as it stands, so a terminal learns of extensions with every save.
  *
@@ -38,13 +45,13 @@
  *   resend, a refusal of any kind, a sitting a proctor released), the route takes this way,
  *   which decides and names the refusal in the order above. Nothing was written by then.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { isPastUploadWindow } from '../../contract/exam.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { createBatcher, type Batcher } from '../db/batching.ts';
 import { driverOf, prepare, type PreparedStatement, type StatementValue } from '../db/prepared.ts';
-import { answerArchive, answers, questions } from '../db/schema.ts';
+import { answerArchive, answers, deviceMoves, questions } from '../db/schema.ts';
 import { DomainError, invalidField, isUniqueViolation } from './errors.ts';
 import { isPermutationOf, isWellFormedNumber } from './scoring.ts';
 import { answeringRefusal } from './schedule-history.ts';
@@ -85,11 +92,33 @@ async function isArchivedKey(tx: Tx, scheduleHistoryId: number, key: string): Pr
   return row !== undefined;
 }
 
+/** Whether `deviceToken` is a terminal the pupil was moved away from after `answeredAt` (device_moves). */
+async function isMovedAwayBefore(tx: Tx, scheduleHistoryId: number, deviceToken: string | undefined, answeredAt: Date): Promise<boolean> {
+  if (deviceToken === undefined) return false;
+  const [row] = await tx
+    .select({ movedAt: deviceMoves.movedAt })
+    .from(deviceMoves)
+    .where(
+      and(
+        eq(deviceMoves.scheduleHistoryId, scheduleHistoryId),
+        eq(deviceMoves.deviceToken, deviceToken),
+        gt(deviceMoves.movedAt, answeredAt),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * `movedAwayDevice`: the caller's token was revoked by a proctor's move (tokens.ts,
+ * authenticateMovedAway); this is its X-Device-Token, and only an answer given before the move
+ * away from it is taken (else INCORRECT_DEVICE). Without it the caller's device was checked already.
+ */
 export async function saveAnswer(
   db: Db,
   principal: Principal,
   input: SaveAnswerInput,
-  context: { now: Date; uploadWindowMs: number },
+  context: { now: Date; uploadWindowMs: number; movedAwayDevice?: { deviceToken: string | undefined } },
 ): Promise<SaveAnswerOutcome> {
   const { now } = context;
   try {
@@ -97,6 +126,12 @@ export async function saveAnswer(
       // A share lock lets a pupil's answers run side by side, but not alongside Finish.
       const sitting = await loadOwnSitting(tx, principal, input.scheduleHistoryId, 'share');
       const { history } = sitting;
+      if (
+        context.movedAwayDevice &&
+        !(await isMovedAwayBefore(tx, history.id, context.movedAwayDevice.deviceToken, input.answeredAt))
+      ) {
+        throw new DomainError('INCORRECT_DEVICE', 'A proctor moved this exam to another terminal.');
+      }
 
       const [previous] = await tx
         .select()
@@ -227,6 +262,25 @@ async function questionOf(db: Db, questionId: number): Promise<QuestionFacts | u
 export const CONTACT_GRANULARITY_MS = 1000;
 
 /**
+ * The rules the statements share, as SQL. A token the save may come with: live, or revoked by a
+ * proctor's move (the terminal moved away from; `live` false).
+ */
+function usableToken(t: string): string {
+  return `(${t}.revoked_at is null or ${t}.revoked_reason = 'moved')`;
+}
+
+/** A live token from the terminal that holds the sitting (or from any, while none does and none was released). */
+function boundDevice(tok: string, h: string, device: string): string {
+  return `(${tok}.live and (${h}.device_token = ${device} or (${h}.device_token is null and ${h}.device_released_at is null)))`;
+}
+
+/** From a terminal the pupil was moved away from, given before that move (device_moves): this sitting only. */
+function movedAwayBefore(h: string, device: string, answeredAt: string): string {
+  return `exists (select 1 from device_moves m where m.schedule_history_id = ${h}.id and m.device_token = ${device}
+      and m.moved_at > ${answeredAt})`;
+}
+
+/**
  * The whole save as one statement. Parameters: $1 token hash, $2 sitting, $3 question, $4 the
  * question's exam, $5 value, $6 answered_at, $7 now, $8 idempotency key, $9 device token (or
  * null), $10 the earliest deadline still inside the upload window (now - window), $11 the
@@ -251,26 +305,27 @@ function saveAnswerStatement(driver: 'pglite' | 'postgres') {
   const sitting = `h.id = $2::int and h.examinee_id = tok.examinee_id
     and (tok.schedule_history_id is null or tok.schedule_history_id = h.id)
     and h.status = ${ScheduleHistoryStatus.DOING} and h.exam_id = $4::int
-    and (h.device_token = $9::text or (h.device_token is null and h.device_released_at is null))
+    and (${boundDevice('tok', 'h', '$9::text')}
+      or ${movedAwayBefore('h', '$9::text', '$6::timestamptz')})
     and h.deadline_at >= $6::timestamptz and h.deadline_at >= $10::timestamptz and h.started_at <= $11::timestamptz
     and not exists (select 1 from answers k where k.idempotency_key = $8::text)
     and (not h.flag_retake
       or not exists (select 1 from answer_archive r where r.schedule_history_id = h.id and r.idempotency_key = $8::text))`;
   const sit = `sit as (
-  select h.id, h.deadline_at, h.last_contact_at from schedule_histories h, tok
+  select h.id, h.deadline_at, h.last_contact_at, ${boundDevice('tok', 'h', '$9::text')} as bound from schedule_histories h, tok
   where ${sitting}${driver === 'postgres' ? '\n  for no key update of h' : ''}
 ),
 contact as (
   update schedule_histories h set last_contact_at = $7::timestamptz
   from sit
-  where h.id = sit.id and (sit.last_contact_at is null or sit.last_contact_at < $12::timestamptz)
+  where h.id = sit.id and sit.bound and (sit.last_contact_at is null or sit.last_contact_at < $12::timestamptz)
 )`;
   return {
-    name: `gradus_save_answer_2_${driver}`,
+    name: `gradus_save_answer_3_${driver}`,
     text: `with tok as (
-  select t.id, t.examinee_id, t.schedule_history_id, t.login_type
+  select t.id, t.examinee_id, t.schedule_history_id, t.login_type, t.revoked_at is null as live
   from auth_tokens t join examinees e on e.id = t.examinee_id
-  where t.token_hash = $1::text and t.revoked_at is null and t.expires_at > $7::timestamptz and not e.disabled
+  where t.token_hash = $1::text and ${usableToken('t')} and t.expires_at > $7::timestamptz and not e.disabled
 ),
 ${sit},
 saved as (
@@ -282,7 +337,7 @@ saved as (
     where excluded.answered_at > a.answered_at
   returning a.id
 )
-select tok.id as token_id, tok.examinee_id, tok.schedule_history_id, tok.login_type,
+select tok.id as token_id, tok.examinee_id, tok.schedule_history_id, tok.login_type, tok.live,
   (extract(epoch from sit.deadline_at) * 1000)::float8 as deadline_ms,
   (select count(*)::int from saved) as saved
 from tok left join sit on true`,
@@ -300,6 +355,8 @@ type SaveRow = {
   examinee_id: number;
   schedule_history_id: number | null;
   login_type: number | null;
+  /** False: a token a proctor's move revoked (the terminal moved away from). */
+  live: boolean;
   deadline_ms: number | null;
   saved: number;
 };
@@ -320,7 +377,7 @@ type SaveRow = {
  * sitting, and batches never wait for each other in a cycle.
  */
 const SAVE_ANSWERS = {
-  name: 'gradus_save_answers_1_postgres',
+  name: 'gradus_save_answers_2_postgres',
   text: `with input as (
   select * from unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[],
       $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[])
@@ -328,17 +385,19 @@ const SAVE_ANSWERS = {
       idempotency_key, device_token, window_floor, latest_start, contact_floor, ord)
 ),
 tok as (
-  select i.ord, t.id, t.examinee_id, t.schedule_history_id, t.login_type
+  select i.ord, t.id, t.examinee_id, t.schedule_history_id, t.login_type, t.revoked_at is null as live
   from input i join auth_tokens t on t.token_hash = i.token_hash join examinees e on e.id = t.examinee_id
-  where t.revoked_at is null and t.expires_at > i.now_at and not e.disabled
+  where ${usableToken('t')} and t.expires_at > i.now_at and not e.disabled
 ),
 sit as (
-  select i.ord, h.id, h.deadline_at, h.last_contact_at, i.contact_floor, i.now_at
+  select i.ord, h.id, h.deadline_at, h.last_contact_at, i.contact_floor, i.now_at,
+    ${boundDevice('tok', 'h', 'i.device_token')} as bound
   from input i join tok on tok.ord = i.ord join schedule_histories h on h.id = i.sitting_id
   where h.examinee_id = tok.examinee_id
     and (tok.schedule_history_id is null or tok.schedule_history_id = h.id)
     and h.status = ${ScheduleHistoryStatus.DOING} and h.exam_id = i.exam_id
-    and (h.device_token = i.device_token or (h.device_token is null and h.device_released_at is null))
+    and (${boundDevice('tok', 'h', 'i.device_token')}
+      or ${movedAwayBefore('h', 'i.device_token', 'i.answered_at')})
     and h.deadline_at >= i.answered_at and h.deadline_at >= i.window_floor and h.started_at <= i.latest_start
     and not exists (select 1 from answers k where k.idempotency_key = i.idempotency_key)
     and (not h.flag_retake
@@ -347,7 +406,8 @@ sit as (
 ),
 contact as (
   update schedule_histories h set last_contact_at = c.now_at
-  from (select id, max(now_at) as now_at, min(contact_floor) as contact_floor, max(last_contact_at) as last_contact_at from sit group by id) c
+  from (select id, max(now_at) as now_at, min(contact_floor) as contact_floor, max(last_contact_at) as last_contact_at
+    from sit where bound group by id) c
   where h.id = c.id and (c.last_contact_at is null or c.last_contact_at < c.contact_floor)
 ),
 saved as (
@@ -360,7 +420,7 @@ saved as (
     where excluded.answered_at > a.answered_at
   returning a.schedule_history_id, a.question_id
 )
-select tok.ord::int as ord, tok.id as token_id, tok.examinee_id, tok.schedule_history_id, tok.login_type,
+select tok.ord::int as ord, tok.id as token_id, tok.examinee_id, tok.schedule_history_id, tok.login_type, tok.live,
   (extract(epoch from sit.deadline_at) * 1000)::float8 as deadline_ms,
   (select count(*)::int from saved s where s.schedule_history_id = sit.id and s.question_id = i.question_id) as saved
 from tok join input i on i.ord = tok.ord left join sit on sit.ord = tok.ord`,
@@ -421,7 +481,8 @@ function batcherOf(one: PreparedStatement<SaveRow>, many: PreparedStatement<Save
 /**
  * The usual save: one statement (see the top of this file). `outcome` is set when the answer
  * was taken (saved, or superseded by a later one already held); otherwise nothing was written
- * and the caller goes the careful way, with `principal` when the token was valid.
+ * and the caller goes the careful way, with `principal` when the token was valid, and
+ * `movedAway` when that token is one a proctor's move revoked.
  */
 export async function saveAnswerAtOnce(
   db: Db,
@@ -429,7 +490,7 @@ export async function saveAnswerAtOnce(
   deviceToken: string | undefined,
   input: SaveAnswerInput,
   context: { now: Date; uploadWindowMs: number },
-): Promise<{ principal?: Principal; outcome?: SaveAnswerOutcome }> {
+): Promise<{ principal?: Principal; movedAway?: boolean; outcome?: SaveAnswerOutcome }> {
   const statement = statementsOf(db);
   const { now } = context;
   const answeredAt = input.answeredAt.getTime();
@@ -475,7 +536,8 @@ export async function saveAnswerAtOnce(
     scheduleHistoryId: row.schedule_history_id,
     loginType: row.login_type,
   };
-  if (row.deadline_ms === null) return { principal };
+  // A token a proctor's move revoked: the careful way decides (saveAnswer with movedAwayDevice).
+  if (row.deadline_ms === null) return row.live ? { principal } : { principal, movedAway: true };
   const deadlineAt = new Date(row.deadline_ms);
   const late = now.getTime() > deadlineAt.getTime();
   if (row.saved > 0) return { principal, outcome: { outcome: 'saved', late, deadlineAt } };

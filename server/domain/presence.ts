@@ -3,7 +3,8 @@
  * contact" and "question n of 20", and how a terminal learns its current deadline.
  *
  * - heartbeat: checked like every exam call (own sitting, device binding, DOING, before the
- *   deadline: else TIME_END), then ONE UPDATE of last_contact_at and question_index. A
+ *   deadline: else TIME_END), then ONE UPDATE of last_contact_at, question_index and the
+ *   answers the terminal says it still holds (waiting_answers, the roster's badge). A
  *   terminal that a proctor's move released the sitting for is bound here too (as by Start,
  *   server/domain/exam.ts), so a client that resumes without pressing Start is bound as well.
  * - recordContact: any successful exam call of a DOING sitting counts as contact (one UPDATE by
@@ -23,7 +24,7 @@ export type HeartbeatResult = { status: Status; deadlineAt: Date };
 export async function heartbeat(
   db: Db,
   principal: Principal,
-  input: { scheduleHistoryId: number; questionIndex: number; deviceToken: string | undefined; now: Date },
+  input: { scheduleHistoryId: number; questionIndex: number; waitingAnswers?: number; deviceToken: string | undefined; now: Date },
 ): Promise<HeartbeatResult> {
   const { now } = input;
   const sitting = await loadOwnSitting(db, principal, input.scheduleHistoryId);
@@ -42,7 +43,7 @@ export async function heartbeat(
   }
   await db
     .update(scheduleHistories)
-    .set({ lastContactAt: now, questionIndex: input.questionIndex })
+    .set({ lastContactAt: now, questionIndex: input.questionIndex, waitingAnswers: input.waitingAnswers ?? 0 })
     .where(and(eq(scheduleHistories.id, history.id), eq(scheduleHistories.status, ScheduleHistoryStatus.DOING)));
   return { status: toStatus(history.status), deadlineAt: history.deadlineAt };
 }

@@ -7,6 +7,8 @@
  *   released and every live token of the pupil revoked with the reason 'moved' (the old
  *   terminal's next call: 403 INCORRECT_DEVICE); answers, deadline and status stay. The pupil
  *   logs in on the new terminal, and Start there binds it and resumes (server/domain/exam.ts).
+ *   The old terminal and the moment are kept (device_moves): it may still deliver the answers it
+ *   holds that were given before the move (server/domain/answers.ts), nothing later.
  * - retake: the reset (server/domain/retake.ts), shared with the command line.
  * - extendSitting / extendSchedule: give a DOING sitting (one pupil, or every DOING sitting of a
  *   schedule or of one room of it) whole minutes more. The minutes run from the later of the
@@ -35,7 +37,7 @@ import { AUDIT_LIMIT, type AuditAction, type AuditEntry, type RosterPupil } from
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { isPastUploadWindow } from '../../contract/exam.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { auditLog, examinees, scheduleHistories, schedules, staff } from '../db/schema.ts';
+import { auditLog, deviceMoves, examinees, scheduleHistories, schedules, staff } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
 import { resetSitting, retakeRefusal } from './retake.ts';
 import { findSchedule, findVenue, notFound, rosterPupil } from './roster.ts';
@@ -57,6 +59,7 @@ async function lockStaffSitting(tx: Tx, principal: StaffPrincipal, scheduleHisto
       examineeId: scheduleHistories.examineeId,
       scheduleId: scheduleHistories.scheduleId,
       deadlineAt: scheduleHistories.deadlineAt,
+      deviceToken: scheduleHistories.deviceToken,
     })
     .from(scheduleHistories)
     .innerJoin(schedules, eq(schedules.id, scheduleHistories.scheduleId))
@@ -187,8 +190,15 @@ export const moveTerminal = sittingAction(async (tx, sitting, principal, context
   assertInExam(sitting.status);
   await tx
     .update(scheduleHistories)
-    .set({ deviceToken: null, deviceReleasedAt: now })
+    .set({ deviceToken: null, deviceReleasedAt: now, waitingAnswers: 0 })
     .where(eq(scheduleHistories.id, sitting.id));
+  if (sitting.deviceToken !== null) {
+    // The terminal moved away from may still deliver what it holds, given before now (answers.ts).
+    await tx
+      .insert(deviceMoves)
+      .values({ scheduleHistoryId: sitting.id, deviceToken: sitting.deviceToken, movedAt: now })
+      .onConflictDoUpdate({ target: [deviceMoves.scheduleHistoryId, deviceMoves.deviceToken], set: { movedAt: now } });
+  }
   const revokedTokens = await revokeAllOfExaminee(tx, sitting.examineeId, now, 'moved');
   await auditSitting(tx, principal, sitting, context, 'move_terminal', {
     revoked_tokens: revokedTokens,

@@ -17,7 +17,7 @@ import { eq, max, or } from 'drizzle-orm';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { type ErrorCode } from '../../contract/errors.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { answerArchive, answers, auditLog, examinees, resultUnits, results, scheduleHistories } from '../db/schema.ts';
+import { answerArchive, answers, auditLog, deviceMoves, examinees, resultUnits, results, scheduleHistories } from '../db/schema.ts';
 import { isFinished, nextStatus } from './schedule-history.ts';
 import { revokeAllOfExaminee } from './tokens.ts';
 
@@ -78,6 +78,8 @@ export async function resetSitting(
     await tx.delete(answers).where(eq(answers.scheduleHistoryId, sitting.id));
   }
   await tx.delete(resultUnits).where(eq(resultUnits.scheduleHistoryId, sitting.id));
+  // A terminal the pupil was moved away from holds answers of the attempt reset here: never of the next.
+  await tx.delete(deviceMoves).where(eq(deviceMoves.scheduleHistoryId, sitting.id));
   await tx.delete(results).where(eq(results.scheduleHistoryId, sitting.id));
   await tx
     .update(scheduleHistories)
@@ -94,6 +96,7 @@ export async function resetSitting(
       questionIndex: null,
       extraSeconds: 0,
       deviceReleasedAt: null,
+      waitingAnswers: 0,
     })
     .where(eq(scheduleHistories.id, sitting.id));
   const revokedTokens = await revokeAllOfExaminee(tx, sitting.examineeId, now, 'retake');

@@ -73,6 +73,34 @@ export async function authenticate(tx: Tx, token: string, now: Date): Promise<Pr
   return row;
 }
 
+/**
+ * The caller of a token a proctor's move revoked (reason 'moved'), unexpired, examinee enabled:
+ * the terminal moved away from, which may still deliver answers given before the move
+ * (server/domain/answers.ts decides which). Undefined for any other token.
+ */
+export async function authenticateMovedAway(tx: Tx, token: string, now: Date): Promise<Principal | undefined> {
+  if (!TOKEN_PATTERN.test(token)) return undefined;
+  const [row] = await tx
+    .select({
+      tokenId: authTokens.id,
+      examineeId: authTokens.examineeId,
+      scheduleHistoryId: authTokens.scheduleHistoryId,
+      loginType: authTokens.loginType,
+    })
+    .from(authTokens)
+    .innerJoin(examinees, eq(examinees.id, authTokens.examineeId))
+    .where(
+      and(
+        eq(authTokens.tokenHash, hashToken(token)),
+        eq(authTokens.revokedReason, 'moved'),
+        gt(authTokens.expiresAt, now),
+        eq(examinees.disabled, false),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
 /** Revokes one token, a pupil's or (with `table` staff_tokens) a staff member's: a logout. One revoked already keeps its time. */
 export async function revokeToken(tx: Tx, tokenId: number, now: Date, table: TokenTable = authTokens): Promise<void> {
   await tx

@@ -17,7 +17,7 @@ import { invalidField } from '../domain/errors.ts';
 import { recordContact } from '../domain/presence.ts';
 import { finishExam, getExamDetails, getQuestions, recordFocusLoss, startExam } from '../domain/exam.ts';
 import { assertOwnDevice } from '../domain/sitting.ts';
-import type { Principal } from '../domain/tokens.ts';
+import { authenticateMovedAway, type Principal } from '../domain/tokens.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { authenticatePupil, bearerToken, requireLogin } from '../http/middleware.ts';
 import { jsonAnswer } from '../http/response-headers.ts';
@@ -80,10 +80,19 @@ export function examRoutes(deps: AppDeps): Hono<AppEnv> {
     const context = { now, uploadWindowMs: deps.settings.uploadWindowMs };
     const token = bearerToken(headers.authorization);
     const quick = token ? await saveAnswerAtOnce(db, token, headers.deviceToken, input, context) : {};
-    const principal = quick.principal ?? (await authenticatePupil(deps, c));
+    // A terminal a proctor moved the pupil away from: its token was revoked by the move.
+    const movedAway = quick.movedAway
+      ? quick.principal
+      : !quick.principal && token
+        ? await authenticateMovedAway(db, token, now)
+        : undefined;
+    const principal = quick.principal ?? movedAway ?? (await authenticatePupil(deps, c));
     c.set('principal', principal);
     let result = quick.outcome;
-    if (!result) {
+    if (!result && movedAway) {
+      // Only what it holds from before the move (saveAnswer refuses the rest INCORRECT_DEVICE); no contact.
+      result = await saveAnswer(db, movedAway, input, { ...context, movedAwayDevice: { deviceToken: headers.deviceToken } });
+    } else if (!result) {
       // Device binding: only the terminal that pressed Start may answer (INCORRECT_DEVICE).
       await assertOwnDevice(db, principal, input.scheduleHistoryId, headers.deviceToken);
       result = await saveAnswer(db, principal, input, context);

@@ -19,6 +19,7 @@ export function presenceRoutes(deps: AppDeps): Hono<AppEnv> {
     const result = await heartbeat(deps.db, c.get('principal'), {
       scheduleHistoryId: body.schedule_history_id,
       questionIndex: body.question_index,
+      waitingAnswers: body.waiting_answers ?? 0,
       deviceToken: c.get('headers').deviceToken,
       now,
     });

@@ -20,7 +20,7 @@ import { errorOf, useApi } from '../helpers/server-api.ts';
 import { addSitting, answerKey } from '../helpers/server-fixtures.ts';
 
 const kinds = await testDatabaseKinds();
-const BATCH = 'gradus_save_answers_1_postgres';
+const BATCH = 'gradus_save_answers_2_postgres';
 
 describe.each(kinds.filter((k) => k === 'postgres'))('answer saves batched on %s', (kind) => {
   const api = useApi(kind);

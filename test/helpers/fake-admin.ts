@@ -68,6 +68,7 @@ function pupil(overrides: Partial<RosterPupil> & Pick<RosterPupil, 'schedule_his
     question_index: null,
     question_count: 20,
     answers_saved: 0,
+    waiting_answers: 0,
     last_contact_at: null,
     started_at: null,
     deadline_at: null,
