@@ -12,21 +12,19 @@
  * cells. Units are in the order the exam asks them (their first question); a unit an exam does
  * not have is an empty cell for its sittings.
  */
-import { and, asc, eq, inArray, min, type SQL } from 'drizzle-orm';
+import { asc, eq, inArray, min } from 'drizzle-orm';
 import { DisplayFlag, ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Tx } from '../db/client.ts';
 import { examinees, exams, questions, results, resultUnits, scheduleHistories, venues } from '../db/schema.ts';
 import { percent } from '../domain/results-lifecycle.ts';
 import { writeCsv, type CsvCell } from './csv-writer.ts';
-import type { ExportScope } from './scope.ts';
+import { sittingsInScope, type ExportScope } from './scope.ts';
 
 const statusNames = new Map<number, string>(Object.entries(ScheduleHistoryStatus).map(([name, value]) => [value, name]));
 
 export type ResultsCsv = { csv: string; rows: number; fileName: string };
 
 export async function resultsCsv(db: Tx, scope: ExportScope): Promise<ResultsCsv> {
-  const conditions: SQL[] = [eq(scheduleHistories.scheduleId, scope.schedule.id)];
-  if (scope.venue) conditions.push(eq(examinees.venueId, scope.venue.id));
   const sittings = await db
     .select({
       id: scheduleHistories.id,
@@ -51,7 +49,7 @@ export async function resultsCsv(db: Tx, scope: ExportScope): Promise<ResultsCsv
     .innerJoin(exams, eq(exams.id, scheduleHistories.examId))
     .leftJoin(venues, eq(venues.id, examinees.venueId))
     .leftJoin(results, eq(results.scheduleHistoryId, scheduleHistories.id))
-    .where(and(...conditions))
+    .where(sittingsInScope(scope))
     .orderBy(asc(venues.name), asc(examinees.className), asc(examinees.name), asc(exams.code), asc(scheduleHistories.id));
 
   const examIds = [...new Set(sittings.map((s) => s.examId))];

@@ -7,9 +7,9 @@
  * NOT_FOUND too (an id from another school reveals nothing about it). The command line may name
  * the classroom by its name as well as by its id.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
-import { auditLog, organizations, schedules, venues, type AuditActionName } from '../db/schema.ts';
+import { auditLog, examinees, organizations, scheduleHistories, schedules, venues, type AuditActionName } from '../db/schema.ts';
 import { DomainError } from '../domain/errors.ts';
 import { byCode } from '../domain/lookups.ts';
 
@@ -19,6 +19,12 @@ export type ExportScope = {
   /** The classroom asked for; null: every pupil of the test period. */
   venue: { id: number; name: string } | null;
 };
+
+/** The sittings an export covers: its test period's, of the one classroom's pupils when it names one (join examinees). */
+export function sittingsInScope(scope: ExportScope): SQL | undefined {
+  const ofSchedule = eq(scheduleHistories.scheduleId, scope.schedule.id);
+  return scope.venue ? and(ofSchedule, eq(examinees.venueId, scope.venue.id)) : ofSchedule;
+}
 
 /** A classroom as the command line names it: its id (digits) or its name. */
 export type VenueRef = { id: number } | { name: string };

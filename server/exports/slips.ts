@@ -10,7 +10,7 @@
  * slips_print, written before the print): the entry's detail keeps the token's SHA-256, so the
  * grant is recorded where the print is, on every API process, without a table of its own.
  */
-import { and, asc, eq, gte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { LoginSlipsResponse } from '../../contract/exports.ts';
 import { catalogKeys, type CatalogKey } from '../../contract/languages.ts';
 import type { Tx } from '../db/client.ts';
@@ -18,7 +18,7 @@ import { auditLog, examinees, scheduleHistories, venues } from '../db/schema.ts'
 import { DOCUMENT_TOKEN_TTL_MS } from '../documents/routes.ts';
 import { DomainError } from '../domain/errors.ts';
 import { hashToken, newToken, TOKEN_PATTERN } from '../domain/tokens.ts';
-import { auditExport, type ExportScope } from './scope.ts';
+import { auditExport, sittingsInScope, type ExportScope } from './scope.ts';
 
 /** The language of a pupil's slip: the roster's catalog key, the Arabic numerals variant as Arabic, else English. */
 export function slipLocale(locale: string | null): CatalogKey {
@@ -32,8 +32,6 @@ export function loginUrlOf(origin: string): string {
 }
 
 export async function loginSlips(db: Tx, scope: ExportScope, loginUrl: string): Promise<Omit<LoginSlipsResponse, 'server_time'>> {
-  const conditions: SQL[] = [eq(scheduleHistories.scheduleId, scope.schedule.id)];
-  if (scope.venue) conditions.push(eq(examinees.venueId, scope.venue.id));
   const pupils = await db
     .selectDistinct({
       id: examinees.id,
@@ -46,7 +44,7 @@ export async function loginSlips(db: Tx, scope: ExportScope, loginUrl: string): 
     .from(scheduleHistories)
     .innerJoin(examinees, eq(examinees.id, scheduleHistories.examineeId))
     .leftJoin(venues, eq(venues.id, examinees.venueId))
-    .where(and(...conditions))
+    .where(sittingsInScope(scope))
     .orderBy(asc(venues.name), asc(examinees.className), asc(examinees.name), asc(examinees.id));
   return {
     school: { code: scope.school.code, name: scope.school.name },
