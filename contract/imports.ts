@@ -34,7 +34,8 @@ export type PlanKind = (typeof planKinds)[number];
  * UTF-8), empty_file; the header: missing_column, unknown_column, duplicate_column; a value:
  * required, invalid, too_long, bad_date, bad_window (the end not after the start); a reference:
  * unknown_school, unknown_classroom, unknown_schedule, unknown_exam; a key: duplicate_in_file,
- * duplicate_login_id (the login id belongs to another pupil); started_cannot_change (pupils have
+ * duplicate_login_id (the login id belongs to another pupil), duplicate_login_code (so does the
+ * login code); started_cannot_change (pupils have
  * sittings of what the row would change). Exam packages: bad_zip, zip_bomb, path_outside_package,
  * missing_manifest, missing_file, bad_xml, external_entity, unsupported_interaction, missing_key,
  * bad_key, unknown_level, bad_json.
@@ -57,6 +58,7 @@ export const importReasons = [
   'unknown_exam',
   'duplicate_in_file',
   'duplicate_login_id',
+  'duplicate_login_code',
   'started_cannot_change',
   'bad_zip',
   'zip_bomb',

@@ -46,6 +46,7 @@ export const reasonText: Record<ImportReason, string> = {
   unknown_exam: 'no exam with this code (import the exam first)',
   duplicate_in_file: 'another row of the file has the same key',
   duplicate_login_id: 'another pupil has this login id',
+  duplicate_login_code: 'another pupil has this login code',
   started_cannot_change: 'pupils have sittings of it, so it cannot be changed',
   bad_zip: 'not a readable zip file',
   zip_bomb: 'the package unpacks to too much data',

@@ -66,17 +66,38 @@ export async function runImport(
   options: { apply: boolean } & ApplyContext,
 ): Promise<ImportResult> {
   const table = readCsv(bytes, importer.columns);
-  if (!table.ok) {
-    return { kind: importer.kind, applied: false, rows: [{ row: table.refusal.row, key: '', outcome: 'refuse', problems: table.refusal.problems }] };
-  }
-  return db.transaction(async (tx) => {
-    if (options.apply) await tx.execute(sql`select pg_advisory_xact_lock(${IMPORT_LOCK_ID})`);
-    const plan = await importer.plan(tx, table);
-    if (!options.apply || plan.rows.some((row) => row.outcome === 'refuse')) return { kind: importer.kind, applied: false, rows: plan.rows };
-    await plan.apply(tx, options);
-    await writeAudit(tx, plan.rows, options);
-    return { kind: importer.kind, applied: true, rows: plan.rows };
-  });
+  if (!table.ok) return refusedFile(importer, table.refusal);
+  return db.transaction((tx) => planAndApply(tx, importer, table, options));
+}
+
+/** The same inside the caller's transaction (the demo seed's, which brings in its files together). */
+export async function runImportInTransaction(
+  tx: Tx,
+  importer: RosterImporter,
+  bytes: Uint8Array,
+  options: { apply: boolean } & ApplyContext,
+): Promise<ImportResult> {
+  const table = readCsv(bytes, importer.columns);
+  if (!table.ok) return refusedFile(importer, table.refusal);
+  return planAndApply(tx, importer, table, options);
+}
+
+/** Takes the imports' lock for the rest of the transaction: imports that apply run one at a time. */
+export async function lockImports(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${IMPORT_LOCK_ID})`);
+}
+
+function refusedFile(importer: RosterImporter, refusal: { row: number | null; problems: ImportProblem[] }): ImportResult {
+  return { kind: importer.kind, applied: false, rows: [{ row: refusal.row, key: '', outcome: 'refuse', problems: refusal.problems }] };
+}
+
+async function planAndApply(tx: Tx, importer: RosterImporter, table: { columns: ReadonlySet<string>; records: CsvRecord[] }, options: { apply: boolean } & ApplyContext): Promise<ImportResult> {
+  if (options.apply) await lockImports(tx);
+  const plan = await importer.plan(tx, table);
+  if (!options.apply || plan.rows.some((row) => row.outcome === 'refuse')) return { kind: importer.kind, applied: false, rows: plan.rows };
+  await plan.apply(tx, options);
+  await writeAudit(tx, plan.rows, options);
+  return { kind: importer.kind, applied: true, rows: plan.rows };
 }
 
 /** One 'import' audit entry per created or updated record, five thousand to a statement (unnest). */

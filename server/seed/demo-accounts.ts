@@ -61,7 +61,7 @@ export const DemoAccountSchema = v.pipe(
     password: v.optional(v.pipe(v.string(), v.minLength(8))),
     /** The organisation (default GRADUS-DEMO), and the page's code for login types 1 and 5. */
     org_code: v.optional(v.string(), 'GRADUS-DEMO'),
-    /** The test period the pupil is booked into (default: by scenario, see demo-content.ts). */
+    /** The test period of the login page (login types 1 and 5); the pupil's row of server/seed/demo/pupils.csv names the same. */
     schedule_code: v.optional(v.string()),
     name: v.pipe(v.string(), v.nonEmpty()),
     grade_id: GradeSchema,

@@ -1,97 +1,13 @@
 /**
- * The demo organisations, their classrooms and test periods, the subjects and levels, and the
- * exam papers: the exam files of server/seed/demo/exams/ (docs/formats/exam.schema.json, one
- * file per exam, with their correct answers), read and validated by the exam import's own
- * parser when this module loads. Plain data; server/seed/seed.ts writes it (the exams through
+ * The demo's subjects and levels, and the exam papers: the exam files of
+ * server/seed/demo/exams/ (docs/formats/exam.schema.json, one file per exam, with their correct
+ * answers), read and validated by the exam import's own parser when this module loads. Plain data; server/seed/seed.ts writes it (the exams through
  * the exam import), and tests read the papers here to know the right answers.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { OrganizationCategory } from '../db/schema.ts';
 import { subjectList, type KnownSubjectId } from '../domain/subjects.ts';
 import { parseExamJson, questionColumns, type ExamDocument, type QuestionColumns } from '../imports/exams/json.ts';
-import type { DemoScenario } from './demo-accounts.ts';
-
-export const demoOrganization = {
-  code: 'GRADUS-DEMO',
-  name: 'Gradus Demo Primary School',
-  category: 'SCHOOL' as OrganizationCategory,
-  /** 1: schedule history login, by login code (seed section 3). */
-  loginMethod: 1,
-  enableModeStep: false,
-};
-
-/**
- * The other demo organisations, one per way in or refusal that depends on the organisation
- * (login method, step mode, foreign payment, disabled).
- */
-export const otherDemoOrganizations = [
-  { code: 'GRADUS-ABROAD', name: 'Gradus International Learners', category: 'FOREIGN', loginMethod: 1, enableModeStep: false, foreignPaymentMethod: true, disabled: false },
-  { code: 'GRADUS-HOME', name: 'Gradus Home Learners', category: 'OUTSIDE_SCHOOL', loginMethod: 3, enableModeStep: false, foreignPaymentMethod: false, disabled: false },
-  { code: 'GRADUS-STEPS', name: 'Gradus Step Club', category: 'OUTSIDE_SCHOOL', loginMethod: 3, enableModeStep: true, foreignPaymentMethod: false, disabled: false },
-  { code: 'GRADUS-OAUTH', name: 'Gradus Single Sign-On School', category: 'SCHOOL', loginMethod: 2, enableModeStep: false, foreignPaymentMethod: false, disabled: false },
-  { code: 'GRADUS-CLOSED', name: 'Gradus Closed Academy', category: 'SCHOOL', loginMethod: 1, enableModeStep: false, foreignPaymentMethod: false, disabled: true },
-] as const satisfies readonly {
-  code: string;
-  name: string;
-  category: OrganizationCategory;
-  loginMethod: number;
-  enableModeStep: boolean;
-  foreignPaymentMethod: boolean;
-  disabled: boolean;
-}[];
-
-export const demoVenues = [
-  { key: 'lab-1', name: 'Computer Lab 1', disabled: false },
-  { key: 'lab-2', name: 'Computer Lab 2 (closed for repairs)', disabled: true },
-] as const;
-export type DemoVenueKey = (typeof demoVenues)[number]['key'];
-
-const OPEN = { startsAt: '2026-01-01T00:00:00.000Z', endsAt: '2030-12-31T23:59:59.000Z' } as const;
-
-export type DemoSchedule = {
-  code: string;
-  /** The organisation's code (default the demo school, GRADUS-DEMO). */
-  org?: string;
-  /** A classroom of the demo school, or none. */
-  venue?: DemoVenueKey;
-  startsAt: string;
-  endsAt: string;
-  suspendedFrom?: string;
-  suspendedUntil?: string;
-  /** Personal or group mode (seed section 3): 1 personal (default), 2 group, the school settled the exam fee. */
-  applicationMode?: 1 | 2;
-};
-
-export const demoSchedules = [
-  // Open for years, so a fresh checkout works without touching the clock.
-  { code: 'DEMO-2026', venue: 'lab-1', ...OPEN },
-  { code: 'DEMO-LAB2', venue: 'lab-2', ...OPEN },
-  { code: 'DEMO-2099', venue: 'lab-1', startsAt: '2099-01-01T00:00:00.000Z', endsAt: '2099-12-31T23:59:59.000Z' },
-  { code: 'DEMO-2025', venue: 'lab-1', startsAt: '2025-01-01T00:00:00.000Z', endsAt: '2025-12-31T23:59:59.000Z' },
-  // Suspended for the whole period: SCHEDULE_SUSPENSION_TIME.
-  { code: 'DEMO-PAUSED', venue: 'lab-1', ...OPEN, suspendedFrom: OPEN.startsAt, suspendedUntil: OPEN.endsAt },
-  { code: 'ABROAD-2026', org: 'GRADUS-ABROAD', ...OPEN },
-  // Applied for by the school as a group: its pupils are not asked for the exam fee.
-  { code: 'ABROAD-GROUP', org: 'GRADUS-ABROAD', ...OPEN, applicationMode: 2 },
-  { code: 'HOME-2026', org: 'GRADUS-HOME', ...OPEN },
-  { code: 'STEPS-2026', org: 'GRADUS-STEPS', ...OPEN },
-  { code: 'OAUTH-2026', org: 'GRADUS-OAUTH', ...OPEN },
-  { code: 'CLOSED-2026', org: 'GRADUS-CLOSED', ...OPEN },
-] as const satisfies readonly DemoSchedule[];
-export type DemoScheduleCode = (typeof demoSchedules)[number]['code'];
-
-/** Which test period a demo account is booked into when demo-accounts.json names none, by its scenario. */
-export const scheduleForScenario: Partial<Record<DemoScenario, DemoScheduleCode>> = {
-  journey: 'DEMO-2026',
-  completed: 'DEMO-2026',
-  'disabled-classroom': 'DEMO-LAB2',
-  'not-yet-open': 'DEMO-2099',
-  expired: 'DEMO-2026',
-  cancelled: 'DEMO-2026',
-  subject: 'DEMO-2026',
-  'time-out': 'DEMO-2026',
-};
 
 /** Subjects by the seed's ids (section 1). */
 export const demoSubjects = subjectList;

@@ -1,8 +1,10 @@
 /**
- * Demo data that makes results mean something (idempotent, run by server/seed/seed.ts):
+ * Demo data that makes results mean something (idempotent, run by server/seed/seed.ts after the
+ * demo's roster files, which hold its schools, hall and pupils):
  * - two organisations (GRADUS-RESULTS-A, a school in Japan whose hall is in JP; GRADUS-RESULTS-B,
  *   an academy in Singapore that hides rankings from its pupils: display flag 3, seed section 3)
- *   with a test period each that ended two days before `now`;
+ *   with a test period each that ended two days before `now` (written here: their windows are
+ *   relative to the first start, which no file can say);
  * - a cohort of 30 examinees at English level 1 and 15 at Calculation level 1 across both, who
  *   sat 10 days before `now` with varied answers (a seeded pseudo-random ability per pupil);
  * - the my-page pupils of server/seed/results-accounts.json with login ID and password: passed
@@ -11,7 +13,8 @@
  *   period open now with the exam fee unpaid.
  * Scores, ranks, unit statistics and releases are made by the real job functions
  * (server/domain/results-lifecycle.ts), never written by hand. Rows are found by natural keys
- * (organisation, schedule and exam codes, login codes) and only created when missing; times are
+ * (organisation, schedule and exam codes, login codes); a pupil's sitting, answers, password and
+ * payments are made only when the pupil has no sitting yet; times are
  * relative to the `now` of the first seeding and stay put afterwards (the waiting pupil's result
  * is released when its week is over, by the jobs, like any other).
  */
@@ -35,7 +38,6 @@ import {
   schedules,
   venues,
   type PaymentKind,
-  type Region,
 } from '../db/schema.ts';
 import { receiptOf } from '../domain/exam.ts';
 import { defaultPaymentSettings } from '../domain/payments/settings.ts';
@@ -60,11 +62,8 @@ export function loadResultsAccounts(): ResultsAccount[] {
   return v.parse(v.array(ResultsAccountSchema), JSON.parse(text));
 }
 
-/** rankDisplayFlag: the seed's display flag of rankings (1 display, 3 hide). */
-const resultsOrganizations = [
-  { code: 'GRADUS-RESULTS-A', name: 'Gradus Riverside School', region: 'JP' as Region, rankDisplayFlag: 1, venue: { name: 'Riverside Hall', region: 'JP' as Region } },
-  { code: 'GRADUS-RESULTS-B', name: 'Gradus Harbour Academy', region: 'SG' as Region, rankDisplayFlag: 3, venue: null },
-] as const;
+/** The results demo's classroom of each school (server/seed/demo/venues.csv), or none. */
+const resultsVenues: Record<string, string | null> = { 'GRADUS-RESULTS-A': 'Riverside Hall', 'GRADUS-RESULTS-B': null };
 
 /** The test periods, relative to the first seeding's now. */
 const resultsSchedules = [
@@ -72,9 +71,6 @@ const resultsSchedules = [
   { code: 'RESULTS-PAST-B', org: 'GRADUS-RESULTS-B', venue: false, startsDaysAgo: 30, endsDaysAgo: 2 },
   { code: 'RESULTS-OPEN', org: 'GRADUS-RESULTS-A', venue: true, startsDaysAgo: 1, endsDaysAgo: -90 },
 ] as const;
-
-const firstNames = ['Aya', 'Ben', 'Chen', 'Dara', 'Eli', 'Fatima', 'Goro', 'Hiro', 'Ines', 'Jun', 'Kai', 'Lena', 'Mina', 'Nour', 'Omar', 'Pia', 'Quinn', 'Rin', 'Sami', 'Tomo'];
-const lastNames = ['Abe', 'Bakker', 'Cruz', 'Dang', 'Endo', 'Fischer', 'Goh', 'Hayashi', 'Ito', 'Jansen', 'Khan', 'Lim', 'Mori', 'Ng', 'Ong'];
 
 /** A small deterministic generator (mulberry32), so the demo cohort is the same on every machine. */
 function random(seed: number): () => number {
@@ -117,17 +113,14 @@ function wrongAnswer(question: Question, rnd: () => number): string {
   }
 }
 
-/** One cohort member or demo pupil to seed. */
+/** One cohort member or demo pupil's sitting to seed (the pupil is a row of server/seed/demo/pupils.csv). */
 type Pupil = {
   loginCode: string;
   loginId: string | null;
   password: string | null;
-  name: string;
   organizationCode: string;
   scheduleCode: string;
   examCode: string;
-  gradeId: number;
-  birthDate: string;
   /** Days before now the exam was finished; null: not taken (PENDING). */
   finishedDaysAgo: number | null;
   /** Whether each question (by index) is answered right; null: unanswered. */
@@ -143,18 +136,19 @@ function cohort(): Pupil[] {
     for (let i = 0; i < count; i++) {
       const ability = 0.3 + rnd() * 0.65;
       const organizationCode = i % 5 < 3 ? 'GRADUS-RESULTS-A' : 'GRADUS-RESULTS-B';
-      const grade = 2 + Math.floor(rnd() * 4);
+      // The draws that made each pupil's grade and birth date (now in pupils.csv) are still drawn,
+      // so every pupil keeps the answers they always had.
+      rnd();
       const seed = Math.floor(rnd() * 1e9);
+      rnd();
+      rnd();
       pupils.push({
         loginCode: codeFor(`${prefix}-${i}`),
         loginId: null,
         password: null,
-        name: `${firstNames[(i * 7 + prefix.length) % firstNames.length]} ${lastNames[(i * 11 + 3) % lastNames.length]}`,
         organizationCode,
         scheduleCode: organizationCode === 'GRADUS-RESULTS-A' ? 'RESULTS-PAST-A' : 'RESULTS-PAST-B',
         examCode,
-        gradeId: grade,
-        birthDate: `${2026 - grade - 6}-${String(1 + Math.floor(rnd() * 12)).padStart(2, '0')}-${String(1 + Math.floor(rnd() * 28)).padStart(2, '0')}`,
         finishedDaysAgo: 10,
         answerPattern: (n) => {
           const r = random(seed);
@@ -175,18 +169,15 @@ function cohort(): Pupil[] {
 }
 
 function demoPupils(): Pupil[] {
-  return loadResultsAccounts().map((account, index) => {
+  return loadResultsAccounts().map((account) => {
     const passed = (n: number) => Array.from({ length: n }, (_, q) => q !== 2 && q !== 11);
     const base = {
       loginCode: codeFor(`account-${account.login_id}`),
       loginId: account.login_id,
       password: account.password,
-      name: account.name,
       organizationCode: account.org_code,
       scheduleCode: account.org_code === 'GRADUS-RESULTS-B' ? 'RESULTS-PAST-B' : 'RESULTS-PAST-A',
       examCode: 'EN-1',
-      gradeId: 3 + (index % 4),
-      birthDate: `${2016 - (index % 4)}-0${1 + (index % 9)}-1${index % 10}`,
       myPage: true,
     };
     switch (account.scenario) {
@@ -215,24 +206,17 @@ export async function seedResultsDemo(tx: Tx, now: Date, hash: PasswordHasher = 
 
   const organizationIds = new Map<string, number>();
   const venueIds = new Map<string, number | null>();
-  for (const org of resultsOrganizations) {
-    await tx
-      .insert(organizations)
-      .values({ code: org.code, name: org.name, category: 'SCHOOL', loginMethod: 1, region: org.region, rankDisplayFlag: org.rankDisplayFlag })
-      // The display flag is the demo's setting (added later than the organisations): kept in step.
-      .onConflictDoUpdate({ target: organizations.code, set: { rankDisplayFlag: org.rankDisplayFlag } });
-    const [row] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.code, org.code));
-    organizationIds.set(org.code, row!.id);
+  for (const [code, venueName] of Object.entries(resultsVenues)) {
+    const [row] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.code, code));
+    if (!row) throw new Error(`results demo: no school ${code} (server/seed/demo/schools.csv)`);
+    organizationIds.set(code, row.id);
     let venueId: number | null = null;
-    if (org.venue) {
-      await tx.insert(venues).values({ organizationId: row!.id, name: org.venue.name, region: org.venue.region }).onConflictDoNothing();
-      const [venue] = await tx
-        .select({ id: venues.id })
-        .from(venues)
-        .where(and(eq(venues.organizationId, row!.id), eq(venues.name, org.venue.name)));
-      venueId = venue!.id;
+    if (venueName !== null) {
+      const [venue] = await tx.select({ id: venues.id }).from(venues).where(and(eq(venues.organizationId, row.id), eq(venues.name, venueName)));
+      if (!venue) throw new Error(`results demo: no classroom ${venueName} (server/seed/demo/venues.csv)`);
+      venueId = venue.id;
     }
-    venueIds.set(org.code, venueId);
+    venueIds.set(code, venueId);
   }
   const scheduleIds = new Map<string, number>();
   for (const schedule of resultsSchedules) {
@@ -264,35 +248,43 @@ export async function seedResultsDemo(tx: Tx, now: Date, hash: PasswordHasher = 
   }
 
   const pupils = [...cohort(), ...demoPupils()];
-  // Which exist, in one read; the new ones' passwords are hashed side by side.
-  const existing = new Set(
-    (await tx.select({ loginCode: examinees.loginCode }).from(examinees).where(inArray(examinees.loginCode, pupils.map((p) => p.loginCode)))).map(
-      (row) => row.loginCode,
+  // The pupils (from pupils.csv) and which of them have their sitting, in two reads; the
+  // passwords of those still without one are hashed side by side.
+  const ids = new Map(
+    (await tx.select({ id: examinees.id, loginCode: examinees.loginCode }).from(examinees).where(inArray(examinees.loginCode, pupils.map((p) => p.loginCode)))).map(
+      (row) => [row.loginCode, row.id],
     ),
   );
-  for (const pupil of pupils) if (!existing.has(pupil.loginCode) && pupil.password !== null) void hash(pupil.password);
+  const seated = new Set(
+    (await tx.select({ examineeId: scheduleHistories.examineeId }).from(scheduleHistories).where(inArray(scheduleHistories.examineeId, [...ids.values()]))).map(
+      (row) => row.examineeId,
+    ),
+  );
+  const waiting = pupils.filter((pupil) => {
+    const id = ids.get(pupil.loginCode);
+    if (id === undefined) throw new Error(`results demo: pupil ${pupil.loginCode} is not in server/seed/demo/pupils.csv`);
+    return !seated.has(id);
+  });
+  for (const pupil of waiting) if (pupil.password !== null) void hash(pupil.password);
   const created: number[] = [];
-  for (const [index, pupil] of pupils.entries()) {
-    if (existing.has(pupil.loginCode)) continue;
+  for (const pupil of waiting) {
+    const index = pupils.indexOf(pupil);
     const exam = examOf.get(pupil.examCode);
     if (!exam) throw new Error(`results demo: exam ${pupil.examCode} is missing`);
-    const [examinee] = await tx
-      .insert(examinees)
-      .values({
-        organizationId: organizationIds.get(pupil.organizationCode)!,
-        name: pupil.name,
-        gradeId: pupil.gradeId,
-        birthDate: pupil.birthDate,
-        email: pupil.myPage ? `${pupil.loginId}@example.com` : null,
-        basicInfoRegisteredAt: pupil.myPage ? at(20) : null,
-        loginCode: pupil.loginCode,
-        loginId: pupil.loginId,
-        passwordHash: pupil.password === null ? null : await hash(pupil.password),
-        isMyPageLogin: pupil.myPage,
-      })
-      .returning({ id: examinees.id });
+    const examineeId = ids.get(pupil.loginCode)!;
+    if (pupil.password !== null || pupil.myPage) {
+      await tx
+        .update(examinees)
+        .set({
+          email: pupil.myPage ? `${pupil.loginId}@example.com` : null,
+          basicInfoRegisteredAt: pupil.myPage ? at(20) : null,
+          passwordHash: pupil.password === null ? null : await hash(pupil.password),
+          isMyPageLogin: pupil.myPage,
+        })
+        .where(eq(examinees.id, examineeId));
+    }
     const base = {
-      examineeId: examinee!.id,
+      examineeId,
       scheduleId: scheduleIds.get(pupil.scheduleCode)!,
       examId: exam.id,
       userKey: randomUUID(),

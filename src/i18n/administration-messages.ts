@@ -57,6 +57,7 @@ export const importReasonMessages: Record<ImportReason, MessageDescriptor> = {
   unknown_exam: msg`No exam has this code.`,
   duplicate_in_file: msg`This appears more than once in the file.`,
   duplicate_login_id: msg`This login ID belongs to another pupil.`,
+  duplicate_login_code: msg`This login code belongs to another pupil.`,
   started_cannot_change: msg`Pupils have already started this, so it cannot be changed.`,
   bad_zip: msg`The file is not a valid zip package.`,
   zip_bomb: msg`The package unpacks to far more data than allowed.`,

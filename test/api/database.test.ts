@@ -67,6 +67,17 @@ describe.each(kinds)('migrations and seed on %s', (kind) => {
     }
   });
 
+  test('a demo pupil an older seed wrote without a pupil id: the pupils file adopts them by their login code', async () => {
+    const code = loadDemoAccounts()[0]!.login_code;
+    await database.db.update(schema.examinees).set({ externalId: null }).where(eq(schema.examinees.loginCode, code));
+    const [before] = await database.db.select({ n: count() }).from(schema.examinees);
+    await seedDemoData(database.db);
+    const [after] = await database.db.select({ n: count() }).from(schema.examinees);
+    expect(after?.n).toBe(before?.n);
+    const [pupil] = await database.db.select().from(schema.examinees).where(eq(schema.examinees.loginCode, code));
+    expect(pupil?.externalId).toBe('P-001');
+  });
+
   test('the schema refuses what the seed forbids (status, subject, category)', async () => {
     const { db } = database;
     await expect(db.execute(sql`update schedule_histories set status = 9`)).rejects.toThrow();

@@ -33,6 +33,7 @@ const run = (db: Db, kind: ImportKind, file: string | Uint8Array, apply = true) 
 
 const PUPILS = 'school,pupil_id,name,class,classroom,grade,email,language,login_id,schedule\n';
 const SCHEDULES = 'code,school,name,classroom,starts_at,ends_at,mode,exams\n';
+const CODES = 'school,pupil_id,name,login_code,schedule,exams\n';
 
 type Expected = { row: number | null; column: string | null; reason: ImportReason };
 
@@ -59,6 +60,11 @@ const badFiles: [string, ImportKind, string | Uint8Array, Expected[]][] = [
       { row: 3, column: 'pupil_id', reason: 'duplicate_in_file' },
     ],
   ],
+  ['a login code another pupil has', 'pupils', `${CODES}BAD,P-9,Ana,GM47-WCWJ-CRKT,,\n`, [{ row: 2, column: 'login_code', reason: 'duplicate_login_code' }]],
+  ['one login code twice in the file', 'pupils', `${CODES}BAD,P-9,Ana,3333-4444-6666,,\nBAD,P-10,Ben,3333-4444-6666,,\n`, [{ row: 3, column: 'login_code', reason: 'duplicate_login_code' }]],
+  ['a login code not in the format', 'pupils', `${CODES}BAD,P-9,Ana,ABCD-EFGH-IJKL,,\n`, [{ row: 2, column: 'login_code', reason: 'invalid' }]],
+  ['an exam the test period does not have', 'pupils', `${CODES}BAD,P-9,Ana,,BAD-2026,EN-1 CALC-1\n`, [{ row: 2, column: 'exams', reason: 'unknown_exam' }]],
+  ['exams without a test period', 'pupils', `${CODES}BAD,P-9,Ana,,,EN-1\n`, [{ row: 2, column: 'schedule', reason: 'required' }]],
   ['a required cell left empty', 'pupils', `${PUPILS}BAD,P-9,,6A,,,,,,\n`, [{ row: 2, column: 'name', reason: 'required' }]],
   ['a grade that is none', 'pupils', `${PUPILS}BAD,P-9,Ana,6A,,13,,,,\n`, [{ row: 2, column: 'grade', reason: 'invalid' }]],
   ['a language with no catalog', 'pupils', `${PUPILS}BAD,P-9,Ana,6A,,,,klingon,,\n`, [{ row: 2, column: 'language', reason: 'invalid' }]],
@@ -107,6 +113,24 @@ describe.each(kinds)('refused roster files on %s', (kind) => {
     const result = await run(api.db, 'pupils', `${PUPILS}BAD,P-20,Good One,6A,,,,,,\nBAD,P-21,Bad One,6A,,0,,,,\nBAD,P-22,Good Two,6A,,,,,,\n`);
     expect(result.rows.map((row) => row.outcome)).toEqual(['create', 'refuse', 'create']);
     expect(result.applied).toBe(false);
+    expect(await rowCounts(api.db)).toEqual(before);
+  });
+
+  test("two pupils swap their login ids and codes in one file: applied, each holds the other's", async () => {
+    const header = 'school,pupil_id,name,login_id,login_code\n';
+    const first = await run(api.db, 'pupils', `${header}BAD,P-50,Ana,swap.a,TTTT-TTTT-TTT3\nBAD,P-51,Ben,swap.b,TTTT-TTTT-TTT4\n`);
+    expect(first.applied).toBe(true);
+    const swapped = await run(api.db, 'pupils', `${header}BAD,P-50,Ana,swap.b,tttt tttt ttt4\nBAD,P-51,Ben,swap.a,TTTT-TTTT-TTT3\n`);
+    expect(swapped.rows.map((row) => [row.outcome, row.problems])).toEqual([['update', []], ['update', []]]);
+    expect(swapped.applied).toBe(true);
+    const [ana] = await api.db.select().from(examinees).where(eq(examinees.loginCode, 'TTTT-TTTT-TTT4'));
+    expect(ana).toMatchObject({ externalId: 'P-50', loginId: 'swap.b' });
+    const [ben] = await api.db.select().from(examinees).where(eq(examinees.loginCode, 'TTTT-TTTT-TTT3'));
+    expect(ben).toMatchObject({ externalId: 'P-51', loginId: 'swap.a' });
+    // Taking another pupil's id while that pupil keeps it is still refused, and changes nothing.
+    const before = await rowCounts(api.db);
+    const taken = await run(api.db, 'pupils', 'school,pupil_id,name,login_id\nBAD,P-50,Ana,swap.a\n');
+    expect(taken.rows[0]!.problems).toEqual([{ column: 'login_id', reason: 'duplicate_login_id', value: 'swap.a' }]);
     expect(await rowCounts(api.db)).toEqual(before);
   });
 
