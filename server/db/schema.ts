@@ -13,6 +13,7 @@
  * Self-contained on purpose (imports only drizzle-orm): drizzle-kit loads this file on its own.
  */
 import { sql } from 'drizzle-orm';
+import { auditActions } from '../../contract/admin.ts';
 import {
   boolean,
   check,
@@ -771,21 +772,7 @@ export const staffTokens = pgTable(
   (t) => [index('staff_tokens_staff_idx').on(t.staffId)],
 );
 
-/** What the audit trail records (contract/admin.ts, auditActions). */
-export const auditActions = [
-  'move_terminal',
-  'retake',
-  'extend',
-  'extend_room',
-  'outage_credit',
-  'maintenance_credit',
-  'staff_create',
-  'staff_update',
-  'import',
-  'code_reissue',
-  'slips_print',
-  'results_export',
-] as const;
+/** What the audit trail records: the contract's list (contract/admin.ts). */
 export type AuditActionName = (typeof auditActions)[number];
 
 /**
