@@ -12,7 +12,7 @@ import { recordContact } from '../domain/presence.ts';
 import { authenticateStaff } from '../domain/staff.ts';
 import { administrativeRevocation, authenticate, type Principal } from '../domain/tokens.ts';
 import type { AppDeps, AppEnv } from './env.ts';
-import { defaultAnswerHeader, writeAnswerHeaders } from './response-headers.ts';
+import { defaultResponseHeader, writeResponseHeaders } from './response-headers.ts';
 import { parseWith } from './validate.ts';
 
 const wireNames: Record<string, string> = {
@@ -28,8 +28,8 @@ export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('now', deps.clock.now());
     // Responses hold tokens and exam state: never cached by browsers or proxies (a call that
-    // sets its own Cache-Control keeps it, as with `c.header` before the answer).
-    const first = defaultAnswerHeader(c, 'Cache-Control', 'no-store');
+    // sets its own Cache-Control keeps it, as with `c.header` before the response).
+    const first = defaultResponseHeader(c, 'Cache-Control', 'no-store');
     const raw: Record<string, string> = {};
     for (const name of clientHeaderNames) {
       const value = c.req.header(name)?.trim();
@@ -43,7 +43,7 @@ export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
       deviceToken: headers['x-device-token'],
     });
     await next();
-    if (first) writeAnswerHeaders(c);
+    if (first) writeResponseHeaders(c);
   };
 }
 

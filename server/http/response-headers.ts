@@ -1,25 +1,25 @@
 /**
- * The headers every answer carries (the security headers, the request id, the API's
- * Cache-Control), collected per request as plain records and written onto the answer once.
+ * The headers every response carries (the security headers, the request id, the API's
+ * Cache-Control), collected per request as plain records and written onto the response once.
  *
- * Middleware registers them before the handler runs: `answerHeaders(c, record)` for headers
+ * Middleware registers them before the handler runs: `responseHeaders(c, record)` for headers
  * that replace whatever the handler set (the security headers, X-Request-Id), and
- * `defaultAnswerHeader(c, name, value)` for a default the handler may override (Cache-Control,
- * as `c.header` before the answer does). Both say whether theirs was the request's first
- * registration: that middleware (the outermost of them) calls `writeAnswerHeaders(c)` after the
- * handler, which puts them all on the answer, exactly as setting each there would.
+ * `defaultResponseHeader(c, name, value)` for a default the handler may override (Cache-Control,
+ * as `c.header` before the response does). Both say whether theirs was the request's first
+ * registration: that middleware (the outermost of them) calls `writeResponseHeaders(c)` after the
+ * handler, which puts them all on the response, exactly as setting each there would.
  *
- * An answer made by `jsonAnswer` already holds them all, as a plain record: @hono/node-server
- * then writes the head straight from that record, where headers set one by one on the answer
+ * A response made by `jsonResponse` already holds them all, as a plain record: @hono/node-server
+ * then writes the head straight from that record, where headers set one by one on the response
  * go through a WHATWG Headers object first (validated on every set, sorted, copied back into a
- * record), which costs more than anything else the answer save's middleware does.
+ * record), which costs more than anything else the middleware of the pupil's answer save does.
  */
 import type { Context } from 'hono';
 
 type Collected = { defaults: Record<string, string>; forced: Record<string, string>[] };
 
 const collected = new WeakMap<Context, Collected>();
-/** Answers made by jsonAnswer: they carry every collected header already. */
+/** Responses made by jsonResponse: they carry every collected header already. */
 const complete = new WeakSet<Response>();
 
 /** This request's collection, and whether it was made just now (the caller is the first to register). */
@@ -32,33 +32,33 @@ function of(c: Context): [Collected, boolean] {
 }
 
 /**
- * Headers this request's answer carries whatever its handler set (kept by reference: do not
- * change `record` later). True for the first registration: the caller writes them (writeAnswerHeaders).
+ * Headers this request's response carries whatever its handler set (kept by reference: do not
+ * change `record` later). True for the first registration: the caller writes them (writeResponseHeaders).
  */
-export function answerHeaders(c: Context, record: Readonly<Record<string, string>>): boolean {
+export function responseHeaders(c: Context, record: Readonly<Record<string, string>>): boolean {
   const [mine, first] = of(c);
   mine.forced.push(record);
   return first;
 }
 
-/** A header this request's answer carries unless its handler sets it itself. True as answerHeaders. */
-export function defaultAnswerHeader(c: Context, name: string, value: string): boolean {
+/** A header this request's response carries unless its handler sets it itself. True as responseHeaders. */
+export function defaultResponseHeader(c: Context, name: string, value: string): boolean {
   const [mine, first] = of(c);
   mine.defaults[name.toLowerCase()] = value;
   return first;
 }
 
-/** Whether jsonAnswer made this answer (its headers are plain and final). */
-export function isJsonAnswer(response: Response): boolean {
+/** Whether jsonResponse made this response (its headers are plain and final). */
+export function isJsonResponse(response: Response): boolean {
   return complete.has(response);
 }
 
 /**
- * A JSON answer (as `c.json(body, status)`) with every header collected for this request so
+ * A JSON response (as `c.json(body, status)`) with every header collected for this request so
  * far. Only for a handler that sets no header of its own and runs after all the middleware
  * that collect headers (their `await next()`), as every route handler does.
  */
-export function jsonAnswer(c: Context, body: unknown, status: 200 | 201): Response {
+export function jsonResponse(c: Context, body: unknown, status: 200 | 201): Response {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   const mine = collected.get(c);
   if (mine) {
@@ -71,13 +71,13 @@ export function jsonAnswer(c: Context, body: unknown, status: 200 | 201): Respon
 }
 
 /**
- * Puts the collected headers on the finished answer, unless jsonAnswer made it with them. On
- * the answer itself, not through `c.header`: after the handler, that rebuilds the response
+ * Puts the collected headers on the finished response, unless jsonResponse made it with them. On
+ * the response itself, not through `c.header`: after the handler, that rebuilds the response
  * around its body stream, which makes @hono/node-server send it as a stream (several writes)
- * instead of its prepared string (one write). An answer whose headers cannot change (one
+ * instead of its prepared string (one write). A response whose headers cannot change (one
  * fetched from elsewhere) takes the rebuilding way.
  */
-export function writeAnswerHeaders(c: Context): void {
+export function writeResponseHeaders(c: Context): void {
   const mine = collected.get(c);
   if (!mine || complete.has(c.res)) return;
   const set = (name: string, value: string) => {

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppEnv } from '../http/env.ts';
-import { answerHeaders, writeAnswerHeaders } from '../http/response-headers.ts';
+import { responseHeaders, writeResponseHeaders } from '../http/response-headers.ts';
 import type { LogFields, Logger } from '../logger.ts';
 import { clientAddress } from '../security/client.ts';
 import type { SecuritySettings } from '../security/settings.ts';
@@ -81,10 +81,10 @@ export function observeRequests(deps: { logger: Logger; metrics: Metrics; securi
     const started = performance.now();
     const incoming = deps.security.trustProxy > 0 ? c.req.header(REQUEST_ID_HEADER) : undefined;
     const requestId = incoming !== undefined && INCOMING_ID.test(incoming) ? incoming : randomUUID();
-    // Put on the answer with the other headers every answer carries (server/http/response-headers.ts).
-    const first = answerHeaders(c, { [REQUEST_ID_HEADER]: requestId });
+    // Put on the response with the other headers every response carries (server/http/response-headers.ts).
+    const first = responseHeaders(c, { [REQUEST_ID_HEADER]: requestId });
     await next();
-    if (first) writeAnswerHeaders(c);
+    if (first) writeResponseHeaders(c);
     const seconds = (performance.now() - started) / 1000;
     const route = routePath(c) || 'unmatched';
     const method = c.req.method;

@@ -20,7 +20,7 @@ import { assertOwnDevice } from '../domain/sitting.ts';
 import { authenticateMovedAway, type Principal } from '../domain/tokens.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { authenticatePupil, bearerToken, requireLogin } from '../http/middleware.ts';
-import { jsonAnswer } from '../http/response-headers.ts';
+import { jsonResponse } from '../http/response-headers.ts';
 import { parseInstant, parseWith, readJsonBody } from '../http/validate.ts';
 import { noteAnswerSaved } from '../observability/http.ts';
 
@@ -108,8 +108,8 @@ export function examRoutes(deps: AppDeps): Hono<AppEnv> {
       server_time: now.toISOString(),
     };
     noteAnswerSaved(c, result.outcome, result.late);
-    // As c.json, with the headers every answer carries as one plain record (server/http/response-headers.ts).
-    return jsonAnswer(c, response, result.outcome === 'saved' ? 201 : 200);
+    // As c.json, with the headers every response carries as one plain record (server/http/response-headers.ts).
+    return jsonResponse(c, response, result.outcome === 'saved' ? 201 : 200);
   });
 
   routes.post('/exam/finish', login, async (c) => {

@@ -25,18 +25,18 @@
  * - Cross-Origin-Opener-Policy: same-origin-allow-popups (a payment method may open a popup).
  * - and Hono's defaults: nosniff, Referrer-Policy no-referrer, CORP same-origin, ...
  *
- * The API's answers under /api (JSON, the metrics, redirects) are data, never a page: they carry
+ * The API's responses under /api (JSON, the metrics, redirects) are data, never a page: they carry
  * the short set OWASP's REST Security Cheat Sheet names for an API (`apiHeaders`): a CSP that
  * allows nothing and lets no one frame them, X-Frame-Options DENY, nosniff, no referrer, CORP
  * same-origin (and HSTS over TLS). What only governs a page (script and style sources, the
- * Permissions-Policy, COOP, the reporting of violations) would be 1.5 KB more on every answer
- * save, read by no browser. The two documents (PDF) open as a page and keep the page's set.
+ * Permissions-Policy, COOP, the reporting of violations) would be 1.5 KB more on the response to
+ * every answer save, read by no browser. The two documents (PDF) open as a page and keep the page's set.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from '../http/env.ts';
 import { DOCUMENT_PATHS } from '../http/negotiation.ts';
-import { answerHeaders, isJsonAnswer, writeAnswerHeaders } from '../http/response-headers.ts';
+import { responseHeaders, isJsonResponse, writeResponseHeaders } from '../http/response-headers.ts';
 import { isSecureRequest } from './client.ts';
 import type { SecuritySettings } from './settings.ts';
 
@@ -83,7 +83,7 @@ export function cspDirectives(settings: HeaderSettings, reportTo: boolean) {
   };
 }
 
-/** The security headers of the API's answers (see the top of this file), without HSTS. */
+/** The security headers of the API's responses (see the top of this file), without HSTS. */
 export const apiHeaders: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'cross-origin-resource-policy': 'same-origin',
@@ -92,8 +92,8 @@ export const apiHeaders: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
 };
 
-/** Whether a request's answer is the API's data (the short set), not a page, an asset or a document. */
-export function isApiAnswer(path: string): boolean {
+/** Whether a request's response is the API's data (the short set), not a page, an asset or a document. */
+export function isApiResponse(path: string): boolean {
   return path.startsWith('/api/') && !DOCUMENT_PATHS.includes(path.slice('/api'.length));
 }
 
@@ -129,7 +129,7 @@ export function securityHeaders(settings: HeaderSettings): MiddlewareHandler<App
     reportingEndpoints: [{ name: CSP_REPORT_GROUP, url: CSP_REPORT_PATH }],
   });
   const hsts = settings.security.hstsMaxAge > 0 ? `max-age=${settings.security.hstsMaxAge}` : undefined;
-  // Each set once, as Hono's secureHeaders writes it, then handed to every answer as one record
+  // Each set once, as Hono's secureHeaders writes it, then handed to every response as one record
   // (server/http/response-headers.ts): no header is built or validated per request.
   let sets: { plain: Record<string, string>; overTls: Record<string, string> } | undefined;
   const loading = Promise.all([headersOf(plain), headersOf(overTls)]).then(([p, t]) => {
@@ -139,24 +139,24 @@ export function securityHeaders(settings: HeaderSettings): MiddlewareHandler<App
   const api = { plain: apiHeaders, overTls: hsts ? { ...apiHeaders, 'strict-transport-security': hsts } : apiHeaders };
 
   return async (c, next) => {
-    const { plain: overPlainHttp, overTls: overHttps } = isApiAnswer(c.req.path) ? api : (sets ?? (await loading));
-    const first = answerHeaders(c, isSecureRequest(c, settings.security) ? overHttps : overPlainHttp);
+    const { plain: overPlainHttp, overTls: overHttps } = isApiResponse(c.req.path) ? api : (sets ?? (await loading));
+    const first = responseHeaders(c, isSecureRequest(c, settings.security) ? overHttps : overPlainHttp);
     await next();
-    // As secureHeaders does (nothing of ours sets it; a jsonAnswer cannot carry it).
-    if (!isJsonAnswer(c.res)) {
+    // As secureHeaders does (nothing of ours sets it; a jsonResponse cannot carry it).
+    if (!isJsonResponse(c.res)) {
       try {
         c.res.headers.delete('X-Powered-By');
       } catch {
-        // An answer whose headers cannot change (fetched from elsewhere) keeps them.
+        // A response whose headers cannot change (fetched from elsewhere) keeps them.
       }
     }
-    if (first) writeAnswerHeaders(c);
+    if (first) writeResponseHeaders(c);
   };
 }
 
-/** The headers a secureHeaders middleware puts on an answer (it sets the same ones on every answer). */
+/** The headers a secureHeaders middleware puts on a response (it sets the same ones on every response). */
 async function headersOf(middleware: MiddlewareHandler): Promise<Record<string, string>> {
   const probe = new Hono().use(middleware).get('/', (c) => c.body(null, 204));
-  const answer = await probe.request('/');
-  return Object.fromEntries(answer.headers);
+  const response = await probe.request('/');
+  return Object.fromEntries(response.headers);
 }
