@@ -26,6 +26,7 @@ import type {
   CachedExam,
   ExamCachePort,
   ExamContext,
+  ExamEvent,
   FlushResult,
   LoadedExam,
   LoadInput,
@@ -183,6 +184,18 @@ export function examImplementations(deps: ExamDeps) {
       }),
       sendHeartbeat: fromPromise(({ input }: { input: HeartbeatRequest }) => api.heartbeat(input)),
       loadServerAnswers: fromPromise(({ input }: { input: { scheduleHistoryId: number } }) => api.examQuestions(input.scheduleHistoryId)),
+      // Where the edge cannot tell (no terminal, or one without the question), nothing to wait for.
+      watchOfflineShell: fromCallback<ExamEvent>(({ sendBack }) => {
+        const shellReady = deps.terminal?.shellReady;
+        if (!shellReady) return void sendBack({ type: 'shell.installed' });
+        const waiting = new AbortController();
+        // A wait that fails (its module could not load) leaves it to the time-out.
+        shellReady.call(deps.terminal, waiting.signal).then(
+          () => waiting.signal.aborted || sendBack({ type: 'shell.installed' }),
+          () => undefined,
+        );
+        return () => waiting.abort();
+      }),
       watchTerminal: fromCallback<TerminalSignal, WatchedSitting>(({ sendBack, input }) =>
         deps.terminal?.watch((signal) => sendBack(signal), input),
       ),

@@ -74,13 +74,20 @@ export interface TutorialPointsApi {
 
 /** "Ready to start" (exam-start). */
 export interface ExamStartApi {
-  /** Start was pressed and the server has not answered yet. */
+  /** Start was pressed and the server has not answered yet (or this terminal is getting ready to work offline). */
   busy: boolean;
+  /**
+   * After Start, before the server is asked: `preparing` while the app shell is being installed
+   * for an offline reload, `unavailable` when it could not be (the pupil may start anyway); null otherwise.
+   */
+  offline: 'preparing' | 'unavailable' | null;
   /** Why the last Start failed, if it did. */
   error: FailureCode | null;
   /** The exam's own time limit, in whole minutes (40 until the exam says otherwise, seed section 9). */
   timeLimitMinutes: number;
   start(): void;
+  /** Starts without waiting any longer for the app shell (only while `offline` is `unavailable`). */
+  startAnyway(): void;
 }
 
 /** One answer as the exam screen shows it. */
@@ -161,6 +168,7 @@ function handlersOf(send: Send) {
     reject: () => send({ type: 'identity.rejected' }),
     retry: () => send({ type: 'retry.requested' }),
     start: () => send({ type: 'start.confirmed' }),
+    startAnyway: () => send({ type: 'shell.skipped' }),
     completeTutorial: () => send({ type: 'tutorial.completed' }),
     answer: (questionId: number, value: string) => send({ type: 'answer.given', questionId, value }),
     requestFinish: () => send({ type: 'finish.requested' }),
@@ -242,10 +250,16 @@ function tutorialOf(snapshot: ExamSnapshot, send: Send): TutorialPointsApi {
 
 function examStartOf(snapshot: ExamSnapshot, send: Send): ExamStartApi {
   return {
-    busy: snapshot.matches('starting'),
+    busy: snapshot.matches('starting') || snapshot.matches({ preparingOffline: 'waiting' }),
+    offline: snapshot.matches({ preparingOffline: 'waiting' })
+      ? 'preparing'
+      : snapshot.matches({ preparingOffline: 'unavailable' })
+        ? 'unavailable'
+        : null,
     error: snapshot.context.error,
     timeLimitMinutes: selectTimeLimitMinutes(snapshot.context),
     start: handlers(send).start,
+    startAnyway: handlers(send).startAnyway,
   };
 }
 

@@ -2,7 +2,8 @@
  * The exam machine: one examinee's exam, from INIT_TEST to FINISH or FINISH_WITH_ERROR.
  *
  * Top states: idle -> loadingDetails -> confirming (login-confirm) -> tutorial -> ready
- * (exam-start) -> starting -> loadingQuestions -> (loaded, transient) -> answering (/start) ->
+ * (exam-start) -> preparingOffline (exam-start: the app shell installed for an offline reload)
+ * -> starting -> loadingQuestions -> (loaded, transient) -> answering (/start) ->
  * finishing -> finished (exam-end); a reload while finishing goes loaded -> finishing;
  * detailsFailed, questionsFailed and finishFailed offer a retry; unauthorized and leaving hand
  * control back to the kiosk. While answering, five regions run side by side:
@@ -38,6 +39,8 @@
  *
  * Invariants:
  * - answers are accepted only while answering;
+ * - Start asks the server only once this terminal can reload the exam without the network (the
+ *   app shell installed and in control), or once the pupil, told it cannot, chose to start anyway;
  * - the deadline is the server's (fixed at Start, seed section 4; moved only by the server: an
  *   extension or a time credit, learnt from the heartbeat and every save); the machine tracks the
  *   offset between the server's clock and this terminal's, and time left is always deadline −
@@ -237,7 +240,34 @@ export const examMachine = examSetup.createMachine({
     },
     ready: {
       meta: { path: '/exam-start', screen: 'exam-start' },
-      on: { 'start.confirmed': { target: 'starting', actions: ['clearError', 'requestFullscreen'] } },
+      on: { 'start.confirmed': { target: 'preparingOffline', actions: ['clearError', 'requestFullscreen'] } },
+    },
+    /**
+     * Start was pressed; before the server is asked (the time limit has not begun), this terminal
+     * gets ready for a reload without the network: the app shell installed and in control of the
+     * page. On a fresh profile (kiosks that wipe theirs at boot) the first install takes a few
+     * seconds, and a reload before it ends shows the browser's error page instead of the exam.
+     * Already installed (every later load), or nothing to wait for: straight on to `starting`.
+     * The edge tries a failed install again. If the shell is not there within
+     * SHELL_READY_TIMEOUT_MS, the pupil is told, and may start without it (the exam works online
+     * as always; only a reload while offline would fail), while the wait goes on: once
+     * installed, the exam starts by itself. A kiosk never strands a pupil at Start for a cache,
+     * and never hides that it is missing.
+     */
+    preparingOffline: {
+      meta: { path: '/exam-start', screen: 'exam-start' },
+      invoke: { id: 'watchOfflineShell', src: 'watchOfflineShell' },
+      on: { 'shell.installed': 'starting' },
+      initial: 'waiting',
+      states: {
+        waiting: {
+          tags: ['busy'],
+          after: { shellReadyTimeout: 'unavailable' },
+        },
+        unavailable: {
+          on: { 'shell.skipped': '#exam.starting' },
+        },
+      },
     },
     starting: {
       tags: ['busy'],

@@ -37,6 +37,13 @@ export const endingCodes: ReadonlySet<FailureCode> = new Set([
 export const SAVE_RETRY_MAX_MS = 8_000;
 
 /**
+ * How long Start waits, its step on screen, for the app shell before the pupil is told this
+ * terminal is not ready to work offline and may start without it (the wait goes on meanwhile).
+ * A first install on a fresh profile takes a few seconds; the server's clock has not started.
+ */
+export const SHELL_READY_TIMEOUT_MS = 30_000;
+
+/**
  * Refusals that say the exam is over on the server (time is up, or it was finished from another
  * window): the running exam finishes (the finish call answers the receipt either way).
  */

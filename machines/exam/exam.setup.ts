@@ -16,6 +16,7 @@ import { positionMachine } from '../position/position.machine.ts';
 import type { OutboxEntry } from '../shared/ports.ts';
 import {
   SAVE_RETRY_MAX_MS,
+  SHELL_READY_TIMEOUT_MS,
   allNotSaved,
   detailsOf,
   endingCodes,
@@ -81,6 +82,14 @@ export const examSetup = setup({
     /** GET /exam/questions once more, for the answers the server holds now (a tab switch). */
     loadServerAnswers: fromPromise<ExamQuestions, { scheduleHistoryId: number }>(async () => {
       throw new Error('loadServerAnswers is provided by the edge');
+    }),
+    /**
+     * Whether a reload without the network would bring the exam back: `shell.installed` once the
+     * app shell is installed and controls the page (TerminalPort.shellReady, which tries a failed
+     * install again meanwhile). With no edge to ask there is nothing to wait for: installed at once.
+     */
+    watchOfflineShell: fromCallback<ExamEvent>(({ sendBack }) => {
+      sendBack({ type: 'shell.installed' });
     }),
     /** The page's ticks and wake-up signals (TerminalPort); none unless the edge provides them. */
     watchTerminal: fromCallback<TerminalSignal, WatchedSitting>(() => undefined),
@@ -243,6 +252,8 @@ export const examSetup = setup({
     isFinishPending: ({ context }) => context.finishPending === true,
   },
   delays: {
+    /** Start's wait for the app shell before the pupil may start without it. */
+    shellReadyTimeout: SHELL_READY_TIMEOUT_MS,
     /** Between heartbeats while answering (contract/presence.ts). */
     heartbeatInterval: PRESENCE_INTERVAL_MS,
     /** 1 s, doubling, at most SAVE_RETRY_MAX_MS (seed section 7). */

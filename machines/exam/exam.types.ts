@@ -115,6 +115,13 @@ export type ExamEvent =
   | { type: 'retry.requested' }
   | { type: 'tutorial.completed' }
   | { type: 'start.confirmed' }
+  /**
+   * The app shell is installed on this terminal and controls the page (TerminalPort.shellReady):
+   * a reload without the network brings the exam back. Also where there is nothing to wait for.
+   */
+  | { type: 'shell.installed' }
+  /** The pupil (or the proctor beside them) starts without waiting for the app shell any longer. */
+  | { type: 'shell.skipped' }
   | { type: 'answer.given'; questionId: number; value: string }
   /** Kiosk: the window lost focus (blur or a hidden tab) while answering. */
   | { type: 'focus.lost' }
@@ -224,6 +231,14 @@ export interface TerminalPort {
    * acknowledged this answer; absent: windows are not told (they learn it from the server when shown again).
    */
   announce?(answer: AnswerSavedElsewhere): void;
+  /**
+   * Resolves once this terminal can reload the app without the network: the app shell (the
+   * service worker's precache) is installed and controls this page; at once where the browser
+   * has no service worker at all (nothing to wait for: see src/platform/service-worker.ts). A
+   * failed install is tried again meanwhile. Stops waiting (rejects) once `signal` aborts.
+   * Absent: nothing to wait for.
+   */
+  shellReady?(signal?: AbortSignal): Promise<void>;
 }
 
 /**

@@ -15,8 +15,20 @@
  * - once applied, the page reloads once onto the new version, so it never runs old code
  *   against the new version's chunks.
  * The decision is this tab's: a kiosk runs one. A second tab of the same exam is not asked.
+ *
+ * `shellReady` (the exam's TerminalPort.shellReady: Start waits for it) says when a reload
+ * without the network would show the app: the worker controls this page (a first install claims
+ * the page it was registered from: clientsClaim, vite.config.ts) and the shell is in its
+ * precache. Workbox's install stores every precached file or fails, so a controlling worker has
+ * the whole shell; index.html in CacheStorage is checked as well (the navigation fallback serves
+ * it). Where the browser has no service worker at all (or in `npm run dev`, which registers
+ * none), it resolves at once: nothing would ever come of waiting, and such a terminal still runs
+ * the exam online. A failed install (the new worker turns redundant with none in control: a
+ * precached file could not be fetched) is tried again (`registration.update()`), after a wait
+ * that grows with each failure (machines/shared/backoff.ts); Start's own time-out tells the pupil.
  */
 import type { Workbox } from 'workbox-window';
+import { backoffMs } from '../../machines/shared/backoff.ts';
 import { selectActiveChild, selectScreen, type KioskSnapshot, type ScreenName } from '../../machines/kiosk/kiosk.selectors.ts';
 
 /** What the update policy reads of the kiosk: the screen shown and whether a call is in flight. */
@@ -128,3 +140,80 @@ function register(
     clearInterval(timer);
   };
 }
+
+/** What `shellReady` reads of the browser (tests give their own). */
+export interface ShellEnvironment {
+  /** navigator.serviceWorker; undefined where the browser has none. */
+  container: Pick<ServiceWorkerContainer, 'controller' | 'addEventListener' | 'removeEventListener' | 'getRegistration'> | undefined;
+  /** Whether the shell is in the precache (index.html in CacheStorage). */
+  hasShell(): Promise<boolean>;
+  /** A production build registers the worker; `npm run dev` never does. */
+  registers: boolean;
+}
+
+function browserShellEnvironment(): ShellEnvironment {
+  return {
+    container: typeof navigator !== 'undefined' && 'serviceWorker' in navigator ? navigator.serviceWorker : undefined,
+    hasShell: async () => typeof caches !== 'undefined' && (await caches.match('/index.html', { ignoreSearch: true })) !== undefined,
+    registers: import.meta.env.PROD,
+  };
+}
+
+/** How often `shellReady` looks again while it waits (besides controllerchange and the install's own events). */
+const SHELL_CHECK_INTERVAL_MS = 500;
+/** A failed install is tried again after 2 s, doubling, at most this far apart. */
+const SHELL_RETRY_MAX_MS = 30_000;
+
+/**
+ * Resolves once a reload without the network would show the app (see the header), trying a
+ * failed install again meanwhile; rejects only when `signal` aborts (the wait is no longer
+ * wanted: it stops looking).
+ */
+export function shellReady(signal?: AbortSignal, environment: ShellEnvironment = browserShellEnvironment()): Promise<void> {
+  const { container, hasShell, registers } = environment;
+  if (!registers || !container) return Promise.resolve();
+  if (signal?.aborted) return Promise.reject(new Error('no longer waited for'));
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    let failures = 0;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const watched = new Set<ServiceWorker>();
+    const finish = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      container.removeEventListener('controllerchange', check);
+      signal?.removeEventListener('abort', aborted);
+      clearInterval(timer);
+      clearTimeout(retry);
+      if (error) reject(error);
+      else resolve();
+    };
+    const installAgain = (registration: ServiceWorkerRegistration) => {
+      retry = setTimeout(
+        () => void registration.update().catch(() => undefined).then(check),
+        backoffMs(failures++, { firstMs: 2_000, maxMs: SHELL_RETRY_MAX_MS }),
+      );
+    };
+    const aborted = () => finish(new Error('no longer waited for'));
+    signal?.addEventListener('abort', aborted);
+    async function check() {
+      if (settled) return;
+      if (container!.controller && (await hasShell().catch(() => false))) return finish();
+      const registration = await container!.getRegistration('/').catch(() => undefined);
+      const installing = registration?.installing;
+      if (registration && installing && !watched.has(installing)) {
+        watched.add(installing);
+        installing.addEventListener('statechange', () => {
+          if (installing.state === 'redundant' && !container!.controller) {
+            if (!settled) installAgain(registration);
+          } else void check();
+        });
+      }
+    }
+    container.addEventListener('controllerchange', check);
+    // The registration is made after the first screen (main.tsx): look for its install now and then.
+    const timer = setInterval(() => void check(), SHELL_CHECK_INTERVAL_MS);
+    void check();
+  });
+}
+

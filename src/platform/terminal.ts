@@ -3,7 +3,9 @@
  * the other windows of the sitting. A tick every second with the wall clock, and visibilitychange,
  * focus and online as they happen, each with the wall clock and whether the page is visible;
  * pagehide, the page going away (a reload, the window closed, another address), always as not
- * visible; and the answers another window of the sitting had saved (see below).
+ * visible; the answers another window of the sitting had saved (see below); and whether the app
+ * shell is ready for a reload without the network (`shellReady`, src/platform/service-worker.ts),
+ * which Start waits for.
  *
  * Why pagehide: the exam reports the question on screen to the stored session once the pupil
  * pauses (machines/exam/exam.machine.ts, the `position` region), and at once when the page is
@@ -68,6 +70,8 @@ export function createBrowserTerminal(
   /** The channel each watched sitting listens on: announcing through it never reaches this window. */
   const listening = new Map<number, AnswersChannel>();
   return {
+    // The service worker's module is loaded after the first screen (main.tsx); Start waits for it.
+    shellReady: (signal) => import('./service-worker.ts').then((module) => module.shellReady(signal)),
     announce(answer: AnswerSavedElsewhere) {
       const open = listening.get(answer.scheduleHistoryId);
       if (open) return open.postMessage(answer);

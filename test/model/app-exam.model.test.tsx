@@ -7,7 +7,8 @@
  * the terminal are explicit events. Its shortest paths (every transition, self-transitions
  * included) drive the real app: the real kiosk, session, exam and retry machines, the router and
  * the screens, over an API whose calls wait for the path, an outbox that can refuse, an exam
- * cache that outlives a restart, the page's signals (the clock's ticks, the page hidden or
+ * cache that outlives a restart, an app shell installed already or still installing (a fresh
+ * profile: Start waits with its step on screen, and after its time-out the pupil may start anyway), the page's signals (the clock's ticks, the page hidden or
  * shown again, a laptop waking after the deadline) sent by the path, and a SimulatedClock for
  * every machine's delays (the heartbeat's 10 s, the background save's backoff, the retry
  * machine's backoff), so time moves only when the path says so.
@@ -29,6 +30,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createMachine, type Actor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
+import { SHELL_READY_TIMEOUT_MS } from '../../machines/exam/exam.rules.ts';
 import { POSITION_PAUSE_MS } from '../../machines/exam/exam.setup.ts';
 import type { ExamContext, ExamSession, TerminalPort, TerminalSignal } from '../../machines/exam/exam.types.ts';
 import type { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
@@ -88,8 +90,24 @@ const pupilExamModel = createMachine({
     },
     ready: {
       on: {
+        // The app shell is installed already (every load after a terminal's first): Start goes straight on.
         'pupil.pressesStart': 'starting',
+        // A fresh profile (a kiosk that wipes its own at boot): the shell is still being installed.
+        'pupil.pressesStartOnFreshTerminal': 'preparingOffline',
         'pupil.pressesBack': 'tutorial',
+      },
+    },
+    preparingOffline: {
+      on: {
+        'terminal.installsShell': 'starting',
+        'clock.passesShellWait': 'offlineUnavailable',
+      },
+    },
+    // Told this terminal is not ready to work offline: the pupil may start anyway, and the wait goes on.
+    offlineUnavailable: {
+      on: {
+        'pupil.startsAnyway': 'starting',
+        'terminal.installsShell': 'starting',
       },
     },
     starting: {
@@ -354,9 +372,19 @@ function withAlphabetKeyboard(control: ControlledApi) {
   };
 }
 
-/** The page's signals, sent when the path says so (the browser's are src/platform/terminal.ts). */
-function createTestTerminal(): TerminalPort & { emit(signal: TerminalSignal): void } {
+/**
+ * The page's signals, sent when the path says so (the browser's are src/platform/terminal.ts),
+ * and the app shell: installed already, unless the path makes this a fresh profile, whose
+ * install then ends (or fails) when the path says so.
+ */
+function createTestTerminal(): TerminalPort & {
+  emit(signal: TerminalSignal): void;
+  freshProfile(): void;
+  installsShell(): void;
+} {
   const listeners = new Set<(signal: TerminalSignal) => void>();
+  let fresh = false;
+  let install: { resolve(): void } | null = null;
   return {
     watch(listener) {
       listeners.add(listener);
@@ -364,6 +392,14 @@ function createTestTerminal(): TerminalPort & { emit(signal: TerminalSignal): vo
     },
     emit: (signal) => {
       for (const listener of listeners) listener(signal);
+    },
+    shellReady: () => (fresh ? new Promise<void>((resolve) => (install = { resolve })) : Promise.resolve()),
+    freshProfile: () => {
+      fresh = true;
+    },
+    installsShell: () => {
+      fresh = false;
+      install?.resolve();
     },
   };
 }
@@ -645,6 +681,20 @@ describe('a pupil through the exam in the app, every transition of the exam mode
               ready: async () => {
                 await heading('Ready to start');
                 expect(app.history.location.pathname).toBe('/exam-start');
+              },
+              preparingOffline: async () => {
+                await heading('Ready to start');
+                const step = await screen.findByRole('button', { name: 'Preparing this terminal to work offline…' });
+                expect(step.getAttribute('aria-busy')).toBe('true');
+                // The server is not asked to start (the time limit has not begun) until the shell is there.
+                expect(app.control.waiting()).toEqual([]);
+                expect(app.history.location.pathname).toBe('/exam-start');
+              },
+              offlineUnavailable: async () => {
+                await heading('Ready to start');
+                expect((await screen.findByRole('alert')).textContent).toContain('This terminal could not get ready to work offline.');
+                expect(screen.getByRole('button', { name: 'Start anyway' })).toBeTruthy();
+                expect(app.control.waiting()).toEqual([]);
               },
               starting: async () => {
                 await callWaits(app, 'startExam');
@@ -1041,6 +1091,13 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 await act(async () => app.history.back());
               },
               'pupil.pressesStart': () => app.user.click(screen.getByRole('button', { name: 'Start the test' })),
+              'pupil.pressesStartOnFreshTerminal': () => {
+                app.terminal.freshProfile();
+                return app.user.click(screen.getByRole('button', { name: 'Start the test' }));
+              },
+              'terminal.installsShell': () => act(async () => app.terminal.installsShell()),
+              'clock.passesShellWait': () => passTime(app, SHELL_READY_TIMEOUT_MS),
+              'pupil.startsAnyway': () => app.user.click(screen.getByRole('button', { name: 'Start anyway' })),
               'pupil.choosesAnswer': () => chooseAnotherChoice(app),
               'pupil.answersWhileOffline': async () => {
                 await chooseAnotherChoice(app);

@@ -2,10 +2,11 @@
  * The exam machine walked transition by transition: INIT_TEST to FINISH or FINISH_WITH_ERROR,
  * every async outcome and timer as an explicit event of the path, and the page's signals too:
  * the clock's ticks and the page coming back (issue 10: the deadline holds on wake; the
- * heartbeat; another window's answer shown as replaced, from the server or told by that window).
+ * heartbeat; another window's answer shown as replaced, from the server or told by that window),
+ * and Start's wait for the app shell (installed, failed, timed out, started anyway).
  */
 import { expect } from 'vitest';
-import type { AnyEventObject, AnyMachineSnapshot, AnyStateNode } from 'xstate';
+import { fromCallback, type AnyEventObject, type AnyMachineSnapshot, type AnyStateNode } from 'xstate';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
 import type { AnswerEntry, AnswerToSave, ExamContext, LoadedExam } from '../../machines/exam/exam.types.ts';
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
@@ -159,6 +160,8 @@ const machine = examMachine.provide({
     loadServerAnswers: never(),
     flushAnswers: never(),
     finishExam: never(),
+    // The app shell's readiness: its reports (installed, failed) are the path's own events.
+    watchOfflineShell: fromCallback(() => undefined),
   },
   actions: {
     reportProgress: () => {},

@@ -2,15 +2,16 @@
  * The service worker's update policy (src/platform/service-worker.ts): may a waiting version of
  * the app take over now? Never in the exam past Start; yes on the login screen, before Start
  * and on the end screen; never while a call is in flight. Checked as a pure function, then on
- * the kiosk's real snapshots as a pupil goes through the exam (fake API).
+ * the kiosk's real snapshots as a pupil goes through the exam (fake API). And `shellReady`, which
+ * Start waits for, over a stand-in of navigator.serviceWorker.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import type { ScreenName } from '../../machines/kiosk/kiosk.selectors.ts';
 import { waitForKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import { readSession } from '../../machines/shared/storage.ts';
-import { mayActivateUpdate, startServiceWorker, updateMomentOf } from '../../src/platform/service-worker.ts';
+import { mayActivateUpdate, shellReady, startServiceWorker, updateMomentOf, type ShellEnvironment } from '../../src/platform/service-worker.ts';
 import { createFakeApi, createMemoryStorage, demoQuestions, VALID_CODE } from '../helpers/fake-api.ts';
 import { createFakeConnectivity } from '../helpers/fake-connectivity.ts';
 import { examOf } from '../helpers/kiosk-exam.ts';
@@ -129,5 +130,142 @@ describe('the policy on the kiosk as a pupil sits the exam', () => {
     stop();
     expect(import.meta.env.PROD).toBe(false);
     expect(watched).toBe(false);
+  });
+});
+
+/** A stand-in of navigator.serviceWorker: a page not yet controlled, whose registration installs a worker. */
+function fakeWorkers(options: { controlled?: boolean; shellCached?: boolean } = {}) {
+  const events = new EventTarget();
+  let installing = Object.assign(new EventTarget(), { state: 'installing' as ServiceWorkerState });
+  let updates = 0;
+  /** registration.update(): the browser installs the worker once more. */
+  const update = async () => {
+    updates++;
+    installing = Object.assign(new EventTarget(), { state: 'installing' as ServiceWorkerState });
+    registration = { installing, update };
+  };
+  let registration: { installing: typeof installing | null; update(): Promise<void> } | undefined = { installing, update };
+  const state = { shellCached: options.shellCached ?? true, controller: options.controlled ? ({} as ServiceWorker) : null };
+  const container = {
+    get controller() {
+      return state.controller;
+    },
+    addEventListener: events.addEventListener.bind(events),
+    removeEventListener: events.removeEventListener.bind(events),
+    getRegistration: async () => registration,
+  } as unknown as NonNullable<ShellEnvironment['container']>;
+  return {
+    environment: { container, registers: true, hasShell: async () => state.shellCached } satisfies ShellEnvironment,
+    /** The install ends and the new worker claims the page (clientsClaim). */
+    claims() {
+      installing.state = 'activated';
+      installing.dispatchEvent(new Event('statechange'));
+      state.controller = installing as unknown as ServiceWorker;
+      events.dispatchEvent(new Event('controllerchange'));
+    },
+    /** The install fails (a precached file could not be fetched): the worker is thrown away. */
+    failsToInstall() {
+      installing.state = 'redundant';
+      installing.dispatchEvent(new Event('statechange'));
+    },
+    noRegistrationYet() {
+      registration = undefined;
+    },
+    registers() {
+      registration = { installing, update };
+    },
+    updates: () => updates,
+  };
+}
+
+/** Whether the promise has settled after everything already queued has run. */
+async function settledNow(promise: Promise<unknown>): Promise<'resolved' | 'rejected' | 'pending'> {
+  let outcome: 'resolved' | 'rejected' | 'pending' = 'pending';
+  promise.then(
+    () => (outcome = 'resolved'),
+    () => (outcome = 'rejected'),
+  );
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return outcome;
+}
+
+describe('is the app shell ready for a reload without the network? (shellReady, Start waits for it)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('has nothing to wait for where the browser has no service worker, or none is registered (npm run dev)', async () => {
+    await expect(shellReady(undefined, { container: undefined, registers: true, hasShell: async () => false })).resolves.toBeUndefined();
+    const workers = fakeWorkers();
+    await expect(shellReady(undefined, { ...workers.environment, registers: false })).resolves.toBeUndefined();
+    // Vitest is not a production build: the browser's own environment waits for nothing either.
+    await expect(shellReady()).resolves.toBeUndefined();
+  });
+
+  it('is ready at once on a page the worker already controls, with the shell in its precache', async () => {
+    const workers = fakeWorkers({ controlled: true });
+    expect(await settledNow(shellReady(undefined, workers.environment))).toBe('resolved');
+  });
+
+  it('waits on a fresh profile until the first install claims the page', async () => {
+    const workers = fakeWorkers();
+    const ready = shellReady(undefined, workers.environment);
+    expect(await settledNow(ready)).toBe('pending');
+    workers.claims();
+    expect(await settledNow(ready)).toBe('resolved');
+  });
+
+  it('keeps waiting while the worker controls the page but the shell is not in the precache', async () => {
+    const workers = fakeWorkers({ controlled: true, shellCached: false });
+    expect(await settledNow(shellReady(undefined, workers.environment))).toBe('pending');
+  });
+
+  it('tries a failed install again, 2 s later, then 4 s, and is ready once one succeeds', async () => {
+    vi.useFakeTimers();
+    const workers = fakeWorkers();
+    const ready = shellReady(undefined, workers.environment);
+    await vi.advanceTimersByTimeAsync(0);
+    workers.failsToInstall();
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(workers.updates()).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(workers.updates()).toBe(1);
+    // The new install is found (the check after the update) and fails too: the next try waits longer.
+    await vi.advanceTimersByTimeAsync(0);
+    workers.failsToInstall();
+    await vi.advanceTimersByTimeAsync(3_999);
+    expect(workers.updates()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(workers.updates()).toBe(2);
+    await vi.advanceTimersByTimeAsync(0);
+    workers.claims();
+    await expect(ready).resolves.toBeUndefined();
+  });
+
+  it('finds a registration made after it began to wait (the worker is registered after the first screen)', async () => {
+    vi.useFakeTimers();
+    const workers = fakeWorkers();
+    workers.noRegistrationYet();
+    const ready = shellReady(undefined, workers.environment);
+    await vi.advanceTimersByTimeAsync(0);
+    workers.registers();
+    await vi.advanceTimersByTimeAsync(1_000);
+    workers.failsToInstall();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(workers.updates()).toBe(1);
+    await vi.advanceTimersByTimeAsync(0);
+    workers.claims();
+    await expect(ready).resolves.toBeUndefined();
+  });
+
+  it('stops waiting once it is no longer wanted (the pupil started anyway)', async () => {
+    const workers = fakeWorkers();
+    const waiting = new AbortController();
+    const ready = shellReady(waiting.signal, workers.environment);
+    expect(await settledNow(ready)).toBe('pending');
+    waiting.abort();
+    await expect(ready).rejects.toThrow('no longer waited for');
+    await expect(shellReady(waiting.signal, workers.environment)).rejects.toThrow('no longer waited for');
   });
 });

@@ -20,7 +20,7 @@ const noop = () => undefined;
 /** The exam's screens (machines/exam/exam.connect.ts), each in a state that shows its heading. */
 const exam: ExamApi = {
   loginConfirm: { status: 'ready', details: examDetails, error: null, confirm: noop, reject: noop, retry: noop },
-  examStart: { busy: false, error: null, timeLimitMinutes: 40, start: noop },
+  examStart: { busy: false, offline: null, error: null, timeLimitMinutes: 40, start: noop, startAnyway: noop },
   exam: {
     status: 'answering', questions, index: 0, answers: {}, deadlineAt: Date.now() + 2_400_000, clockOffsetMs: 0, timeLimitSeconds: 2_400,
     confirmingFinish: false, error: null, flagged: [], listOpen: false, keyboardOpen: true, upperCase: false,

@@ -13,14 +13,21 @@ import { useLanguage } from '../../i18n/language-context.tsx';
 import styles from './exam-start.module.css';
 
 export interface ExamStartScreenProps {
-  /** Start was pressed and the server has not answered yet. */
+  /** Start was pressed and the server has not answered yet (or the terminal is getting ready to work offline). */
   busy: boolean;
+  /**
+   * After Start: `preparing` while this terminal gets ready for a reload without the network (a
+   * step on screen), `unavailable` when it could not (the pupil is told and may start anyway).
+   */
+  offline?: 'preparing' | 'unavailable' | null;
   error: FailureCode | null;
   timeLimitMinutes: number;
   onStart(): void;
+  /** Starts without waiting for the offline preparation (offered only while `offline` is `unavailable`). */
+  onStartAnyway?(): void;
 }
 
-export function ExamStartScreen({ busy, error, timeLimitMinutes: minutes, onStart }: ExamStartScreenProps) {
+export function ExamStartScreen({ busy, offline = null, error, timeLimitMinutes: minutes, onStart, onStartAnyway }: ExamStartScreenProps) {
   const { language } = useLanguage();
   // The message's placeholder keeps its name: the number in the language's own digits.
   const timeLimitMinutes = formatNumber(minutes, language);
@@ -39,18 +46,41 @@ export function ExamStartScreen({ busy, error, timeLimitMinutes: minutes, onStar
       <p>
         <Trans>Make sure you are ready, then press the button.</Trans>
       </p>
-      <button
-        type="button"
-        className={`button ${styles.start}`}
-        data-variant="primary"
-        aria-busy={busy || undefined}
-        aria-disabled={busy || undefined}
-        onClick={() => {
-          if (!busy) onStart();
-        }}
-      >
-        {busy ? <Trans>Starting…</Trans> : <Trans>Start the test</Trans>}
-      </button>
+      {offline === 'unavailable' ? (
+        <>
+          <div className="alert" data-tone="warning" role="alert">
+            <WarningIcon />
+            <p>
+              <Trans>
+                This terminal could not get ready to work offline. You can still start: your answers are saved as usual, but if the
+                network drops, keep this page open and do not reload it.
+              </Trans>
+            </p>
+          </div>
+          <button type="button" className={`button ${styles.start}`} data-variant="primary" onClick={() => onStartAnyway?.()}>
+            <Trans>Start anyway</Trans>
+          </button>
+        </>
+      ) : (
+        <button
+          type="button"
+          className={`button ${styles.start}`}
+          data-variant="primary"
+          aria-busy={busy || undefined}
+          aria-disabled={busy || undefined}
+          onClick={() => {
+            if (!busy) onStart();
+          }}
+        >
+          {offline === 'preparing' ? (
+            <Trans>Preparing this terminal to work offline…</Trans>
+          ) : busy ? (
+            <Trans>Starting…</Trans>
+          ) : (
+            <Trans>Start the test</Trans>
+          )}
+        </button>
+      )}
     </Page>
   );
 }
