@@ -28,6 +28,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
 import { createOffsetClock, systemClock, type Clock } from './clock.ts';
@@ -47,7 +48,7 @@ export type StartServerOptions = {
   hostname?: string;
   /** PostgreSQL connection string; when set, PGlite is not used. */
   databaseUrl?: string;
-  /** PGlite's base directory (default ./data). */
+  /** PGlite's base directory, and the stored documents' files in <dataDir>/documents (default ./data). */
   dataDir?: string;
   /** PGlite in memory: nothing persists (tests, e2e). */
   memory?: boolean;
@@ -161,6 +162,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       payments: options.payments ?? defaultSettings.payments,
       security: options.security ?? defaultSettings.security,
     },
+    // Stored documents are served as files under the data directory (server/documents/files.ts).
+    ...(options.memory ? {} : { documents: { directory: path.join(options.dataDir ?? './data', 'documents') } }),
   });
   const uploadWindowMs =
     options.uploadWindowHours === undefined ? defaultSettings.uploadWindowMs : hoursToMs(options.uploadWindowHours);

@@ -33,12 +33,18 @@ export type StoredDocument = { bytes: Uint8Array; etag: string };
 /** What printing needs: the renderer, and where Chromium reaches this server (undefined: not known yet). */
 export type DocumentPrinting = { renderer: DocumentRenderer; origin: () => string | undefined };
 
-const selectable: readonly string[] = [...catalogKeys, 'ar-nu-arab'];
+/** The languages a document is printed in. */
+export const documentLanguages: readonly string[] = [...catalogKeys, 'ar-nu-arab'];
+
+/** The first of the candidates that is a language of the app, if one is. */
+export function chosenLanguage(...candidates: (string | null | undefined)[]): LanguageKey | undefined {
+  for (const candidate of candidates) if (candidate && documentLanguages.includes(candidate)) return candidate as LanguageKey;
+  return undefined;
+}
 
 /** The first of the candidates that is a language of the app; English when none is. */
 export function languageOf(...candidates: (string | null | undefined)[]): LanguageKey {
-  for (const candidate of candidates) if (candidate && selectable.includes(candidate)) return candidate as LanguageKey;
-  return 'en';
+  return chosenLanguage(...candidates) ?? 'en';
 }
 
 /** A strong validator: the quoted base64url SHA-256 of the bytes. */

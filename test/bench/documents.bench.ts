@@ -10,11 +10,15 @@
  *
  * It measures serving, not printing: the documents are stored rows seeded directly (the
  * `document` job's printing is tested in test/api/documents-at-rest.test.ts), and the app is
- * given a fake renderer that would count any print. PGlite in memory; the server and the load
+ * given a fake renderer that would count any print. The app keeps its documents as files in a
+ * directory of the run (server/documents/files.ts), written from the rows by the first
+ * downloads, as a fresh server would. PGlite in memory, or a fresh PostgreSQL database with
+ * DOCUMENTS_DATABASE=postgres (test/helpers/db.ts, TEST_DATABASE_URL); the server and the load
  * generator (autocannon) share this process and the machine's two cores.
  *
  *   npm run bench -- test/bench/documents.bench.ts
  *   DOCUMENTS_PUPILS=10000 npm run bench -- test/bench/documents.bench.ts
+ *   DOCUMENTS_DATABASE=postgres npm run bench -- test/bench/documents.bench.ts
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,15 +33,15 @@ import { Hono } from 'hono';
 import { expect, test } from 'vitest';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { createApp } from '../../server/app.ts';
-import { openDatabase } from '../../server/db/client.ts';
 import { etagOf } from '../../server/documents/store.ts';
 import { issueToken } from '../../server/domain/tokens.ts';
-import { seedDemoData } from '../../server/seed/seed.ts';
+import { createTestDatabase, type TestDatabaseKind } from '../helpers/db.ts';
 import { addSitting } from '../helpers/server-fixtures.ts';
 
 const PUPILS = Number(process.env.DOCUMENTS_PUPILS ?? 1_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const DATABASE: TestDatabaseKind = process.env.DOCUMENTS_DATABASE === 'postgres' ? 'postgres' : 'pglite';
 /** About the size of a printed score report with its charts and fonts. */
 const DOCUMENT_BYTES = 96 * 1024;
 
@@ -60,7 +64,7 @@ function load(url: string, next: () => { path: string; headers?: Record<string, 
 }
 
 test(`${PUPILS} pupils download their score report and certificate right after the release`, { timeout: 1_800_000 }, async () => {
-  const database = await openDatabase({ memory: true, prepare: async (db) => void (await seedDemoData(db, undefined, new Date())) });
+  const database = await createTestDatabase(DATABASE);
   const db = database.db;
   const dir = mkdtempSync(path.join(tmpdir(), 'gradus-documents-bench-'));
   let server: ReturnType<typeof serve> | undefined;
@@ -96,7 +100,11 @@ test(`${PUPILS} pupils download their score report and certificate right after t
     const app = createApp({
       db,
       logger: { info() {}, error() {} },
-      documents: { renderer: { render: async () => (prints++, new Uint8Array(report)), close: async () => {} }, publicOrigin: 'http://127.0.0.1:9' },
+      documents: {
+        renderer: { render: async () => (prints++, new Uint8Array(report)), close: async () => {} },
+        publicOrigin: 'http://127.0.0.1:9',
+        directory: path.join(dir, 'documents'),
+      },
     });
     const front = new Hono();
     front.get('/static/*', serveStatic({ root: dir, rewriteRequestPath: (p) => p.replace(/^\/static/, '') }));
@@ -135,7 +143,7 @@ test(`${PUPILS} pupils download their score report and certificate right after t
     const sorted = [...ratios].sort((a, b) => a - b);
     console.log(
       [
-        `${PUPILS} pupils x 2 documents, ${CONNECTIONS} connections, ${ROUNDS} rounds (load average ${loadavg()[0]!.toFixed(1)})`,
+        `${PUPILS} pupils x 2 documents, ${DATABASE}, ${CONNECTIONS} connections, ${ROUNDS} rounds (load average ${loadavg()[0]!.toFixed(1)})`,
         ...rows,
         `downloads / static file: ${ratios.map((r) => r.toFixed(2)).join(', ')} (median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}); worst p99 ${worstP99} ms; prints during the downloads: ${prints}`,
       ].join('\n'),
