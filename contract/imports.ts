@@ -197,6 +197,9 @@ export type ReissueCodeResponse = v.InferOutput<typeof ReissueCodeResponseSchema
 /** The largest exam file or content package accepted (bytes); a larger one is refused unread. */
 export const MAX_EXAM_FILE_BYTES = 20 * 1024 * 1024;
 
+/** The subjects an exam import may name, as its query sends them (seed section 1's ids). */
+export const examImportSubjects = ['1', '2', '3', '6'] as const;
+
 const positiveParam = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,1}$/, 'invalid'), v.transform(Number));
 
 /**
@@ -205,7 +208,7 @@ const positiveParam = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,1}$/, 'invalid')
  */
 export const ExamImportQuerySchema = v.object({
   apply: v.optional(v.picklist(['0', '1'], 'invalid'), '0'),
-  subject: v.optional(v.pipe(v.string(), v.picklist(['1', '2', '3', '6'], 'invalid'), v.transform(Number))),
+  subject: v.optional(v.pipe(v.string(), v.picklist(examImportSubjects, 'invalid'), v.transform(Number))),
   level: v.optional(positiveParam),
   level_name: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('invalid'), v.maxLength(100, 'invalid'))),
 });

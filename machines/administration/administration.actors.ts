@@ -26,6 +26,7 @@ import {
   ReissueCodeResponseSchema,
   SchoolsResponseSchema,
   type ChosenFile,
+  type ExamDetails,
   type DocumentRequest,
   type DownloadedFile,
   type FilePort,
@@ -67,14 +68,21 @@ const noFiles: FilePort = {
 /** POST /admin/imports/:kind (?apply=1), the file's bytes as the body. */
 export async function runImport(
   port: AdminPort & Partial<FilePort>,
-  input: { token: string; kind: ImportKind; file: ChosenFile; apply: boolean },
+  input: { token: string; kind: ImportKind; file: ChosenFile; exam?: ExamDetails | null; apply: boolean },
 ) {
   const upload = port.upload ?? noFiles.upload;
   const path = `/admin/imports/${segment(input.kind)}`;
+  const query: Record<string, string | number> = input.apply ? { apply: 1 } : {};
+  if (input.kind === 'exam' && input.exam) {
+    const { subject, level, levelName } = input.exam;
+    if (subject) query.subject = subject;
+    if (level) query.level = level;
+    if (levelName) query.level_name = levelName;
+  }
   const response = await upload({
     path,
     token: input.token,
-    ...(input.apply ? { query: { apply: 1 } } : {}),
+    ...(Object.keys(query).length > 0 ? { query } : {}),
     body: input.file.blob,
     contentType: contentTypeOf(input.kind, input.file),
   });
@@ -122,7 +130,7 @@ export function administrationImplementations(deps: { admin: AdminPort & Partial
       reissueCode: fromPromise(({ input }: { input: { token: string; pupilId: number } }) =>
         call(admin, { method: 'POST', path: `/admin/pupils/${segment(input.pupilId)}/reissue-code`, token: input.token, body: {} }, ReissueCodeResponseSchema),
       ),
-      runImport: fromPromise(({ input }: { input: { token: string; kind: ImportKind; file: ChosenFile; apply: boolean } }) => runImport(admin, input)),
+      runImport: fromPromise(({ input }: { input: { token: string; kind: ImportKind; file: ChosenFile; exam: ExamDetails | null; apply: boolean } }) => runImport(admin, input)),
       loadExams: fromPromise(({ input }: { input: { token: string } }) =>
         call(admin, { method: 'GET', path: '/admin/exams', token: input.token }, ExamsResponseSchema),
       ),

@@ -11,6 +11,7 @@ import type { FailureCode } from '../shared/ports.ts';
 import type { administrationMachine } from './administration.machine.ts';
 import { acceptOf, canApply, rowsRefusalsFirst } from './administration.rules.ts';
 import {
+  examImportSubjects,
   importKinds,
   sections,
   type AdministrationEvent,
@@ -18,6 +19,7 @@ import {
   type DocumentRequest,
   type DownloadedFile,
   type Exam,
+  type ExamDetails,
   type ImportKind,
   type ImportPlan,
   type ImportRow,
@@ -83,7 +85,12 @@ export interface AdministrationApi {
     /** Choosing another kind or file is possible (no call under way). */
     canChoose: boolean;
     canCheck: boolean;
-    check(): void;
+    /** `exam`: an exam file's subject, level and level name, as typed (each null: as the file says). */
+    check(exam?: ExamDetails): void;
+    /** The subjects an exam import may name (their ids, as the query sends them). */
+    examSubjects: readonly string[];
+    /** What the last check of an exam file sent beside it. */
+    exam: ExamDetails | null;
     /** Only after a dry run that refused nothing. */
     canApply: boolean;
     apply(): void;
@@ -216,7 +223,9 @@ export function connect(snapshot: AdministrationSnapshot, send: (event: Administ
       status: importStatus,
       canChoose: importStatus !== 'checking' && importStatus !== 'applying',
       canCheck: context.importFile !== null && importStatus !== 'checking' && importStatus !== 'applying',
-      check: () => send({ type: 'import.checkRequested' }),
+      check: (exam) => send(exam && context.importKind === 'exam' ? { type: 'import.checkRequested', exam } : { type: 'import.checkRequested' }),
+      examSubjects: examImportSubjects,
+      exam: context.importKind === 'exam' ? context.importExam : null,
       canApply: importStatus === 'checked' && canApply(context.plan),
       apply: () => send({ type: 'import.applyRequested' }),
       plan: context.plan

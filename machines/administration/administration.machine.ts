@@ -30,6 +30,7 @@ import type {
   AdministrationEvent,
   AdministrationInput,
   ChosenFile,
+  ExamDetails,
   DocumentRequest,
   DownloadedFile,
   ImportKind,
@@ -100,7 +101,7 @@ export const administrationMachine = setup({
     /** POST /admin/pupils/:id/reissue-code. */
     reissueCode: fromPromise<ReissueCodeResponse, { token: string; pupilId: number }>(placeholder('reissueCode')),
     /** POST /admin/imports/:kind (?apply=1): the file's bytes raw. */
-    runImport: fromPromise<ImportPlan, { token: string; kind: ImportKind; file: ChosenFile; apply: boolean }>(placeholder('runImport')),
+    runImport: fromPromise<ImportPlan, { token: string; kind: ImportKind; file: ChosenFile; exam: ExamDetails | null; apply: boolean }>(placeholder('runImport')),
     /** GET /admin/exams. */
     loadExams: fromPromise<ExamsResponse, { token: string }>(placeholder('loadExams')),
     /** GET /admin/schedules/:code/slips.pdf or results.csv (?venue=). */
@@ -127,6 +128,7 @@ export const administrationMachine = setup({
       pupilsFailure: null,
       importKind: 'schools' as const,
       importFile: null,
+      importExam: null,
       plan: null,
       importFailure: null,
       exams: [],
@@ -166,6 +168,7 @@ export const administrationMachine = setup({
     }),
     assignReissueFailure: assign({ reissueFailure: ({ event }) => failureCodeOf(errorOf(event)) }),
     assignImportKind: assign(({ event }) => (event.type === 'import.kindChosen' ? { importKind: event.kind, importFile: null, plan: null, importFailure: null } : {})),
+    assignExamDetails: assign(({ event }) => (event.type === 'import.checkRequested' ? { importExam: event.exam ?? null } : {})),
     assignImportFile: assign(({ event }) => (event.type === 'import.fileChosen' ? { importFile: event.file, plan: null, importFailure: null } : {})),
     assignPlan: assign(({ event }) => ({ plan: outputOf<ImportPlan>(event), importFailure: null })),
     assignImportFailure: assign({ importFailure: ({ event }) => failureCodeOf(errorOf(event)) }),
@@ -246,6 +249,7 @@ export const administrationMachine = setup({
     reissueFailure: null,
     importKind: 'schools',
     importFile: null,
+    importExam: null,
     plan: null,
     importFailure: null,
     exams: [],
@@ -323,23 +327,23 @@ export const administrationMachine = setup({
       initial: 'choosing',
       states: {
         choosing: {
-          on: { ...importChoiceOn, 'import.checkRequested': { guard: 'hasFile', target: 'checking' } },
+          on: { ...importChoiceOn, 'import.checkRequested': { guard: 'hasFile', target: 'checking', actions: 'assignExamDetails' } },
         },
         checking: {
           tags: ['busy'],
           invoke: {
             id: 'checkImport',
             src: 'runImport',
-            input: ({ context }) => ({ token: context.token, kind: context.importKind, file: context.importFile!, apply: false }),
+            input: ({ context }) => ({ token: context.token, kind: context.importKind, file: context.importFile!, exam: context.importExam, apply: false }),
             onDone: { target: 'checked', actions: 'assignPlan' },
             onError: [endOnRefusal, { target: 'checkFailed', actions: 'assignImportFailure' }],
           },
         },
-        checkFailed: { tags: ['error'], on: { ...importChoiceOn, 'import.checkRequested': 'checking' } },
+        checkFailed: { tags: ['error'], on: { ...importChoiceOn, 'import.checkRequested': { target: 'checking', actions: 'assignExamDetails' } } },
         checked: {
           on: {
             ...importChoiceOn,
-            'import.checkRequested': 'checking',
+            'import.checkRequested': { target: 'checking', actions: 'assignExamDetails' },
             'import.applyRequested': { guard: 'canApply', target: 'applying' },
           },
         },
@@ -348,7 +352,7 @@ export const administrationMachine = setup({
           invoke: {
             id: 'applyImport',
             src: 'runImport',
-            input: ({ context }) => ({ token: context.token, kind: context.importKind, file: context.importFile!, apply: true }),
+            input: ({ context }) => ({ token: context.token, kind: context.importKind, file: context.importFile!, exam: context.importExam, apply: true }),
             onDone: [
               { guard: 'wasApplied', target: 'applied', actions: 'assignPlan' },
               // The data changed since the dry run: the server refused and applied nothing; its plan says why.
@@ -358,7 +362,7 @@ export const administrationMachine = setup({
           },
         },
         // Nothing is known to be applied: check again (a repeated apply of the same file changes nothing).
-        applyFailed: { tags: ['error'], on: { ...importChoiceOn, 'import.checkRequested': 'checking' } },
+        applyFailed: { tags: ['error'], on: { ...importChoiceOn, 'import.checkRequested': { target: 'checking', actions: 'assignExamDetails' } } },
         applied: { on: importChoiceOn },
       },
     },

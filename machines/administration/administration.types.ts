@@ -17,6 +17,7 @@ export {
   PupilsResponseSchema,
   ReissueCodeResponseSchema,
   SchoolsResponseSchema,
+  examImportSubjects,
   importOutcomes,
   importReasons,
   planKinds as importKinds,
@@ -41,6 +42,17 @@ export interface ChosenFile {
   /** The browser's idea of its type ('' when it has none). */
   type: string;
   blob: Blob;
+}
+
+/**
+ * What an exam import says beside its file (the query of POST /admin/imports/exam): a QTI
+ * package's subject, level and level name when its manifest does not say them; each null: as the
+ * file says. Sent as typed: the server judges them (VALIDATION_ERROR, or the plan's refusals).
+ */
+export interface ExamDetails {
+  subject: string | null;
+  level: string | null;
+  levelName: string | null;
 }
 
 /** A document the server made, ready to save under its name. */
@@ -133,6 +145,8 @@ export interface AdministrationContext {
   reissueFailure: FailureCode | null;
   importKind: PlanKind;
   importFile: ChosenFile | null;
+  /** What the last check of an exam file sent beside it; the apply sends the same. */
+  importExam: ExamDetails | null;
   /** The last dry run's (or apply's) answer. */
   plan: ImportPlanResponse | null;
   importFailure: FailureCode | null;
@@ -160,7 +174,7 @@ export type AdministrationEvent =
   | { type: 'reissue.cancelled' }
   | { type: 'import.kindChosen'; kind: PlanKind }
   | { type: 'import.fileChosen'; file: ChosenFile | null }
-  | { type: 'import.checkRequested' }
+  | { type: 'import.checkRequested'; exam?: ExamDetails }
   | { type: 'import.applyRequested' }
   | { type: 'document.requested'; request: DocumentRequest }
   | { type: 'staff.addRequested' }

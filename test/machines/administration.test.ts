@@ -2,10 +2,15 @@
  * The administration machine's rules and its place in the proctor machine: an administrator's
  * sign-in runs the console as the child `administration` (a proctor's never does, and signing out
  * stops it); a file goes with the Content-Type its kind needs; Apply only after a clean dry run;
- * the staff form checked with the contract's schemas before anything is sent.
+ * the staff form checked with the contract's schemas before anything is sent; an exam file goes
+ * with the subject and level typed beside it, the same for its check and its apply.
  */
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { runImport } from '../../machines/administration/administration.actors.ts';
+import { connect } from '../../machines/administration/administration.connect.ts';
+import { administrationMachine } from '../../machines/administration/administration.machine.ts';
+import type { ExamDetails } from '../../machines/administration/administration.types.ts';
 import { contentTypeOf, canApply, checkStaffForm, rowsRefusalsFirst } from '../../machines/administration/administration.rules.ts';
 import { proctorImplementations } from '../../machines/proctor/proctor.actors.ts';
 import { proctorMachine } from '../../machines/proctor/proctor.machine.ts';
@@ -86,5 +91,40 @@ describe('administration rules', () => {
       ok: true,
       request: { mode: 'edit', id: 2, body: { name: 'Grace', role: 'admin', disabled: true } },
     });
+  });
+});
+
+describe('an exam import with its subject and level', () => {
+  const file = { name: 'package.zip', size: 3, type: 'application/zip', blob: new Blob(['zip']) };
+  const plan = (applied: boolean) => ({ kind: 'exam' as const, applied, summary: { create: 1, update: 0, unchanged: 0, refuse: 0 }, rows: [], server_time: adminFixtures.serverTime });
+
+  it('sends what was typed as the query of the check and the same with the apply; an empty field is left out', async () => {
+    const queries: unknown[] = [];
+    const upload = async (request: { query?: Record<string, string | number> }) => {
+      queries.push(request.query ?? null);
+      return { status: 200, body: plan(queries.length === 2), etag: null };
+    };
+    const port = { send: async () => ({ status: 500, body: null, etag: null }), upload };
+    const actor = createActor(
+      administrationMachine.provide({ actors: { runImport: fromPromise(({ input }: { input: Parameters<typeof runImport>[1] & { exam: ExamDetails | null } }) => runImport(port as never, input)) } }),
+      { input: { token: 't', loginId: 'root' } },
+    ).start();
+    actor.send({ type: 'section.chosen', section: 'imports' });
+    actor.send({ type: 'import.kindChosen', kind: 'exam' });
+    actor.send({ type: 'import.fileChosen', file });
+    const api = () => connect(actor.getSnapshot(), actor.send);
+    api().imports.check({ subject: '2', level: '3', levelName: null });
+    await waitFor(actor, (s) => s.matches({ imports: 'checked' }));
+    expect(api().imports.exam).toEqual({ subject: '2', level: '3', levelName: null });
+    api().imports.apply();
+    await waitFor(actor, (s) => s.matches({ imports: 'applied' }));
+    expect(queries).toEqual([{ subject: '2', level: '3' }, { apply: 1, subject: '2', level: '3' }]);
+  });
+
+  it('sends no subject or level for a roster file', async () => {
+    const requests: unknown[] = [];
+    const upload = async (request: { query?: Record<string, string | number> }) => (requests.push(request.query ?? null), { status: 200, body: { ...plan(false), kind: 'pupils' }, etag: null });
+    await runImport({ send: async () => ({ status: 500, body: null, etag: null }), upload } as never, { token: 't', kind: 'pupils', file, exam: { subject: '2', level: '1', levelName: 'Level 1' }, apply: false });
+    expect(requests).toEqual([null]);
   });
 });

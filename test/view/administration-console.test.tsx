@@ -4,7 +4,8 @@
  * on an in-memory API (test/helpers/fake-administration.ts): the navigation (aria-current, the
  * section's heading focused), the schools list and a pupil's code re-issued after a confirm step
  * that shows the new code; an import checked (refusals first, with row, column and reason) and
- * applied only when nothing is refused, the file sent raw as text/csv; a document saved through
+ * applied only when nothing is refused, the file sent raw as text/csv; an exam file sent with the
+ * subject and level typed beside it; a document saved through
  * an object URL; a staff member added (the 12-character rule first); the audit log; a failure with
  * Try again; and a 401 that ends the console with "Sign in again".
  */
@@ -91,6 +92,24 @@ describe('the administrator console', () => {
     await screen.findByText('The file was imported. Importing it again changes nothing.');
     expect(view.admin.requests.filter((r) => r.method === 'UPLOAD').at(-1)).toMatchObject({ query: { apply: 1 } });
     expect(view.admin.schools.map((s) => s.code)).toContain('NEW1');
+  });
+
+  it('sends an exam file with the subject, level and level name typed beside it, each labelled', async () => {
+    const view = await renderConsole();
+    await open(view, 'Imports');
+    expect(screen.queryByLabelText('Level name')).toBeNull();
+    await view.user.selectOptions(screen.getByLabelText('What the file holds'), 'exam');
+    await view.user.selectOptions(screen.getByLabelText('Subject'), 'Calculation');
+    await view.user.type(screen.getByLabelText('Level'), '3');
+    await view.user.type(screen.getByLabelText('Level name'), 'Level 3 (spring)');
+    await view.user.upload(screen.getByLabelText('File'), new File(['PK'], 'package.zip', { type: 'application/zip' }));
+    await view.user.click(screen.getByRole('button', { name: 'Check file' }));
+    await waitFor(() => expect(view.admin.requests.some((r) => r.method === 'UPLOAD')).toBe(true));
+    expect(view.admin.requests.find((r) => r.method === 'UPLOAD')).toMatchObject({
+      path: '/admin/imports/exam',
+      contentType: 'application/zip',
+      query: { subject: '2', level: '3', level_name: 'Level 3 (spring)' },
+    });
   });
 
   it('downloads login slips with the staff token and offers them under their file name', async () => {

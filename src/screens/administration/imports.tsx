@@ -2,12 +2,14 @@
  * Imports: choose what the file holds (schools, classrooms, test periods, pupils or an exam),
  * pick the file, "Check file" (a dry run: nothing changes), read the summary and the rows with
  * every refusal first (its row, column and reason), then "Apply", offered only when nothing is
- * refused; the result replaces the plan. The file's bytes go to the server as they are.
+ * refused; the result replaces the plan. The file's bytes go to the server as they are. An exam
+ * file may be sent with a subject, level and level name, for a QTI package whose manifest does not
+ * say them (each left empty: as the file says); the server judges them.
  * Focus goes to the summary when a check or an apply ends.
  */
 import { useLingui } from '@lingui/react';
 import { Plural, Trans } from '@lingui/react/macro';
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, type RefObject } from 'react';
 import type { AdministrationApi } from '../../../machines/administration/administration.connect.ts';
 import { importOutcomes } from '../../../machines/administration/administration.types.ts';
 import { CheckIcon, ErrorIcon, InfoIcon } from '../../components/icon/icons.tsx';
@@ -15,6 +17,7 @@ import { PageHeading } from '../../components/page/page.tsx';
 import { formatNumber } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { importKindLabels, importReasonMessages, outcomeLabels } from '../../i18n/administration-messages.ts';
+import { subjectName } from '../../i18n/subjects.ts';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import { StaffFailure } from '../proctor/staff-failure.tsx';
 import styles from './administration.module.css';
@@ -103,10 +106,47 @@ function Plan({ api }: { api: ImportsApi }) {
   );
 }
 
+/** An exam file's subject, level and level name, read when the file is checked. */
+function ExamDetailsFields({ api, ref }: { api: ImportsApi; ref: RefObject<HTMLFieldSetElement | null> }) {
+  const { i18n } = useLingui();
+  const ids = { subject: useId(), level: useId(), levelName: useId(), hint: useId() };
+  return (
+    <fieldset ref={ref} className={styles.form} aria-describedby={ids.hint} disabled={!api.canChoose}>
+      <legend><Trans>Subject and level</Trans></legend>
+      <p id={ids.hint} className="field-hint">
+        <Trans>For a QTI package whose manifest does not say them. Leave them empty to use what the file says.</Trans>
+      </p>
+      <div className="field">
+        <label htmlFor={ids.subject} className="field-label"><Trans>Subject</Trans></label>
+        <select id={ids.subject} name="subject" className="input" defaultValue={api.exam?.subject ?? ''}>
+          <option value=""><Trans>As the file says</Trans></option>
+          {api.examSubjects.map((id) => (
+            <option key={id} value={id}>{subjectName(i18n, { id: Number(id), name: id })}</option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.level} className="field-label"><Trans>Level</Trans></label>
+        <input id={ids.level} name="level" className="input" type="number" inputMode="numeric" min={1} max={99} step={1} defaultValue={api.exam?.level ?? ''} />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.levelName} className="field-label"><Trans>Level name</Trans></label>
+        <input id={ids.levelName} name="level_name" className="input" type="text" maxLength={100} defaultValue={api.exam?.levelName ?? ''} />
+      </div>
+    </fieldset>
+  );
+}
+
 export function Imports({ api }: { api: ImportsApi }) {
   const { i18n } = useLingui();
   const ids = { kind: useId(), file: useId(), fileHint: useId() };
   const busy = api.status === 'checking' || api.status === 'applying';
+  const examFields = useRef<HTMLFieldSetElement>(null);
+  const typed = (name: string) => {
+    const field = examFields.current?.elements.namedItem(name);
+    return field instanceof HTMLInputElement || field instanceof HTMLSelectElement ? field.value.trim() || null : null;
+  };
+  const check = () => (api.kind === 'exam' ? api.check({ subject: typed('subject'), level: typed('level'), levelName: typed('level_name') }) : api.check());
 
   return (
     <section aria-labelledby="admin-imports" className={styles.section}>
@@ -146,8 +186,9 @@ export function Imports({ api }: { api: ImportsApi }) {
           </p>
         </div>
       </div>
+      {api.kind === 'exam' && <ExamDetailsFields api={api} ref={examFields} />}
       <div className="button-row">
-        <button type="button" className="button" data-variant={api.canApply ? undefined : 'primary'} onClick={api.check} disabled={!api.canCheck} aria-busy={api.status === 'checking' || undefined}>
+        <button type="button" className="button" data-variant={api.canApply ? undefined : 'primary'} onClick={check} disabled={!api.canCheck} aria-busy={api.status === 'checking' || undefined}>
           {api.status === 'checking' ? <Trans>Checking…</Trans> : <Trans>Check file</Trans>}
         </button>
         <button type="button" className="button" data-variant={api.canApply ? 'primary' : undefined} onClick={api.apply} disabled={!api.canApply} aria-busy={api.status === 'applying' || undefined}>
@@ -155,7 +196,7 @@ export function Imports({ api }: { api: ImportsApi }) {
         </button>
       </div>
       {busy && <p role="status">{api.status === 'checking' ? <Trans>Checking…</Trans> : <Trans>Applying…</Trans>}</p>}
-      {api.failure && <StaffFailure code={api.failure} message={staffFailureMessage(api.failure)} onRetry={api.check} />}
+      {api.failure && <StaffFailure code={api.failure} message={staffFailureMessage(api.failure)} onRetry={check} />}
       {api.plan && !busy && <Plan api={api} />}
     </section>
   );
