@@ -25,6 +25,7 @@
 import type { ExamDetails, Question } from '../../contract/exam.ts';
 import { connectRetryDialog, type RetryDialogApi } from '../retry/retry.connect.ts';
 import type { FailureCode } from '../shared/ports.ts';
+import { allNotSaved } from './exam.rules.ts';
 import {
   selectAnswersKept,
   selectRetryCall,
@@ -149,6 +150,14 @@ export interface ExamEndApi {
   receipt: { answer_count: number; digest: string } | null;
   /** Why the test was cancelled, when it was; null otherwise. */
   errorCode: FailureCode | null;
+  /**
+   * A proctor moved the pupil to another terminal (the exam's `movedAway`): `waiting`, the answers
+   * this terminal still holds and sends once it can; null otherwise. While some wait, Log out is
+   * not offered (`canLogout`).
+   */
+  movedAway: { waiting: number } | null;
+  /** Log out is offered: never while answers of a terminal moved away from wait to be sent. */
+  canLogout: boolean;
   logout(): void;
 }
 
@@ -305,6 +314,8 @@ function examEndOf(snapshot: ExamSnapshot, send: Send): ExamEndApi {
     outcome: context.outcome ?? 'sent',
     receipt: context.receipt ? { answer_count: context.receipt.answer_count, digest: context.receipt.digest } : null,
     errorCode: context.outcome === 'cancelled' ? context.error : null,
+    movedAway: snapshot.matches('movedAway') ? { waiting: allNotSaved(context).length } : null,
+    canLogout: !snapshot.matches('movedAway') || snapshot.can({ type: 'logout.requested' }),
     logout: handlers(send).logout,
   };
 }
@@ -375,5 +386,5 @@ export function connectLazily(snapshot: ExamSnapshot, send: Send, position?: Pos
  * so its stored code says why, and "Log out" leads to the login page.
  */
 export function examEndWithoutExam(storedErrorCode: FailureCode | null, goToLogin: () => void): ExamEndApi {
-  return { outcome: 'cancelled', receipt: null, errorCode: storedErrorCode, logout: goToLogin };
+  return { outcome: 'cancelled', receipt: null, errorCode: storedErrorCode, movedAway: null, canLogout: true, logout: goToLogin };
 }

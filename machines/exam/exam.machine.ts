@@ -4,7 +4,9 @@
  * Top states: idle -> loadingDetails -> confirming (login-confirm) -> tutorial -> ready
  * (exam-start) -> preparingOffline (exam-start: the app shell installed for an offline reload)
  * -> starting -> loadingQuestions -> (loaded, transient) -> answering (/start) ->
- * finishing -> finished (exam-end); a reload while finishing goes loaded -> finishing;
+ * finishing -> finished (exam-end); a reload while finishing goes loaded -> finishing; answering
+ * -> movedAway (exam-end) when the server says a proctor moved the pupil to another terminal: what
+ * this terminal holds is sent first (exam.moved-away.ts);
  * detailsFailed, questionsFailed and finishFailed offer a retry; unauthorized and leaving hand
  * control back to the kiosk. While answering, five regions run side by side:
  * view (the finish dialog), outbox (writes each answer to this terminal's outbox), sync
@@ -95,6 +97,7 @@
 import { assign, enqueueActions, raise, sendTo, stateIn, type ActorRefFrom } from 'xstate';
 import type { positionMachine } from '../position/position.machine.ts';
 import { finishingState } from './exam.finishing.ts';
+import { movedAwayState } from './exam.moved-away.ts';
 import { presenceRegion } from './exam.presence.ts';
 import {
   DEFAULT_TIME_LIMIT_SECONDS,
@@ -381,6 +384,8 @@ export const examMachine = examSetup.createMachine({
         },
       ],
       on: {
+        // A save or the heartbeat told INCORRECT_DEVICE: a proctor moved the pupil to another terminal.
+        FINISH_WITH_ERROR: { guard: ({ event }) => event.code === 'INCORRECT_DEVICE', target: '#exam.movedAway' },
         // At 00:00 the exam finishes by itself with every answer given, re-derived on every tick
         // (a laptop that slept past the deadline finishes on its first tick awake).
         'clock.ticked': { guard: 'isPastDeadline', target: '#exam.finishing' },
@@ -468,6 +473,7 @@ export const examMachine = examSetup.createMachine({
       },
     },
     finishing: finishingState,
+    movedAway: movedAwayState,
     finishFailed: {
       meta: { path: '/start', screen: 'exam' },
       on: { 'retry.requested': { target: 'finishing', actions: 'clearError' } },

@@ -1,7 +1,8 @@
 /**
  * Presence while the pupil answers (a region of `answering`): the heartbeat every
  * PRESENCE_INTERVAL_MS (contract/presence.ts) and at once when the page changes, telling the
- * server this terminal is here, which question is on screen and whether the page is visible; its
+ * server this terminal is here, which question is on screen, whether the page is visible and how
+ * many answers it holds that the server does not yet (the roster shows them); its
  * answer carries the current deadline (a proctor's extension, a time credit) and a fresh clock
  * offset. When the page comes back into view the server's answers are read again first: another
  * window may have replaced one (shown as `replaced`, never as saved). Past the deadline a page
@@ -9,7 +10,7 @@
  * that end the exam flow or say the exam is over.
  */
 import { assign } from 'xstate';
-import { offsetFrom, withServerAnswers } from './exam.rules.ts';
+import { allNotSaved, offsetFrom, withServerAnswers } from './exam.rules.ts';
 import { examSetup } from './exam.setup.ts';
 
 export const presenceRegion = examSetup.createStateConfig({
@@ -56,6 +57,8 @@ export const presenceRegion = examSetup.createStateConfig({
           schedule_history_id: context.scheduleHistoryId,
           question_index: context.questionIndex,
           visible: context.visible,
+          // What this terminal holds and the server does not yet: the roster shows it.
+          waiting_answers: Math.min(allNotSaved(context).length, 999),
         }),
         onDone: {
           target: 'waiting',

@@ -547,7 +547,7 @@ describe('presence', () => {
     clock.increment(PRESENCE_INTERVAL_MS - 1);
     expect(exam.inputs.sendHeartbeat).toBeUndefined();
     clock.increment(1);
-    expect(exam.inputs.sendHeartbeat).toEqual([{ schedule_history_id: 7, question_index: 0, visible: true }]);
+    expect(exam.inputs.sendHeartbeat).toEqual([{ schedule_history_id: 7, question_index: 0, visible: true, waiting_answers: 0 }]);
     exam.clear();
     exam.done('sendHeartbeat', { deadline_at: iso(NOW + 2_400_000), server_time: iso(NOW + 500) });
     expect(exam.context()).toMatchObject({ deadlineAt: NOW + 2_400_000, clockOffsetMs: 500 });
@@ -565,7 +565,7 @@ describe('presence', () => {
     const exam = toAnswering();
     exam.send({ type: 'page.changed', now: NOW, visible: false, cause: 'visibilitychange' });
     expect(exam.context().visible).toBe(false);
-    expect(exam.inputs.sendHeartbeat).toEqual([{ schedule_history_id: 7, question_index: 0, visible: false }]);
+    expect(exam.inputs.sendHeartbeat).toEqual([{ schedule_history_id: 7, question_index: 0, visible: false, waiting_answers: 0 }]);
     exam.send({ type: 'page.changed', now: NOW, visible: true, cause: 'visibilitychange' });
     expect(exam.context().visible).toBe(true);
     expect(matches(exam, { answering: { presence: 'rereading' } })).toBe(true);

@@ -212,13 +212,21 @@ describe('the position between questions', () => {
     expect(writes.map((w) => w.question_index)).toEqual([1, 1]);
   });
 
-  it('writes at once when answering ends: an error (another terminal started the exam)', async () => {
+  it('writes at once when answering ends: an error (the exam was cancelled)', async () => {
     const { exam, position, writes } = await answering();
     position.send({ type: 'question.next' });
-    exam.send({ type: 'FINISH_WITH_ERROR', code: 'INCORRECT_DEVICE' });
+    exam.send({ type: 'FINISH_WITH_ERROR', code: 'ER_SCHEDULE_HISTORY_CANCELLED' });
     expect(exam.getSnapshot().matches('finished')).toBe(true);
     // The position first (leaving answering), then the end (is_completed), which keeps it.
     expect(writes.map((w) => w.question_index)).toEqual([1, 1]);
+  });
+
+  it('writes at once when answering ends: moved to another terminal by a proctor', async () => {
+    const { exam, position, writes } = await answering();
+    position.send({ type: 'question.next' });
+    exam.send({ type: 'FINISH_WITH_ERROR', code: 'INCORRECT_DEVICE' });
+    expect(exam.getSnapshot().matches('movedAway')).toBe(true);
+    expect(writes.map((w) => w.question_index)).toEqual([1]);
   });
 
   it('writes at once when answering ends: the time is up', async () => {

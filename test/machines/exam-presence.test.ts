@@ -1,7 +1,8 @@
 /**
  * Issue 10 on the exam machine with its real actors (test/helpers/exam-terminal.ts): the
  * deadline holds on wake (C), the heartbeat (its deadline replaces the stored one, its refusals
- * end the exam flow like any exam call's, its failures are silent), and an answer another window
+ * end the exam flow like any exam call's, its failures are silent; INCORRECT_DEVICE after a move:
+ * what the terminal holds is sent first), and an answer another window
  * replaced shows as replaced with the server's value (E).
  */
 import { describe, expect, it } from 'vitest';
@@ -57,11 +58,11 @@ describe('the heartbeat', () => {
     positionOf(actor).send({ type: 'question.next' });
     clock.increment(HEARTBEAT_MS);
     await until(actor, () => server.heartbeats.length === 1);
-    expect(server.heartbeats[0]).toEqual({ schedule_history_id: 7, question_index: 1, visible: true });
+    expect(server.heartbeats[0]).toEqual({ schedule_history_id: 7, question_index: 1, visible: true, waiting_answers: 0 });
 
     signal({ type: 'page.changed', now: Date.now(), visible: false, cause: 'visibilitychange' });
     await until(actor, () => server.heartbeats.length === 2);
-    expect(server.heartbeats[1]).toEqual({ schedule_history_id: 7, question_index: 1, visible: false });
+    expect(server.heartbeats[1]).toEqual({ schedule_history_id: 7, question_index: 1, visible: false, waiting_answers: 0 });
     await waitFor(actor, (s) => s.matches({ answering: { presence: 'waiting' } }));
     clock.increment(HEARTBEAT_MS);
     await until(actor, () => server.heartbeats.length === 3);
@@ -101,7 +102,7 @@ describe('the heartbeat', () => {
   });
 
   it.each([
-    ['INCORRECT_DEVICE', 403, 'finished'],
+    ['INCORRECT_DEVICE', 403, 'movedAway'],
     ['ER_SCHEDULE_HISTORY_RETAKE', 401, 'retake'],
     ['NOT_LOGGED_IN', 401, 'unauthorized'],
     ['TIME_END', 403, 'finished'],
@@ -111,9 +112,36 @@ describe('the heartbeat', () => {
     terminal.server.failNext('heartbeat', code, status);
     clock.increment(HEARTBEAT_MS);
     const ended = await waitFor(actor, (s) => s.matches(state));
-    if (code === 'INCORRECT_DEVICE') expect(ended.context).toMatchObject({ outcome: 'cancelled', error: 'INCORRECT_DEVICE' });
+    // Moved to another terminal, with nothing left to send here: it says so, and offers Log out.
+    if (code === 'INCORRECT_DEVICE') await waitFor(actor, (s) => s.matches({ movedAway: 'sent' }) && s.can({ type: 'logout.requested' }));
     // Time is up: finished the normal way, with the server's receipt.
     if (code === 'TIME_END') expect(ended.context).toMatchObject({ outcome: 'sent', receipt: { answer_count: 0 } });
+  });
+});
+
+describe('moved to another terminal', () => {
+  it('answers kept while the network was down are sent once it is back, before the terminal says it was moved away; none is taken after', async () => {
+    const terminal = setUp();
+    const { network, server } = terminal;
+    const { actor, clock } = await startedExam(terminal);
+    network.up = false;
+    actor.send({ type: 'answer.given', questionId: 101, value: 'a' });
+    actor.send({ type: 'answer.given', questionId: 103, value: 'b' });
+    await waitFor(actor, (s) => s.context.answers[103]?.status === 'local');
+    network.up = true;
+    server.failNext('heartbeat', 'INCORRECT_DEVICE', 403);
+    clock.increment(HEARTBEAT_MS);
+    await waitFor(actor, (s) => s.matches('movedAway'));
+    actor.send({ type: 'answer.given', questionId: 102, value: 'cold' });
+    actor.send({ type: 'connection.restored' });
+    const sent = await waitFor(actor, (s) => s.matches({ movedAway: 'sent' }));
+    expect([...server.saved].map(([id, a]) => [id, a.value])).toEqual([
+      [101, 'a'],
+      [103, 'b'],
+    ]);
+    expect(sent.context.answers[102]).toBeUndefined();
+    await settle();
+    expect(terminal.outbox.entries.size).toBe(0);
   });
 });
 

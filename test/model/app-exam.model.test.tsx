@@ -172,7 +172,8 @@ const pupilExamModel = createMachine({
         'server.acknowledgesHeartbeat': 'answering',
         'server.extendsTime': 'answeringWithMoreTime',
         'network.failsQuietly': 'answering',
-        'server.saysOtherTerminal': 'endedOnOtherTerminal',
+        // A proctor moved the pupil to another terminal, and nothing is left to send here.
+        'server.saysOtherTerminal': 'movedAwayAllSent',
         'server.saysTimeIsUp': 'finishing',
       },
     },
@@ -187,7 +188,8 @@ const pupilExamModel = createMachine({
     answerSaving: {
       on: {
         'server.savesAnswer': 'answering',
-        'server.saysOtherTerminal': 'endedOnOtherTerminal',
+        // A proctor moved the pupil to another terminal: the answer given here is sent first.
+        'server.saysOtherTerminal': 'movedAwaySending',
         'server.keepsLaterAnswerFromAnotherWindow': 'answerReplaced',
       },
     },
@@ -331,7 +333,23 @@ const pupilExamModel = createMachine({
     endedAfterReload: {},
     endedAlready: {},
     endedCancelled: { on: { 'pupil.logsOut': 'signingOut' } },
-    endedOnOtherTerminal: { on: { 'pupil.logsOut': 'signingOut' } },
+    // Moved to another terminal: the answer kept here is on its way (the server takes it when it was given before the move).
+    movedAwaySending: {
+      on: {
+        'server.savesAnswer': 'movedAwayAllSent',
+        'network.failsQuietly': 'movedAwayWaiting',
+        // Refused for good (given after the move): nothing is left to send.
+        'server.refusesAnswer': 'movedAwayAllSent',
+      },
+    },
+    // No network: the answer stays kept here, and is sent again after the backoff or once back online.
+    movedAwayWaiting: {
+      on: {
+        'clock.passesBackoff': 'movedAwaySending',
+        'browser.goesOnline': 'movedAwaySending',
+      },
+    },
+    movedAwayAllSent: { on: { 'pupil.logsOut': 'signingOut' } },
     signingOut: { on: { 'server.endsSession': 'loggedOut' } },
     signingOutRetake: { on: { 'server.endsSession': 'loggedOutRetake' } },
     signingOutMaintenance: { on: { 'server.endsSession': 'loggedOutMaintenance' } },
@@ -960,11 +978,26 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 expect(screen.getByText('Your answers could not be sent.')).toBeTruthy();
                 expect(stored(app)).toMatchObject({ is_completed: true, error_code: 'ER_SCHEDULE_HISTORY_CANCELLED' });
               },
-              endedOnOtherTerminal: async () => {
-                await heading('The test was cancelled');
-                expect(screen.getByRole('alert').textContent).toBe('An exam was already started for this account on another terminal.');
+              movedAwaySending: async () => {
+                await heading('Your test goes on at another terminal');
+                expect(screen.getByRole('status').textContent).toBe('Answers given on this terminal and not sent yet: 1');
+                expect(screen.queryByRole('button', { name: 'Log out' })).toBeNull();
                 expect(app.history.location.pathname).toBe('/exam-end');
-                expect(stored(app)).toMatchObject({ is_completed: true, error_code: 'INCORRECT_DEVICE' });
+                await callWaits(app, 'saveAnswer');
+              },
+              movedAwayWaiting: async () => {
+                await heading('Your test goes on at another terminal');
+                expect(screen.getByRole('status').textContent).toBe('Answers given on this terminal and not sent yet: 1');
+                expect(screen.queryByRole('button', { name: 'Log out' })).toBeNull();
+              },
+              movedAwayAllSent: async () => {
+                await heading('Your test goes on at another terminal');
+                expect((await screen.findByRole('status')).textContent).toBe(
+                  'Your teacher moved your test to another terminal. The answers given on this terminal were sent.',
+                );
+                expect(screen.getByRole('button', { name: 'Log out' })).toBeTruthy();
+                expect(app.history.location.pathname).toBe('/exam-end');
+                await waitFor(() => expect(app.outbox.entries.size).toBe(0));
               },
               signingOut: async () => {
                 await callWaits(app, 'logout');

@@ -3,7 +3,8 @@
  * every async outcome and timer as an explicit event of the path, and the page's signals too:
  * the clock's ticks and the page coming back (issue 10: the deadline holds on wake; the
  * heartbeat; another window's answer shown as replaced, from the server or told by that window),
- * and Start's wait for the app shell (installed, failed, timed out, started anyway).
+ * and Start's wait for the app shell (installed, failed, timed out, started anyway), and a move to
+ * another terminal (what this terminal holds is sent before it says so).
  */
 import { expect } from 'vitest';
 import { fromCallback, type AnyEventObject, type AnyMachineSnapshot, type AnyStateNode } from 'xstate';
@@ -338,6 +339,8 @@ describeModel({
     if (snapshot.matches('retake')) expect(context.error).toBe('ER_SCHEDULE_HISTORY_RETAKE');
     if (snapshot.matches('maintenance')) expect(context.error).toBe('DURING_MAINTENANCE');
     if (snapshot.matches('finished') && context.outcome === 'cancelled') expect(context.error).not.toBeNull();
+    // Moved to another terminal: "sent" (and Log out) only once nothing is left to send from here.
+    if (snapshot.matches({ movedAway: 'sent' })) expect(withStatus(snapshot, 'local', 'unsaved')).toEqual([]);
     // Only questions of the exam are flagged, each at most once.
     expect(new Set(context.view.flagged).size).toBe(context.view.flagged.length);
     for (const id of context.view.flagged) expect(context.questions.some((q) => q.id === id)).toBe(true);

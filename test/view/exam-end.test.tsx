@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /**
- * exam-end: sent with its receipt, cancelled (and why, when the code says), the header's
- * placeholders, Log out; and the end screen the whole app keeps after a reload without a login
+ * exam-end: sent with its receipt, cancelled (and why, when the code says), moved to another
+ * terminal (answers still kept here, no Log out; or all sent), the header's placeholders, Log out; and the end screen the whole app keeps after a reload without a login
  * (seed section 2, rule 5), which says why from the stored error code.
  */
 import { screen } from '@testing-library/react';
@@ -39,6 +39,25 @@ describe('exam-end', () => {
     expect(screen.getByText('Your answers could not be sent.')).toBeTruthy();
     expect(screen.getByText(/tell your teacher/)).toBeTruthy();
     expect(screen.queryByText('Test complete')).toBeNull();
+  });
+
+  it('moved to another terminal with answers still kept here: says how many, that they are sent later, and offers no Log out', async () => {
+    await renderView(<ExamEndScreen outcome="sent" receipt={null} movedAway={{ waiting: 3 }} onLogout={null} />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Your test goes on at another terminal' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Answers given on this terminal and not sent yet: 3');
+    expect(screen.getByText(/sent as soon as the network is back/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Log out' })).toBeNull();
+    expect(screen.queryByText('Test complete')).toBeNull();
+  });
+
+  it('moved to another terminal with every answer sent: says so, and offers Log out', async () => {
+    const logout = vi.fn();
+    await renderView(<ExamEndScreen outcome="sent" receipt={null} movedAway={{ waiting: 0 }} onLogout={logout} />);
+    expect(screen.getByRole('status').textContent).toBe(
+      'Your teacher moved your test to another terminal. The answers given on this terminal were sent.',
+    );
+    screen.getByRole('button', { name: 'Log out' }).click();
+    expect(logout).toHaveBeenCalledOnce();
   });
 
   it('says the test was started on another terminal', async () => {

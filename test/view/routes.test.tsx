@@ -27,7 +27,7 @@ const exam: ExamApi = {
     retry: noop, answer: noop, next: noop, previous: noop, select: noop, flag: noop, toggleList: noop, toggleKeyboard: noop,
     toggleUpperCase: noop, requestFinish: noop, confirmFinish: noop, cancelFinish: noop, focusLost: noop,
   },
-  examEnd: { outcome: 'sent', receipt: null, errorCode: null, logout: noop },
+  examEnd: { outcome: 'sent', receipt: null, errorCode: null, movedAway: null, canLogout: true, logout: noop },
   tutorial: { questionCount: 3, timeLimitMinutes: 40, complete: noop },
   retryDialog: null,
 };

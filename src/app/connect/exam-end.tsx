@@ -22,5 +22,13 @@ function ExamEndWithoutExam() {
 }
 
 function ExamEnd({ api }: { api: ExamEndApi }) {
-  return <ExamEndScreen outcome={api.outcome} receipt={api.receipt} errorCode={api.errorCode} onLogout={api.logout} />;
+  return (
+    <ExamEndScreen
+      outcome={api.outcome}
+      receipt={api.receipt}
+      errorCode={api.errorCode}
+      movedAway={api.movedAway}
+      onLogout={api.canLogout ? api.logout : null}
+    />
+  );
 }

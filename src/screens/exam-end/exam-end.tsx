@@ -26,7 +26,13 @@ export interface ExamEndScreenProps {
    * also on the end screen kept after a reload without a login (seed section 2, rule 5).
    */
   errorCode?: FailureCode | null;
-  onLogout(): void;
+  /**
+   * A proctor moved the pupil to another terminal: `waiting`, the answers this terminal still
+   * holds (sent once the network is back); none left: they were sent. Null otherwise.
+   */
+  movedAway?: { waiting: number } | null;
+  /** Log out; null while it is not offered (answers of a terminal moved away from wait to be sent). */
+  onLogout: (() => void) | null;
 }
 
 /** A cancellation the end screen explains with the code's own message (the exam's rule). */
@@ -34,14 +40,38 @@ function isExplained(code: FailureCode | null): code is FailureCode {
   return code !== null && explainedCancellations.has(code);
 }
 
-export function ExamEndScreen({ outcome, receipt, errorCode = null, onLogout }: ExamEndScreenProps) {
+export function ExamEndScreen({ outcome, receipt, errorCode = null, movedAway = null, onLogout }: ExamEndScreenProps) {
   const { language } = useLanguage();
   const { i18n } = useLingui();
+  const waiting = movedAway ? formatNumber(movedAway.waiting, language) : '';
   return (
     <div className={styles.end}>
       <ExamHeader questionNumber={null} questionCount={null} deadlineAt={null} clockOffsetMs={0} />
       <Page align="start">
-        {outcome === 'sent' ? (
+        {movedAway ? (
+          <>
+            <div className={styles.mark} data-outcome={movedAway.waiting === 0 ? 'sent' : 'cancelled'}>
+              {movedAway.waiting === 0 ? <CheckIcon /> : <WarningIcon />}
+            </div>
+            <PageHeading>
+              <Trans>Your test goes on at another terminal</Trans>
+            </PageHeading>
+            {movedAway.waiting === 0 ? (
+              <p className={styles.lead} role="status">
+                <Trans>Your teacher moved your test to another terminal. The answers given on this terminal were sent.</Trans>
+              </p>
+            ) : (
+              <>
+                <p className={styles.lead} role="status">
+                  <Trans>Answers given on this terminal and not sent yet: {waiting}</Trans>
+                </p>
+                <p>
+                  <Trans>They are kept on this terminal and sent as soon as the network is back. Please leave this terminal switched on.</Trans>
+                </p>
+              </>
+            )}
+          </>
+        ) : outcome === 'sent' ? (
           <>
             <div className={styles.mark} data-outcome="sent">
               <CheckIcon />
@@ -94,9 +124,11 @@ export function ExamEndScreen({ outcome, receipt, errorCode = null, onLogout }: 
             </p>
           </>
         )}
-        <button type="button" className="button" data-variant="primary" onClick={onLogout}>
-          <Trans>Log out</Trans>
-        </button>
+        {onLogout && (
+          <button type="button" className="button" data-variant="primary" onClick={onLogout}>
+            <Trans>Log out</Trans>
+          </button>
+        )}
       </Page>
     </div>
   );

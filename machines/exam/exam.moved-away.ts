@@ -1,0 +1,76 @@
+/**
+ * Moved away (a top state of the exam): while the pupil answered here, the server said this
+ * terminal no longer holds the exam (403 INCORRECT_DEVICE from a save or the heartbeat: a
+ * proctor moved the pupil to another terminal, where the pupil goes on). No answer is taken any
+ * more; what this terminal still holds goes to the server first, one answer at a time as the
+ * sync region sends them (the server takes those given before the move, newest wins, and
+ * refuses later ones, server/domain/answers.ts):
+ * - checking -> sending while an answer is not sent, else sent;
+ * - sending: a network failure (or a passing fault, or maintenance) waits and tries again,
+ *   1 s doubling or at once when the browser is back online; a refusal for good marks that answer
+ *   and the outbox forgets it; an acknowledgement marks it saved (or replaced by a later one);
+ * - sent: nothing is left to send; the end screen says the pupil goes on at another terminal and
+ *   that the answers of this one were sent, and only now offers Log out.
+ * Until then the end screen says how many answers are kept here and that they are sent once the
+ * network is back; Log out is not offered, so no answer is dropped unsent.
+ */
+import { assign } from 'xstate';
+import { isTransientFailure, type FailureCode } from '../shared/ports.ts';
+import { failureOfEvent, firstUnsent, firstUnsentKeys, markSaved, replacedBy } from './exam.rules.ts';
+import { examSetup } from './exam.setup.ts';
+import type { AnswerToSave, SaveAcknowledgement } from './exam.types.ts';
+
+/** A save of the terminal moved away from that is tried again: no answer, a passing fault, maintenance. */
+export function isMovedAwayRetry(code: FailureCode | null): boolean {
+  return isTransientFailure(code) || code === 'DURING_MAINTENANCE';
+}
+
+export const movedAwayState = examSetup.createStateConfig({
+  meta: { path: '/exam-end', screen: 'exam-end' },
+  entry: assign({ saveAttempts: 0 }),
+  initial: 'checking',
+  states: {
+    checking: {
+      always: [{ guard: 'hasUnsentAnswer', target: 'sending' }, { target: 'sent' }],
+    },
+    sending: {
+      invoke: {
+        id: 'saveAnswer',
+        src: 'saveAnswer',
+        input: ({ context }) => firstUnsent(context) as AnswerToSave,
+        onDone: {
+          target: 'checking',
+          actions: [
+            assign({
+              answers: ({ context, event }) => {
+                const output = event.output as SaveAcknowledgement;
+                return output.outcome === 'superseded'
+                  ? replacedBy(context.answers, output.key, output.currentValue)
+                  : markSaved(context.answers, [output.key]);
+              },
+              saveAttempts: 0,
+            }),
+            { type: 'removeFromOutbox', params: ({ event }) => ({ keys: [(event.output as SaveAcknowledgement).key] }) },
+          ],
+        },
+        onError: [
+          // No network, a passing server fault or maintenance: kept, and sent again later.
+          { guard: ({ event }) => isMovedAwayRetry(failureOfEvent(event)), target: 'waiting' },
+          // Refused for good (given after the move, the exam over...): the outbox forgets it.
+          {
+            target: 'checking',
+            actions: [{ type: 'removeFromOutbox', params: ({ context }) => ({ keys: firstUnsentKeys(context) }) }, 'rejectFirstUnsent'],
+          },
+        ],
+      },
+    },
+    waiting: {
+      after: { saveBackoff: { target: 'checking', actions: assign({ saveAttempts: ({ context }) => context.saveAttempts + 1 }) } },
+      on: { 'connection.restored': { target: 'checking', actions: assign({ saveAttempts: 0 }) } },
+    },
+    sent: {
+      entry: 'clearExamCache',
+      on: { 'logout.requested': '#exam.leaving' },
+    },
+  },
+});
