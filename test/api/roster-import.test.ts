@@ -109,6 +109,14 @@ describe.each(kinds)('roster import on %s', (kind) => {
     const rows = v.parse(PupilsResponseSchema, roster.body).pupils;
     expect(rows.map((p) => p.class_name)).toEqual(['6A', '6A', '6A', '6B', '6B', '6C', '6C', '6C']);
     expect(rows.find((p) => p.external_id === 'R6-008')).toMatchObject({ login_id: 'emily.obrien', locale: 'en-gb', venue: { name: 'Computer Lab' } });
+    // ?venue= keeps one classroom's pupils; a classroom id that is not a number is refused.
+    const room101 = riverside!.venues.find((room) => room.name === 'Room 101')!;
+    const inRoom = v.parse(PupilsResponseSchema, (await api.call('GET', `/api/admin/pupils?school=RIVERSIDE-INTL&venue=${room101.id}`, { token })).body).pupils;
+    expect(inRoom.map((p) => p.external_id)).toEqual(rows.filter((p) => p.venue?.id === room101.id).map((p) => p.external_id));
+    expect(inRoom.length).toBeGreaterThan(0);
+    expect(inRoom.length).toBeLessThan(rows.length);
+    const malformed = await api.call('GET', '/api/admin/pupils?school=RIVERSIDE-INTL&venue=lab', { token });
+    expect(malformed.status).toBe(422);
     const emily = rows.find((p) => p.external_id === 'R6-008')!;
     for (const q of ['o\'brien', 'R6-008', emily.login_code.replaceAll('-', '').toLowerCase()]) {
       const found = v.parse(PupilsResponseSchema, (await api.call('GET', `/api/admin/pupils?q=${encodeURIComponent(q)}`, { token })).body).pupils;

@@ -2,7 +2,7 @@
 /**
  * The administrator's console rendered over the real administration machine and its real actors,
  * on an in-memory API (test/helpers/fake-administration.ts): the navigation (aria-current, the
- * section's heading focused), the schools list and a pupil's code re-issued after a confirm step
+ * section's heading focused), the schools list, a pupil search in one classroom, and a pupil's code re-issued after a confirm step
  * that shows the new code; an import checked (refusals first, with row, column and reason) and
  * applied only when nothing is refused, the file sent raw as text/csv; an exam file sent with the
  * subject and level typed beside it; a document saved through
@@ -52,7 +52,7 @@ describe('the administrator console', () => {
     const view = await renderConsole();
     await open(view, 'Schools and pupils');
     expect(screen.getByRole('heading', { name: /Sakura Primary School/ })).toBeTruthy();
-    expect(screen.getByText('Room 1')).toBeTruthy();
+    expect(screen.getByText('Room 1', { selector: 'li' })).toBeTruthy();
     await view.user.type(screen.getByRole('searchbox', { name: 'Name, pupil ID or login code' }), 'amara');
     await view.user.click(screen.getByRole('button', { name: 'Search' }));
     const row = (await screen.findByRole('rowheader', { name: 'Amara Okafor' })).closest('tr')!;
@@ -65,6 +65,20 @@ describe('the administrator console', () => {
     const status = await screen.findByText('New login code:');
     expect(status.parentElement?.textContent).toContain('NEW1-CODE-2345');
     expect(within(row).getByText('NEW1-CODE-2345')).toBeTruthy();
+  });
+
+  it("finds pupils in one classroom: the school's classrooms to choose from, the one chosen sent as ?venue=", async () => {
+    const view = await renderConsole();
+    await open(view, 'Schools and pupils');
+    const classroom = screen.getByRole('combobox', { name: 'Classroom' });
+    expect(within(classroom).getAllByRole('option').map((o) => o.textContent)).toEqual(['Every classroom', 'Room 1']);
+    await view.user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(view.admin.requests.filter((r) => r.path === '/admin/pupils')).toHaveLength(1));
+    expect(view.admin.requests.find((r) => r.path === '/admin/pupils')?.query).not.toHaveProperty('venue');
+    await view.user.selectOptions(classroom, 'Room 1');
+    await view.user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(view.admin.requests.filter((r) => r.path === '/admin/pupils')).toHaveLength(2));
+    expect(view.admin.requests.filter((r) => r.path === '/admin/pupils').at(-1)?.query).toMatchObject({ venue: 11 });
   });
 
   it('checks a file (refusals first, with row, column and reason), offers Apply only when nothing is refused, and sends the bytes as text/csv', async () => {

@@ -1,6 +1,7 @@
 /**
  * Schools and pupils: every school with its classrooms and test periods, and a pupil search (a
- * school, and a name, pupil id or login code) whose rows offer "Re-issue login code". The
+ * school, one of its classrooms or every one, and a name, pupil id or login code) whose rows offer
+ * "Re-issue login code". The
  * re-issue asks first (the old code stops working at once), then shows the new code; focus goes
  * to the confirm step when it opens and to the new code when it arrives.
  */
@@ -62,13 +63,15 @@ function ReissueStep({ reissue }: { reissue: NonNullable<SchoolsApi['reissue']> 
 function PupilSearch({ api }: { api: SchoolsApi }) {
   const { t } = useLingui();
   const pupils = api.pupils;
-  const ids = { school: useId(), q: useId() };
+  const ids = { school: useId(), venue: useId(), q: useId() };
   const [school, setSchool] = useState(pupils.query?.school ?? api.items[0]?.code ?? '');
+  const [venue, setVenue] = useState(pupils.query?.venueId == null ? '' : String(pupils.query.venueId));
   const [q, setQ] = useState(pupils.query?.q ?? '');
+  const rooms = api.items.find((s) => s.code === school)?.venues ?? [];
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    pupils.search({ school, q, venueId: null });
+    pupils.search({ school, q, venueId: venue === '' ? null : Number(venue) });
   }
 
   return (
@@ -77,9 +80,18 @@ function PupilSearch({ api }: { api: SchoolsApi }) {
       <form className={styles.form} onSubmit={submit} role="search">
         <div className="field">
           <label htmlFor={ids.school} className="field-label"><Trans>School</Trans></label>
-          <select id={ids.school} className="input" value={school} onChange={(e) => setSchool(e.target.value)}>
+          <select id={ids.school} className="input" value={school} onChange={(e) => { setSchool(e.target.value); setVenue(''); }}>
             {api.items.map((s) => (
               <option key={s.code} value={s.code}>{`${s.name} (${s.code})`}</option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={ids.venue} className="field-label"><Trans>Classroom</Trans></label>
+          <select id={ids.venue} className="input" value={venue} onChange={(e) => setVenue(e.target.value)}>
+            <option value=""><Trans>Every classroom</Trans></option>
+            {rooms.map((room) => (
+              <option key={room.id} value={String(room.id)}>{room.name}</option>
             ))}
           </select>
         </div>
