@@ -1,9 +1,11 @@
 /**
  * Vitest configuration of the end-to-end tests (test/e2e/**\/*.e2e.ts), used by
- * scripts/e2e.ts, which starts the real server and passes E2E_BASE_URL and CHROMIUM_PATH.
- * Node environment (the browser is real Chromium, driven by playwright-core, one for the whole
- * run: test/helpers/e2e-browser.global.ts); one file at a time and one worker; long time-outs,
- * because a whole exam journey in a real browser takes tens of seconds.
+ * scripts/e2e.ts, which starts one real server per worker and passes E2E_SERVERS and
+ * CHROMIUM_PATH (and `--maxWorkers`, the number of servers). Node environment (the browser is
+ * real Chromium, driven by playwright-core, one for the whole run:
+ * test/helpers/e2e-browser.global.ts); files side by side, one per worker, each worker against
+ * its own server (test/helpers/e2e-server.setup.ts); long time-outs, because a whole exam
+ * journey in a real browser takes tens of seconds.
  */
 import { defineConfig } from 'vitest/config';
 
@@ -11,9 +13,10 @@ export default defineConfig({
   test: {
     include: ['test/e2e/**/*.e2e.ts'],
     globalSetup: ['test/helpers/e2e-browser.global.ts'],
+    setupFiles: ['test/helpers/e2e-server.setup.ts'],
     environment: 'node',
     pool: 'forks',
-    fileParallelism: false,
+    fileParallelism: true,
     maxWorkers: 1,
     testTimeout: 180_000,
     hookTimeout: 120_000,

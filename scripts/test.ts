@@ -6,8 +6,10 @@
  *   catalogs    scripts/check-catalogs.ts (every message translated) │ their output is shown
  *   build       vite build (the production build)                    ┘ whole as each ends
  *   bundle      scripts/check-bundle.ts (the first screen's JS, gzip, within its budget)
- *   vitest      vitest run (machines, model-based, views, API; two files at a time at least)
- *   e2e         scripts/e2e.ts (Chromium against the real server serving that build)
+ *   vitest      vitest run (machines, model-based, views, API; two files at   ┐ side by side: e2e
+ *               a time at least)                                             │ mostly waits on the
+ *   e2e         scripts/e2e.ts (Chromium against the real servers serving    │ browser and the
+ *               that build, two files at a time, each against its own server)┘ clock, Vitest computes
  *
  * Every tool runs from node_modules/.bin on the project's Node 24, with its output streamed.
  * Each step's time is printed as the step ends. At the end a summary: one line per step with
@@ -72,13 +74,15 @@ const steps: Step[] = [
     timeoutMinutes: 25,
     report: unitReport,
     fileTimes: unitFileTimes,
+    group: 'tests',
   },
   {
     name: 'e2e',
     commands: [script('scripts/e2e.ts', { E2E_RESULTS_FILE: path.relative(root, e2eReport), VITEST_FILE_TIMES: path.relative(root, e2eFileTimes) })],
-    timeoutMinutes: 20,
+    timeoutMinutes: 25,
     report: e2eReport,
     fileTimes: e2eFileTimes,
+    group: 'tests',
   },
 ];
 

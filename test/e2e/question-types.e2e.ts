@@ -38,7 +38,8 @@ function takeSubjectPupil(subject: number): string {
 
 /** Logs in as the pupil and starts the exam; resolves with the questions the server sent. */
 async function startExamOf(page: Page, subject: number): Promise<Question[]> {
-  const questions = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname.endsWith('/exam/questions'));
+  // Waited for across the whole way in (four screens, each with its own time-out): no time-out of its own.
+  const questions = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname.endsWith('/exam/questions'), { timeout: 0 });
   await openKiosk(page, '/');
   await loginAndStartExam(page, takeSubjectPupil(subject));
   return ((await (await questions).json()) as ExamQuestions).questions;

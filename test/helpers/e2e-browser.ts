@@ -6,7 +6,8 @@
  *   Debian's, CHROMIUM_PATH, set by scripts/e2e.ts), or launches one for the file when the run
  *   has none, and gives every test a fresh browser context (no storage, no cookies),
  *   a 1024×768 lab-terminal window, English as the browser language. A failed test leaves a
- *   screenshot in .e2e/screenshots/ and prints the page's errors.
+ *   screenshot in E2E_ARTIFACTS_DIR/screenshots/ (.e2e/server-<n>/, its server's folder) and
+ *   prints the page's errors.
  * - Helpers find things by role and label, the way a pupil finds them, never by CSS class.
  *   Each waits for the screen it acts on, so a wrong screen fails with a clear time-out.
  * - `answerChoice` and `answerText` return once the server acknowledged the answer

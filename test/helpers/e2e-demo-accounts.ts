@@ -3,11 +3,12 @@
  * server/seed/demo-accounts.json (the list the seed creates and the README shows), with the
  * subject and level names a pupil sees on screen.
  *
- * Each end-to-end run starts the server on a fresh database, but an exam cannot be started
- * over: a test that starts an exam takes a pupil nobody else in the run has taken
+ * Each end-to-end run starts its servers on fresh databases, but an exam cannot be started
+ * over: a test that starts an exam takes a pupil nobody else on its server has taken
  * (`takeJourneyPupil`, by subject and level; `takeTimeOutPupil` for a one-minute sitting).
- * Test files run in separate workers, so the pupils taken are noted in a file of the run
- * (E2E_ARTIFACTS_DIR/taken-pupils.txt, removed by scripts/e2e.ts at start).
+ * Test files run in separate processes, one at a time per server, so the pupils taken are
+ * noted in a file of the server (E2E_ARTIFACTS_DIR/taken-pupils.txt, in .e2e/server-<n>/,
+ * emptied by scripts/e2e.ts at start).
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
