@@ -8,14 +8,15 @@
  */
 import type { AdminSchedule, AuditEntry, Staff } from '../../contract/admin.ts';
 import type { FailureCode } from '../shared/ports.ts';
-import { pupilsToExtend, roomsOf, serverNow } from './proctor.machine.ts';
-import { countsOf, selectPhase, selectRows, type ProctorPhase, type ProctorSnapshot, type RosterRow } from './proctor.selectors.ts';
+import { pupilsToExtend, roomsOf, rosterFilters, serverNow } from './proctor.machine.ts';
+import { selectPhase, selectRoster, type ProctorPhase, type ProctorSnapshot, type RosterRow } from './proctor.selectors.ts';
 import type {
   ActionFieldErrors,
   ActionKind,
   ActionOutcome,
   ProctorEvent,
   PupilActionKind,
+  RosterFilter,
   StaffLoginError,
   StaffLoginValues,
   StaffNotice,
@@ -71,8 +72,21 @@ export interface RosterApi {
   rooms: Array<{ id: number; name: string }>;
   venueId: number | null;
   chooseVenue(venueId: number | null): void;
+  /** The rows the state filter and the search keep: those who need attention first, then by name. */
   rows: Array<RosterRow & { request(kind: PupilActionKind): void }>;
-  counts: { total: number; inExam: number; offline: number; finished: number };
+  /** The state filters, in order, each with how many of the room's pupils it keeps. */
+  filters: Array<{ filter: RosterFilter; count: number; chosen: boolean }>;
+  chooseFilter(filter: RosterFilter): void;
+  /** The search as typed (a name or a login code). */
+  search: string;
+  setSearch(text: string): void;
+  /** The room's pupils, before the state filter and the search. */
+  total: number;
+  /**
+   * How many side-by-side columns the rows are laid out in on a wide screen, so a room of 60
+   * fits on one screen: one column up to 20 rows, at most 3.
+   */
+  columns: number;
   connection: {
     /** The last poll failed: the rows are as of `updatedAt`. */
     lost: boolean;
@@ -135,6 +149,14 @@ const refusalsThatStay: ReadonlySet<FailureCode> = new Set<FailureCode>([
   'VALIDATION_ERROR',
 ]);
 
+/** Rows per column of the roster on a wide screen (20 fit under the page's header at 768 px). */
+const ROWS_PER_COLUMN = 20;
+const MAX_COLUMNS = 3;
+
+function columnsFor(rows: number): number {
+  return Math.min(MAX_COLUMNS, Math.max(1, Math.ceil(rows / ROWS_PER_COLUMN)));
+}
+
 export function connect(snapshot: ProctorSnapshot, send: (event: ProctorEvent) => void, now: number): ProctorApi {
   const { context } = snapshot;
   const phase = selectPhase(snapshot);
@@ -143,7 +165,8 @@ export function connect(snapshot: ProctorSnapshot, send: (event: ProctorEvent) =
   const inAction = (state: 'idle' | 'confirming' | 'acting' | 'failed') =>
     snapshot.matches({ signedIn: { watching: { action: state } } });
 
-  const rows = phase === 'roster' ? selectRows(snapshot, now) : [];
+  const view = phase === 'roster' ? selectRoster(snapshot, now) : null;
+  const rows = view?.rows ?? [];
   const rosterStatus = context.roster ? 'ready' : context.pollFailures > 0 ? 'failed' : 'loading';
   const draft = context.draft;
 
@@ -184,7 +207,12 @@ export function connect(snapshot: ProctorSnapshot, send: (event: ProctorEvent) =
         ...row,
         request: (kind: PupilActionKind) => send({ type: 'action.requested', kind, sittingId: row.sittingId, now }),
       })),
-      counts: countsOf(rows),
+      filters: rosterFilters.map((filter) => ({ filter, count: view?.counts[filter] ?? 0, chosen: context.rosterFilter === filter })),
+      chooseFilter: (filter) => send({ type: 'roster.filterChosen', filter }),
+      search: context.search,
+      setSearch: (text) => send({ type: 'roster.searched', text }),
+      total: view?.total ?? 0,
+      columns: columnsFor(rows.length),
       connection: {
         lost: context.pollFailures > 0,
         failure: context.pollFailure,

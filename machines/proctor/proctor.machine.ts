@@ -29,6 +29,9 @@
  *   and the page does not leave the roster (schedules, audit) until it is settled;
  * - the roster on screen is the server's: actions change it only with the pupil row the server
  *   answered, and a fresh poll follows every action;
+ * - the state filter and the search (`roster.filterChosen`, `roster.searched`) change which rows
+ *   the page shows, never the roster held, the room-wide extension's reach or an action's guard;
+ *   a schedule chosen starts with every pupil and no search;
  * - signing out calls POST /admin/logout with the token first and forgets it after, whatever
  *   the answer (the pupil's Examinee-Token is never touched).
  */
@@ -44,7 +47,16 @@ import { administrationMachine } from '../administration/administration.machine.
 import { backoffMs } from '../shared/backoff.ts';
 import { ApiFailure, failureCodeOf } from '../shared/ports.ts';
 import { uuidV4 } from '../shared/uuid.ts';
-import { canAskAction, checkConfirmation, checkStaffLogin, pupilsToExtend, roomsOf, serverNow } from './proctor.rules.ts';
+import {
+  SEARCH_MAX_LENGTH,
+  canAskAction,
+  checkConfirmation,
+  checkStaffLogin,
+  pupilsToExtend,
+  roomsOf,
+  rosterFilters,
+  serverNow,
+} from './proctor.rules.ts';
 import type {
   ActionDraft,
   ActionResult,
@@ -57,8 +69,16 @@ import type {
 
 // The rules live in proctor.rules.ts; the page and the tests read them from here too.
 export {
+  SEARCH_MAX_LENGTH,
   actionsFor,
   asciiDigits,
+  attentionFirst,
+  attentionOf,
+  filterCounts,
+  inFilter,
+  matchesSearch,
+  roomFactsOf,
+  rosterFilters,
   canAskAction,
   checkConfirmation,
   checkStaffLogin,
@@ -95,6 +115,8 @@ const freshScheduleContext = {
   pollFailures: 0,
   pollFailure: null,
   venueId: null,
+  rosterFilter: 'all',
+  search: '',
   draft: null,
   fieldErrors: {},
   pending: null,
@@ -238,6 +260,8 @@ export const proctorMachine = setup({
       pollFailure: failureCodeOf(errorOf(event)),
     })),
     chooseVenue: assign({ venueId: ({ event }) => (event.type === 'venue.chosen' ? event.venueId : null) }),
+    chooseFilter: assign({ rosterFilter: ({ context, event }) => (event.type === 'roster.filterChosen' ? event.filter : context.rosterFilter) }),
+    assignSearch: assign({ search: ({ context, event }) => (event.type === 'roster.searched' ? event.text.slice(0, SEARCH_MAX_LENGTH) : context.search) }),
     assignDraft: assign(({ context, event }) => {
       if (event.type !== 'action.requested') return {};
       const draft: ActionDraft =
@@ -323,6 +347,7 @@ export const proctorMachine = setup({
     isValidLogin: ({ event }) => event.type === 'login.submitted' && checkStaffLogin(event.values).ok,
     isKnownSchedule: ({ context, event }) =>
       event.type === 'schedule.chosen' && context.schedules.some((s) => s.code === event.code),
+    isKnownFilter: ({ event }) => event.type === 'roster.filterChosen' && (rosterFilters as readonly string[]).includes(event.filter),
     isKnownVenue: ({ context, event }) =>
       event.type === 'venue.chosen' && (event.venueId === null || roomsOf(context.roster).some((r) => r.id === event.venueId)),
     // On the server's clock when the proctor asked (the event's `now`, this terminal's time): the
@@ -423,6 +448,9 @@ export const proctorMachine = setup({
           type: 'parallel',
           on: {
             'venue.chosen': { guard: 'isKnownVenue', actions: 'chooseVenue' },
+            // The state filter and the search change what the roster shows, never what it holds.
+            'roster.filterChosen': { guard: 'isKnownFilter', actions: 'chooseFilter' },
+            'roster.searched': { actions: 'assignSearch' },
           },
           states: {
             roster: {

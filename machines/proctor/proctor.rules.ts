@@ -1,7 +1,8 @@
 /**
  * The proctor machine's pure rules (no actor, no clock of their own: the time is an argument):
  * which actions apply to a pupil and which of them can succeed at a time on the server's clock,
- * which pupils and rooms the roster's filter shows, and the checks of the staff login form and of
+ * which pupils and rooms the roster's filter shows, who needs the proctor's attention and in what
+ * order the roster lists them, what the state filter and the search keep, and the checks of the staff login form and of
  * an action's confirm step, each with the contract's schemas (contract/admin.ts), so the page
  * asks the server only what it would accept. proctor.machine.ts guards and assigns with them.
  */
@@ -14,6 +15,7 @@ import {
   StaffLoginRequestSchema,
   type RosterPupil,
   type RosterResponse,
+  type RosterState,
   type StaffLoginRequest,
 } from '../../contract/admin.ts';
 import type {
@@ -21,8 +23,10 @@ import type {
   ActionFieldErrors,
   ActionRequest,
   FieldRule,
+  AttentionReason,
   ProctorContext,
   PupilActionKind,
+  RosterFilter,
   StaffLoginField,
   UnavailableReason,
 } from './proctor.types.ts';
@@ -190,4 +194,119 @@ export function checkConfirmation(
     if (!room.success) return { ok: false, fields: { reason: 'invalid' } };
   }
   return { ok: true, request: { ...draft, reason: body.output.reason, minutes } };
+}
+
+// ---------------------------------------------------------------------------
+// Who needs attention, in what order, and what the state filter and the search keep
+// ---------------------------------------------------------------------------
+
+/** What the attention rules read of a row (proctor.selectors.ts `RosterRow`). */
+export interface RowFacts {
+  state: RosterState;
+  /** Answers the pupil's terminal said, at its last heartbeat, it holds and the server does not yet. */
+  waitingAnswers: number;
+  name: string;
+  codeHint: string;
+}
+
+/** What the attention rules read of the whole room shown. */
+export interface RoomFacts {
+  /** More than half of the room's pupils who can still sit have started (or finished). */
+  mostStarted: boolean;
+}
+
+const notStartedStates: ReadonlySet<RosterState> = new Set(['not_logged_in', 'logged_in']);
+const startedStates: ReadonlySet<RosterState> = new Set(['in_exam', 'offline', 'moving', 'time_up', 'finished']);
+
+/**
+ * Why a pupil needs the proctor, most urgent first; the roster lists them first, in this order.
+ * Each rule is one line: a new reason is a new line here and its words in the roster.
+ */
+const attentionRules: ReadonlyArray<readonly [AttentionReason, (row: RowFacts, room: RoomFacts) => boolean]> = [
+  ['offline', (row) => row.state === 'offline'],
+  ['answers_waiting', (row) => row.waitingAnswers > 0],
+  ['time_up', (row) => row.state === 'time_up'],
+  ['not_started', (row, room) => notStartedStates.has(row.state) && room.mostStarted],
+];
+
+/** The room as the attention rules see it: whether most of those who can still sit have started. */
+export function roomFactsOf(rows: readonly RowFacts[]): RoomFacts {
+  const started = rows.filter((r) => startedStates.has(r.state)).length;
+  const waiting = rows.filter((r) => notStartedStates.has(r.state)).length;
+  return { mostStarted: started > waiting };
+}
+
+/** The first reason (in `attentionRules` order) this pupil needs the proctor for; null: none. */
+export function attentionOf(row: RowFacts, room: RoomFacts): AttentionReason | null {
+  return attentionRules.find(([, applies]) => applies(row, room))?.[0] ?? null;
+}
+
+const attentionRank = new Map(attentionRules.map(([reason], index) => [reason, index]));
+
+/**
+ * The roster's order: the pupils who need attention first (the most urgent reason first), then
+ * everyone else, each group in the order given (the server's: by name). Stable, so a row moves
+ * only when its reason changes.
+ */
+export function attentionFirst<T extends { attention: AttentionReason | null }>(rows: readonly T[]): T[] {
+  const rank = (row: T) => (row.attention === null ? attentionRules.length : attentionRank.get(row.attention)!);
+  return rows
+    .map((row, index) => ({ row, index }))
+    .sort((a, b) => rank(a.row) - rank(b.row) || a.index - b.index)
+    .map(({ row }) => row);
+}
+
+/** The state filter's groups, in the order the page offers them. */
+export const rosterFilters = ['all', 'attention', 'not_started', 'in_exam', 'finished', 'ended'] as const satisfies readonly RosterFilter[];
+
+/** Whether a row with this state and attention is in the filter's group. */
+export function inFilter(row: { state: RosterState; attention: AttentionReason | null }, filter: RosterFilter): boolean {
+  switch (filter) {
+    case 'all':
+      return true;
+    case 'attention':
+      return row.attention !== null;
+    case 'not_started':
+      return notStartedStates.has(row.state);
+    case 'in_exam':
+      return doingStates.has(row.state);
+    case 'finished':
+      return row.state === 'finished';
+    case 'ended':
+      return row.state === 'cancelled' || row.state === 'expired';
+  }
+}
+
+/** How many rows each filter keeps. */
+export function filterCounts(rows: ReadonlyArray<{ state: RosterState; attention: AttentionReason | null }>): Record<RosterFilter, number> {
+  return Object.fromEntries(rosterFilters.map((filter) => [filter, rows.filter((row) => inFilter(row, filter)).length])) as Record<
+    RosterFilter,
+    number
+  >;
+}
+
+/** The longest search the roster keeps (a name or a login code is far shorter). */
+export const SEARCH_MAX_LENGTH = 100;
+
+/** Lower case, without accents, any script's digits as ASCII ("Lucía" and "lucia" are one). */
+function folded(text: string): string {
+  return asciiDigits(text).normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/**
+ * Whether a row matches what the proctor typed: every word is part of the pupil's name (in any
+ * order, case and accents ignored), or the text is the login code or its end. The roster holds
+ * only the code's last 4 characters (never the code): a whole code typed from a slip matches the
+ * pupil whose code ends so; fewer characters match a code hint that holds them. Spaces and dashes
+ * in a code are ignored. Nothing typed: every row.
+ */
+export function matchesSearch(row: Pick<RowFacts, 'name' | 'codeHint'>, search: string): boolean {
+  const words = folded(search).split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const name = folded(row.name);
+  if (words.every((word) => name.includes(word))) return true;
+  const code = folded(search).replace(/[\s\-‐‑–—]/g, '').toUpperCase();
+  const hint = folded(row.codeHint).toUpperCase();
+  if (code === '' || hint === '') return false;
+  return code.length <= hint.length ? hint.includes(code) : code.endsWith(hint);
 }

@@ -7,8 +7,22 @@
 import type { SnapshotFrom } from 'xstate';
 import type { RosterPupil, RosterState } from '../../contract/admin.ts';
 import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
-import { actionsFor, isInExam, serverNow, unavailableActions, uploadWindowOf, visiblePupils, type proctorMachine } from './proctor.machine.ts';
-import type { PupilActionKind, UnavailableReason } from './proctor.types.ts';
+import {
+  actionsFor,
+  attentionFirst,
+  attentionOf,
+  filterCounts,
+  inFilter,
+  isInExam,
+  matchesSearch,
+  roomFactsOf,
+  serverNow,
+  unavailableActions,
+  uploadWindowOf,
+  visiblePupils,
+  type proctorMachine,
+} from './proctor.machine.ts';
+import type { AttentionReason, PupilActionKind, RosterFilter, UnavailableReason } from './proctor.types.ts';
 
 export type ProctorSnapshot = SnapshotFrom<typeof proctorMachine>;
 
@@ -39,12 +53,17 @@ export interface RosterRow {
    * (the polls are failing) shows offline: the page cannot vouch for them any more.
    */
   state: RosterState;
-  /** Shown as a warning (with an icon and words, not colour alone): offline, or time up. */
-  attention: boolean;
+  /**
+   * Why the pupil needs the proctor (proctor.rules.ts `attentionOf`), shown as a warning with an
+   * icon and words, not colour alone; null: nothing to do. Such rows come first.
+   */
+  attention: AttentionReason | null;
   /** The question on screen, 1-based; null before the first heartbeat. */
   questionNumber: number | null;
   questionCount: number;
   answersSaved: number;
+  /** Answers the terminal said, at its last heartbeat, it holds and the server does not yet (0 outside the exam). */
+  waitingAnswers: number;
   /** Whole seconds since the terminal was last heard from, as of the last roster body; null if never. */
   lastContactSeconds: number | null;
   /**
@@ -73,6 +92,9 @@ export interface RosterRow {
 // The server's clock now, from this terminal's clock and the kept offset (the machine's guards use it too).
 export { serverNow };
 
+/** A row before the room is known: the attention rules read the whole room. */
+type RowOnItsOwn = Omit<RosterRow, 'attention'>;
+
 /**
  * One row at `serverClock`; `confirmedAt` is when (server's clock) a roster answer, 200 or 304,
  * last said this pupil's state: `in_exam` then meant heard from within OFFLINE_AFTER_MS, so the
@@ -84,7 +106,7 @@ export function rowOf(
   serverClock: number,
   confirmedAt: number = serverClock,
   uploadWindowMs: number = Number.POSITIVE_INFINITY,
-): RosterRow {
+): RowOnItsOwn {
   const lastContactAt = pupil.last_contact_at === null ? null : Date.parse(pupil.last_contact_at);
   const lastContact = lastContactAt === null ? null : Math.max(0, serverClock - lastContactAt);
   const vouchedAt = Math.max(lastContactAt ?? -Infinity, confirmedAt);
@@ -98,10 +120,10 @@ export function rowOf(
     room: pupil.venue?.name ?? null,
     examTitle: pupil.exam_title,
     state,
-    attention: state === 'offline' || state === 'time_up',
     questionNumber: pupil.question_index === null ? null : pupil.question_index + 1,
     questionCount: pupil.question_count,
     answersSaved: pupil.answers_saved,
+    waitingAnswers: pupil.waiting_answers,
     lastContactSeconds: lastContact === null ? null : Math.floor(lastContact / 1000),
     recentContact: state === 'in_exam',
     timeLeftSeconds: running ? Math.max(0, Math.ceil((Date.parse(pupil.deadline_at!) - serverClock) / 1000)) : null,
@@ -113,21 +135,37 @@ export function rowOf(
   };
 }
 
-/** The rows of the room the filter shows, in the server's order. */
-export function selectRows(snapshot: ProctorSnapshot, now: number): RosterRow[] {
+/** The rows of a room, each with why it needs attention (the whole room decides "not started"). */
+export function withAttention(rows: readonly RowOnItsOwn[]): RosterRow[] {
+  const room = roomFactsOf(rows);
+  return rows.map((row) => ({ ...row, attention: attentionOf(row, room) }));
+}
+
+/** What the roster shows: the room's rows, those who need attention first, then filtered and searched. */
+export interface RosterView {
+  /** The rows the state filter and the search keep, attention first. */
+  rows: RosterRow[];
+  /** How many of the room's rows each state filter keeps (the search aside). */
+  counts: Record<RosterFilter, number>;
+  /** The room's rows (the room filter's), before the state filter and the search. */
+  total: number;
+}
+
+/** The roster of the room the filter shows at this terminal's time `now`. */
+export function selectRoster(snapshot: ProctorSnapshot, now: number): RosterView {
   const { context } = snapshot;
   const clock = serverNow(context, now);
   const confirmedAt = context.updatedAt === null ? clock : serverNow(context, context.updatedAt);
   const uploadWindowMs = uploadWindowOf(context);
-  return visiblePupils(context).map((pupil) => rowOf(pupil, clock, confirmedAt, uploadWindowMs));
+  const room = attentionFirst(withAttention(visiblePupils(context).map((pupil) => rowOf(pupil, clock, confirmedAt, uploadWindowMs))));
+  return {
+    rows: room.filter((row) => inFilter(row, context.rosterFilter) && matchesSearch(row, context.search)),
+    counts: filterCounts(room),
+    total: room.length,
+  };
 }
 
-/** How many pupils of the rows are in each group the summary line counts. */
-export function countsOf(rows: readonly RosterRow[]): { total: number; inExam: number; offline: number; finished: number } {
-  return {
-    total: rows.length,
-    inExam: rows.filter((r) => r.state === 'in_exam' || r.state === 'offline' || r.state === 'moving' || r.state === 'time_up').length,
-    offline: rows.filter((r) => r.state === 'offline').length,
-    finished: rows.filter((r) => r.state === 'finished').length,
-  };
+/** The rows the roster shows (selectRoster's). */
+export function selectRows(snapshot: ProctorSnapshot, now: number): RosterRow[] {
+  return selectRoster(snapshot, now).rows;
 }

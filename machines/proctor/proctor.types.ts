@@ -47,6 +47,20 @@ export type PupilActionKind = Exclude<ActionKind, 'extend_room'>;
  */
 export type UnavailableReason = 'upload_window_closed';
 
+/**
+ * Why a pupil needs the proctor (proctor.rules.ts `attentionOf`, most urgent first): their terminal
+ * is not heard from, it holds answers the server does not have yet, their time is up, or they have
+ * not started while most of the room has.
+ */
+export type AttentionReason = 'offline' | 'answers_waiting' | 'time_up' | 'not_started';
+
+/**
+ * The roster's state filter: everyone, those who need attention, or one group of states (not
+ * started: not logged in or logged in; in the exam: in the exam, offline, moving or time up;
+ * finished; ended: cancelled or expired).
+ */
+export type RosterFilter = 'all' | 'attention' | 'not_started' | 'in_exam' | 'finished' | 'ended';
+
 /** The action being confirmed: what, for whom (one pupil, or every pupil in the exam in a room). */
 export interface ActionDraft {
   kind: ActionKind;
@@ -120,6 +134,10 @@ export interface ProctorContext {
   pollFailure: FailureCode | null;
   /** The room the roster is filtered to; null: every room. */
   venueId: number | null;
+  /** The roster's state filter. */
+  rosterFilter: RosterFilter;
+  /** The roster's search as typed (a name or a login code); empty: no search. */
+  search: string;
   draft: ActionDraft | null;
   fieldErrors: ActionFieldErrors;
   /** The confirmed action, while it is sent and after it failed (for "Try again"). */
@@ -140,6 +158,10 @@ export type ProctorEvent =
   | { type: 'schedules.requested' }
   /** The roster's room filter; null: every room. */
   | { type: 'venue.chosen'; venueId: number | null }
+  /** The roster's state filter. */
+  | { type: 'roster.filterChosen'; filter: RosterFilter }
+  /** The roster's search box, as typed. */
+  | { type: 'roster.searched'; text: string }
   /** Ask for the roster now (the connection-lost banner's "Try now"). */
   | { type: 'roster.refreshRequested' }
   /**

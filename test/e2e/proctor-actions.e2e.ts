@@ -91,7 +91,11 @@ describe('a proctor on a flaky network', () => {
         await route.fetch();
         await route.abort('connectionreset');
       });
-      await rowOf(page, pupil).getByRole('button', { name: 'Extend time', exact: true }).focus();
+      await rowOf(page, pupil).getByRole('button', { name: 'Actions', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab'); // Move to another terminal
+      await page.keyboard.press('Tab'); // Extend time
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Extend time');
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: `Extend the time for ${pupil.name}?` });
       await dialog.waitFor();

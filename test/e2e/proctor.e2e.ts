@@ -93,6 +93,7 @@ async function seePupilState(page: Page, pupil: DemoPupil, state: string): Promi
 }
 
 async function moveToAnotherTerminal(page: Page, pupil: DemoPupil, reason: string): Promise<void> {
+  await rowOf(page, pupil).getByRole('button', { name: 'Actions', exact: true }).click();
   await rowOf(page, pupil).getByRole('button', { name: 'Move to another terminal', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: `Move ${pupil.name} to another terminal?` });
   await dialog.waitFor();

@@ -68,8 +68,7 @@ describe('proctor connect, part by part', () => {
     expect(page.login).toMatchObject({ busy: false, error: null, notice: null });
     expect(page.schedules).toMatchObject({ status: 'loading', items: [], failure: null });
     expect(page.roster).toMatchObject({
-      status: 'loading', schedule: null, rooms: [], venueId: null, rows: [],
-      counts: { total: 0, inExam: 0, offline: 0, finished: 0 },
+      status: 'loading', schedule: null, rooms: [], venueId: null, rows: [], total: 0, search: '',
       canExtendRoom: false, outcome: null, canLeave: false,
     });
     expect(page.roster.connection).toMatchObject({ lost: false, failure: null, updatedAt: null });
@@ -194,7 +193,8 @@ describe('proctor connect, part by part', () => {
     expect(api()).toMatchObject({ phase: 'audit', busy: true, audit: { status: 'loading', failure: null, scheduleName: 'Spring test 2026' } });
     // The roster is not on screen: no rows, no room-wide extension, though the roster has pupils in the exam.
     expect(api().roster.rows).toEqual([]);
-    expect(api().roster.counts).toEqual({ total: 0, inExam: 0, offline: 0, finished: 0 });
+    expect(api().roster.total).toBe(0);
+    expect(api().roster.filters.every((f) => f.count === 0)).toBe(true);
     expect(api().roster.canExtendRoom).toBe(false);
     failed('loadAudit', new ApiFailure('GENERIC_ERROR', 500));
     expect(api()).toMatchObject({ busy: false, audit: { status: 'failed', failure: 'GENERIC_ERROR' } });

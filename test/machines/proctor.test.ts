@@ -14,6 +14,7 @@ import {
   asciiDigits,
   checkConfirmation,
   checkStaffLogin,
+  filterCounts,
   isInExam,
   POLL_BACKOFF_MAX_MS,
   pollDelayMs,
@@ -22,7 +23,7 @@ import {
   unavailableActions,
   visiblePupils,
 } from '../../machines/proctor/proctor.machine.ts';
-import { countsOf, rowOf, serverNow } from '../../machines/proctor/proctor.selectors.ts';
+import { rowOf, serverNow, withAttention } from '../../machines/proctor/proctor.selectors.ts';
 import type { ActionDraft } from '../../machines/proctor/proctor.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { FAKE_NOW, FAKE_UPLOAD_WINDOW_MS, demoPupils, demoRoster, demoSchedules, demoStaff, rooms } from '../helpers/fake-admin.ts';
@@ -156,12 +157,14 @@ describe('pupils and rooms', () => {
     expect(visiblePupils({ roster: null, venueId: 3 })).toEqual([]);
   });
 
-  it('the summary counts the rows by what they show', () => {
-    const rows = (['in_exam', 'offline', 'moving', 'time_up', 'finished', 'finished', 'not_logged_in', 'logged_in'] as RosterState[]).map((state) =>
-      rowOf(pupil(state), FAKE_NOW),
+  it('the state filters count the rows by what they show', () => {
+    const rows = withAttention(
+      (['in_exam', 'offline', 'moving', 'time_up', 'finished', 'finished', 'not_logged_in', 'logged_in', 'cancelled'] as RosterState[]).map((state) =>
+        rowOf(pupil(state), FAKE_NOW),
+      ),
     );
-    expect(countsOf(rows)).toEqual({ total: 8, inExam: 4, offline: 1, finished: 2 });
-    expect(countsOf([])).toEqual({ total: 0, inExam: 0, offline: 0, finished: 0 });
+    expect(filterCounts(rows)).toEqual({ all: 9, attention: 4, not_started: 2, in_exam: 4, finished: 2, ended: 1 });
+    expect(filterCounts([])).toEqual({ all: 0, attention: 0, not_started: 0, in_exam: 0, finished: 0, ended: 0 });
   });
 });
 
@@ -173,12 +176,12 @@ describe('a row on the server clock', () => {
     const heard = { ...base, last_contact_at: at(0) };
     // Confirmed in the exam by the last roster answer at FAKE_NOW (the default: now).
     expect(rowOf(heard, FAKE_NOW + OFFLINE_AFTER_MS, FAKE_NOW)).toMatchObject({
-      state: 'in_exam', attention: false, lastContactSeconds: OFFLINE_AFTER_MS / 1000, recentContact: true,
+      state: 'in_exam', lastContactSeconds: OFFLINE_AFTER_MS / 1000, recentContact: true,
     });
-    expect(rowOf(heard, FAKE_NOW + OFFLINE_AFTER_MS + 1, FAKE_NOW)).toMatchObject({ state: 'offline', attention: true, recentContact: false });
+    expect(rowOf(heard, FAKE_NOW + OFFLINE_AFTER_MS + 1, FAKE_NOW)).toMatchObject({ state: 'offline', recentContact: false });
     // A 304 a moment ago confirmed "in the exam" (heard from within 30 s): the old instant does not make the pupil offline.
     const old = { ...base, last_contact_at: at(-5 * OFFLINE_AFTER_MS) };
-    expect(rowOf(old, FAKE_NOW + 5_000, FAKE_NOW)).toMatchObject({ state: 'in_exam', attention: false, recentContact: true });
+    expect(rowOf(old, FAKE_NOW + 5_000, FAKE_NOW)).toMatchObject({ state: 'in_exam', recentContact: true });
     expect(rowOf(old, FAKE_NOW)).toMatchObject({ state: 'in_exam', recentContact: true });
     // ...until the page has had no answer for more than 30 s.
     expect(rowOf(old, FAKE_NOW + OFFLINE_AFTER_MS + 1, FAKE_NOW)).toMatchObject({ state: 'offline', lastContactSeconds: 5 * OFFLINE_AFTER_MS / 1000 + OFFLINE_AFTER_MS / 1000 });
@@ -187,7 +190,7 @@ describe('a row on the server clock', () => {
     // Only "in the exam" is recent contact: an offline pupil shows their seconds.
     expect(rowOf({ ...old, state: 'offline' }, FAKE_NOW)).toMatchObject({ state: 'offline', recentContact: false, lastContactSeconds: 150 });
     // Only a pupil the server shows in the exam: a finished one stays finished.
-    expect(rowOf({ ...heard, state: 'finished' }, FAKE_NOW + 10 * OFFLINE_AFTER_MS)).toMatchObject({ state: 'finished', attention: false });
+    expect(rowOf({ ...heard, state: 'finished' }, FAKE_NOW + 10 * OFFLINE_AFTER_MS)).toMatchObject({ state: 'finished' });
     // A contact "in the future" (clocks apart) is no negative time.
     expect(rowOf({ ...base, last_contact_at: at(5_000) }, FAKE_NOW).lastContactSeconds).toBe(0);
     expect(rowOf({ ...base, last_contact_at: at(-1_999) }, FAKE_NOW).lastContactSeconds).toBe(1);
@@ -362,6 +365,7 @@ describe('the machine, driven by hand', () => {
     actor.send({ type: 'action.requested', kind: 'retake', sittingId: 503, now: Date.now() });
     expect(actor.getSnapshot().context.draft).toEqual({
       kind: 'retake', sittingId: 503, examineeName: 'Lucía Fernández', answersSaved: demoPupils()[2]!.answers_saved,
+      waitingAnswers: demoPupils()[2]!.waiting_answers, terminalOffline: demoPupils()[2]!.state === 'offline',
       venueId: rooms.two.id, venueName: rooms.two.name, pupilsInExam: 0,
     });
     actor.send({ type: 'action.cancelled' });

@@ -94,6 +94,9 @@ const proctorModel = createMachine({
       on: {
         'clock.pollTimeElapses': 'polling',
         'proctor.choosesRoom': 'roster',
+        // Each shows some of the pupils, then everyone again.
+        'proctor.filtersByState': 'roster',
+        'proctor.searches': 'roster',
         'proctor.asksToMove': 'confirming',
         'proctor.asksToExtend': 'confirming',
         'proctor.asksToRetake': 'confirming',
@@ -247,7 +250,16 @@ async function fillLogin(values: { org: string; id: string; password: string }) 
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
-const rowOf = (name: string) => screen.getByRole('rowheader', { name: new RegExp(name) }).closest('tr') as HTMLElement;
+const rowOf = (name: string) => screen.getByRole('rowheader', { name: new RegExp(name) }).closest('[role="row"]') as HTMLElement;
+
+/** Opens the pupil's actions (one button per row) and chooses one. */
+async function chooseAction(name: string, action: string) {
+  const { user } = current();
+  await user.click(within(rowOf(name)).getByRole('button', { name: 'Actions' }));
+  await user.click(within(rowOf(name)).getByRole('button', { name: action }));
+}
+
+const namesShown = () => screen.getAllByRole('rowheader').map((h) => h.querySelector('span')?.textContent);
 const dialog = () => screen.getByRole('dialog');
 
 async function elapse(ms: number) {
@@ -428,9 +440,28 @@ describe('the proctor through the app, every transition of the model', () => {
             await current().user.selectOptions(screen.getByRole('combobox', { name: 'Room' }), 'Room 1');
             expect(screen.getAllByRole('rowheader').length).toBe(4);
           },
-          'proctor.asksToMove': () => current().user.click(within(rowOf('Amara Okafor')).getByRole('button', { name: 'Move to another terminal' })),
-          'proctor.asksToExtend': () => current().user.click(within(rowOf('Kenji Sato')).getByRole('button', { name: 'Extend time' })),
-          'proctor.asksToRetake': () => current().user.click(within(rowOf('Lucía Fernández')).getByRole('button', { name: 'Retake' })),
+          'proctor.filtersByState': async () => {
+            const { user } = current();
+            const filters = screen.getByRole('group', { name: 'Show pupils' });
+            await user.click(within(filters).getByRole('button', { name: /^Needs attention/ }));
+            const shown = namesShown();
+            expect(shown.length).toBeGreaterThan(0);
+            expect(shown).toContain('Kenji Sato');
+            expect(shown).not.toContain('Amara Okafor');
+            await user.click(within(filters).getByRole('button', { name: /^All/ }));
+            expect(screen.getAllByRole('rowheader').length).toBeGreaterThan(shown.length);
+          },
+          'proctor.searches': async () => {
+            const { user } = current();
+            const search = screen.getByRole('searchbox', { name: 'Search by name or code' });
+            await user.type(search, 'Kenji');
+            expect(namesShown()).toEqual(['Kenji Sato']);
+            await user.clear(search);
+            expect(screen.getAllByRole('rowheader').length).toBeGreaterThan(1);
+          },
+          'proctor.asksToMove': () => chooseAction('Amara Okafor', 'Move to another terminal'),
+          'proctor.asksToExtend': () => chooseAction('Kenji Sato', 'Extend time'),
+          'proctor.asksToRetake': () => chooseAction('Lucía Fernández', 'Retake'),
           'proctor.asksToExtendRoom': () => current().user.click(screen.getByRole('button', { name: 'Extend time for everyone' })),
           'proctor.confirmsWithoutReason': () => current().user.click(within(dialog()).getAllByRole('button')[0]!),
           'proctor.confirms': async () => {

@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import type { AdminSchedulesResponse, AuditResponse, StaffLoginResponse } from '../../contract/admin.ts';
 import { connect, type ProctorSnapshot } from '../../machines/proctor/proctor.connect.ts';
-import { proctorMachine, visiblePupils } from '../../machines/proctor/proctor.machine.ts';
+import { inFilter, matchesSearch, proctorMachine, visiblePupils } from '../../machines/proctor/proctor.machine.ts';
 import type { ActionResult, ProctorContext, RestoredSession, RosterResult } from '../../machines/proctor/proctor.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { FAKE_NOW, FAKE_UPLOAD_WINDOW_MS, demoPupils, demoRoster, demoSchedules, demoStaff, rooms } from '../helpers/fake-admin.ts';
@@ -127,6 +127,15 @@ describeModel({
       { type: 'venue.chosen', venueId: rooms.two.id },
       { type: 'venue.chosen', venueId: 999 },
     ],
+    'roster.filterChosen': [
+      { type: 'roster.filterChosen', filter: 'attention' },
+      { type: 'roster.filterChosen', filter: 'all' },
+      { type: 'roster.filterChosen', filter: 'everyone' },
+    ],
+    'roster.searched': [
+      { type: 'roster.searched', text: 'Kenji' },
+      { type: 'roster.searched', text: '' },
+    ],
     'action.requested': (snapshot) => {
       const now = terminalTime(snapshot);
       return [
@@ -213,7 +222,14 @@ describeModel({
     );
     expect(api.dialog !== null).toBe(confirming || sending || failed);
     if (api.phase === 'roster') {
-      expect(api.roster.rows.map((r) => r.sittingId)).toEqual(visiblePupils(context).map((p) => p.schedule_history_id));
+      // The rows are the room's that the search and the state filter keep (all of them with every state), those who need attention first.
+      const kept = visiblePupils(context).filter((p) => matchesSearch({ name: p.examinee_name, codeHint: p.login_code_hint }, context.search));
+      const shown = api.roster.rows.map((r) => r.sittingId);
+      expect(shown.every((id) => kept.some((p) => p.schedule_history_id === id))).toBe(true);
+      expect(api.roster.rows.every((r) => inFilter(r, context.rosterFilter))).toBe(true);
+      if (context.rosterFilter === 'all') expect(shown.length).toBe(kept.length);
+      const waiting = api.roster.rows.map((r) => (r.attention === null ? 1 : 0));
+      expect(waiting).toEqual([...waiting].sort());
       // A failed poll keeps the last roster and says so; a good one clears the banner.
       expect(api.roster.connection.lost).toBe(context.pollFailures > 0);
     }

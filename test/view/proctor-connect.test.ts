@@ -42,20 +42,20 @@ describe('proctor connect', () => {
     // Our clock is 10 s behind the server's: 12 s since Amara's last contact by the server's clock.
     const api = connect(actor.getSnapshot(), () => {}, FAKE_NOW - 10_000);
     const amara = api.roster.rows.find((r) => r.name === 'Amara Okafor')!;
-    expect(amara).toMatchObject({ state: 'in_exam', recentContact: true, lastContactSeconds: 12, timeLeftSeconds: 1_800, questionNumber: 5, answersSaved: 5, attention: false });
+    expect(amara).toMatchObject({ state: 'in_exam', recentContact: true, lastContactSeconds: 12, timeLeftSeconds: 1_800, questionNumber: 5, answersSaved: 5, attention: null });
     // 20 s later (ours): 32 s since the contact the roster named, but the roster said "in the exam" 20 s ago.
     const later = connect(actor.getSnapshot(), () => {}, FAKE_NOW + 10_000).roster.rows.find((r) => r.name === 'Amara Okafor')!;
-    expect(later).toMatchObject({ state: 'in_exam', attention: false, lastContactSeconds: 32, timeLeftSeconds: 1_780 });
+    expect(later).toMatchObject({ state: 'in_exam', attention: null, lastContactSeconds: 32, timeLeftSeconds: 1_780 });
     // With no roster answer for more than 30 s (the polls fail), the page no longer vouches for her.
     const stale = connect(actor.getSnapshot(), () => {}, FAKE_NOW + 21_000).roster.rows.find((r) => r.name === 'Amara Okafor')!;
-    expect(stale).toMatchObject({ state: 'offline', attention: true, recentContact: false, lastContactSeconds: 43 });
+    expect(stale).toMatchObject({ state: 'offline', attention: 'offline', recentContact: false, lastContactSeconds: 43 });
   });
 
   it('shows no time left for a pupil without a running deadline, and 0 once past it', () => {
     const clock = FAKE_NOW;
     const [amara] = demoPupils();
     expect(rowOf({ ...amara!, state: 'time_up', deadline_at: new Date(clock - 5_000).toISOString() }, clock)).toMatchObject({
-      timeLeftSeconds: 0, attention: true,
+      state: 'time_up', timeLeftSeconds: 0,
     });
     const noah = demoPupils().find((p) => p.state === 'not_logged_in')!;
     expect(rowOf(noah, clock)).toMatchObject({ timeLeftSeconds: null, lastContactSeconds: null, questionNumber: null, actions: [] });
@@ -80,11 +80,16 @@ describe('proctor connect', () => {
     const actor = onRoster();
     const all = connect(actor.getSnapshot(), () => {}, FAKE_NOW);
     expect(all.roster.rooms).toEqual([rooms.one, rooms.two]);
-    expect(all.roster.counts).toEqual({ total: 7, inExam: 3, offline: 1, finished: 1 });
+    expect(Object.fromEntries(all.roster.filters.map((f) => [f.filter, f.count]))).toEqual({
+      all: 7, attention: 3, not_started: 2, in_exam: 3, finished: 1, ended: 1,
+    });
+    expect(all.roster.total).toBe(7);
     expect(all.roster.canExtendRoom).toBe(true);
     actor.send({ type: 'venue.chosen', venueId: rooms.two.id });
     const roomTwo = connect(actor.getSnapshot(), () => {}, FAKE_NOW);
+    // In Room 2 only Lucía has started: Noah is not late to start there.
     expect(roomTwo.roster.rows.map((r) => r.name)).toEqual(['Lucía Fernández', 'Noah Williams', 'Mai Nguyen']);
+    expect(roomTwo.roster.filters.find((f) => f.filter === 'attention')?.count).toBe(0);
     expect(roomTwo.roster.canExtendRoom).toBe(false);
   });
 
@@ -125,9 +130,11 @@ describe('proctor connect', () => {
     const actor = onRoster();
     const sent: ProctorEvent[] = [];
     const api = connect(actor.getSnapshot(), (event) => sent.push(event), FAKE_NOW);
-    api.roster.rows[0]!.request('move_terminal');
+    api.roster.rows.find((r) => r.name === 'Amara Okafor')!.request('move_terminal');
     api.roster.extendRoom();
     api.roster.chooseVenue(rooms.one.id);
+    api.roster.chooseFilter('attention');
+    api.roster.setSearch('Kenji');
     api.roster.connection.retryNow();
     api.roster.openAudit();
     api.roster.backToSchedules();
@@ -137,6 +144,8 @@ describe('proctor connect', () => {
       { type: 'action.requested', kind: 'move_terminal', sittingId: 501, now: FAKE_NOW },
       { type: 'action.requested', kind: 'extend_room', now: FAKE_NOW },
       { type: 'venue.chosen', venueId: rooms.one.id },
+      { type: 'roster.filterChosen', filter: 'attention' },
+      { type: 'roster.searched', text: 'Kenji' },
       { type: 'roster.refreshRequested' },
       { type: 'audit.requested' },
       { type: 'schedules.requested' },

@@ -59,7 +59,21 @@ async function openRoster(view: Rendered) {
   await screen.findByRole('table');
 }
 
-const rowOf = (name: string) => screen.getByRole('rowheader', { name: new RegExp(name) }).closest('tr') as HTMLElement;
+const rowOf = (name: string) => screen.getByRole('rowheader', { name: new RegExp(name) }).closest('[role="row"]') as HTMLElement;
+/** Opens the pupil's actions (one button per row) and gives the row. */
+async function openActions(view: Rendered, name: string): Promise<HTMLElement> {
+  const row = rowOf(name);
+  const menu = within(row).getByRole('button', { name: 'Actions' });
+  if (menu.getAttribute('aria-expanded') !== 'true') await view.user.click(menu);
+  return row;
+}
+
+/** Opens the pupil's actions and chooses one. */
+async function chooseAction(view: Rendered, name: string, action: string): Promise<void> {
+  await view.user.click(within(await openActions(view, name)).getByRole('button', { name: action }));
+}
+
+const namesShown = () => screen.getAllByRole('rowheader').map((h) => h.querySelector('span')?.textContent);
 
 /** The demo roster with Kenji Sato's time up a minute more than an upload window ago (past it: no extension). */
 function adminWithKenjiPastUploadWindow(): FakeAdmin {
@@ -194,14 +208,15 @@ describe('proctor: the roster', () => {
     await openRoster(view);
     const table = screen.getByRole('table', { name: 'Pupils of Spring test 2026' });
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Pupil', 'State', 'Progress', 'Last contact', 'Time left', 'Extra time', 'Actions',
+      'Pupil', 'State', 'Progress', 'Time left', 'Actions',
     ]);
     const states = within(table).getAllByRole('row').slice(1).map((row) => [
       within(row).getByRole('rowheader').querySelector('span')?.textContent,
       row.querySelector('[data-state]')?.firstElementChild?.textContent ?? row.querySelector('[data-state] > span')?.textContent,
     ]);
+    // Those who need attention first (Kenji is offline; Noah and Priya have not started while most have), then by name as the server sends them.
     expect(states.map(([name]) => name)).toEqual([
-      'Amara Okafor', 'Kenji Sato', 'Lucía Fernández', 'Noah Williams', 'Priya Sharma', 'Mai Nguyen', 'Ethan Brown',
+      'Kenji Sato', 'Noah Williams', 'Priya Sharma', 'Amara Okafor', 'Lucía Fernández', 'Mai Nguyen', 'Ethan Brown',
     ]);
     expect(rowOf('Noah Williams').textContent).toContain('Not logged in');
     expect(rowOf('Priya Sharma').textContent).toContain('Logged in');
@@ -216,24 +231,37 @@ describe('proctor: the roster', () => {
     expect(amara.textContent).toContain('In the exam');
     expect(amara.textContent).toContain('Question 5 of 20');
     expect(amara.textContent).toContain('5 answers saved');
-    // In the exam means heard from within 30 s (the roster's ETag leaves the heartbeat instant out).
-    expect(amara.textContent).toContain('Under 30 s ago');
     expect(amara.textContent).toContain('30:00');
     expect(amara.textContent).toContain('Code …3463');
-    expect(within(amara).getAllByRole('button').map((b) => b.textContent)).toEqual(['Move to another terminal', 'Extend time', 'Retake']);
+    // One button per row opens the actions that apply, next in the tab order; Escape closes them, back on the button.
+    const menu = within(amara).getByRole('button', { name: 'Actions' });
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    expect(menu.getAttribute('aria-describedby')).toBe(within(amara).getByRole('rowheader').id);
+    menu.focus();
+    await view.user.keyboard('{Enter}');
+    expect(menu.getAttribute('aria-expanded')).toBe('true');
+    expect(menu.getAttribute('aria-controls')).toBe(within(amara).getByRole('group').id);
+    expect(within(amara).getAllByRole('button').map((b) => b.textContent)).toEqual(['Actions', 'Move to another terminal', 'Extend time', 'Retake']);
+    await view.user.tab();
+    expect(document.activeElement?.textContent).toBe('Move to another terminal');
+    await view.user.keyboard('{Escape}');
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(menu);
+    expect(within(amara).queryByRole('group')).toBeNull();
+    await view.user.click(menu);
     // The row's buttons say whose they are.
     expect(within(amara).getByRole('button', { name: 'Move to another terminal' }).getAttribute('aria-describedby')).toBe(
       within(amara).getByRole('rowheader').id,
     );
     expect(within(rowOf('Noah Williams')).queryAllByRole('button')).toEqual([]);
-    expect(within(rowOf('Lucía Fernández')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Retake']);
+    expect(within(await openActions(view, 'Lucía Fernández')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Actions', 'Retake']);
     expect(rowOf('Lucía Fernández').textContent).toContain('Receipt: 20 answers');
   });
 
   it("shows Extend disabled, with the reason in words, for a pupil past the upload window (the server would refuse it)", async () => {
     const view = await renderProctor({ admin: adminWithKenjiPastUploadWindow() });
     await openRoster(view);
-    const kenji = rowOf('Kenji Sato');
+    const kenji = await openActions(view, 'Kenji Sato');
     const extend = within(kenji).getByRole('button', { name: 'Extend time' }) as HTMLButtonElement;
     expect(extend.disabled).toBe(true);
     const reason = "Too late to extend: this exam's answers can no longer be sent.";
@@ -243,11 +271,12 @@ describe('proctor: the roster', () => {
     expect(describedBy).toEqual([expect.stringContaining('Kenji Sato'), reason]);
     // Retake still applies; a pupil within the window keeps an enabled Extend and no reason.
     expect((within(kenji).getByRole('button', { name: 'Retake' }) as HTMLButtonElement).disabled).toBe(false);
-    const amara = rowOf('Amara Okafor');
-    expect((within(amara).getByRole('button', { name: 'Extend time' }) as HTMLButtonElement).disabled).toBe(false);
-    expect(amara.textContent).not.toContain(reason);
     // Clicking the disabled button asks nothing.
     await view.user.click(extend);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    const amara = await openActions(view, 'Amara Okafor');
+    expect((within(amara).getByRole('button', { name: 'Extend time' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(amara.textContent).not.toContain(reason);
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
@@ -255,7 +284,7 @@ describe('proctor: the roster', () => {
     const view = await renderProctor();
     await openRoster(view);
     const kenji = rowOf('Kenji Sato');
-    expect(kenji.getAttribute('data-attention')).toBe('true');
+    expect(kenji.getAttribute('data-attention')).toBe('offline');
     expect(kenji.textContent).toContain('Offline');
     expect(kenji.textContent).toContain('No contact for more than 30 s');
     expect(kenji.textContent).toContain('45 s ago');
@@ -267,15 +296,80 @@ describe('proctor: the roster', () => {
   it('counts the pupils and filters by room', async () => {
     const view = await renderProctor();
     await openRoster(view);
-    expect(screen.getByText(/^7 pupils/).textContent).toBe('7 pupils · 3 in the exam · 1 offline · 1 finished');
+    const filters = screen.getByRole('group', { name: 'Show pupils' });
+    expect(within(filters).getAllByRole('button').map((b) => [b.textContent, b.getAttribute('aria-pressed')])).toEqual([
+      ['All 7', 'true'],
+      ['Needs attention 3', 'false'],
+      ['Not started 2', 'false'],
+      ['In the exam 3', 'false'],
+      ['Finished 1', 'false'],
+      ['Cancelled or expired 1', 'false'],
+    ]);
+    expect(screen.getByText(/^Showing 7 pupils of 7\./)).toBeTruthy();
     const room = screen.getByRole('combobox', { name: 'Room' });
     expect(within(room).getAllByRole('option').map((o) => o.textContent)).toEqual(['All rooms', 'Room 1', 'Room 2']);
     await view.user.selectOptions(room, 'Room 2');
-    expect(screen.getAllByRole('rowheader').map((h) => h.querySelector('span')?.textContent)).toEqual([
-      'Lucía Fernández', 'Noah Williams', 'Mai Nguyen',
+    expect(namesShown()).toEqual(['Lucía Fernández', 'Noah Williams', 'Mai Nguyen']);
+    // The counts are the room's: in Room 2 only Lucía has started, so Noah is not late to start.
+    expect(within(filters).getAllByRole('button').map((b) => b.textContent)).toEqual([
+      'All 3', 'Needs attention 0', 'Not started 1', 'In the exam 0', 'Finished 1', 'Cancelled or expired 1',
     ]);
     // Nobody in Room 2 is in the exam: nothing to extend there.
     expect((screen.getByRole('button', { name: 'Extend time for this room' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('filters by state and searches by name or login code; the counts stay the room\'s', async () => {
+    const view = await renderProctor();
+    await openRoster(view);
+    const filters = screen.getByRole('group', { name: 'Show pupils' });
+    await view.user.click(within(filters).getByRole('button', { name: /^Needs attention/ }));
+    expect(within(filters).getByRole('button', { name: /^Needs attention/ }).getAttribute('aria-pressed')).toBe('true');
+    expect(namesShown()).toEqual(['Kenji Sato', 'Noah Williams', 'Priya Sharma']);
+    expect(screen.getByText(/^Showing 3 pupils of 7\./)).toBeTruthy();
+    // Needing attention is words and an icon, not colour alone.
+    expect(rowOf('Kenji Sato').querySelector('[data-state="offline"] svg')).not.toBeNull();
+    expect(rowOf('Noah Williams').textContent).toContain('Most of the room has started.');
+    expect(rowOf('Noah Williams').querySelector('[data-state] svg')).not.toBeNull();
+    await view.user.click(within(filters).getByRole('button', { name: /^In the exam/ }));
+    expect(namesShown()).toEqual(['Kenji Sato', 'Amara Okafor', 'Ethan Brown']);
+    await view.user.click(within(filters).getByRole('button', { name: /^All/ }));
+    const search = screen.getByRole('searchbox', { name: 'Search by name or code' });
+    await view.user.type(search, 'lucia');
+    expect(namesShown()).toEqual(['Lucía Fernández']);
+    expect(screen.getByText(/^Showing 1 pupil of 7\./)).toBeTruthy();
+    await view.user.clear(search);
+    await view.user.type(search, '346a');
+    expect(namesShown()).toEqual(['Mai Nguyen']);
+    await view.user.clear(search);
+    await view.user.type(search, 'Zora');
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getByText('No pupil matches the search and the filter.')).toBeTruthy();
+    expect(within(filters).getByRole('button', { name: /^All/ }).textContent).toBe('All 7');
+    await view.user.clear(search);
+    expect(namesShown()).toHaveLength(7);
+  });
+
+  it('lays a room of 60 out in three columns of 20 rows, repeating the headings only for the eye', async () => {
+    const admin = createFakeAdmin();
+    const [amara] = admin.pupils;
+    admin.pupils = Array.from({ length: 60 }, (_, i) => ({
+      ...amara!,
+      schedule_history_id: 9_000 + i,
+      examinee_name: `Pupil ${String(i + 1).padStart(2, '0')}`,
+      login_code_hint: `Q${String(i).padStart(3, '0')}`,
+    }));
+    const view = await renderProctor({ admin });
+    await openRoster(view);
+    const table = screen.getByRole('table', { name: 'Pupils of Spring test 2026' });
+    expect((table as HTMLElement).style.getPropertyValue('--columns')).toBe('3');
+    expect((table as HTMLElement).style.getPropertyValue('--rows')).toBe('21');
+    expect(within(table).getAllByRole('rowheader')).toHaveLength(60);
+    // One heading row for assistive technology; the copies over columns 2 and 3 are hidden from it.
+    expect(within(table).getAllByRole('columnheader')).toHaveLength(5);
+    expect(table.querySelectorAll('[aria-hidden="true"][data-repeat]')).toHaveLength(2);
+    const children = [...table.children];
+    expect(children.indexOf(rowOf('Pupil 21'))).toBe(22);
+    expect(children[21]?.hasAttribute('data-repeat')).toBe(true);
   });
 
   it('keeps the rows and says since when they are not current when a poll fails, then recovers', async () => {
@@ -304,7 +398,7 @@ describe('proctor: actions', () => {
   it('moves a pupil to another terminal after a confirm step with a required reason, and the audit shows it', async () => {
     const view = await renderProctor();
     await openRoster(view);
-    await view.user.click(within(rowOf('Amara Okafor')).getByRole('button', { name: 'Move to another terminal' }));
+    await chooseAction(view, 'Amara Okafor', 'Move to another terminal');
     const dialog = await screen.findByRole('dialog', { name: 'Move Amara Okafor to another terminal?' });
     expect(dialog.textContent).toContain('every saved answer and the time left are kept. This is not a retake.');
     const reason = within(dialog).getByRole('textbox', { name: 'Reason' });
@@ -322,9 +416,9 @@ describe('proctor: actions', () => {
     );
     expect(screen.queryByRole('dialog')).toBeNull();
     await waitFor(() => expect(rowOf('Amara Okafor').textContent).toContain('Moving to another terminal'));
-    // The "Move" button that opened the dialog is gone: focus lands on what was done, not on the page's start.
-    expect(within(rowOf('Amara Okafor')).queryByRole('button', { name: 'Move to another terminal' })).toBeNull();
-    expect(document.activeElement).toBe(screen.getByRole('status'));
+    // Focus is back on the pupil's actions, where "Move" is gone.
+    expect(document.activeElement).toBe(within(rowOf('Amara Okafor')).getByRole('button', { name: 'Actions' }));
+    expect(within(await openActions(view, 'Amara Okafor')).queryByRole('button', { name: 'Move to another terminal' })).toBeNull();
     expect(view.admin.requests.find((r) => r.path === '/admin/sittings/501/move-terminal')?.body).toEqual({ reason: 'Terminal 1 froze', idempotency_key: expect.any(String) });
 
     await view.user.click(screen.getByRole('button', { name: 'Audit log' }));
@@ -340,7 +434,7 @@ describe('proctor: actions', () => {
   it('extends one pupil by whole minutes from 1 to 60', async () => {
     const view = await renderProctor();
     await openRoster(view);
-    await view.user.click(within(rowOf('Amara Okafor')).getByRole('button', { name: 'Extend time' }));
+    await chooseAction(view, 'Amara Okafor', 'Extend time');
     const dialog = await screen.findByRole('dialog', { name: 'Extend the time for Amara Okafor?' });
     const minutes = within(dialog).getByRole('textbox', { name: 'Minutes to add' });
     expect(document.activeElement).toBe(minutes);
@@ -397,7 +491,7 @@ describe('proctor: actions', () => {
     };
     const view = await renderProctor({ admin });
     await openRoster(view);
-    await view.user.click(within(rowOf('Amara Okafor')).getByRole('button', { name: 'Extend time' }));
+    await chooseAction(view, 'Amara Okafor', 'Extend time');
     const dialog = await screen.findByRole('dialog', { name: 'Extend the time for Amara Okafor?' });
     await view.user.type(within(dialog).getByRole('textbox', { name: 'Minutes to add' }), '10');
     await view.user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Power cut');
@@ -417,7 +511,7 @@ describe('proctor: actions', () => {
       request.path.endsWith('/retake') ? { status: 403, body: { code: 'EXAM_NOT_STARTED', message: 'x' }, etag: null } : send(request);
     const view = await renderProctor({ admin });
     await openRoster(view);
-    await view.user.click(within(rowOf('Kenji Sato')).getByRole('button', { name: 'Retake' }));
+    await chooseAction(view, 'Kenji Sato', 'Retake');
     const dialog = await screen.findByRole('dialog', { name: 'Reset Kenji Sato for a retake?' });
     expect(dialog.textContent).toContain('The 9 answers Kenji Sato has saved are archived');
     await view.user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Wrong exam');
@@ -427,7 +521,7 @@ describe('proctor: actions', () => {
     expect(within(dialog).getByRole('button', { name: 'Close' }).getAttribute('data-variant')).toBe('primary');
     await view.user.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();
-    await view.user.click(within(rowOf('Kenji Sato')).getByRole('button', { name: 'Extend time' }));
+    await chooseAction(view, 'Kenji Sato', 'Extend time');
     await screen.findByRole('dialog');
     await view.user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

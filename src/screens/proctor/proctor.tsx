@@ -113,7 +113,7 @@ export function ProctorScreen({ actor }: { actor: ProctorActor }) {
                 </Trans>
               )}
             </p>
-            <button type="button" className="button" onClick={api.logout}>
+            <button type="button" className={`button ${styles.compactButton}`} onClick={api.logout}>
               <Trans>Sign out</Trans>
             </button>
           </header>
