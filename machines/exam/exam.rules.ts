@@ -89,6 +89,28 @@ const serverKnownStatuses: ReadonlySet<AnswerEntry['status']> = new Set(['saved'
 /** Answers still on their way to the server: this window's newest word on the question. */
 const pendingStatuses: ReadonlySet<AnswerEntry['status']> = new Set(['writing', 'local', 'unsaved']);
 
+/**
+ * Whole seconds left before the deadline as the pupil's clock shows it, between 0 and the time
+ * limit. `clockOffsetMs` is server minus local, so the time left is deadlineAt − (localNow +
+ * clockOffsetMs), rounded up: 40:00 at the start, 00:00 exactly at the deadline, never below.
+ * Never above the limit either: the offset lags the server by a response's travel time and the
+ * screen's clock may be one tick old, either of which would otherwise show 40:01 after Start.
+ */
+export function secondsLeft(deadlineAt: number, clockOffsetMs: number, localNow: number, limitSeconds = Infinity): number {
+  return Math.min(limitSeconds, Math.max(0, Math.ceil((deadlineAt - (localNow + clockOffsetMs)) / 1000)));
+}
+
+/** What the header announces with the time left: five minutes, one minute, time up (null: nothing). */
+export type TimeStage = 'five' | 'one' | 'over';
+
+export function timeStageOf(seconds: number | null): TimeStage | null {
+  if (seconds === null) return null;
+  if (seconds <= 0) return 'over';
+  if (seconds <= 60) return 'one';
+  if (seconds <= 300) return 'five';
+  return null;
+}
+
 /** What the cache keeps of this exam, or null before the exam is loaded. */
 export function cachedExamOf(context: ExamContext): CachedExam | null {
   if (!context.details || context.deadlineAt === null || context.questions.length === 0) return null;

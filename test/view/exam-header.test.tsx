@@ -6,7 +6,7 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ExamHeader } from '../../src/components/exam-header/exam-header.tsx';
-import { secondsLeft } from '../../src/components/exam-header/use-time-left.ts';
+import { secondsLeft } from '../../machines/exam/exam.rules.ts';
 import { renderView } from './render.tsx';
 
 const T0 = Date.parse('2026-11-22T09:00:00.000Z');

@@ -8,12 +8,12 @@ import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { useLingui as useLinguiMacro } from '@lingui/react/macro';
 import { memo } from 'react';
-import { DEFAULT_TIME_LIMIT_SECONDS } from '../../../machines/exam/exam.rules.ts';
+import { DEFAULT_TIME_LIMIT_SECONDS, secondsLeft, timeStageOf, type TimeStage } from '../../../machines/exam/exam.rules.ts';
 import { PRODUCT_NAME } from '../../app/product.ts';
 import { formatClock, formatNumber } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { ClockIcon, WarningIcon } from '../icon/icons.tsx';
-import { useSecondsLeft } from './use-time-left.ts';
+import { useNow } from '../../platform/clock.ts';
 import styles from './exam-header.module.css';
 
 export interface ExamHeaderProps {
@@ -34,24 +34,16 @@ const announcements = {
   five: msg`5 minutes left.`,
   one: msg`1 minute left.`,
   over: msg`Time is up.`,
-};
-
-type Stage = keyof typeof announcements;
-
-function stageOf(seconds: number | null): Stage | null {
-  if (seconds === null) return null;
-  if (seconds <= 0) return 'over';
-  if (seconds <= 60) return 'one';
-  if (seconds <= 300) return 'five';
-  return null;
-}
+} satisfies Record<TimeStage, unknown>;
 
 export function ExamHeader({ questionNumber, questionCount, deadlineAt, clockOffsetMs, timeLimitSeconds = DEFAULT_TIME_LIMIT_SECONDS }: ExamHeaderProps) {
   // Strings, not <Trans> elements: three components less on every question swap.
   const { t } = useLinguiMacro();
   const { language } = useLanguage();
-  const seconds = useSecondsLeft(deadlineAt, clockOffsetMs, timeLimitSeconds);
-  const stage = stageOf(seconds);
+  // Four times a second, so the display never lags the deadline by more than a quarter second.
+  const now = useNow(250, deadlineAt !== null);
+  const seconds = deadlineAt === null ? null : secondsLeft(deadlineAt, clockOffsetMs, now, timeLimitSeconds);
+  const stage = timeStageOf(seconds);
   const n = questionNumber === null ? COUNT_PLACEHOLDER : formatNumber(questionNumber, language);
   const total = questionCount === null ? COUNT_PLACEHOLDER : formatNumber(questionCount, language);
 
@@ -73,7 +65,7 @@ export function ExamHeader({ questionNumber, questionCount, deadlineAt, clockOff
  * The timer and the time limit. Memoized like the announcement below: a question swap changes
  * the counter and renders neither again; a tick renders them.
  */
-const ExamTime = memo(function ExamTime({ seconds, stage, timeLimitSeconds }: { seconds: number | null; stage: Stage | null; timeLimitSeconds: number }) {
+const ExamTime = memo(function ExamTime({ seconds, stage, timeLimitSeconds }: { seconds: number | null; stage: TimeStage | null; timeLimitSeconds: number }) {
   const { i18n } = useLingui();
   const { language } = useLanguage();
   return (
@@ -90,7 +82,7 @@ const ExamTime = memo(function ExamTime({ seconds, stage, timeLimitSeconds }: { 
 });
 
 /** Five minutes, one minute left, time up: said once each by a polite live region. */
-const Announcement = memo(function Announcement({ stage }: { stage: Stage | null }) {
+const Announcement = memo(function Announcement({ stage }: { stage: TimeStage | null }) {
   const { i18n } = useLingui();
   return (
     <p className="visually-hidden" aria-live="polite">
