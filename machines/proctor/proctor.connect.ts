@@ -115,6 +115,12 @@ export interface ActionDialogApi {
   examineeName: string | null;
   /** A retake archives this many answers. */
   answersSaved: number;
+  /**
+   * The pupil's terminal may still hold answers the server has not (a move warns of them):
+   * `waitingAnswers` it said it had at its last heartbeat; `terminalOffline`, not heard from lately.
+   */
+  waitingAnswers: number;
+  terminalOffline: boolean;
   /** The room of the pupil, or the room the room-wide extension is limited to. */
   venueName: string | null;
   /**
@@ -232,6 +238,8 @@ export function connect(snapshot: ProctorSnapshot, send: (event: ProctorEvent) =
             kind: draft.kind,
             examineeName: draft.examineeName,
             answersSaved: draft.answersSaved,
+            waitingAnswers: draft.waitingAnswers ?? 0,
+            terminalOffline: draft.terminalOffline ?? false,
             venueName: draft.venueName,
             pupilsInExam: draft.pupilsInExam,
             asksMinutes: draft.kind === 'extend' || draft.kind === 'extend_room',

@@ -283,6 +283,8 @@ export const proctorMachine = setup({
                 sittingId: event.sittingId,
                 examineeName: pupil?.examinee_name ?? null,
                 answersSaved: pupil?.answers_saved ?? 0,
+                waitingAnswers: pupil?.waiting_answers ?? 0,
+                terminalOffline: pupil?.state === 'offline',
                 venueId: pupil?.venue?.id ?? null,
                 venueName: pupil?.venue?.name ?? null,
                 pupilsInExam: 0,

@@ -70,6 +70,13 @@ export interface ActionDraft {
   examineeName: string | null;
   /** The answers the server held for that pupil then (a retake archives them). */
   answersSaved: number;
+  /**
+   * What the pupil's terminal may still hold, as the roster showed it then (a move warns of it):
+   * `waitingAnswers`, those it said at its last heartbeat it had not sent yet; `terminalOffline`,
+   * not heard from lately (answers given since may be on it too). Absent: none known.
+   */
+  waitingAnswers?: number;
+  terminalOffline?: boolean;
   /** The room the room-wide extension is limited to (the roster's filter); null: the whole schedule. */
   venueId: number | null;
   venueName: string | null;

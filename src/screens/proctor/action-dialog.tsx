@@ -15,6 +15,8 @@ import type { FieldRule } from '../../../machines/proctor/proctor.types.ts';
 import { ErrorIcon } from '../../components/icon/icons.tsx';
 import { ModalDialog } from '../../components/modal-dialog/modal-dialog.tsx';
 import { actionFailureMessage } from '../../i18n/proctor-messages.ts';
+import { useLanguage } from '../../i18n/language-context.tsx';
+import { formatNumber } from '../../i18n/format.ts';
 import { StaffFailure } from './staff-failure.tsx';
 import styles from './proctor.module.css';
 
@@ -42,6 +44,32 @@ function Title({ dialog }: { dialog: ActionDialogApi }) {
   }
 }
 
+/**
+ * A move's warning that the pupil's terminal may still hold answers the server has not: those it
+ * said it had at its last heartbeat, or, not heard from lately, those given since. It sends them
+ * once its network is back, so it stays on.
+ */
+function TerminalHolds({ dialog }: { dialog: ActionDialogApi }) {
+  const { language } = useLanguage();
+  if (dialog.waitingAnswers > 0) {
+    const count = formatNumber(dialog.waitingAnswers, language);
+    return (
+      <p role="note" data-warning="waiting-answers">
+        <Trans>Answers waiting on this terminal, not yet on the server: {count}. Leave it switched on: they are sent once its network is back.</Trans>
+      </p>
+    );
+  }
+  if (!dialog.terminalOffline) return null;
+  return (
+    <p role="note" data-warning="terminal-offline">
+      <Trans>
+        This terminal has not been heard from for a while: answers given there since then may still be on it. Leave it switched on: they are
+        sent once its network is back.
+      </Trans>
+    </p>
+  );
+}
+
 /** What the action will do, in plain words. */
 function Explanation({ dialog }: { dialog: ActionDialogApi }) {
   const name = dialog.examineeName ?? '';
@@ -60,6 +88,7 @@ function Explanation({ dialog }: { dialog: ActionDialogApi }) {
               are kept. This is not a retake.
             </Trans>
           </p>
+          <TerminalHolds dialog={dialog} />
         </>
       );
     case 'retake':
