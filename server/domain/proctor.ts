@@ -38,6 +38,7 @@ import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { isPastUploadWindow } from '../../contract/exam.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { auditLog, deviceMoves, examinees, scheduleHistories, schedules, staff } from '../db/schema.ts';
+import { auditColumns, auditEntryOf } from './audit-entries.ts';
 import { DomainError } from './errors.ts';
 import { resetSitting, retakeRefusal } from './retake.ts';
 import { findSchedule, findVenue, notFound, rosterPupil } from './roster.ts';
@@ -308,16 +309,7 @@ export async function listAudit(tx: Tx, principal: StaffPrincipal, code: string)
   const schedule = await findSchedule(tx, principal, code);
   const sittings = alias(scheduleHistories, 'sitting');
   const rows = await tx
-    .select({
-      id: auditLog.id,
-      at: auditLog.at,
-      staffName: staff.name,
-      action: auditLog.action,
-      examineeName: examinees.name,
-      scheduleHistoryId: auditLog.scheduleHistoryId,
-      detail: auditLog.detail,
-      reason: auditLog.reason,
-    })
+    .select({ ...auditColumns, examineeName: examinees.name, scheduleHistoryId: auditLog.scheduleHistoryId })
     .from(auditLog)
     .leftJoin(staff, eq(staff.id, auditLog.staffId))
     .leftJoin(sittings, eq(sittings.id, auditLog.scheduleHistoryId))
@@ -325,15 +317,5 @@ export async function listAudit(tx: Tx, principal: StaffPrincipal, code: string)
     .where(eq(auditLog.scheduleId, schedule.id))
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(AUDIT_LIMIT);
-  return rows.map((r) => ({
-    id: r.id,
-    at: r.at.toISOString(),
-    actor: r.staffName === null ? 'system' : 'staff',
-    staff_name: r.staffName,
-    action: r.action,
-    examinee_name: r.examineeName,
-    schedule_history_id: r.scheduleHistoryId,
-    detail: r.detail,
-    reason: r.reason,
-  }));
+  return rows.map((r) => ({ ...auditEntryOf(r), examinee_name: r.examineeName, schedule_history_id: r.scheduleHistoryId }));
 }

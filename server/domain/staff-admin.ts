@@ -19,6 +19,7 @@ import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { AUDIT_LIMIT, type DeploymentAuditEntry, type StaffMember, type StaffRole } from '../../contract/admin.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { auditLog, organizations, staff, staffTokens } from '../db/schema.ts';
+import { auditColumns, auditEntryOf } from './audit-entries.ts';
 import { DomainError, invalidField, isUniqueViolation } from './errors.ts';
 import { hashPassword } from './passwords.ts';
 import { MAX_ID } from './sitting.ts';
@@ -211,34 +212,11 @@ export async function updateStaff(db: Db, actor: StaffActor, id: number, changes
 /** The newest deployment-wide audit entries (no test period), newest first, at most AUDIT_LIMIT. */
 export async function listDeploymentAudit(tx: Tx): Promise<DeploymentAuditEntry[]> {
   const rows = await tx
-    .select({
-      id: auditLog.id,
-      at: auditLog.at,
-      staffName: staff.name,
-      staffLoginId: staff.loginId,
-      action: auditLog.action,
-      entity: auditLog.entity,
-      before: auditLog.before,
-      after: auditLog.after,
-      detail: auditLog.detail,
-      reason: auditLog.reason,
-    })
+    .select({ ...auditColumns, staffLoginId: staff.loginId, entity: auditLog.entity, before: auditLog.before, after: auditLog.after })
     .from(auditLog)
     .leftJoin(staff, eq(staff.id, auditLog.staffId))
     .where(isNull(auditLog.scheduleId))
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(AUDIT_LIMIT);
-  return rows.map((r) => ({
-    id: r.id,
-    at: r.at.toISOString(),
-    actor: r.staffName === null ? 'system' : 'staff',
-    staff_name: r.staffName,
-    staff_login_id: r.staffLoginId,
-    action: r.action,
-    entity: r.entity,
-    before: r.before,
-    after: r.after,
-    detail: r.detail,
-    reason: r.reason,
-  }));
+  return rows.map((r) => ({ ...auditEntryOf(r), staff_login_id: r.staffLoginId, entity: r.entity, before: r.before, after: r.after }));
 }
