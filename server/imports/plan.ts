@@ -58,28 +58,24 @@ export type ImportResult = { kind: PlanKind; applied: boolean; rows: PlannedRow[
 /** An arbitrary constant naming the roster imports' lock among the database's advisory locks. */
 const IMPORT_LOCK_ID = 7_230_523;
 
-/** Reads, plans and (with `apply`) applies one roster file. */
-export async function runImport(
-  db: Db,
-  importer: RosterImporter,
-  bytes: Uint8Array,
-  options: { apply: boolean } & ApplyContext,
-): Promise<ImportResult> {
-  const table = readCsv(bytes, importer.columns);
-  if (!table.ok) return refusedFile(importer, table.refusal);
-  return db.transaction((tx) => planAndApply(tx, importer, table, options));
+type ImportOptions = { apply: boolean } & ApplyContext;
+type Table = { columns: ReadonlySet<string>; records: CsvRecord[] };
+
+/** Reads, plans and (with `apply`) applies one roster file, in a transaction of its own. */
+export function runImport(db: Db, importer: RosterImporter, bytes: Uint8Array, options: ImportOptions): Promise<ImportResult> {
+  return readThen(importer, bytes, (table) => db.transaction((tx) => planAndApply(tx, importer, table, options)));
 }
 
 /** The same inside the caller's transaction (the demo seed's, which brings in its files together). */
-export async function runImportInTransaction(
-  tx: Tx,
-  importer: RosterImporter,
-  bytes: Uint8Array,
-  options: { apply: boolean } & ApplyContext,
-): Promise<ImportResult> {
+export function runImportInTransaction(tx: Tx, importer: RosterImporter, bytes: Uint8Array, options: ImportOptions): Promise<ImportResult> {
+  return readThen(importer, bytes, (table) => planAndApply(tx, importer, table, options));
+}
+
+/** The file read, then `plan`; a file refused whole (size, encoding, header) goes no further. */
+async function readThen(importer: RosterImporter, bytes: Uint8Array, plan: (table: Table) => Promise<ImportResult>): Promise<ImportResult> {
   const table = readCsv(bytes, importer.columns);
-  if (!table.ok) return refusedFile(importer, table.refusal);
-  return planAndApply(tx, importer, table, options);
+  if (!table.ok) return { kind: importer.kind, applied: false, rows: [{ row: table.refusal.row, key: '', outcome: 'refuse', problems: table.refusal.problems }] };
+  return plan(table);
 }
 
 /** Takes the imports' lock for the rest of the transaction: imports that apply run one at a time. */
@@ -87,11 +83,7 @@ export async function lockImports(tx: Tx): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${IMPORT_LOCK_ID})`);
 }
 
-function refusedFile(importer: RosterImporter, refusal: { row: number | null; problems: ImportProblem[] }): ImportResult {
-  return { kind: importer.kind, applied: false, rows: [{ row: refusal.row, key: '', outcome: 'refuse', problems: refusal.problems }] };
-}
-
-async function planAndApply(tx: Tx, importer: RosterImporter, table: { columns: ReadonlySet<string>; records: CsvRecord[] }, options: { apply: boolean } & ApplyContext): Promise<ImportResult> {
+async function planAndApply(tx: Tx, importer: RosterImporter, table: Table, options: ImportOptions): Promise<ImportResult> {
   if (options.apply) await lockImports(tx);
   const plan = await importer.plan(tx, table);
   if (!options.apply || plan.rows.some((row) => row.outcome === 'refuse')) return { kind: importer.kind, applied: false, rows: plan.rows };
