@@ -11,7 +11,7 @@
  */
 import { Trans } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { useNow } from '../../platform/clock.ts';
 import type { ActorRefFrom } from 'xstate';
 import { connect } from '../../../machines/proctor/proctor.connect.ts';
 import type { proctorMachine } from '../../../machines/proctor/proctor.machine.ts';
@@ -29,19 +29,10 @@ import styles from './proctor.module.css';
 
 export type ProctorActor = ActorRefFrom<typeof proctorMachine>;
 
-/** This terminal's clock, re-read every second while the page is shown. */
-function useNow(intervalMs = 1_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
-}
-
 export function ProctorScreen({ actor }: { actor: ProctorActor }) {
   const snapshot = useSelector(actor, (s) => s);
-  const now = useNow();
+  // This terminal's clock, re-read every second while the page is shown (the roster's "last seen").
+  const now = useNow(1_000);
   const api = connect(snapshot, actor.send, now);
   const signedIn = api.staff !== null && api.phase !== 'signingOut';
   const staffName = api.staff?.name ?? '';
