@@ -115,6 +115,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     { Hono: HonoApp },
     { createApp },
     { closeSharedRenderer, sharedRenderer },
+    { documentFiles },
     { openDatabase },
     { serveClient },
     { compressApi },
@@ -127,6 +128,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     import('hono'),
     import('./app.ts'),
     import('./documents/renderer.ts'),
+    import('./documents/files.ts'),
     import('./db/client.ts'),
     import('./http/client-files.ts'),
     import('./http/compression.ts'),
@@ -146,6 +148,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
 
   const metrics = createMetrics({ db: database.db, clock, logger, clusterWorker: options.clusterWorker });
+  // Stored documents are served as files under the data directory (server/documents/files.ts).
+  const documentDirectory = options.memory ? undefined : path.join(options.dataDir ?? './data', 'documents');
   const app = createApp({
     db: database.db,
     clock,
@@ -162,15 +166,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       payments: options.payments ?? defaultSettings.payments,
       security: options.security ?? defaultSettings.security,
     },
-    // Stored documents are served as files under the data directory (server/documents/files.ts).
-    ...(options.memory ? {} : { documents: { directory: path.join(options.dataDir ?? './data', 'documents') } }),
+    ...(documentDirectory === undefined ? {} : { documents: { directory: documentDirectory } }),
   });
   const uploadWindowMs =
     options.uploadWindowHours === undefined ? defaultSettings.uploadWindowMs : hoursToMs(options.uploadWindowHours);
   // The `document` jobs print through this process's Chromium, which reaches this server at
   // PUBLIC_ORIGIN or on its own loopback port (known once it listens; until then they wait).
   let ownOrigin = process.env.PUBLIC_ORIGIN ? new URL(process.env.PUBLIC_ORIGIN).origin : undefined;
-  const printing = { renderer: sharedRenderer(logger), origin: () => ownOrigin };
+  const printing = {
+    renderer: sharedRenderer(logger),
+    origin: () => ownOrigin,
+    ...(documentDirectory === undefined ? {} : { files: documentFiles(documentDirectory) }),
+  };
   const jobRunner = options.runJobs === false ? undefined : startJobRunner({ db: database.db, clock, logger, uploadWindowMs, printing });
   serveClient(app, options.distDir ?? defaultDistDir);
   // Large JSON answers of the API go out compressed (server/http/compression.ts); the static

@@ -12,7 +12,8 @@
  *   server serves the same bytes under the same ETag;
  * - `renderReleasedDocuments` (the `document` job) prints what the pupil may download in the
  *   language they sat the exam in: the score report once the result sheet is bought, the
- *   certificate once a passed result's certificate is bought; nothing before the release.
+ *   certificate once a passed result's certificate is bought; nothing before the release; and
+ *   keeps each as a file too when the server keeps files, so the first download streams it.
  */
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
@@ -23,6 +24,7 @@ import { ownedBy } from '../domain/purchases.ts';
 import { issueToken } from '../domain/tokens.ts';
 import { enqueueJob } from '../jobs/queue.ts';
 import type { DocumentKind } from './access.ts';
+import type { DocumentFiles } from './files.ts';
 import type { DocumentRenderer } from './renderer.ts';
 
 /** How long the renderer's token lives: enough to open and print one page. */
@@ -30,8 +32,11 @@ export const DOCUMENT_TOKEN_TTL_MS = 5 * 60_000;
 
 export type StoredDocument = { bytes: Uint8Array; etag: string };
 
-/** What printing needs: the renderer, and where Chromium reaches this server (undefined: not known yet). */
-export type DocumentPrinting = { renderer: DocumentRenderer; origin: () => string | undefined };
+/**
+ * What printing needs: the renderer, where Chromium reaches this server (undefined: not known
+ * yet), and where the server keeps its documents as files (server/documents/files.ts), if it does.
+ */
+export type DocumentPrinting = { renderer: DocumentRenderer; origin: () => string | undefined; files?: DocumentFiles };
 
 /** The languages a document is printed in. */
 export const documentLanguages: readonly string[] = [...catalogKeys, 'ar-nu-arab'];
@@ -132,7 +137,10 @@ export async function renderReleasedDocuments(db: Db, scheduleHistoryId: number,
     if (await findDocument(db, scheduleHistoryId, kind, locale)) continue;
     const origin = printing.origin();
     if (!origin) throw new Error('The document renderer does not know where this server listens yet.');
-    printed.push({ kind, locale, bytes: await printDocument(db, { renderer: printing.renderer, origin }, { examineeId: sitting.examineeId, scheduleHistoryId, kind, locale, now }) });
+    const bytes = await printDocument(db, { renderer: printing.renderer, origin }, { examineeId: sitting.examineeId, scheduleHistoryId, kind, locale, now });
+    // The file is a copy named by its content: a failure to write it leaves the first download to write it.
+    await printing.files?.keep(etagOf(bytes), bytes).catch(() => false);
+    printed.push({ kind, locale, bytes });
   }
   return printed;
 }

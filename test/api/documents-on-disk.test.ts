@@ -1,7 +1,7 @@
 /**
  * Stored documents served from their files, on PGlite and PostgreSQL: a server given a directory
- * streams a stored document from a file named by its ETag (written from the database row by the
- * first download, and again when it goes missing), with the same answer as from the row
+ * streams a stored document from a file named by its ETag (written by the release's `document`
+ * job, and from the database row by a download when it goes missing), with the same answer as from the row
  * (bytes, length, ETag, 304, HEAD); and the rights are checked on every download before any of
  * that, so a logged-out token, the tokens a reset revoked, an expired token and another pupil's
  * are refused at once although the file is there (and never answered 304).
@@ -16,6 +16,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { RESULT_RELEASE_MS } from '../../machines/schedule-history/schedule-history.machine.ts';
 import { createApp } from '../../server/app.ts';
 import { results } from '../../server/db/schema.ts';
+import { documentFiles } from '../../server/documents/files.ts';
 import type { DocumentRenderer } from '../../server/documents/renderer.ts';
 import { issueToken, revokeAllOfExaminee } from '../../server/domain/tokens.ts';
 import { runDueJobs } from '../../server/jobs/runner.ts';
@@ -64,14 +65,18 @@ describe.each(kinds)('stored documents as files on %s', (kind) => {
     const finishedAt = (await historyRow(context.db, scheduleHistoryId)).finishedAt!;
     await buyItems(context.db, scheduleHistoryId, ['result_sheet', 'certificate'], context.clock.now());
     context.clock.set(new Date(Math.max(context.clock.now().getTime(), finishedAt.getTime() + RESULT_RELEASE_MS)));
-    expect((await runDueJobs(context.db, context.clock, { printing: { renderer, origin: () => ORIGIN } })).failed).toBe(0);
+    const printing = { renderer, origin: () => ORIGIN, files: documentFiles(directory) };
+    expect((await runDueJobs(context.db, context.clock, { printing })).failed).toBe(0);
     return { pupil, scheduleHistoryId, finishedAt };
   }
 
-  test('a stored document is streamed from its file, written from the row on the first download and again when missing', { timeout: 120_000 }, async () => {
+  test('a stored document is streamed from its file, written by the release job and again from the row when missing', { timeout: 120_000 }, async () => {
     const { pupil, scheduleHistoryId } = await releasedPupil(api);
     const { token } = await api.loginAs(pupil.loginCode);
     const url = `/get-certificate?schedule_history_id=${scheduleHistoryId}`;
+    // The release's job kept the printed certificate as a file before any download.
+    const printed = new TextEncoder().encode(`%PDF-1.7 fake /score-report-embed/${scheduleHistoryId} certificate en`);
+    expect(new Uint8Array(readFileSync(fileOf(directory, `"${createHash('sha256').update(printed).digest('base64url')}"`)))).toEqual(printed);
 
     const first = await download(url, token);
     expect(first.status).toBe(200);
