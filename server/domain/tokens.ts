@@ -56,8 +56,8 @@ export async function issueToken(
   return token;
 }
 
-/** The principal of a token, or undefined when it is unknown, revoked, expired, or its examinee is disabled. */
-export async function authenticate(tx: Tx, token: string, now: Date): Promise<Principal | undefined> {
+/** The caller of a token the condition picks, its examinee enabled; undefined when none. */
+async function principalWhere(tx: Tx, token: string, condition: SQL | undefined): Promise<Principal | undefined> {
   if (!TOKEN_PATTERN.test(token)) return undefined;
   const [row] = await tx
     .select({
@@ -68,9 +68,14 @@ export async function authenticate(tx: Tx, token: string, now: Date): Promise<Pr
     })
     .from(authTokens)
     .innerJoin(examinees, eq(examinees.id, authTokens.examineeId))
-    .where(and(liveToken(authTokens, token, now), eq(examinees.disabled, false)))
+    .where(and(condition, eq(examinees.disabled, false)))
     .limit(1);
   return row;
+}
+
+/** The principal of a token, or undefined when it is unknown, revoked, expired, or its examinee is disabled. */
+export function authenticate(tx: Tx, token: string, now: Date): Promise<Principal | undefined> {
+  return principalWhere(tx, token, liveToken(authTokens, token, now));
 }
 
 /**
@@ -78,27 +83,8 @@ export async function authenticate(tx: Tx, token: string, now: Date): Promise<Pr
  * the terminal moved away from, which may still deliver answers given before the move
  * (server/domain/answers.ts decides which). Undefined for any other token.
  */
-export async function authenticateMovedAway(tx: Tx, token: string, now: Date): Promise<Principal | undefined> {
-  if (!TOKEN_PATTERN.test(token)) return undefined;
-  const [row] = await tx
-    .select({
-      tokenId: authTokens.id,
-      examineeId: authTokens.examineeId,
-      scheduleHistoryId: authTokens.scheduleHistoryId,
-      loginType: authTokens.loginType,
-    })
-    .from(authTokens)
-    .innerJoin(examinees, eq(examinees.id, authTokens.examineeId))
-    .where(
-      and(
-        eq(authTokens.tokenHash, hashToken(token)),
-        eq(authTokens.revokedReason, 'moved'),
-        gt(authTokens.expiresAt, now),
-        eq(examinees.disabled, false),
-      ),
-    )
-    .limit(1);
-  return row;
+export function authenticateMovedAway(tx: Tx, token: string, now: Date): Promise<Principal | undefined> {
+  return principalWhere(tx, token, and(eq(authTokens.tokenHash, hashToken(token)), eq(authTokens.revokedReason, 'moved'), gt(authTokens.expiresAt, now)));
 }
 
 /** Revokes one token, a pupil's or (with `table` staff_tokens) a staff member's: a logout. One revoked already keeps its time. */
