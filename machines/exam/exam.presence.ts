@@ -37,7 +37,7 @@ export const presenceRegion = examSetup.createStateConfig({
             assign(({ context, event }) => ({
               ...withServerAnswers(context, event.output.answers),
               deadlineAt: Date.parse(event.output.deadline_at),
-              clockOffsetMs: offsetFrom(event.output.server_time),
+              clockOffsetMs: offsetFrom(event.output.server_time, context.clockOffsetMs),
             })),
             'cacheExam',
           ],
@@ -66,7 +66,7 @@ export const presenceRegion = examSetup.createStateConfig({
           actions: [
             assign({
               deadlineAt: ({ event }) => Date.parse(event.output.deadline_at),
-              clockOffsetMs: ({ event }) => offsetFrom(event.output.server_time),
+              clockOffsetMs: ({ context, event }) => offsetFrom(event.output.server_time, context.clockOffsetMs),
             }),
             'cacheExam',
           ],

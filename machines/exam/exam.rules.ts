@@ -53,8 +53,23 @@ export const examOverCodes: ReadonlySet<FailureCode> = new Set(['TIME_END', 'ER_
 /** Statuses of answers the server does not hold yet and that are ready to send. */
 const unsentStatuses: ReadonlySet<AnswerEntry['status']> = new Set(['local', 'unsaved']);
 
-export function offsetFrom(serverTime: string): number {
-  return Date.parse(serverTime) - Date.now();
+/**
+ * A fall of the measured offset larger than this is the terminal's clock set forward, taken at
+ * once; a smaller one is a response that took longer to arrive, and the offset kept stands.
+ */
+export const CLOCK_JUMP_MS = 2_000;
+
+/**
+ * The offset between the server's clock and this terminal's (server minus local), from a
+ * response's `server_time`. Each response gives a lower bound: the server stamped it before it
+ * travelled. So with the offset kept from earlier responses, the larger one is the nearer, and a
+ * slow response does not set this window's clock back (two windows of a terminal then order their
+ * answers as the pupil gave them); only a fall beyond CLOCK_JUMP_MS is a changed clock.
+ */
+export function offsetFrom(serverTime: string, kept?: number): number {
+  const measured = Date.parse(serverTime) - Date.now();
+  if (kept === undefined || measured > kept || kept - measured > CLOCK_JUMP_MS) return measured;
+  return kept;
 }
 
 export function toSave(context: ExamContext, questionId: number, entry: AnswerEntry): AnswerToSave {
@@ -136,7 +151,8 @@ export function cachedExamOf(context: ExamContext): CachedExam | null {
  * The answers once the server's are known again (a tab switch): where the server holds a value
  * other than this window's acknowledged (or refused) one, the server's replaces it, marked
  * `replaced`; a question only the server has an answer to shows it as saved; answers still on
- * their way are left alone (they are this window's newest word and go out next).
+ * their way are left alone (they are this window's newest word and go out next), and so is an
+ * acknowledged answer given after the server's (the read left before that save landed).
  */
 export function withServerAnswers(context: ExamContext, held: readonly SavedAnswer[]): Pick<ExamContext, 'answers' | 'revision'> {
   const answers = { ...context.answers };
@@ -149,6 +165,10 @@ export function withServerAnswers(context: ExamContext, held: readonly SavedAnsw
       revision += 1;
       answers[saved.question_id] = { value: saved.value, answeredAt: saved.answered_at, key: answerKey(context.answerSeed, revision), status: 'saved' };
     } else if (pendingStatuses.has(local.status)) {
+      continue;
+    } else if (local.status !== 'rejected' && Date.parse(local.answeredAt) > Date.parse(saved.answered_at)) {
+      // A read older than this window's acknowledged answer (it left the server before that save
+      // landed): the server keeps the newest, so this window's stands.
       continue;
     } else if (local.value !== saved.value) {
       answers[saved.question_id] = { ...local, value: saved.value, answeredAt: saved.answered_at, status: 'replaced' };

@@ -63,7 +63,7 @@ export const syncRegion = examSetup.createStateConfig({
             actions: [
               assign({
                 answers: ({ context, event }) => replacedBy(context.answers, event.output.key, event.output.currentValue),
-                clockOffsetMs: ({ event }) => offsetFrom(event.output.serverTime),
+                clockOffsetMs: ({ context, event }) => offsetFrom(event.output.serverTime, context.clockOffsetMs),
                 deadlineAt: ({ event }) => Date.parse(event.output.deadlineAt),
                 saveAttempts: 0,
               }),
@@ -76,7 +76,7 @@ export const syncRegion = examSetup.createStateConfig({
             actions: [
               assign({
                 answers: ({ context, event }) => markSaved(context.answers, [event.output.key]),
-                clockOffsetMs: ({ event }) => offsetFrom(event.output.serverTime),
+                clockOffsetMs: ({ context, event }) => offsetFrom(event.output.serverTime, context.clockOffsetMs),
                 deadlineAt: ({ event }) => Date.parse(event.output.deadlineAt),
                 saveAttempts: 0,
               }),

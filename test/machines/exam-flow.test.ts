@@ -549,8 +549,9 @@ describe('presence', () => {
     clock.increment(1);
     expect(exam.inputs.sendHeartbeat).toEqual([{ schedule_history_id: 7, question_index: 0, visible: true, waiting_answers: 0 }]);
     exam.clear();
-    exam.done('sendHeartbeat', { deadline_at: iso(NOW + 2_400_000), server_time: iso(NOW + 500) });
-    expect(exam.context()).toMatchObject({ deadlineAt: NOW + 2_400_000, clockOffsetMs: 500 });
+    // A nearer bound on the offset than the one kept (1 s) is taken.
+    exam.done('sendHeartbeat', { deadline_at: iso(NOW + 2_400_000), server_time: iso(NOW + 1_500) });
+    expect(exam.context()).toMatchObject({ deadlineAt: NOW + 2_400_000, clockOffsetMs: 1_500 });
     expect(exam.actions).toEqual([{ name: 'cacheExam' }]);
     expect(matches(exam, { answering: { presence: 'waiting' } })).toBe(true);
     clock.increment(PRESENCE_INTERVAL_MS);
@@ -573,10 +574,11 @@ describe('presence', () => {
     exam.clear();
     exam.done('loadServerAnswers', {
       questions: demoQuestions, answers: [{ question_id: 103, value: 'a', answered_at: iso(NOW) }],
-      deadline_at: iso(NOW + 2_100_000), server_time: iso(NOW - 250),
+      deadline_at: iso(NOW + 2_100_000), server_time: iso(NOW - 2_250),
     });
     expect(exam.context().answers[103]).toMatchObject({ value: 'a', status: 'saved' });
-    expect(exam.context()).toMatchObject({ deadlineAt: NOW + 2_100_000, clockOffsetMs: -250 });
+    // 3.25 s below the offset kept (1 s): this terminal's clock was set forward, taken at once.
+    expect(exam.context()).toMatchObject({ deadlineAt: NOW + 2_100_000, clockOffsetMs: -2_250 });
     expect(exam.actions).toEqual([{ name: 'cacheExam' }]);
     expect(matches(exam, { answering: { presence: 'beating' } })).toBe(true);
   });

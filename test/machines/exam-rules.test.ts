@@ -27,6 +27,7 @@ import {
   markSaved,
   mergeAnswers,
   offsetFrom,
+  CLOCK_JUMP_MS,
   replacedBy,
   retriedCalls,
   SAVE_RETRY_MAX_MS,
@@ -249,6 +250,22 @@ describe('after a tab switch: the server\'s answers read again', () => {
       { question_id: 101, value: 'a', answered_at: at },
     ]).answers).toEqual({ 101: entry('a', 'saved', 'k1') });
   });
+
+  it('a read that left the server before this window\'s later answer was saved does not replace it', () => {
+    // Tab B comes to the front (the read starts), the pupil answers, the save lands, then the
+    // read arrives with tab A's older answer: B's stands, as it does on the server.
+    const mine = entry('b', 'saved', 'k1', '2026-11-22T09:00:05.000Z');
+    const stale = [{ question_id: 101, value: 'a', answered_at: '2026-11-22T09:00:04.000Z' }];
+    expect(withServerAnswers(contextWith({ answers: { 101: mine } }), stale).answers).toEqual({ 101: mine });
+    // The server's answer is the later one: it replaces this window's.
+    const newer = [{ question_id: 101, value: 'a', answered_at: '2026-11-22T09:00:06.000Z' }];
+    expect(withServerAnswers(contextWith({ answers: { 101: mine } }), newer).answers).toEqual({
+      101: { value: 'a', answeredAt: '2026-11-22T09:00:06.000Z', key: 'k1', status: 'replaced' },
+    });
+    // A refused answer gives way to what the server holds, whatever its time.
+    const refused = entry('b', 'rejected', 'k1', '2026-11-22T09:00:05.000Z');
+    expect(withServerAnswers(contextWith({ answers: { 101: refused } }), stale).answers[101]?.status).toBe('replaced');
+  });
 });
 
 describe('time and the cache', () => {
@@ -256,6 +273,17 @@ describe('time and the cache', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-11-22T09:00:00.000Z') });
     expect(offsetFrom('2026-11-22T09:00:02.500Z')).toBe(2_500);
     expect(offsetFrom('2026-11-22T08:59:59.000Z')).toBe(-1_000);
+  });
+
+  it('a slow response does not set the kept offset back; a larger one, or a changed clock, is taken', () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-11-22T09:00:00.000Z') });
+    // Stamped 1.5 s before it arrived: a lower bound below the 500 ms kept, which stands.
+    expect(offsetFrom('2026-11-22T08:59:59.000Z', 500)).toBe(500);
+    // A tighter bound than the kept one replaces it.
+    expect(offsetFrom('2026-11-22T09:00:00.800Z', 500)).toBe(800);
+    // More than CLOCK_JUMP_MS below: this terminal's clock was set forward; taken at once.
+    expect(offsetFrom('2026-11-22T08:59:57.000Z', 500)).toBe(-3_000);
+    expect(500 - -3_000).toBeGreaterThan(CLOCK_JUMP_MS);
   });
 
   it('the deadline has passed once this terminal\'s time plus the offset reaches it', () => {
