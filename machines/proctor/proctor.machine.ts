@@ -35,37 +35,8 @@
  * - signing out calls POST /admin/logout with the token first and forgets it after, whatever
  *   the answer (the pupil's Examinee-Token is never touched).
  */
-import { assign, enqueueActions, fromPromise, raise, setup, stopChild } from 'xstate';
-import {
-  ROSTER_POLL_MS,
-  type AdminSchedulesResponse,
-  type AuditResponse,
-  type StaffLoginRequest,
-  type StaffLoginResponse,
-} from '../../contract/admin.ts';
-import { administrationMachine } from '../administration/administration.machine.ts';
-import { backoffMs } from '../shared/backoff.ts';
-import { ApiFailure, failureCodeOf } from '../shared/ports.ts';
-import { uuidV4 } from '../shared/uuid.ts';
-import {
-  SEARCH_MAX_LENGTH,
-  canAskAction,
-  checkConfirmation,
-  checkStaffLogin,
-  pupilsToExtend,
-  roomsOf,
-  rosterFilters,
-  serverNow,
-} from './proctor.rules.ts';
-import type {
-  ActionDraft,
-  ActionResult,
-  ActionRequest,
-  ProctorContext,
-  ProctorEvent,
-  RestoredSession,
-  RosterResult,
-} from './proctor.types.ts';
+import { enqueueActions } from 'xstate';
+import { listStates, proctorSetup, signOutOnRefusal, signedOutContext } from './proctor.setup.ts';
 
 // The rules live in proctor.rules.ts; the page and the tests read them from here too.
 export {
@@ -91,283 +62,9 @@ export {
   visiblePupils,
 } from './proctor.rules.ts';
 
-/** The longest wait between two polls while the connection is lost. */
-export const POLL_BACKOFF_MAX_MS = 30_000;
+export { POLL_BACKOFF_MAX_MS, pollDelayMs } from './proctor.setup.ts';
 
-/** The wait before the next poll: ROSTER_POLL_MS, then 5 s, 10 s, 20 s, 30 s... after failures. */
-export function pollDelayMs(failures: number): number {
-  return backoffMs(failures - 1, { firstMs: ROSTER_POLL_MS, maxMs: POLL_BACKOFF_MAX_MS });
-}
-
-const errorOf = (event: unknown) => (event as { error?: unknown }).error;
-const failureOf = ({ event }: { event: unknown }) => failureCodeOf(errorOf(event));
-const outputOf = <T>(event: unknown) => (event as { output: T }).output;
-
-function offsetFrom(serverTime: string): number {
-  return Date.parse(serverTime) - Date.now();
-}
-
-/** A schedule just chosen (or none): nothing of the roster, its actions or its audit is kept. */
-const freshScheduleContext = {
-  roster: null,
-  etag: null,
-  updatedAt: null,
-  pollFailures: 0,
-  pollFailure: null,
-  venueId: null,
-  rosterFilter: 'all',
-  search: '',
-  draft: null,
-  fieldErrors: {},
-  pending: null,
-  actionFailure: null,
-  outcome: null,
-  audit: [],
-} satisfies Partial<ProctorContext>;
-
-/** Signed out: nothing of the staff session or its schedules is kept. */
-const signedOutContext = {
-  token: null,
-  staff: null,
-  credentials: null,
-  failure: null,
-  schedules: [],
-  scheduleCode: null,
-  ...freshScheduleContext,
-} satisfies Partial<ProctorContext>;
-
-/** A staff call refused with a 401 (revoked, expired): the staff signs in again, told why. */
-const signOutOnRefusal = { guard: 'isUnauthorized', target: '#proctor.signedOut', actions: ['forgetToken', 'endStaffSession'] } as const;
-
-/**
- * A list the page loads (the schedules, the audit trail): `loading` (busy) -> `ready`, whose
- * "Refresh" loads it again, or `failed`, which says so with "Try again"; a 401 signs out.
- */
-type ListInput = { loadSchedules: { token: string }; loadAudit: { token: string; code: string } };
-
-function listStates<const Src extends keyof ListInput, const Assign extends 'assignSchedules' | 'assignAudit', const ReadyOn>(list: {
-  src: Src;
-  input: (args: { context: ProctorContext }) => ListInput[Src];
-  assign: Assign;
-  readyOn: ReadyOn;
-}) {
-  return {
-    initial: 'loading',
-    states: {
-      loading: {
-        tags: ['busy'],
-        invoke: {
-          id: list.src,
-          src: list.src,
-          input: list.input,
-          onDone: { target: 'ready', actions: list.assign },
-          onError: [signOutOnRefusal, { target: 'failed', actions: 'assignFailure' }],
-        },
-      },
-      failed: { tags: ['error'], on: { 'retry.requested': 'loading' } },
-      ready: { on: { ...list.readyOn, 'retry.requested': 'loading' } },
-    },
-  } as const;
-}
-
-export const proctorMachine = setup({
-  types: {
-    context: {} as ProctorContext,
-    events: {} as ProctorEvent,
-  },
-  actors: {
-    /** Reads the stored staff token and asks GET /admin/me whose it is; null when none is stored. */
-    restoreSession: fromPromise<RestoredSession | null, void>(async () => {
-      throw new Error('restoreSession is provided by the edge (proctor.actors.ts)');
-    }),
-    /** POST /admin/login. */
-    signIn: fromPromise<StaffLoginResponse, StaffLoginRequest>(async () => {
-      throw new Error('signIn is provided by the edge (proctor.actors.ts)');
-    }),
-    /** GET /admin/schedules. */
-    loadSchedules: fromPromise<AdminSchedulesResponse, { token: string }>(async () => {
-      throw new Error('loadSchedules is provided by the edge (proctor.actors.ts)');
-    }),
-    /** GET /admin/schedules/:code/roster with If-None-Match. */
-    loadRoster: fromPromise<RosterResult, { token: string; code: string; etag: string | null }>(async () => {
-      throw new Error('loadRoster is provided by the edge (proctor.actors.ts)');
-    }),
-    /** POST /admin/sittings/:id/{move-terminal,retake,extend} or /admin/schedules/:code/extend. */
-    performAction: fromPromise<ActionResult, { token: string; scheduleCode: string; request: ActionRequest }>(async () => {
-      throw new Error('performAction is provided by the edge (proctor.actors.ts)');
-    }),
-    /** GET /admin/audit?schedule=. */
-    loadAudit: fromPromise<AuditResponse, { token: string; code: string }>(async () => {
-      throw new Error('loadAudit is provided by the edge (proctor.actors.ts)');
-    }),
-    /** The administrator's console beside exam day (spawned as `administration` for role admin). */
-    administration: administrationMachine,
-    /** POST /admin/logout (revokes the staff token). */
-    signOut: fromPromise<void, { token: string }>(async () => {
-      throw new Error('signOut is provided by the edge (proctor.actors.ts)');
-    }),
-  },
-  actions: {
-    /** Keeps the staff token under its own storage key (the edge provides it). */
-    storeToken: (_, _params: { token: string }) => {},
-    /** Removes the staff token from storage, and nothing else (the edge provides it). */
-    forgetToken: () => {},
-    assignRestored: assign(({ event }) => {
-      const restored = outputOf<RestoredSession>(event);
-      return { token: restored.token, staff: restored.staff, notice: null, failure: null };
-    }),
-    assignFailure: assign({ failure: (args) => failureOf(args) }),
-    assignCredentials: assign(({ event }) => {
-      if (event.type !== 'login.submitted') return {};
-      const checked = checkStaffLogin(event.values);
-      return checked.ok ? { credentials: checked.request, loginError: null, notice: null } : {};
-    }),
-    assignFieldErrors: assign(({ event }) => {
-      if (event.type !== 'login.submitted') return {};
-      const checked = checkStaffLogin(event.values);
-      return { loginError: checked.ok ? null : { kind: 'fields' as const, fields: checked.fields }, notice: null };
-    }),
-    assignSignedIn: assign(({ event }) => {
-      const response = outputOf<StaffLoginResponse>(event);
-      return { token: response.access_token, staff: response.staff, credentials: null, loginError: null };
-    }),
-    assignLoginFailure: assign(({ event }) => ({
-      credentials: null,
-      loginError: { kind: 'failure' as const, code: failureCodeOf(errorOf(event)) },
-    })),
-    /** The staff session ended on the server (401): back to the login form, saying so. */
-    endStaffSession: assign({ ...signedOutContext, loginError: null, notice: 'sessionEnded' as const }),
-    resetAfterSignOut: assign({ ...signedOutContext, loginError: null, notice: 'signedOut' as const }),
-    assignSchedules: assign(({ event }) => ({ schedules: outputOf<AdminSchedulesResponse>(event).schedules, failure: null })),
-    chooseSchedule: assign(({ event }) => {
-      if (event.type !== 'schedule.chosen') return {};
-      return { scheduleCode: event.code, ...freshScheduleContext };
-    }),
-    assignRoster: assign(({ event }) => {
-      const result = outputOf<RosterResult>(event);
-      if (!result.modified) return { updatedAt: Date.now(), pollFailures: 0, pollFailure: null };
-      return {
-        roster: result.roster,
-        etag: result.etag,
-        clockOffsetMs: offsetFrom(result.roster.server_time),
-        updatedAt: Date.now(),
-        pollFailures: 0,
-        pollFailure: null,
-      };
-    }),
-    countPollFailure: assign(({ context, event }) => ({
-      pollFailures: context.pollFailures + 1,
-      pollFailure: failureCodeOf(errorOf(event)),
-    })),
-    chooseVenue: assign({ venueId: ({ event }) => (event.type === 'venue.chosen' ? event.venueId : null) }),
-    chooseFilter: assign({ rosterFilter: ({ context, event }) => (event.type === 'roster.filterChosen' ? event.filter : context.rosterFilter) }),
-    assignSearch: assign({ search: ({ context, event }) => (event.type === 'roster.searched' ? event.text.slice(0, SEARCH_MAX_LENGTH) : context.search) }),
-    assignDraft: assign(({ context, event }) => {
-      if (event.type !== 'action.requested') return {};
-      const draft: ActionDraft =
-        event.kind === 'extend_room'
-          ? {
-              kind: 'extend_room',
-              sittingId: null,
-              examineeName: null,
-              answersSaved: 0,
-              venueId: context.venueId,
-              venueName: roomsOf(context.roster).find((r) => r.id === context.venueId)?.name ?? null,
-              // Those the server extends, on its clock when the proctor asked (none past the upload window).
-              pupilsInExam: pupilsToExtend(context, serverNow(context, event.now)).length,
-            }
-          : (() => {
-              const pupil = context.roster?.pupils.find((p) => p.schedule_history_id === event.sittingId);
-              return {
-                kind: event.kind,
-                sittingId: event.sittingId,
-                examineeName: pupil?.examinee_name ?? null,
-                answersSaved: pupil?.answers_saved ?? 0,
-                waitingAnswers: pupil?.waiting_answers ?? 0,
-                terminalOffline: pupil?.state === 'offline',
-                venueId: pupil?.venue?.id ?? null,
-                venueName: pupil?.venue?.name ?? null,
-                pupilsInExam: 0,
-              };
-            })();
-      return { draft, fieldErrors: {}, actionFailure: null, outcome: null };
-    }),
-    assignActionFieldErrors: assign(({ context, event }) => {
-      if (event.type !== 'action.confirmed' || !context.draft) return {};
-      const checked = checkConfirmation(context.draft, event);
-      return { fieldErrors: checked.ok ? {} : checked.fields };
-    }),
-    assignPending: assign(({ context, event }) => {
-      if (event.type !== 'action.confirmed' || !context.draft) return {};
-      const checked = checkConfirmation(context.draft, event);
-      // One key per confirmed action; "Try again" sends the same pending request, key and all.
-      return checked.ok ? { pending: { ...checked.request, idempotencyKey: uuidV4() }, fieldErrors: {} } : {};
-    }),
-    clearDraft: assign({ draft: null, fieldErrors: {}, pending: null, actionFailure: null }),
-    assignActionFailure: assign({ actionFailure: (args) => failureOf(args) }),
-    /** The action is done: its outcome for the status line, and the pupil row the server answered. */
-    assignOutcome: assign(({ context, event }) => {
-      const result = outputOf<ActionResult>(event);
-      const request = context.pending;
-      const roster =
-        context.roster && result.pupil
-          ? {
-              ...context.roster,
-              pupils: context.roster.pupils.map((p) =>
-                p.schedule_history_id === result.pupil!.schedule_history_id ? result.pupil! : p,
-              ),
-            }
-          : context.roster;
-      return {
-        roster,
-        clockOffsetMs: offsetFrom(result.server_time),
-        outcome: request
-          ? {
-              kind: request.kind,
-              examineeName: result.pupil?.examinee_name ?? request.examineeName,
-              minutes: request.minutes,
-              extended: result.extended,
-              venueName: request.venueName,
-            }
-          : null,
-        draft: null,
-        fieldErrors: {},
-        pending: null,
-        actionFailure: null,
-      };
-    }),
-    requestRosterRefresh: raise({ type: 'roster.refreshRequested' }),
-    stopAdministration: stopChild('administration'),
-    assignAudit: assign(({ event }) => ({ audit: outputOf<AuditResponse>(event).entries, failure: null })),
-  },
-  guards: {
-    hasStoredSession: ({ event }) => outputOf<RestoredSession | null>(event) !== null,
-    isUnauthorized: ({ event }) => {
-      const error = errorOf(event);
-      return error instanceof ApiFailure ? error.status === 401 && error.code !== 'DURING_MAINTENANCE' : failureCodeOf(error) === 'NOT_LOGGED_IN';
-    },
-    isValidLogin: ({ event }) => event.type === 'login.submitted' && checkStaffLogin(event.values).ok,
-    isKnownSchedule: ({ context, event }) =>
-      event.type === 'schedule.chosen' && context.schedules.some((s) => s.code === event.code),
-    isKnownFilter: ({ event }) => event.type === 'roster.filterChosen' && (rosterFilters as readonly string[]).includes(event.filter),
-    isKnownVenue: ({ context, event }) =>
-      event.type === 'venue.chosen' && (event.venueId === null || roomsOf(context.roster).some((r) => r.id === event.venueId)),
-    // On the server's clock when the proctor asked (the event's `now`, this terminal's time): the
-    // rule the roster's buttons show, so nothing the server would refuse TIME_END is asked for.
-    canRequestAction: ({ context, event }) => {
-      if (event.type !== 'action.requested') return false;
-      const serverClock = serverNow(context, event.now);
-      if (event.kind === 'extend_room') return pupilsToExtend(context, serverClock).length > 0;
-      const pupil = context.roster?.pupils.find((p) => p.schedule_history_id === event.sittingId);
-      return pupil !== undefined && canAskAction(context, pupil, event.kind, serverClock);
-    },
-    isValidConfirmation: ({ context, event }) =>
-      event.type === 'action.confirmed' && context.draft !== null && checkConfirmation(context.draft, event).ok,
-  },
-  delays: {
-    pollDelay: ({ context }) => pollDelayMs(context.pollFailures),
-  },
-}).createMachine({
+export const proctorMachine = proctorSetup.createMachine({
   id: 'proctor',
   context: {
     ...signedOutContext,
@@ -385,7 +82,11 @@ export const proctorMachine = setup({
         id: 'restoreSession',
         src: 'restoreSession',
         onDone: [
-          { guard: 'hasStoredSession', target: 'signedIn', actions: 'assignRestored' },
+          {
+            guard: { type: 'hasStoredSession', params: ({ event }) => event.output },
+            target: 'signedIn',
+            actions: { type: 'assignRestored', params: ({ event }) => event.output! },
+          },
           { target: 'signedOut' },
         ],
         onError: [
@@ -419,7 +120,10 @@ export const proctorMachine = setup({
         input: ({ context }) => context.credentials!,
         onDone: {
           target: 'signedIn',
-          actions: ['assignSignedIn', { type: 'storeToken', params: ({ event }) => ({ token: event.output.access_token }) }],
+          actions: [
+            { type: 'assignSignedIn', params: ({ event }) => event.output },
+            { type: 'storeToken', params: ({ event }) => ({ token: event.output.access_token }) },
+          ],
         },
         onError: { target: 'signedOut', actions: 'assignLoginFailure' },
       },
@@ -463,7 +167,7 @@ export const proctorMachine = setup({
                     id: 'loadRoster',
                     src: 'loadRoster',
                     input: ({ context }) => ({ token: context.token!, code: context.scheduleCode!, etag: context.etag }),
-                    onDone: { target: 'waiting', actions: 'assignRoster' },
+                    onDone: { target: 'waiting', actions: { type: 'assignRoster', params: ({ event }) => event.output } },
                     onError: [
                       signOutOnRefusal,
                       { target: 'waiting', actions: 'countPollFailure' },
@@ -505,7 +209,7 @@ export const proctorMachine = setup({
                     id: 'performAction',
                     src: 'performAction',
                     input: ({ context }) => ({ token: context.token!, scheduleCode: context.scheduleCode!, request: context.pending! }),
-                    onDone: { target: 'idle', actions: ['assignOutcome', 'requestRosterRefresh'] },
+                    onDone: { target: 'idle', actions: [{ type: 'assignOutcome', params: ({ event }) => event.output }, 'requestRosterRefresh'] },
                     onError: [
                       signOutOnRefusal,
                       { target: 'failed', actions: 'assignActionFailure' },
