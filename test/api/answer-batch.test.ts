@@ -16,30 +16,17 @@ import { prepare } from '../../server/db/prepared.ts';
 import { answers } from '../../server/db/schema.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { untilLockWaiters } from '../helpers/lock-waiters.ts';
+import { batchesDuring } from '../helpers/save-batches.ts';
 import { errorOf, useApi } from '../helpers/server-api.ts';
 import { addSitting, answerKey } from '../helpers/server-fixtures.ts';
 
 const kinds = await testDatabaseKinds();
-const BATCH = 'gradus_save_answers_2_postgres';
 
 describe.each(kinds.filter((k) => k === 'postgres'))('answer saves batched on %s', (kind) => {
   const api = useApi(kind);
   const save = (token: string, body: Record<string, unknown>) => api.call('POST', '/api/exam/answers', { token, body });
   const rowsOf = (id: number) => api.db.select().from(answers).where(eq(answers.scheduleHistoryId, id));
   afterEach(() => vi.restoreAllMocks());
-
-  /** The sizes of the batched statements sent while `work` runs. */
-  async function batchesDuring<T>(work: () => Promise<T>): Promise<{ result: T; sizes: number[] }> {
-    const sizes: number[] = [];
-    const query = pg.Client.prototype.query;
-    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as { name?: string; values?: unknown[][] } | undefined;
-      if (config?.name === BATCH) sizes.push(config.values![0]!.length);
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as never);
-    const result = await work();
-    return { result, sizes };
-  }
 
   async function startedPupils(count: number) {
     const pupils = [];

@@ -9,7 +9,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ScheduleHistoryStatus as S } from '../../contract/enums.ts';
 import { answers, authTokens, scheduleHistories } from '../../server/db/schema.ts';
@@ -19,6 +18,7 @@ import { authenticateMovedAway, hashToken } from '../../server/domain/tokens.ts'
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, useApi, type ApiContext } from '../helpers/server-api.ts';
 import { addStaff, staffLogin, terminal } from '../helpers/admin-api.ts';
+import { batchesDuring } from '../helpers/save-batches.ts';
 import { addSitting, answerKey, historyRow } from '../helpers/server-fixtures.ts';
 
 const kinds = await testDatabaseKinds();
@@ -201,7 +201,6 @@ describe.each(kinds.filter((k) => k === 'postgres'))('answers from a terminal mo
   afterEach(() => vi.restoreAllMocks());
 
   test('saves arriving together go as one batch, which takes those given before the move and refuses the rest', async () => {
-    const BATCH = 'gradus_save_answers_2_postgres';
     const { proctor, oldLab, sitting, id, questions } = await pupilOnTerminalA(api);
     // Read each question's facts once, so the saves below reach the database together.
     for (const q of questions.slice(0, 6)) {
@@ -214,14 +213,9 @@ describe.each(kinds.filter((k) => k === 'postgres'))('answers from a terminal mo
     const afterMove = questions.slice(3, 6).map((q) => api.answer(id, q.id, right(q), { answered_at: new Date(api.clock.now().getTime() + 1000).toISOString() }));
     api.clock.advance(2000);
 
-    const sizes: number[] = [];
-    const query = pg.Client.prototype.query;
-    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as { name?: string; values?: unknown[][] } | undefined;
-      if (config?.name === BATCH) sizes.push(config.values![0]!.length);
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as never);
-    const responses = await Promise.all([...offline, ...afterMove].map((body) => oldLab.call('POST', '/api/exam/answers', sitting.token, body)));
+    const { result: responses, sizes } = await batchesDuring(() =>
+      Promise.all([...offline, ...afterMove].map((body) => oldLab.call('POST', '/api/exam/answers', sitting.token, body))),
+    );
     expect(Math.max(...sizes)).toBeGreaterThan(1);
     expect(responses.slice(0, 3).map((r) => r.status)).toEqual([201, 201, 201]);
     expect(responses.slice(3).map((r) => errorOf(r).code)).toEqual(['INCORRECT_DEVICE', 'INCORRECT_DEVICE', 'INCORRECT_DEVICE']);
