@@ -5,7 +5,7 @@
 import type { PaymentPort } from '../../machines/payment/payment.types.ts';
 import type { ApiPort, FailureCode, StoragePort } from '../../machines/shared/ports.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
-import { scoreReportFixture } from '../view/score-report-fixture.ts';
+import { scoreReportFixture } from './score-report-fixture.ts';
 import type { HeartbeatRequest } from '../../contract/presence.ts';
 import type { ExamDetails, Question } from '../../contract/exam.ts';
 import type { PaymentLine, PaymentProvider, PaymentSession, PaymentStatusResponse } from '../../contract/payments.ts';

@@ -16,7 +16,7 @@ import { AppProviders } from '../../src/app/providers.tsx';
 import { createAppRouter } from '../../src/app/router.ts';
 import { syncRouterWithKiosk } from '../../src/app/router-sync.ts';
 import type { ControlledApi } from './controlled-api.ts';
-import { setupLanguage } from '../view/render.tsx';
+import { setupLanguage } from './render-view.tsx';
 
 type KioskDeps = Parameters<typeof createKioskMachine>[0];
 

@@ -14,8 +14,8 @@ import { selectDocumentView } from '../../machines/document/document.selectors.t
 import type { DocumentDeps } from '../../machines/document/document.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { never } from '../helpers/never.ts';
-import { loginSlipsFixture } from '../view/login-slips-fixture.ts';
-import { scoreReportFixture } from '../view/score-report-fixture.ts';
+import { loginSlipsFixture } from '../helpers/login-slips-fixture.ts';
+import { scoreReportFixture } from '../helpers/score-report-fixture.ts';
 
 const TOKEN = 'a'.repeat(43);
 

@@ -23,7 +23,7 @@ import {
 import type { OwnedItems, ResultsInput } from '../../machines/results/results.types.ts';
 import { ApiFailure, type ApiPort } from '../../machines/shared/ports.ts';
 import { createFakeApi } from '../helpers/fake-api.ts';
-import { scoreReportFixture } from '../view/score-report-fixture.ts';
+import { scoreReportFixture } from '../helpers/score-report-fixture.ts';
 
 const serverTime = '2026-11-22T09:00:00.000Z';
 const returning = { reference: 'GR-00000000-0000-4000-8000-000000000001', sessionId: 'CS1234', redirectResult: 'X6Xtf' };

@@ -8,7 +8,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { ActionDialogApi } from '../../machines/proctor/proctor.connect.ts';
 import { ActionDialog } from '../../src/screens/proctor/action-dialog.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 const move = (overrides: Partial<ActionDialogApi>): ActionDialogApi => ({
   kind: 'move_terminal',

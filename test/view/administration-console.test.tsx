@@ -16,7 +16,7 @@ import { administrationImplementations } from '../../machines/administration/adm
 import { administrationMachine } from '../../machines/administration/administration.machine.ts';
 import { AdministrationConsole } from '../../src/screens/administration/administration.tsx';
 import { createFakeAdministration, type FakeAdministration } from '../helpers/fake-administration.ts';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 afterEach(() => vi.restoreAllMocks());
 

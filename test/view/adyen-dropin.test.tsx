@@ -11,7 +11,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProviderResult } from '../../machines/payment/payment.types.ts';
 import { AdyenDropin, type AdyenDropinProps } from '../../src/components/adyen-dropin/adyen-dropin.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 type Callbacks = {
   onPaymentCompleted(data: unknown): void;

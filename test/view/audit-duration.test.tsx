@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AuditEntry } from '../../contract/admin.ts';
 import { formatDuration } from '../../src/i18n/format.ts';
 import { AuditLog } from '../../src/screens/proctor/audit-log.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 function credit(id: number, action: 'outage_credit' | 'maintenance_credit', seconds: number): AuditEntry {
   return {

@@ -7,8 +7,8 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { CertificateDocument } from '../../src/screens/certificate/certificate.tsx';
 import { certificateNumber } from '../../src/screens/certificate/certificate-number.ts';
-import { scoreReportFixture } from './score-report-fixture.ts';
-import { renderView } from './render.tsx';
+import { scoreReportFixture } from '../helpers/score-report-fixture.ts';
+import { renderView } from '../helpers/render-view.tsx';
 
 describe('certificate', () => {
   it('certifies the pupil by name, subject, level, date and organisation, with its number', async () => {

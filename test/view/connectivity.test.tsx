@@ -18,7 +18,7 @@ import { ConnectivityScreen } from '../../src/screens/connectivity/connectivity.
 import { LoginCodeScreen } from '../../src/screens/login-code/login-code.tsx';
 import { LoginScreen } from '../../src/screens/login/login.tsx';
 import { FAKE_SERVER_TIME, createFakeConnectivity, fakeUrls, type FakeConnectivity } from '../helpers/fake-connectivity.ts';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 async function renderCheck(port: FakeConnectivity = createFakeConnectivity(), language: LanguageKey = 'en') {
   const actor = createActor(connectivityMachine.provide(connectivityImplementations(port))).start();

@@ -11,8 +11,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { MenuView } from '../../machines/session/session.selectors.ts';
 import { ScoreReportScreen } from '../../src/screens/score-report/score-report.tsx';
 import { TestingMenuScreen } from '../../src/screens/testing-menu/testing-menu.tsx';
-import { renderView } from './render.tsx';
-import { scoreReportFixture } from './score-report-fixture.ts';
+import { renderView } from '../helpers/render-view.tsx';
+import { scoreReportFixture } from '../helpers/score-report-fixture.ts';
 
 function renderReport(rank: Parameters<typeof scoreReportFixture>[0]) {
   return renderView(

@@ -12,7 +12,7 @@ import { documentMachine } from '../../machines/document/document.machine.ts';
 import type { ResultDocumentInput } from '../../machines/document/document.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { never } from '../helpers/never.ts';
-import { scoreReportFixture } from './score-report-fixture.ts';
+import { scoreReportFixture } from '../helpers/score-report-fixture.ts';
 
 function start(input: Partial<ResultDocumentInput> = {}) {
   const machine = documentMachine.provide({ actors: { applyLocale: never(), loadScoreReport: never() } });

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ssoErrorCodes } from '../../contract/session.ts';
 import { ssoErrorMessage, ssoErrorMessages } from '../../src/i18n/sso-messages.ts';
 import { EntryScreen } from '../../src/screens/entry/entry.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 describe('entry', () => {
   it('shows a skeleton while signing in, and nothing to press', async () => {

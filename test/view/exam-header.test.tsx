@@ -7,7 +7,7 @@ import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ExamHeader } from '../../src/components/exam-header/exam-header.tsx';
 import { secondsLeft } from '../../machines/exam/exam.rules.ts';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 const T0 = Date.parse('2026-11-22T09:00:00.000Z');
 const MIN = 60_000;

@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ExamListItem } from '../../contract/session.ts';
 import { examRowsOf } from '../../machines/session/session.selectors.ts';
 import { ExamListScreen, type ExamListScreenProps } from '../../src/screens/exam-list/exam-list.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 function item(id: number, overrides: Partial<ExamListItem> = {}): ExamListItem {
   return {

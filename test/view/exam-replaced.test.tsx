@@ -7,8 +7,8 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
-import { questions } from './fixtures.ts';
-import { renderView } from './render.tsx';
+import { questions } from '../helpers/exam-fixtures.ts';
+import { renderView } from '../helpers/render-view.tsx';
 
 function props(overrides: Partial<ExamScreenProps> = {}): ExamScreenProps {
   return {

@@ -7,7 +7,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ExamStartScreen, type ExamStartScreenProps } from '../../src/screens/exam-start/exam-start.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 function props(overrides: Partial<ExamStartScreenProps> = {}): ExamStartScreenProps {
   return { busy: false, error: null, timeLimitMinutes: 40, onStart: vi.fn(), ...overrides };

@@ -21,7 +21,7 @@ import type { TutorialPort } from '../../machines/tutorial/tutorial.types.ts';
 import { featuresOf, practiceOf } from '../../server/domain/tutorial.ts';
 import { BoundExamTutorial } from '../../src/app/connect/exam-tutorial.tsx';
 import { ExamTutorialScreen } from '../../src/screens/exam-tutorial/exam-tutorial.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 describe('exam-tutorial', () => {
   it('explains the number of questions, the time, the timer, moving and saving', async () => {

@@ -6,8 +6,8 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ExamScreen, TEXT_COMMIT_DELAY_MS, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
-import { questions } from './fixtures.ts';
-import { renderView } from './render.tsx';
+import { questions } from '../helpers/exam-fixtures.ts';
+import { renderView } from '../helpers/render-view.tsx';
 
 function props(overrides: Partial<ExamScreenProps> = {}): ExamScreenProps {
   return {

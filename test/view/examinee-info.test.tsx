@@ -6,7 +6,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ExamineeInfoScreen } from '../../src/screens/examinee-info/examinee-info.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 describe('examinee-info', () => {
   it('shows name, grade and email, and says they cannot be changed', async () => {

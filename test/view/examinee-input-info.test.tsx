@@ -13,7 +13,7 @@ import {
   type ExamineeInputInfoScreenProps,
 } from '../../src/screens/examinee-input-info/examinee-input-info.tsx';
 import { gradeIds } from '../../contract/session.ts';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 const empty: ExamineeInfoValues = { examinee_name: '', grade_id: null, email: '' };
 const filled: ExamineeInfoValues = { examinee_name: 'Aiko Tanaka', grade_id: 5, email: 'aiko@example.com' };

@@ -5,7 +5,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ForbiddenScreen } from '../../src/screens/forbidden/forbidden.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 describe('forbidden', () => {
   it('says a login is needed and goes to the login page', async () => {

@@ -20,8 +20,8 @@ import { ExamTutorialScreen } from '../../src/screens/exam-tutorial/exam-tutoria
 import { LoginConfirmScreen } from '../../src/screens/login-confirm/login-confirm.tsx';
 import { ShortResultScreen } from '../../src/screens/short-result/short-result.tsx';
 import type { ShortResult } from '../../contract/results.ts';
-import { examDetails } from './fixtures.ts';
-import { renderView } from './render.tsx';
+import { examDetails } from '../helpers/exam-fixtures.ts';
+import { renderView } from '../helpers/render-view.tsx';
 
 const arabicIndic = /[\u0660-\u0669]/;
 

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { isExternalLink, splitLinks } from '../../src/components/linked-text/links.ts';
 import { LinkedText } from '../../src/components/linked-text/linked-text.tsx';
 import { LoginScreen } from '../../src/screens/login/login.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 describe('which strings are external links', () => {
   it.each([

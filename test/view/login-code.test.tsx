@@ -7,7 +7,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storageKeys } from '../../machines/shared/storage.ts';
 import { LoginCodeScreen, type LoginCodeScreenProps } from '../../src/screens/login-code/login-code.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 function props(overrides: Partial<LoginCodeScreenProps> = {}): LoginCodeScreenProps {
   return { busy: false, error: null, onSubmit: vi.fn(), ...overrides };

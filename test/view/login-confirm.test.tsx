@@ -6,8 +6,8 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { LoginConfirmScreen, type LoginConfirmScreenProps } from '../../src/screens/login-confirm/login-confirm.tsx';
-import { examDetails } from './fixtures.ts';
-import { renderView } from './render.tsx';
+import { examDetails } from '../helpers/exam-fixtures.ts';
+import { renderView } from '../helpers/render-view.tsx';
 
 function props(overrides: Partial<LoginConfirmScreenProps> = {}): LoginConfirmScreenProps {
   return { status: 'ready', details: examDetails, error: null, onConfirm: vi.fn(), onReject: vi.fn(), onRetry: vi.fn(), ...overrides };

@@ -7,7 +7,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { LoginScreen, type LoginScreenProps } from '../../src/screens/login/login.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 const place = { organizationName: 'Sakura Primary School', scheduleName: 'Spring test 2026', venueName: 'Room 2' };
 

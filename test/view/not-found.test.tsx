@@ -6,7 +6,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { BootingScreen } from '../../src/screens/booting/booting.tsx';
 import { NotFoundScreen } from '../../src/screens/not-found/not-found.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 describe('not-found', () => {
   it('says the page was not found and goes to the login page', async () => {

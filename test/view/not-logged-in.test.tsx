@@ -5,7 +5,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { NotLoggedInScreen } from '../../src/screens/not-logged-in/not-logged-in.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 describe('not-logged-in', () => {
   it('shows the header with placeholders above the message', async () => {

@@ -12,7 +12,7 @@ import { apiOf } from '../../machines/payment/payment.connect.ts';
 import type { PaymentEvent, PaymentView } from '../../machines/payment/payment.types.ts';
 import type { PaymentLine, PaymentSession } from '../../contract/payments.ts';
 import { PaymentScreen } from '../../src/screens/payment/payment.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 vi.mock('../../src/components/adyen-dropin/adyen-dropin.tsx', () => ({
   AdyenDropin: (props: {

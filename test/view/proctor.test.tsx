@@ -19,7 +19,7 @@ import { ApiFailure } from '../../machines/shared/ports.ts';
 import { clearExaminee, storageKeys, writeStaffToken } from '../../machines/shared/storage.ts';
 import { ProctorScreen } from '../../src/screens/proctor/proctor.tsx';
 import { FAKE_NOW, FAKE_UPLOAD_WINDOW_MS, LOCKED_LOGIN_ID, STAFF_PASSWORD, createFakeAdmin, demoStaff, type FakeAdmin } from '../helpers/fake-admin.ts';
-import { memoryStorage, renderView } from './render.tsx';
+import { memoryStorage, renderView } from '../helpers/render-view.tsx';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'], now: FAKE_NOW });
@@ -316,6 +316,18 @@ describe('proctor: the roster', () => {
     ]);
     // Nobody in Room 2 is in the exam: nothing to extend there.
     expect((screen.getByRole('button', { name: 'Extend time for this room' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('a pupil whose login was refused at another terminal comes first, saying so with an icon and words', async () => {
+    const admin = createFakeAdmin();
+    const amara = admin.pupils.find((p) => p.examinee_name === 'Amara Okafor')!;
+    amara.refused_elsewhere_at = new Date(FAKE_NOW - 60_000).toISOString();
+    const view = await renderProctor({ admin });
+    await openRoster(view);
+    expect(namesShown()[0]).toBe('Amara Okafor');
+    expect(rowOf('Amara Okafor').textContent).toContain('Tried to log in at another terminal');
+    expect(rowOf('Amara Okafor').querySelector('[data-attention="refused_elsewhere"] svg')).not.toBeNull();
+    expect(screen.getByRole('button', { name: /^Needs attention/ }).textContent).toBe('Needs attention 4');
   });
 
   it('filters by state and searches by name or login code; the counts stay the room\'s', async () => {

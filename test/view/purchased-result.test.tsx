@@ -12,7 +12,7 @@ import {
   PurchasedResultScreen,
   type PurchasedResultScreenProps,
 } from '../../src/screens/purchased-result/purchased-result.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 /** What results.connect.ts decides from what is owned, by the results' own rules. */
 function decided(purchases: Purchases | null) {

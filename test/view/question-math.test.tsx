@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { splitMath } from '../../src/components/math/math-text.tsx';
 import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
 import type { Question } from '../../contract/exam.ts';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 const mathQuestion: Question = {
   id: 401,

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { pressKey, valueOf, type KeypadKey, type KeypadOptions } from '../../src/components/keypad/keypad-value.ts';
 import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
 import type { Question } from '../../contract/exam.ts';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 const every: KeypadOptions = { negative: true, decimal: true, fraction: true };
 

@@ -9,7 +9,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
 import type { Question } from '../../contract/exam.ts';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 const ordering: Question = {
   id: 501,

@@ -12,7 +12,7 @@ import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
 import type { Question } from '../../contract/exam.ts';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 function textQuestion(input: Question['input']): Question {
   return { id: 301, number: 1, type: 'text', prompt: 'Write the animal that says "meow".', choices: [], input };

@@ -14,7 +14,7 @@ import type { OwnedItems, ResultsEvent } from '../../machines/results/results.ty
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { isPendingSnapshot, lazyMachine, type LazyModule } from '../../machines/shared/lazy-machine.ts';
 import { never } from '../helpers/never.ts';
-import { scoreReportFixture } from './score-report-fixture.ts';
+import { scoreReportFixture } from '../helpers/score-report-fixture.ts';
 
 const serverTime = '2026-11-22T09:00:00.000Z';
 

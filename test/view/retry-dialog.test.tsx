@@ -6,7 +6,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { RetryDialog } from '../../src/components/retry-dialog/retry-dialog.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 function props(kind: 'connecting' | 'checkConnection' | 'retry') {
   return { view: { kind } as const, onRetry: vi.fn(), onClose: vi.fn() };

@@ -13,8 +13,8 @@ import type { ExamApi } from '../../machines/exam/exam.connect.ts';
 import type { KioskApi } from '../../machines/kiosk/kiosk.connect.ts';
 import type { SessionApi } from '../../machines/session/session.connect.ts';
 import { createAppRouter } from '../../src/app/router.ts';
-import { examDetails, questions } from './fixtures.ts';
-import { renderView } from './render.tsx';
+import { examDetails, questions } from '../helpers/exam-fixtures.ts';
+import { renderView } from '../helpers/render-view.tsx';
 
 const noop = () => undefined;
 /** The exam's screens (machines/exam/exam.connect.ts), each in a state that shows its heading. */

@@ -8,8 +8,8 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ScoreReportScreen, type ScoreReportScreenProps } from '../../src/screens/score-report/score-report.tsx';
-import { scoreReportFixture } from './score-report-fixture.ts';
-import { renderView } from './render.tsx';
+import { scoreReportFixture } from '../helpers/score-report-fixture.ts';
+import { renderView } from '../helpers/render-view.tsx';
 
 function props(overrides: Partial<ScoreReportScreenProps> = {}): ScoreReportScreenProps {
   return {

@@ -11,7 +11,7 @@ import type { ShortResult } from '../../contract/results.ts';
 import { hasItemsToBuy, isRetryableLoad, ownsResultSheet } from '../../machines/results/results.selectors.ts';
 import type { OwnedItems } from '../../machines/results/results.types.ts';
 import { ShortResultScreen, type ShortResultScreenProps } from '../../src/screens/short-result/short-result.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 const result: ShortResult = {
   schedule_history_id: 42,

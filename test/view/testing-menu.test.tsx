@@ -9,7 +9,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { MenuView } from '../../machines/session/session.selectors.ts';
 import { TestingMenuScreen, type TestingMenuProps } from '../../src/screens/testing-menu/testing-menu.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 function menu(overrides: Partial<MenuView> = {}): MenuView {
   return { fee: 'paid', exam: 'can_take', result: 'not_finished', releaseAt: null, next: 'take_test', ...overrides };

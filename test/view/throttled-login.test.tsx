@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { failureMessage } from '../../src/i18n/failure-messages.ts';
 import { LoginCodeScreen } from '../../src/screens/login-code/login-code.tsx';
 import { LoginScreen } from '../../src/screens/login/login.tsx';
-import { renderView } from './render.tsx';
+import { renderView } from '../helpers/render-view.tsx';
 
 const TEXT = 'Too many tries. Please wait a few minutes, then try again. If this keeps happening, ask your teacher.';
 

@@ -14,8 +14,8 @@ import { unitsBySubject } from '../../server/seed/demo-content.ts';
 import { loadCatalog } from '../../src/i18n/catalog.ts';
 import { unitName, unitNames } from '../../src/i18n/units.ts';
 import { ScoreReportScreen } from '../../src/screens/score-report/score-report.tsx';
-import { renderView } from './render.tsx';
-import { scoreReportFixture } from './score-report-fixture.ts';
+import { renderView } from '../helpers/render-view.tsx';
+import { scoreReportFixture } from '../helpers/score-report-fixture.ts';
 
 const seedUnits = Object.values(unitsBySubject).flat();
 
