@@ -16,9 +16,10 @@ import {
   goToQuestion,
   loginAndStartExam,
   openKiosk,
+  outboxCount,
+  RECONNECT_TIMEOUT_MS,
   seeQuestionCounter,
   seeTimeLeft,
-  storageSnapshot,
   useKiosk,
 } from '../helpers/e2e-browser.ts';
 import { seeSaveState } from '../helpers/e2e-answers.ts';
@@ -27,14 +28,6 @@ import { answerQuestion, followSitting, seeServerHoldAnswersGiven, type Sitting 
 
 const kiosk = useKiosk();
 
-/** Long enough for the background sync's backoff (at most 8 s between tries) to come round a few times. */
-const RECONNECT_TIMEOUT_MS = 45_000;
-
-/** Records of the answer outbox (IndexedDB) of this browser. */
-async function outboxCount(page: Page): Promise<number> {
-  const snapshot = await storageSnapshot(page);
-  return Object.values(snapshot.indexedDB['gradus-outbox'] ?? {}).reduce((sum, n) => sum + n, 0);
-}
 
 /** The app shell's service worker controls the page and has precached the app (so a reload works offline). */
 async function seeAppShellInstalled(page: Page): Promise<void> {

@@ -14,19 +14,17 @@ import {
   loginAndStartExam,
   openFinishDialog,
   openKiosk,
+  outboxCount,
+  RECONNECT_TIMEOUT_MS,
   screens,
   seeChoices,
   seeChosenAnswer,
   seeQuestionCounter,
   seeQuestionKind,
   seeScreen,
-  storageSnapshot,
   useKiosk,
 } from '../helpers/e2e-browser.ts';
 import { takeJourneyPupil } from '../helpers/e2e-demo-accounts.ts';
-
-/** Long enough for the backoff to come round once more (it waits at most 8 s between tries). */
-const RECONNECT_TIMEOUT_MS = 45_000;
 
 const kiosk = useKiosk();
 
@@ -56,12 +54,6 @@ async function seeAnswersReceived(page: Page): Promise<number> {
   await seeScreen(page, screens.examEnd);
   const text = await page.locator('dt:has-text("Answers received") + dd').textContent();
   return Number((text ?? '').replace(/\D/g, ''));
-}
-
-/** Records of the answer outbox (IndexedDB) of this browser. */
-async function outboxCount(page: Page): Promise<number> {
-  const snapshot = await storageSnapshot(page);
-  return Object.values(snapshot.indexedDB['gradus-outbox'] ?? {}).reduce((sum, n) => sum + n, 0);
 }
 
 async function finishAndSeeReceipt(page: Page): Promise<number> {

@@ -7,32 +7,13 @@
  * heartbeats, the roster's polls are answered 304 (the ETag leaves the heartbeat instants of
  * pupils in the exam out: server/domain/roster.ts).
  */
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { loadStaffAccounts } from '../../server/seed/staff-accounts.ts';
-import { baseUrl, loginAndStartExam, openKiosk, seeScreen, seeTimeLeft, useKiosk } from '../helpers/e2e-browser.ts';
-import { takeSparePupil, type DemoPupil } from '../helpers/e2e-demo-accounts.ts';
+import { loginAndStartExam, openKiosk, openTerminal, seeScreen, seeTimeLeft, useKiosk } from '../helpers/e2e-browser.ts';
+import { takeSparePupil } from '../helpers/e2e-demo-accounts.ts';
+import { demoProctor, rowOf, seeAuditRows, seePupilState } from '../helpers/e2e-proctor.ts';
 
 const kiosk = useKiosk();
-
-const proctor = (() => {
-  const account = loadStaffAccounts().find((a) => a.org_code === 'GRADUS-DEMO' && a.login_refused_with === null);
-  if (!account) throw new Error('server/seed/staff-accounts.json has no proctor of GRADUS-DEMO');
-  return account;
-})();
-
-async function openTerminal(like: BrowserContext): Promise<{ context: BrowserContext; page: Page }> {
-  const browser = like.browser();
-  if (!browser) throw new Error('no browser');
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1024, height: 768 }, locale: 'en-US' });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  return { context, page };
-}
-
-function rowOf(page: Page, pupil: DemoPupil): Locator {
-  return page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(pupil.name) }) });
-}
 
 /** The time left on a pupil's terminal, and when it was read (this machine's clock). */
 async function timeLeftAt(page: Page): Promise<{ seconds: number; at: number }> {
@@ -67,16 +48,16 @@ describe('a proctor on a flaky network', () => {
       });
       await openKiosk(page, '/proctor');
       await seeScreen(page, 'Staff sign-in');
-      await page.getByRole('textbox', { name: 'Organisation code' }).fill(proctor.org_code);
-      await page.getByRole('textbox', { name: 'Login ID' }).fill(proctor.login_id);
-      await page.getByLabel('Password', { exact: true }).fill(proctor.password);
+      await page.getByRole('textbox', { name: 'Organisation code' }).fill(demoProctor.org_code);
+      await page.getByRole('textbox', { name: 'Login ID' }).fill(demoProctor.login_id);
+      await page.getByLabel('Password', { exact: true }).fill(demoProctor.password);
       await page.keyboard.press('Enter');
       await seeScreen(page, 'Choose a schedule');
       await page.getByRole('button', { name: /DEMO-2026/ }).focus();
       await page.keyboard.press('Enter');
       await page.getByRole('table', { name: /^Pupils of / }).waitFor();
-      await expect.poll(async () => (await rowOf(page, pupil).locator('[data-state]').innerText()).split('\n')[0], { timeout: 20_000 }).toBe('In the exam');
-      await expect.poll(async () => (await rowOf(page, other).locator('[data-state]').innerText()).split('\n')[0], { timeout: 20_000 }).toBe('In the exam');
+      await seePupilState(page, pupil, 'In the exam');
+      await seePupilState(page, other, 'In the exam');
       // Nobody answers or moves on: the pupils' terminals only beat (every 10 s). Polls find nothing new.
       await expect.poll(() => rosterAnswers.includes(304), { timeout: 30_000, message: 'a roster poll answered 304' }).toBe(true);
 
@@ -122,13 +103,8 @@ describe('a proctor on a flaky network', () => {
       expect((await rowOf(page, other).innerText()).replace(/\s+/g, ' ')).not.toContain('+');
 
       // One audit entry.
-      await page.getByRole('button', { name: 'Audit log', exact: true }).click();
-      const table = page.getByRole('table', { name: /newest first$/ });
-      await table.waitFor();
-      const rows = await table.getByRole('row').all();
-      const cells: string[][] = [];
-      for (const row of rows.slice(1)) cells.push((await row.getByRole('cell').allInnerTexts()).slice(1).map((t) => t.trim()));
-      expect(cells.filter((c) => c[2] === pupil.name)).toEqual([[proctor.name, 'Time extended by 10 minutes', pupil.name, 'Power cut in the lab']]);
+      const cells = await seeAuditRows(page);
+      expect(cells.filter((c) => c[2] === pupil.name)).toEqual([[demoProctor.name, 'Time extended by 10 minutes', pupil.name, 'Power cut in the lab']]);
     } finally {
       for (const context of opened) await context.close();
     }

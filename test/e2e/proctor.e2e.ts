@@ -11,85 +11,40 @@
  * equal the answers on the server; the other pupil keeps answering without a single refused call;
  * and the audit row (who, what, whom, why) is on the page.
  */
-import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { loadStaffAccounts } from '../../server/seed/staff-accounts.ts';
-import { headerNames } from '../../contract/http.ts';
 import {
-  baseUrl,
-  confirmIdentity,
+  goOnWithTheExam,
   loginAndStartExam,
   loginWithCode,
   openKiosk,
-  passTutorial,
-  screens,
+  openTerminal,
   seeQuestionCounter,
-  seeScreen,
   seeTimeLeft,
-  startExam,
   useKiosk,
 } from '../helpers/e2e-browser.ts';
 import { takeSparePupil, type DemoPupil } from '../helpers/e2e-demo-accounts.ts';
-import { answerQuestion, followSitting, seeServerHoldAnswersGiven, watchExamCalls, type Sitting } from '../helpers/e2e-sitting.ts';
+import { demoProctor, openRoster, rowOf, seeAuditRows, seePupilState, signInAsProctor } from '../helpers/e2e-proctor.ts';
+import {
+  answerQuestion,
+  followResumedSitting,
+  followSitting,
+  seeServerHoldAnswersGiven,
+  watchExamCalls,
+} from '../helpers/e2e-sitting.ts';
 
 const kiosk = useKiosk();
-
-/** The demo proctor of the demo school, whose schedule DEMO-2026 the journey pupils sit. */
-const proctor = (() => {
-  const account = loadStaffAccounts().find((a) => a.org_code === 'GRADUS-DEMO' && a.login_refused_with === null);
-  if (!account) throw new Error('server/seed/staff-accounts.json has no proctor of GRADUS-DEMO');
-  return account;
-})();
 
 /** The seed's message for INCORRECT_DEVICE, as the login page shows it. */
 const ALREADY_STARTED = 'An exam was already started for this account on another terminal.';
 
-/** Another machine in the lab: its own browser context, so its own device token and storage. */
-async function openTerminal(like: BrowserContext): Promise<{ context: BrowserContext; page: Page }> {
-  const browser = like.browser();
-  if (!browser) throw new Error('no browser');
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1024, height: 768 }, locale: 'en-US' });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  return { context, page };
-}
-
 // --- The proctor's page, in the words a teacher would use -----------------------------------
-
-async function signInAsProctor(page: Page): Promise<void> {
-  await openKiosk(page, '/proctor');
-  await seeScreen(page, 'Staff sign-in');
-  await page.getByRole('textbox', { name: 'Organisation code' }).fill(proctor.org_code);
-  await page.getByRole('textbox', { name: 'Login ID' }).fill(proctor.login_id);
-  await page.getByLabel('Password', { exact: true }).fill(proctor.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await seeScreen(page, 'Choose a schedule');
-}
-
-async function openRoster(page: Page, scheduleCode: string): Promise<void> {
-  await page.getByRole('button', { name: new RegExp(scheduleCode) }).click();
-  await page.getByRole('table', { name: /^Pupils of / }).waitFor();
-}
-
-function rowOf(page: Page, pupil: DemoPupil): Locator {
-  return page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(pupil.name) }) });
-}
 
 /** Waits until the pupil's row shows this question on screen (the terminal reports it with its heartbeat). */
 async function seePupilOnQuestion(page: Page, pupil: DemoPupil, counter: { current: number; total: number }): Promise<void> {
   await expect
     .poll(async () => rowOf(page, pupil).innerText(), { timeout: 30_000, message: `${pupil.name}'s question on the roster` })
     .toContain(`Question ${counter.current} of ${counter.total}`);
-}
-
-/** Waits until the pupil's row says this state (the roster updates by itself every 5 s). */
-async function seePupilState(page: Page, pupil: DemoPupil, state: string): Promise<void> {
-  await expect
-    .poll(async () => (await rowOf(page, pupil).locator('[data-state]').innerText()).split('\n')[0], {
-      timeout: 20_000,
-      message: `${pupil.name}'s state on the roster`,
-    })
-    .toBe(state);
 }
 
 async function moveToAnotherTerminal(page: Page, pupil: DemoPupil, reason: string): Promise<void> {
@@ -105,53 +60,6 @@ async function moveToAnotherTerminal(page: Page, pupil: DemoPupil, reason: strin
   await expect
     .poll(() => page.getByRole('status').allInnerTexts(), { timeout: 10_000 })
     .toContain(`${pupil.name} can now log in on another terminal. Every saved answer and the time left are kept.`);
-}
-
-/** The audit log's rows as the page shows them: [who, what, pupil, why]. */
-async function seeAuditRows(page: Page): Promise<string[][]> {
-  await page.getByRole('button', { name: 'Audit log', exact: true }).click();
-  const table = page.getByRole('table', { name: /newest first$/ });
-  await table.waitFor();
-  const rows = await table.getByRole('row').all();
-  const cells: string[][] = [];
-  for (const row of rows.slice(1)) cells.push((await row.getByRole('cell').allInnerTexts()).slice(1).map((t) => t.trim()));
-  return cells;
-}
-
-// --- The pupil's terminals -------------------------------------------------------------------
-
-/**
- * The pupil's sitting as a terminal that did not press Start sees it (the move keeps the sitting
- * started): the same sitting and answers given, with this terminal's credentials, read from its
- * first GET /exam/questions.
- */
-function followResumedSitting(page: Page, from: Sitting): Promise<Sitting> {
-  const questions = page.waitForRequest(
-    (r: Request) => r.method() === 'GET' && new URL(r.url()).pathname.endsWith('/api/exam/questions'),
-    { timeout: 60_000 },
-  );
-  const sitting = (async (): Promise<Sitting> => {
-    const headers = await (await questions).allHeaders();
-    const token = headers[headerNames.authorization.toLowerCase()];
-    const deviceToken = headers[headerNames.deviceToken.toLowerCase()];
-    if (!token || !deviceToken) throw new Error('the questions were asked for without the pupil token or the device token');
-    return { ...from, credentials: { [headerNames.authorization]: token, [headerNames.deviceToken]: deviceToken } };
-  })();
-  sitting.catch(() => undefined);
-  return sitting;
-}
-
-/** After login on a new terminal: the exam goes on (straight to the question, or through Start if the page asks for it). */
-async function goOnWithTheExam(page: Page): Promise<void> {
-  const question = page.getByText(/\bQuestion \d+ of \d+\b/).first();
-  const confirm = page.getByRole('heading', { name: screens.loginConfirm });
-  await question.or(confirm).first().waitFor({ timeout: 30_000 });
-  if (await confirm.isVisible()) {
-    await confirmIdentity(page);
-    await passTutorial(page);
-    await startExam(page);
-  }
-  await question.waitFor();
 }
 
 describe('a proctor moves a pupil to another terminal while the server keeps running', () => {
@@ -230,7 +138,7 @@ describe('a proctor moves a pupil to another terminal while the server keeps run
 
       // The audit row: who, what, whom, why.
       const rows = await seeAuditRows(laptop.page);
-      expect(rows).toContainEqual([proctor.name, 'Moved to another terminal', pupil.name, 'Terminal 1 froze']);
+      expect(rows).toContainEqual([demoProctor.name, 'Moved to another terminal', pupil.name, 'Terminal 1 froze']);
     } finally {
       for (const context of opened) await context.close();
     }

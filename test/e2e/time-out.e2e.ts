@@ -12,7 +12,6 @@
  * for the receipt again (POST /exam/finish, idempotent) gives the same.
  */
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { demoShortExams } from '../../server/seed/demo-content.ts';
 import { type ExamQuestions, type StartExamResponse } from '../../contract/exam.ts';
@@ -24,7 +23,9 @@ import {
   goToNextQuestion,
   loginWithCode,
   openKiosk,
+  outboxCount,
   passTutorial,
+  RECONNECT_TIMEOUT_MS,
   screens,
   screenText,
   seeQuestionCounter,
@@ -32,21 +33,12 @@ import {
   seeScreen,
   seeTimeLeft,
   startExam,
-  storageSnapshot,
   useKiosk,
 } from '../helpers/e2e-browser.ts';
 import { takeTimeOutPupil } from '../helpers/e2e-demo-accounts.ts';
 
 const kiosk = useKiosk();
 
-/** The retry machine waits at most 16 s between tries within its window; then a reconnect. */
-const RECONNECT_TIMEOUT_MS = 45_000;
-
-/** Records of the answer outbox (IndexedDB) of this browser. */
-async function outboxCount(page: Page): Promise<number> {
-  const snapshot = await storageSnapshot(page);
-  return Object.values(snapshot.indexedDB['gradus-outbox'] ?? {}).reduce((sum, n) => sum + n, 0);
-}
 
 describe('time running out while offline', () => {
   test('finishes by itself at 00:00, and once online the server holds every answer given before the deadline, none after', async () => {

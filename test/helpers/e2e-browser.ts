@@ -41,6 +41,13 @@ export const screens = {
 /** How long a screen may take to appear on a slow CI machine. */
 const SCREEN_TIMEOUT_MS = 20_000;
 
+/**
+ * How long a terminal whose network is back may take to reach the server: long enough for the
+ * background sync's backoff (at most 8 s between tries) and the retry dialog's (at most 16 s) to
+ * come round a few times.
+ */
+export const RECONNECT_TIMEOUT_MS = 45_000;
+
 function requiredEnv(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set: run the end-to-end tests with \`npm run test:e2e\` (scripts/e2e.ts)`);
@@ -127,6 +134,16 @@ export function useKiosk(): Kiosk {
   };
 }
 
+/** Another machine in the lab: its own browser context in the same Chromium, so its own device token and storage. */
+export async function openTerminal(like: BrowserContext): Promise<{ context: BrowserContext; page: Page }> {
+  const browser = like.browser();
+  if (!browser) throw new Error('no browser');
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1024, height: 768 }, locale: 'en-US' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(SCREEN_TIMEOUT_MS);
+  return { context, page };
+}
+
 // --- Where am I --------------------------------------------------------------------
 
 /** The path the address bar shows, e.g. "/start". */
@@ -208,6 +225,22 @@ export async function loginAndStartExam(page: Page, code: string): Promise<void>
   await confirmIdentity(page);
   await passTutorial(page);
   await startExam(page);
+}
+
+/**
+ * After login on a terminal the sitting moved to: the exam goes on, straight at the question or
+ * through identity, tutorial and Start when the page asks for them.
+ */
+export async function goOnWithTheExam(page: Page): Promise<void> {
+  const question = questionCounter(page);
+  const confirm = page.getByRole('heading', { name: screens.loginConfirm });
+  await question.or(confirm).first().waitFor({ timeout: 30_000 });
+  if (await confirm.isVisible()) {
+    await confirmIdentity(page);
+    await passTutorial(page);
+    await startExam(page);
+  }
+  await question.waitFor();
 }
 
 // --- During the exam -------------------------------------------------------------------
@@ -411,6 +444,12 @@ export async function storageSnapshot(page: Page): Promise<StorageSnapshot> {
   });
   const cookies = (await page.context().cookies()).map((c) => c.name);
   return { ...inPage, cookies };
+}
+
+/** Records of the answer outbox (IndexedDB) of this browser: the answers kept on this terminal, not yet on the server. */
+export async function outboxCount(page: Page): Promise<number> {
+  const snapshot = await storageSnapshot(page);
+  return Object.values(snapshot.indexedDB['gradus-outbox'] ?? {}).reduce((sum, n) => sum + n, 0);
 }
 
 /** The stored keys and records that are not in `allowedLocalKeys`: what the next pupil could find. */

@@ -15,6 +15,8 @@
  *   credentials, holds exactly the answers given (while the exam runs).
  * - `expectReceiptOfAnswersGiven(sitting, receipt)`: the end screen's receipt, and the server's
  *   own (POST /exam/finish again: idempotent), count and digest exactly the answers given.
+ * - `followResumedSitting(page, sitting)`: the same sitting on the terminal a proctor moved the
+ *   pupil to, with that terminal's credentials.
  * - `watchExamCalls(page)`: how often Start and Finish went out, and every exam call the server
  *   refused.
  */
@@ -93,6 +95,24 @@ export function followSitting(page: Page, pupil: Pick<DemoAccount, 'subject' | '
       paper: paperOf(pupil),
       given: new Map(),
     };
+  })();
+  sitting.catch(() => undefined); // awaited by the test; this only keeps an early failure from going unhandled
+  return sitting;
+}
+
+/**
+ * The same sitting as a terminal it moved to sees it (a move keeps the sitting started): the
+ * same sitting and answers given, with this terminal's credentials, read from its first
+ * GET /exam/questions. Set up before the pupil logs in there.
+ */
+export function followResumedSitting(page: Page, from: Sitting): Promise<Sitting> {
+  const questions = page.waitForRequest(isCall('GET', '/api/exam/questions'), { timeout: 60_000 });
+  const sitting = (async (): Promise<Sitting> => {
+    const headers = await (await questions).allHeaders();
+    const token = headers[headerNames.authorization.toLowerCase()];
+    const deviceToken = headers[headerNames.deviceToken.toLowerCase()];
+    if (!token || !deviceToken) throw new Error('the questions were asked for without the pupil token or the device token');
+    return { ...from, credentials: { [headerNames.authorization]: token, [headerNames.deviceToken]: deviceToken } };
   })();
   sitting.catch(() => undefined); // awaited by the test; this only keeps an early failure from going unhandled
   return sitting;
