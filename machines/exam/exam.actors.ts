@@ -168,6 +168,10 @@ export function examImplementations(deps: ExamDeps) {
         }),
         deps.retryWindowMs,
       ),
+      // An outbox that cannot be read holds nothing this page can send.
+      loadUnsentAnswers: fromPromise(({ input }: { input: { scheduleHistoryId: number } }) =>
+        outbox.list(input.scheduleHistoryId).catch((): OutboxEntry[] => []),
+      ),
       storeAnswer: fromPromise(async ({ input }: { input: OutboxEntry }) => {
         await outbox.put(input);
         return input.key;

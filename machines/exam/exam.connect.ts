@@ -25,7 +25,7 @@
 import type { ExamDetails, Question } from '../../contract/exam.ts';
 import { connectRetryDialog, type RetryDialogApi } from '../retry/retry.connect.ts';
 import type { FailureCode } from '../shared/ports.ts';
-import { allNotSaved } from './exam.rules.ts';
+import { allNotSaved, allRefused } from './exam.rules.ts';
 import {
   selectAnswersKept,
   selectRetryCall,
@@ -152,10 +152,11 @@ export interface ExamEndApi {
   errorCode: FailureCode | null;
   /**
    * A proctor moved the pupil to another terminal (the exam's `movedAway`): `waiting`, the answers
-   * this terminal still holds and sends once it can; null otherwise. While some wait, Log out is
-   * not offered (`canLogout`).
+   * this terminal still holds and sends once it can; `refused`, those given here the server
+   * refused for good (given after the move, past the deadline...); null otherwise. While some
+   * wait, Log out is not offered (`canLogout`).
    */
-  movedAway: { waiting: number } | null;
+  movedAway: { waiting: number; refused: number } | null;
   /** Log out is offered: never while answers of a terminal moved away from wait to be sent. */
   canLogout: boolean;
   logout(): void;
@@ -314,7 +315,7 @@ function examEndOf(snapshot: ExamSnapshot, send: Send): ExamEndApi {
     outcome: context.outcome ?? 'sent',
     receipt: context.receipt ? { answer_count: context.receipt.answer_count, digest: context.receipt.digest } : null,
     errorCode: context.outcome === 'cancelled' ? context.error : null,
-    movedAway: snapshot.matches('movedAway') ? { waiting: allNotSaved(context).length } : null,
+    movedAway: snapshot.matches('movedAway') ? { waiting: allNotSaved(context).length, refused: allRefused(context).length } : null,
     canLogout: !snapshot.matches('movedAway') || snapshot.can({ type: 'logout.requested' }),
     logout: handlers(send).logout,
   };

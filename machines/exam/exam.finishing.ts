@@ -4,7 +4,9 @@
  * asked to finish (`finishExam`) and answers the receipt. Both calls run in the retry machine
  * (autoConnect), so a network failure shows the retry dialog with Retry, never a dead end; any
  * other failure is `finishFailed` (Try again). ER_SCHEDULE_HISTORY_CANCELLED ends with
- * FINISH_WITH_ERROR; the ending codes end the exam flow (exam.machine.ts's header). Reached from
+ * FINISH_WITH_ERROR; INCORRECT_DEVICE (a proctor moved the pupil to another terminal) leads to
+ * `movedAway`, which sends what this terminal holds; the other ending codes end the exam flow
+ * (exam.machine.ts's header). Reached from
  * Finish, at 00:00, when the server says the exam is over, and from a reload while finishing:
  * entering it is reported to the stored session at once (finish_pending), so a reload, online or
  * offline, loads the questions and the outbox and comes straight back here, never to answering.
@@ -81,5 +83,8 @@ export const finishingState = examSetup.createStateConfig({
   },
   on: {
     FINISH: { target: 'finished', actions: assign({ outcome: 'sent', error: null }) },
+    // Finish pressed after a proctor moved the pupil to another terminal: this terminal cannot
+    // finish the exam, it sends what it holds and says the test goes on there.
+    FINISH_WITH_ERROR: { guard: 'isMovedElsewhere', target: '#exam.movedAway' },
   },
 });

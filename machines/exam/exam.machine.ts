@@ -4,9 +4,9 @@
  * Top states: idle -> loadingDetails -> confirming (login-confirm) -> tutorial -> ready
  * (exam-start) -> preparingOffline (exam-start: the app shell installed for an offline reload)
  * -> starting -> loadingQuestions -> (loaded, transient) -> answering (/start) ->
- * finishing -> finished (exam-end); a reload while finishing goes loaded -> finishing; answering
- * -> movedAway (exam-end) when the server says a proctor moved the pupil to another terminal: what
- * this terminal holds is sent first (exam.moved-away.ts);
+ * finishing -> finished (exam-end); a reload while finishing goes loaded -> finishing; loading,
+ * answering and finishing -> movedAway (exam-end) when the server says a proctor moved the pupil
+ * to another terminal: what this terminal holds is sent first (exam.moved-away.ts);
  * detailsFailed, questionsFailed and finishFailed offer a retry; unauthorized and leaving hand
  * control back to the kiosk. While answering, five regions run side by side:
  * view (the finish dialog), outbox (writes each answer to this terminal's outbox), sync
@@ -30,9 +30,11 @@
  * Ending calls (any call of the exam): 401 NOT_LOGGED_IN raises UNAUTHORIZED (the kiosk logs out);
  * 401 ER_SCHEDULE_HISTORY_RETAKE (an administrator reset the account) raises UPDATE_FLAG_RETAKE:
  * state `retake` asks the kiosk to log out to the login page with error_code (the seed's "An
- * administrator has reset this account. Please log in again."); 403 INCORRECT_DEVICE (another
- * terminal pressed Start) raises FINISH_WITH_ERROR: the end screen with "An exam was already
- * started for this account", error_code kept so rule 5 keeps /exam-end; 401 DURING_MAINTENANCE
+ * administrator has reset this account. Please log in again."); 403 INCORRECT_DEVICE raises
+ * FINISH_WITH_ERROR: refusing Start (another terminal pressed Start first), the end screen with
+ * "An exam was already started for this account", error_code kept so rule 5 keeps /exam-end; from
+ * any call of a sitting under way (loading it, a save, the heartbeat, finishing), another terminal
+ * holds it (a proctor moved the pupil there): `movedAway`; 401 DURING_MAINTENANCE
  * raises DURING_MAINTENANCE. Decision: maintenance ENDS the exam flow with the outside-test-hours
  * message (state `maintenance`: logout to the login page with error_code=DURING_MAINTENANCE);
  * unsent answers stay in this terminal's IndexedDB outbox (logout never clears it) and go out on
@@ -204,6 +206,9 @@ export const examMachine = examSetup.createMachine({
         // The retry dialog's OK, and the browser back online: the retry machine decides.
         'dialog.closed': { actions: sendTo('loadExamDetails', { type: 'dialog.closed' }) },
         'connection.restored': { actions: sendTo('loadExamDetails', { type: 'connection.restored' }) },
+        // A reload after a proctor moved the pupil away (the move revoked this terminal's token):
+        // what the outbox holds is sent before the end says so.
+        FINISH_WITH_ERROR: { guard: 'isMovedElsewhere', target: '#exam.movedAway.reading' },
       },
     },
     detailsFailed: {
@@ -346,6 +351,8 @@ export const examMachine = examSetup.createMachine({
       on: {
         'dialog.closed': { actions: sendTo('loadQuestions', { type: 'dialog.closed' }) },
         'connection.restored': { actions: sendTo('loadQuestions', { type: 'connection.restored' }) },
+        // Another terminal holds the sitting (a proctor moved the pupil there): the outbox goes first.
+        FINISH_WITH_ERROR: { guard: 'isMovedElsewhere', target: '#exam.movedAway.reading' },
       },
     },
     /**
@@ -385,7 +392,7 @@ export const examMachine = examSetup.createMachine({
       ],
       on: {
         // A save or the heartbeat told INCORRECT_DEVICE: a proctor moved the pupil to another terminal.
-        FINISH_WITH_ERROR: { guard: ({ event }) => event.code === 'INCORRECT_DEVICE', target: '#exam.movedAway' },
+        FINISH_WITH_ERROR: { guard: 'isMovedElsewhere', target: '#exam.movedAway' },
         // At 00:00 the exam finishes by itself with every answer given, re-derived on every tick
         // (a laptop that slept past the deadline finishes on its first tick awake).
         'clock.ticked': { guard: 'isPastDeadline', target: '#exam.finishing' },

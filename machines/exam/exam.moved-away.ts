@@ -1,22 +1,25 @@
 /**
- * Moved away (a top state of the exam): while the pupil answered here, the server said this
- * terminal no longer holds the exam (403 INCORRECT_DEVICE from a save or the heartbeat: a
- * proctor moved the pupil to another terminal, where the pupil goes on). No answer is taken any
- * more; what this terminal still holds goes to the server first, one answer at a time as the
- * sync region sends them (the server takes those given before the move, newest wins, and
+ * Moved away (a top state of the exam): the server said this terminal no longer holds the exam
+ * (403 INCORRECT_DEVICE: a proctor moved the pupil to another terminal, where the pupil goes on),
+ * from a save or the heartbeat while the pupil answered, from finishing's calls (Finish pressed
+ * here), or from loading the exam (a reload: the move revoked this terminal's token). No answer is
+ * taken any more; what this terminal still holds goes to the server first, one answer at a time
+ * as the sync region sends them (the server takes those given before the move, newest wins, and
  * refuses later ones, server/domain/answers.ts):
+ * - reading (entered from loading): the outbox's unsent answers of the sitting, then checking;
  * - checking -> sending while an answer is not sent, else sent;
  * - sending: a network failure (or a passing fault, or maintenance) waits and tries again,
  *   1 s doubling or at once when the browser is back online; a refusal for good marks that answer
  *   and the outbox forgets it; an acknowledgement marks it saved (or replaced by a later one);
  * - sent: nothing is left to send; the end screen says the pupil goes on at another terminal and
- *   that the answers of this one were sent, and only now offers Log out.
+ *   that the answers of this one were sent (or how many the server refused), and only now offers
+ *   Log out.
  * Until then the end screen says how many answers are kept here and that they are sent once the
  * network is back; Log out is not offered, so no answer is dropped unsent.
  */
 import { assign } from 'xstate';
 import { isTransientFailure, type FailureCode } from '../shared/ports.ts';
-import { failureOfEvent, firstUnsent, firstUnsentKeys, markSaved, replacedBy } from './exam.rules.ts';
+import { answersFromOutbox, failureOfEvent, firstUnsent, firstUnsentKeys, markSaved, replacedBy } from './exam.rules.ts';
 import { examSetup } from './exam.setup.ts';
 import type { AnswerToSave, SaveAcknowledgement } from './exam.types.ts';
 
@@ -30,6 +33,15 @@ export const movedAwayState = examSetup.createStateConfig({
   entry: assign({ saveAttempts: 0 }),
   initial: 'checking',
   states: {
+    // Told on loading (a reload): the outbox is all this terminal has of the exam.
+    reading: {
+      invoke: {
+        id: 'loadUnsentAnswers',
+        src: 'loadUnsentAnswers',
+        input: ({ context }) => ({ scheduleHistoryId: context.scheduleHistoryId }),
+        onDone: { target: 'checking', actions: assign({ answers: ({ event }) => answersFromOutbox(event.output) }) },
+      },
+    },
     checking: {
       always: [{ guard: 'hasUnsentAnswer', target: 'sending' }, { target: 'sent' }],
     },

@@ -8,7 +8,7 @@
  */
 import type { ExamDetails, SavedAnswer } from '../../contract/exam.ts';
 import type { RetryOutput } from '../retry/retry.types.ts';
-import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
+import { failureCodeOf, type FailureCode, type OutboxEntry } from '../shared/ports.ts';
 import type { AnswerEntry, AnswerSavedElsewhere, AnswerToSave, CachedExam, ExamContext, LoadedExam, LoadInput } from './exam.types.ts';
 
 export { DEFAULT_TIME_LIMIT_SECONDS, retriedCalls } from './exam.constants.ts';
@@ -82,11 +82,15 @@ export function toSave(context: ExamContext, questionId: number, entry: AnswerEn
   };
 }
 
-/** Answers in question order whose status is one of `statuses`. */
+/**
+ * Answers in question order whose status is one of `statuses`. Before the questions are known
+ * (a terminal moved away from, reloaded: its outbox is all it has of the exam), by question id.
+ */
 export function answersIn(context: ExamContext, statuses: ReadonlySet<AnswerEntry['status']>): AnswerToSave[] {
-  return context.questions.flatMap((question) => {
-    const entry = context.answers[question.id];
-    return entry && statuses.has(entry.status) ? [toSave(context, question.id, entry)] : [];
+  const ids = context.questions.length > 0 ? context.questions.map((question) => question.id) : Object.keys(context.answers).map(Number);
+  return ids.flatMap((id) => {
+    const entry = context.answers[id];
+    return entry && statuses.has(entry.status) ? [toSave(context, id, entry)] : [];
   });
 }
 
@@ -248,6 +252,26 @@ export function firstUnwritten(context: ExamContext): AnswerToSave | undefined {
 
 export function allNotSaved(context: ExamContext): AnswerToSave[] {
   return answersIn(context, notSavedStatuses);
+}
+
+const rejectedStatus: ReadonlySet<AnswerEntry['status']> = new Set(['rejected']);
+/** Answers given on this terminal that the server refused for good (given after a move, past the deadline...). */
+export function allRefused(context: ExamContext): AnswerToSave[] {
+  return answersIn(context, rejectedStatus);
+}
+
+/**
+ * The answers a terminal's outbox holds, as the exam keeps them before it knows its questions
+ * (a terminal moved away from, reloaded): each question's newest, in the outbox and not sent yet.
+ */
+export function answersFromOutbox(entries: readonly OutboxEntry[]): Record<number, AnswerEntry> {
+  const answers: Record<number, AnswerEntry> = {};
+  for (const entry of entries) {
+    const kept = answers[entry.questionId];
+    if (kept && Date.parse(kept.answeredAt) >= Date.parse(entry.answeredAt)) continue;
+    answers[entry.questionId] = { value: entry.value, answeredAt: entry.answeredAt, key: entry.key, status: 'local' };
+  }
+  return answers;
 }
 
 /** Sets the status of the answer with this key (a newer revision of the question is left alone). */

@@ -67,6 +67,14 @@ export const examSetup = setup({
     loadQuestions: fromPromise<RetryOutput, RetryInput>(async () => {
       throw new Error('loadQuestions is provided by the edge');
     }),
+    /**
+     * What this terminal's outbox holds of the sitting, unsent: all a terminal moved away from has
+     * of its exam after a reload (the server no longer answers it). An outbox that cannot be read
+     * holds nothing this page can send.
+     */
+    loadUnsentAnswers: fromPromise<OutboxEntry[], { scheduleHistoryId: number }>(async () => {
+      throw new Error('loadUnsentAnswers is provided by the edge');
+    }),
     /** Writes one answer to the outbox; resolves with its key once it is durable. */
     storeAnswer: fromPromise<string, OutboxEntry>(async () => {
       throw new Error('storeAnswer is provided by the edge');
@@ -243,6 +251,12 @@ export const examSetup = setup({
     /** Another window of this sitting had a later answer acknowledged than this window's (see withAnswerSavedElsewhere). */
     isLaterAnswerSavedElsewhere: ({ context, event }) =>
       event.type === 'answer.savedElsewhere' && withAnswerSavedElsewhere(context, event.answer) !== null,
+    /**
+     * The server says another terminal holds the sitting under way (INCORRECT_DEVICE): a proctor
+     * moved the pupil there. Asked where the sitting is under way; Start's refusal (another
+     * terminal started first) ends as cancelled.
+     */
+    isMovedElsewhere: ({ event }) => event.type === 'FINISH_WITH_ERROR' && event.code === 'INCORRECT_DEVICE',
     isKnownQuestion: ({ context, event }) =>
       event.type === 'answer.given' && context.questions.some((q) => q.id === event.questionId),
     hasUnsentAnswer: ({ context }) => firstUnsent(context) !== undefined,

@@ -2,10 +2,12 @@
  * One exam terminal for the machine tests (test/machines/exam-*.test.ts): the exam machine with
  * its real actors (examImplementations) and the real retry machine, over the in-memory fake
  * server whose network the test can cut, with an outbox, an exam cache and a stored session
- * that outlive a reload (`boot()` again), a SimulatedClock (every backoff and heartbeat interval
- * is a step of the test), and the page's signals sent by the test (`signal`), as
- * src/platform/terminal.ts sends them in the browser. Pages booted at once are windows of the one
- * terminal: each hears the answers another announces as saved (`answer.savedElsewhere`).
+ * that outlive a reload (`boot()` again), a proctor's move to another terminal (`moveAway()`: the
+ * server then refuses this terminal as it refuses a terminal moved away from), a SimulatedClock
+ * (every backoff and heartbeat interval is a step of the test), and the page's signals sent by
+ * the test (`signal`), as src/platform/terminal.ts sends them in the browser. Pages booted at once
+ * are windows of the one terminal: each hears the answers another announces as saved
+ * (`answer.savedElsewhere`).
  *
  * A page ends as a page does: `actor.stop()` is the page going away (F5, the window closed), so
  * the browser's pagehide reaches the exam first, as it always does before a page is gone (the
@@ -27,18 +29,38 @@ import { createFakeApi, demoExaminee, type FakeApi } from './fake-api.ts';
 /** The exam calls whose network the test cuts. */
 const examCalls = ['examDetails', 'startExam', 'examQuestions', 'saveAnswer', 'finishExam', 'heartbeat'] as const;
 
-/** One terminal (outbox, exam cache, stored session) over one server; each `boot()` is a page load (after F5: the same terminal). */
+/**
+ * Whether the server refuses this call of a terminal a proctor moved the pupil away from at
+ * `movedAt` (epoch ms, the server's clock), as the real one does: the move revoked the terminal's
+ * token, so every call is 403 INCORRECT_DEVICE (server/http/middleware.ts), but an answer given
+ * before the move is still taken (server/domain/answers.ts).
+ */
+function refusedAfterMove(name: (typeof examCalls)[number], args: unknown[], movedAt: number): boolean {
+  if (name !== 'saveAnswer') return true;
+  return Date.parse((args[0] as { answered_at: string }).answered_at) >= movedAt;
+}
+
+/**
+ * One terminal (outbox, exam cache, stored session) over one server; each `boot()` is a page load
+ * (after F5: the same terminal). `moveAway()`: a proctor moves the pupil to another terminal now.
+ */
 export function setUp() {
   const server = createFakeApi();
   const network = { up: true, tries: [] as string[] };
+  let movedAt: number | null = null;
   const port: ApiPort = { ...server };
   for (const name of examCalls) {
     const call = server[name] as (...args: unknown[]) => Promise<unknown>;
     (port as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
       network.tries.push(name);
-      return network.up ? call(...args) : Promise.reject(new ApiFailure('NETWORK_ERROR'));
+      if (!network.up) return Promise.reject(new ApiFailure('NETWORK_ERROR'));
+      if (movedAt !== null && refusedAfterMove(name, args, movedAt)) return Promise.reject(new ApiFailure('INCORRECT_DEVICE', 403));
+      return call(...args);
     };
   }
+  const moveAway = () => {
+    movedAt = Date.now();
+  };
   const outbox = createMemoryOutbox();
   const examCache = createMemoryExamCache();
   let stored: ExamSession = sessionFromLogin({ access_token: 'token-1', examinee: demoExaminee, server_time: new Date().toISOString() }, randomUUID());
@@ -94,7 +116,7 @@ export function setUp() {
     };
     return { actor, clock, signal, crash };
   };
-  return { server, network, outbox, examCache, boot, session: () => stored };
+  return { server, network, outbox, examCache, boot, moveAway, session: () => stored };
 }
 
 /** Lets promise actors settle. */

@@ -25,7 +25,7 @@ const details = (status: number): ExamDetails =>
   }) as ExamDetails;
 
 function examActor() {
-  const calls = ['loadExamDetails', 'startExam', 'loadQuestions', 'storeAnswer', 'saveAnswer', 'flushAnswers', 'finishExam', 'sendHeartbeat', 'loadServerAnswers'];
+  const calls = ['loadExamDetails', 'startExam', 'loadQuestions', 'storeAnswer', 'saveAnswer', 'flushAnswers', 'finishExam', 'sendHeartbeat', 'loadServerAnswers', 'loadUnsentAnswers'];
   const machine = examMachine.provide({
     actors: { ...Object.fromEntries(calls.map((name) => [name, never()])), tutorial: never() as AnyActorLogic } as never,
     actions: { reportProgress: () => {}, reportCompleted: () => {}, reportFinishing: () => {}, requestLogout: () => {}, reportUnauthorized: () => {}, requestLogoutWithError: () => {} },
@@ -120,8 +120,13 @@ describe('exam connect, screen by screen', () => {
     expect(Object.keys(exam.api().examEnd.receipt!)).toEqual(['answer_count', 'digest']);
 
     const cancelled = toLoadingQuestions();
-    cancelled.send({ type: 'FINISH_WITH_ERROR', code: 'INCORRECT_DEVICE' });
-    expect(cancelled.api().examEnd).toMatchObject({ outcome: 'cancelled', receipt: null, errorCode: 'INCORRECT_DEVICE' });
+    cancelled.send({ type: 'FINISH_WITH_ERROR', code: 'ER_SCHEDULE_HISTORY_CANCELLED' });
+    expect(cancelled.api().examEnd).toMatchObject({ outcome: 'cancelled', receipt: null, errorCode: 'ER_SCHEDULE_HISTORY_CANCELLED', movedAway: null });
+
+    // Another terminal holds the sitting (a proctor moved the pupil there): not cancelled.
+    const moved = toLoadingQuestions();
+    moved.send({ type: 'FINISH_WITH_ERROR', code: 'INCORRECT_DEVICE' });
+    expect(moved.api().examEnd).toMatchObject({ outcome: 'sent', errorCode: null, movedAway: { waiting: 0, refused: 0 }, canLogout: false });
 
     // A failure that is not a cancellation is not the end screen's to say.
     const failedStart = examActor();

@@ -50,7 +50,7 @@ function start(input = session(), clock?: SimulatedClock) {
   const machine = examMachine.provide({
     actors: {
       loadExamDetails: watched('loadExamDetails'), startExam: watched('startExam'), loadQuestions: watched('loadQuestions'),
-      storeAnswer: watched('storeAnswer'), saveAnswer: watched('saveAnswer'), flushAnswers: watched('flushAnswers'),
+      storeAnswer: watched('storeAnswer'), saveAnswer: watched('saveAnswer'), flushAnswers: watched('flushAnswers'), loadUnsentAnswers: watched('loadUnsentAnswers'),
       finishExam: watched('finishExam'), sendHeartbeat: watched('sendHeartbeat'), loadServerAnswers: watched('loadServerAnswers'), tutorial: createMachine({}) as never,
     },
     actions: {
@@ -185,7 +185,6 @@ describe('before Start', () => {
       ['NOT_LOGGED_IN', 'unauthorized', [{ type: 'exam.unauthorized' }]],
       ['ER_SCHEDULE_HISTORY_RETAKE', 'retake', [{ type: 'exam.logoutRequested', errorCode: 'ER_SCHEDULE_HISTORY_RETAKE' }]],
       ['DURING_MAINTENANCE', 'maintenance', [{ type: 'exam.logoutRequested', errorCode: 'DURING_MAINTENANCE' }]],
-      ['INCORRECT_DEVICE', 'finished', [{ type: 'exam.progressed', change: { is_completed: true, error_code: 'INCORRECT_DEVICE' } }]],
     ] as const;
     for (const [code, state, reported] of cases) {
       const exam = start();
@@ -194,7 +193,21 @@ describe('before Start', () => {
       expect(valueOf(exam), code).toBe(state);
       expect(exam.reported, code).toEqual(reported);
       expect(exam.actions, code).toEqual([{ name: 'clearExamCache' }]);
-      if (code === 'INCORRECT_DEVICE') expect(exam.context()).toMatchObject({ outcome: 'cancelled', error: 'INCORRECT_DEVICE' });
+    }
+  });
+
+  it('INCORRECT_DEVICE on loading (a proctor moved the pupil away; the details or the questions): the outbox is read and sent first, nothing is completed or forgotten', () => {
+    for (const id of ['loadExamDetails', 'loadQuestions'] as const) {
+      const exam = start();
+      exam.send({ type: 'INIT_TEST' });
+      if (id === 'loadQuestions') exam.done('loadExamDetails', { ok: true, value: details(6) });
+      exam.clear();
+      exam.done(id, { ok: false, error: 'INCORRECT_DEVICE' });
+      expect(valueOf(exam), id).toEqual({ movedAway: 'reading' });
+      expect(exam.inputs.loadUnsentAnswers, id).toEqual([{ scheduleHistoryId: 7 }]);
+      expect(exam.reported, id).toEqual([]);
+      expect(exam.actions, id).toEqual([]);
+      expect(exam.context().outcome, id).toBeNull();
     }
   });
 

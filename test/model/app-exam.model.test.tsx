@@ -58,6 +58,8 @@ const pupilExamModel = createMachine({
         'server.sendsDetails': 'confirming',
         'server.fails': 'detailsFailed',
         'server.refusesToken': 'signingOut',
+        // A proctor moved the pupil to another terminal (this one's token revoked); nothing is kept here.
+        'server.saysOtherTerminal': 'movedAwayAllSent',
         // Down for good: the backoff's one wait, a second failure, then the dialog.
         'network.fails': 'detailsOffline',
         // Down for a moment: back online during the backoff, the call runs again.
@@ -125,6 +127,7 @@ const pupilExamModel = createMachine({
         'network.blips': 'loadingQuestions',
         'server.saysRetake': 'signingOutRetake',
         'server.saysAlreadyFinished': 'endedAlready',
+        'server.saysOtherTerminal': 'movedAwayAllSent',
       },
     },
     questionsOffline: {
@@ -219,8 +222,11 @@ const pupilExamModel = createMachine({
         'pupil.asksToFinish': 'confirmingFinishWithUnsent',
         // The terminal restarts while the network is down: it resumes from what it kept.
         'terminal.restartsOffline': 'resumingOffline',
+        // The terminal restarts with the answer kept here, and the server says it was moved away meanwhile.
+        'terminal.restarts': 'resumingWithUnsent',
       },
     },
+    resumingWithUnsent: { on: { 'server.saysOtherTerminal': 'movedAwaySending' } },
     resumingOffline: { on: { 'network.isDown': 'resumingOfflineQuestions' } },
     resumingOfflineQuestions: { on: { 'network.isDown': 'resumedOffline' } },
     // The same question, the time left from the kept deadline, the answer still on this terminal (sent again).
@@ -287,6 +293,8 @@ const pupilExamModel = createMachine({
         'server.savesAnswer': 'finishing',
         'server.fails': 'flushFailed',
         'server.refusesToken': 'signingOut',
+        // Finish pressed after a proctor moved the pupil away: what is kept here is sent, then the moved-away end.
+        'server.saysOtherTerminal': 'movedAwaySending',
         'network.fails': 'flushOffline',
         'network.blips': 'flushing',
       },
@@ -302,6 +310,7 @@ const pupilExamModel = createMachine({
       on: {
         'server.finishesExam': 'ended',
         'server.fails': 'finishFailed',
+        'server.saysOtherTerminal': 'movedAwayAllSent',
         'server.saysCancelled': 'endedCancelled',
         'server.saysRetake': 'signingOutRetake',
         'network.fails': 'finishOffline',
@@ -338,8 +347,9 @@ const pupilExamModel = createMachine({
       on: {
         'server.savesAnswer': 'movedAwayAllSent',
         'network.failsQuietly': 'movedAwayWaiting',
-        // Refused for good (given after the move): nothing is left to send.
-        'server.refusesAnswer': 'movedAwayAllSent',
+        // Refused for good (given after the move, or not an answer the server takes): nothing is left to send.
+        'server.saysOtherTerminal': 'movedAwayOneRefused',
+        'server.refusesAnswer': 'movedAwayOneRefused',
       },
     },
     // No network: the answer stays kept here, and is sent again after the backoff or once back online.
@@ -350,6 +360,8 @@ const pupilExamModel = createMachine({
       },
     },
     movedAwayAllSent: { on: { 'pupil.logsOut': 'signingOut' } },
+    // Nothing is left to send, and the server did not take the answer given here.
+    movedAwayOneRefused: { on: { 'pupil.logsOut': 'signingOut' } },
     signingOut: { on: { 'server.endsSession': 'loggedOut' } },
     signingOutRetake: { on: { 'server.endsSession': 'loggedOutRetake' } },
     signingOutMaintenance: { on: { 'server.endsSession': 'loggedOutMaintenance' } },
@@ -985,6 +997,19 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 expect(app.history.location.pathname).toBe('/exam-end');
                 await callWaits(app, 'saveAnswer');
               },
+              resumingWithUnsent: async () => {
+                await callWaits(app, 'examDetails');
+                expect(app.outbox.entries.size).toBe(1);
+              },
+              movedAwayOneRefused: async () => {
+                await heading('Your test goes on at another terminal');
+                expect((await screen.findByRole('status')).textContent).toBe('Your teacher moved your test to another terminal.');
+                expect(screen.getByText('1 answer given on this terminal could not be kept. Please tell your teacher.')).toBeTruthy();
+                expect(screen.queryByText(/were sent/)).toBeNull();
+                expect(screen.getByRole('button', { name: 'Log out' })).toBeTruthy();
+                expect(app.history.location.pathname).toBe('/exam-end');
+                await waitFor(() => expect(app.outbox.entries.size).toBe(0));
+              },
               movedAwayWaiting: async () => {
                 await heading('Your test goes on at another terminal');
                 expect(screen.getByRole('status').textContent).toBe('Answers given on this terminal and not sent yet: 1');
@@ -995,8 +1020,11 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 expect((await screen.findByRole('status')).textContent).toBe(
                   'Your teacher moved your test to another terminal. The answers given on this terminal were sent.',
                 );
+                expect(screen.queryByText(/could not be kept/)).toBeNull();
                 expect(screen.getByRole('button', { name: 'Log out' })).toBeTruthy();
                 expect(app.history.location.pathname).toBe('/exam-end');
+                // Not an exam this terminal completed (nor cancelled): the test goes on elsewhere.
+                expect(stored(app)).toMatchObject({ is_completed: false, error_code: null });
                 await waitFor(() => expect(app.outbox.entries.size).toBe(0));
               },
               signingOut: async () => {

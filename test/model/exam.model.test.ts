@@ -4,7 +4,8 @@
  * the clock's ticks and the page coming back (issue 10: the deadline holds on wake; the
  * heartbeat; another window's answer shown as replaced, from the server or told by that window),
  * and Start's wait for the app shell (installed, failed, timed out, started anyway), and a move to
- * another terminal (what this terminal holds is sent before it says so).
+ * another terminal (what this terminal holds is sent before it says so, also when the server says
+ * so on loading or finishing: a reload, Finish pressed there).
  */
 import { expect } from 'vitest';
 import { fromCallback, type AnyEventObject, type AnyMachineSnapshot, type AnyStateNode } from 'xstate';
@@ -72,13 +73,14 @@ const receipt: FinishExamResponse = { status: 1, answer_count: 2, digest: 'ab'.r
 const failure = (type: string, ...codes: Array<[ApiFailure['code'], number?]>): AnyEventObject[] =>
   codes.map(([code, status]) => ({ type, error: new ApiFailure(code, status) }));
 
-/** Answers of the snapshot with one of these statuses, in question order. */
+/** Answers of the snapshot with one of these statuses, in question order (by question id before the questions are known). */
 function withStatus(snapshot: AnyMachineSnapshot, ...statuses: AnswerEntry['status'][]): AnswerToSave[] {
   const context = snapshot.context as ExamContext;
-  return context.questions.flatMap((q) => {
-    const entry = context.answers[q.id];
+  const ids = context.questions.length > 0 ? context.questions.map((q) => q.id) : Object.keys(context.answers).map(Number);
+  return ids.flatMap((id) => {
+    const entry = context.answers[id];
     return entry && statuses.includes(entry.status)
-      ? [{ scheduleHistoryId: 7, questionId: q.id, value: entry.value, key: entry.key, answeredAt: entry.answeredAt }]
+      ? [{ scheduleHistoryId: 7, questionId: id, value: entry.value, key: entry.key, answeredAt: entry.answeredAt }]
       : [];
   });
 }
@@ -159,6 +161,7 @@ const machine = examMachine.provide({
     saveAnswer: never(),
     sendHeartbeat: never(),
     loadServerAnswers: never(),
+    loadUnsentAnswers: never(),
     flushAnswers: never(),
     finishExam: never(),
     // The app shell's readiness: its reports (installed, failed) are the path's own events.
@@ -193,6 +196,11 @@ describeModel({
         output: { ok: true, value: details(status as ExamDetails['status']) },
       })),
       ...failed('xstate.done.actor.loadExamDetails', 'NOT_LOGGED_IN', 'NETWORK_ERROR'),
+    ],
+    // A reload after a proctor's move: the outbox holds one answer given here, or nothing.
+    'xstate.done.actor.loadUnsentAnswers': [
+      { type: 'xstate.done.actor.loadUnsentAnswers', output: [questions.unsent[0]] },
+      { type: 'xstate.done.actor.loadUnsentAnswers', output: [] },
     ],
     'xstate.done.actor.startExam': [{ type: 'xstate.done.actor.startExam', output: started }],
     'xstate.error.actor.startExam': failure('xstate.error.actor.startExam', ['NOT_LOGGED_IN', 401], ['TIMEOUT']),

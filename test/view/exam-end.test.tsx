@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /**
  * exam-end: sent with its receipt, cancelled (and why, when the code says), moved to another
- * terminal (answers still kept here, no Log out; or all sent), the header's placeholders, Log out; and the end screen the whole app keeps after a reload without a login
+ * terminal (answers still kept here, no Log out; or all sent; or how many the server refused), the header's placeholders, Log out; and the end screen the whole app keeps after a reload without a login
  * (seed section 2, rule 5), which says why from the stored error code.
  */
 import { screen } from '@testing-library/react';
@@ -42,7 +42,7 @@ describe('exam-end', () => {
   });
 
   it('moved to another terminal with answers still kept here: says how many, that they are sent later, and offers no Log out', async () => {
-    await renderView(<ExamEndScreen outcome="sent" receipt={null} movedAway={{ waiting: 3 }} onLogout={null} />);
+    await renderView(<ExamEndScreen outcome="sent" receipt={null} movedAway={{ waiting: 3, refused: 0 }} onLogout={null} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Your test goes on at another terminal' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('Answers given on this terminal and not sent yet: 3');
     expect(screen.getByText(/sent as soon as the network is back/)).toBeTruthy();
@@ -52,12 +52,28 @@ describe('exam-end', () => {
 
   it('moved to another terminal with every answer sent: says so, and offers Log out', async () => {
     const logout = vi.fn();
-    await renderView(<ExamEndScreen outcome="sent" receipt={null} movedAway={{ waiting: 0 }} onLogout={logout} />);
+    await renderView(<ExamEndScreen outcome="sent" receipt={null} movedAway={{ waiting: 0, refused: 0 }} onLogout={logout} />);
     expect(screen.getByRole('status').textContent).toBe(
       'Your teacher moved your test to another terminal. The answers given on this terminal were sent.',
     );
+    expect(screen.queryByText(/could not be kept/)).toBeNull();
     screen.getByRole('button', { name: 'Log out' }).click();
     expect(logout).toHaveBeenCalledOnce();
+  });
+
+  it('moved to another terminal, some answers refused by the server: never says they were sent, says how many could not be kept', async () => {
+    await renderView(<ExamEndScreen outcome="sent" receipt={null} movedAway={{ waiting: 0, refused: 2 }} onLogout={vi.fn()} />);
+    expect(screen.getByRole('status').textContent).toBe('Your teacher moved your test to another terminal.');
+    expect(screen.queryByText(/were sent/)).toBeNull();
+    expect(screen.getByText('2 answers given on this terminal could not be kept. Please tell your teacher.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Log out' })).toBeTruthy();
+  });
+
+  it('moved to another terminal, one answer refused while others still wait: both counts', async () => {
+    await renderView(<ExamEndScreen outcome="sent" receipt={null} movedAway={{ waiting: 2, refused: 1 }} onLogout={null} />);
+    expect(screen.getByRole('status').textContent).toBe('Answers given on this terminal and not sent yet: 2');
+    expect(screen.getByText('1 answer given on this terminal could not be kept. Please tell your teacher.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Log out' })).toBeNull();
   });
 
   it('says the test was started on another terminal', async () => {

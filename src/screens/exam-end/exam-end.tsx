@@ -1,10 +1,12 @@
 /**
  * The end of the test (seed section 2, `exam-end`): the header with placeholders (seed: the
  * header appears here), then either "Test complete" with the server's receipt of what it holds,
- * or, when the test was cancelled, that the answers could not be sent and what happens next.
+ * or, when the test was cancelled, that the answers could not be sent and what happens next, or,
+ * when a proctor moved the pupil to another terminal, that the test goes on there, with what this
+ * terminal still sends and how many of its answers the server did not take.
  * One action: log out, so the next pupil finds a clean terminal.
  */
-import { Trans } from '@lingui/react/macro';
+import { Plural, Trans } from '@lingui/react/macro';
 import { useLingui } from '@lingui/react';
 import { explainedCancellations } from '../../../machines/exam/exam.rules.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
@@ -28,9 +30,10 @@ export interface ExamEndScreenProps {
   errorCode?: FailureCode | null;
   /**
    * A proctor moved the pupil to another terminal: `waiting`, the answers this terminal still
-   * holds (sent once the network is back); none left: they were sent. Null otherwise.
+   * holds (sent once the network is back), none left: they were sent; `refused`, the answers given
+   * here the server did not take (given after the move, past the deadline). Null otherwise.
    */
-  movedAway?: { waiting: number } | null;
+  movedAway?: { waiting: number; refused: number } | null;
   /** Log out; null while it is not offered (answers of a terminal moved away from wait to be sent). */
   onLogout: (() => void) | null;
 }
@@ -44,21 +47,27 @@ export function ExamEndScreen({ outcome, receipt, errorCode = null, movedAway = 
   const { language } = useLanguage();
   const { i18n } = useLingui();
   const waiting = movedAway ? formatNumber(movedAway.waiting, language) : '';
+  const refused = movedAway?.refused ?? 0;
+  const allKept = movedAway !== null && movedAway.waiting === 0 && refused === 0;
   return (
     <div className={styles.end}>
       <ExamHeader questionNumber={null} questionCount={null} deadlineAt={null} clockOffsetMs={0} />
       <Page align="start">
         {movedAway ? (
           <>
-            <div className={styles.mark} data-outcome={movedAway.waiting === 0 ? 'sent' : 'cancelled'}>
-              {movedAway.waiting === 0 ? <CheckIcon /> : <WarningIcon />}
+            <div className={styles.mark} data-outcome={allKept ? 'sent' : 'cancelled'}>
+              {allKept ? <CheckIcon /> : <WarningIcon />}
             </div>
             <PageHeading>
               <Trans>Your test goes on at another terminal</Trans>
             </PageHeading>
-            {movedAway.waiting === 0 ? (
+            {allKept ? (
               <p className={styles.lead} role="status">
                 <Trans>Your teacher moved your test to another terminal. The answers given on this terminal were sent.</Trans>
+              </p>
+            ) : movedAway.waiting === 0 ? (
+              <p className={styles.lead} role="status">
+                <Trans>Your teacher moved your test to another terminal.</Trans>
               </p>
             ) : (
               <>
@@ -69,6 +78,15 @@ export function ExamEndScreen({ outcome, receipt, errorCode = null, movedAway = 
                   <Trans>They are kept on this terminal and sent as soon as the network is back. Please leave this terminal switched on.</Trans>
                 </p>
               </>
+            )}
+            {refused > 0 && (
+              <p>
+                <Plural
+                  value={refused}
+                  one="# answer given on this terminal could not be kept. Please tell your teacher."
+                  other="# answers given on this terminal could not be kept. Please tell your teacher."
+                />
+              </p>
             )}
           </>
         ) : outcome === 'sent' ? (
