@@ -203,6 +203,12 @@ export const RosterPupilSchema = v.object({
    * sends those given before the move.
    */
   waiting_answers: v.number(),
+  /**
+   * In the exam (DOING): the last time the pupil's login was refused because the sitting runs on
+   * another terminal (the pupil stands at a second one and may need a move), until a move clears
+   * it; null otherwise.
+   */
+  refused_elsewhere_at: v.nullable(isoTimestamp),
   /** The last call the pupil's terminal made for this sitting (heartbeat or any exam call). */
   last_contact_at: v.nullable(isoTimestamp),
   started_at: v.nullable(isoTimestamp),

@@ -205,6 +205,8 @@ export interface RowFacts {
   state: RosterState;
   /** Answers the pupil's terminal said, at its last heartbeat, it holds and the server does not yet. */
   waitingAnswers: number;
+  /** Seconds since the pupil's login was refused at another terminal (null: none since the last move). */
+  refusedElsewhereSeconds: number | null;
   name: string;
   codeHint: string;
 }
@@ -215,6 +217,12 @@ export interface RoomFacts {
   mostStarted: boolean;
 }
 
+/**
+ * How long a login refused at another terminal asks for the proctor: the pupil standing at a
+ * second terminal is helped (moved) or sent back within minutes; an older refusal is history.
+ */
+export const REFUSED_ELSEWHERE_ATTENTION_MS = 5 * 60_000;
+
 const notStartedStates: ReadonlySet<RosterState> = new Set(['not_logged_in', 'logged_in']);
 const startedStates: ReadonlySet<RosterState> = new Set(['in_exam', 'offline', 'moving', 'time_up', 'finished']);
 
@@ -223,6 +231,7 @@ const startedStates: ReadonlySet<RosterState> = new Set(['in_exam', 'offline', '
  * Each rule is one line: a new reason is a new line here and its words in the roster.
  */
 const attentionRules: ReadonlyArray<readonly [AttentionReason, (row: RowFacts, room: RoomFacts) => boolean]> = [
+  ['refused_elsewhere', (row) => row.refusedElsewhereSeconds !== null && row.refusedElsewhereSeconds * 1000 <= REFUSED_ELSEWHERE_ATTENTION_MS],
   ['offline', (row) => row.state === 'offline'],
   ['answers_waiting', (row) => row.waitingAnswers > 0],
   ['time_up', (row) => row.state === 'time_up'],

@@ -64,6 +64,12 @@ export interface RosterRow {
   answersSaved: number;
   /** Answers the terminal said, at its last heartbeat, it holds and the server does not yet (0 outside the exam). */
   waitingAnswers: number;
+  /**
+   * Whole seconds since the pupil's login was last refused because the exam runs on another
+   * terminal (the pupil stands at a second one), as of the last roster body; null: none since the
+   * last move.
+   */
+  refusedElsewhereSeconds: number | null;
   /** Whole seconds since the terminal was last heard from, as of the last roster body; null if never. */
   lastContactSeconds: number | null;
   /**
@@ -124,6 +130,7 @@ export function rowOf(
     questionCount: pupil.question_count,
     answersSaved: pupil.answers_saved,
     waitingAnswers: pupil.waiting_answers,
+    refusedElsewhereSeconds: secondsSince(pupil.refused_elsewhere_at, serverClock),
     lastContactSeconds: lastContact === null ? null : Math.floor(lastContact / 1000),
     recentContact: state === 'in_exam',
     timeLeftSeconds: running ? Math.max(0, Math.ceil((Date.parse(pupil.deadline_at!) - serverClock) / 1000)) : null,
@@ -133,6 +140,11 @@ export function rowOf(
     actions: actionsFor(pupil),
     unavailable: unavailableActions(pupil, serverClock, uploadWindowMs),
   };
+}
+
+/** Whole seconds from an instant the server sent to `serverClock` (0 if it is ahead); null for none. */
+function secondsSince(instant: string | null, serverClock: number): number | null {
+  return instant === null ? null : Math.floor(Math.max(0, serverClock - Date.parse(instant)) / 1000);
 }
 
 /** The rows of a room, each with why it needs attention (the whole room decides "not started"). */

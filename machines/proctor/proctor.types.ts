@@ -52,7 +52,7 @@ export type UnavailableReason = 'upload_window_closed';
  * is not heard from, it holds answers the server does not have yet, their time is up, or they have
  * not started while most of the room has.
  */
-export type AttentionReason = 'offline' | 'answers_waiting' | 'time_up' | 'not_started';
+export type AttentionReason = 'refused_elsewhere' | 'offline' | 'answers_waiting' | 'time_up' | 'not_started';
 
 /**
  * The roster's state filter: everyone, those who need attention, or one group of states (not

@@ -351,6 +351,11 @@ export const scheduleHistories = pgTable(
     deviceReleasedAt: timestampTz('device_released_at'),
     /** Answers the pupil's terminal said, at its last heartbeat, it holds and the server does not yet (its outbox). */
     waitingAnswers: integer('waiting_answers').notNull().default(0),
+    /**
+     * The last login refused because the sitting runs on another terminal (the pupil stands at a
+     * second one): the proctor's roster shows it until a move, which clears it.
+     */
+    refusedElsewhereAt: timestampTz('refused_elsewhere_at'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -405,7 +410,7 @@ export const deviceMoves = pgTable(
  * Answers detached from a schedule history by an administrator's reset (retake): kept for audit,
  * never read by the exam again. Keyed by (sitting, reset, question), with no sequence behind it:
  * the n-th reset of a sitting archives at most one answer per question, so a pupil can be reset
- * any number of times (the old serial key collided once its sequence fell behind the rows).
+ * any number of times (a serial key would collide once its sequence fell behind the rows).
  */
 export const answerArchive = pgTable(
   'answer_archive',

@@ -19,13 +19,13 @@ import { LoginType, ScheduleHistoryStatus } from '../../contract/enums.ts';
 import { type ErrorCode } from '../../contract/errors.ts';
 import { type ExamineeInfo } from '../../contract/session.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { examinees } from '../db/schema.ts';
+import { examinees, scheduleHistories } from '../db/schema.ts';
 import { checkPassword, passwordAccountColumns, wrongCredentials } from './credentials.ts';
 import { DomainError } from './errors.ts';
 import { verifyPassword } from './passwords.ts';
 import { invalidSchedule, organizationOfCode, scheduleOfPage } from './lookups.ts';
 import { isFinished, loginRefusal } from './schedule-history.ts';
-import { assertDevice, isSuspended, loadSittingsOfExaminee, paysOnline, type Sitting } from './sitting.ts';
+import { isBoundElsewhere, isSuspended, loadSittingsOfExaminee, paysOnline, startedElsewhere, type Sitting } from './sitting.ts';
 import { examineeInfo, examineeWideInfo, sortForList } from './views.ts';
 import { issueToken } from './tokens.ts';
 
@@ -39,7 +39,7 @@ type TokenContext = { now: Date; tokenTtlMs: number; deviceToken?: string | unde
 
 export async function loginWithCode(db: Db, input: { loginCode: string } & TokenContext): Promise<LoginResult> {
   const { loginCode, now } = input;
-  return db.transaction(async (tx) => {
+  const admitted = await db.transaction(async (tx) => {
     const [examinee] = await tx
       .select({ id: examinees.id, disabled: examinees.disabled })
       .from(examinees)
@@ -51,21 +51,29 @@ export async function loginWithCode(db: Db, input: { loginCode: string } & Token
     if (!sitting) throw invalidSchedule('No test is booked for this login code.');
     return admit(tx, examinee.id, sitting, { ...input, loginType: LoginType.CODE });
   });
+  // Thrown once the transaction kept the refusal's record.
+  if (admitted instanceof DomainError) throw admitted;
+  return admitted;
 }
 
 /**
  * A schedule history login (code or ID) to the sitting picked for it: refused as `refusalAt`
- * says or on another terminal's DOING exam, else a token bound to that sitting.
+ * says, else a token bound to that sitting. On another terminal's DOING exam the refusal
+ * (INCORRECT_DEVICE) is recorded on the sitting for the proctor's roster and returned, for the
+ * caller to throw once that record is kept.
  */
 async function admit(
   tx: Tx,
   examineeId: number,
   sitting: Sitting,
   input: TokenContext & { loginType: typeof LoginType.CODE | typeof LoginType.ID },
-): Promise<LoginResult> {
+): Promise<LoginResult | DomainError> {
   const refusal = refusalAt(sitting, input.now);
   if (refusal) throw new DomainError(refusal);
-  assertDevice(sitting, input.deviceToken);
+  if (isBoundElsewhere(sitting, input.deviceToken)) {
+    await tx.update(scheduleHistories).set({ refusedElsewhereAt: input.now }).where(eq(scheduleHistories.id, sitting.history.id));
+    return startedElsewhere();
+  }
   const accessToken = await issueToken(tx, {
     examineeId,
     scheduleHistoryId: sitting.history.id,
@@ -113,7 +121,9 @@ export async function loginWithId(db: Db, input: LoginWithIdInput): Promise<Logi
   const all = await loadSittingsOfExaminee(db, account.id);
   const sitting = pickSitting(scheduleId === undefined ? all : all.filter((s) => s.schedule.id === scheduleId), now);
   if (!sitting) throw invalidSchedule('No test is booked for this account.');
-  return admit(db, account.id, sitting, { ...input, loginType: LoginType.ID });
+  const admitted = await admit(db, account.id, sitting, { ...input, loginType: LoginType.ID });
+  if (admitted instanceof DomainError) throw admitted;
+  return admitted;
 }
 
 /** Login type 5: an examinee account of an organisation with login method 3. */

@@ -191,7 +191,7 @@ export const moveTerminal = sittingAction(async (tx, sitting, principal, context
   assertInExam(sitting.status);
   await tx
     .update(scheduleHistories)
-    .set({ deviceToken: null, deviceReleasedAt: now, waitingAnswers: 0 })
+    .set({ deviceToken: null, deviceReleasedAt: now, waitingAnswers: 0, refusedElsewhereAt: null })
     .where(eq(scheduleHistories.id, sitting.id));
   if (sitting.deviceToken !== null) {
     // The terminal moved away from may still deliver what it holds, given before now (answers.ts).

@@ -180,10 +180,17 @@ function notFound(): DomainError {
  * A sitting started without a device token is not bound.
  */
 export function assertDevice(sitting: Sitting, deviceToken: string | undefined): void {
+  if (isBoundElsewhere(sitting, deviceToken)) throw startedElsewhere();
+}
+
+/** Whether the sitting is in the exam on a terminal other than `deviceToken` (see assertDevice). */
+export function isBoundElsewhere(sitting: Sitting, deviceToken: string | undefined): boolean {
   const bound = sitting.history.deviceToken;
-  if (sitting.history.status === ScheduleHistoryStatus.DOING && bound !== null && bound !== deviceToken) {
-    throw new DomainError('INCORRECT_DEVICE', 'This exam was started on another terminal.');
-  }
+  return sitting.history.status === ScheduleHistoryStatus.DOING && bound !== null && bound !== deviceToken;
+}
+
+export function startedElsewhere(): DomainError {
+  return new DomainError('INCORRECT_DEVICE', 'This exam was started on another terminal.');
 }
 
 /** The device check of an exam call, by id, for calls whose domain function does not load the sitting here. */

@@ -1,11 +1,11 @@
 /**
- * A proctor's actions through the running server (issue 10), each with its audit entry:
+ * A proctor's actions through the running server, each with its audit entry:
  * - move to another terminal: the old terminal is refused INCORRECT_DEVICE, the pupil logs in on
  *   a new one and Start resumes the same sitting with the same deadline and answers, while a
  *   classmate notices nothing;
  * - retake: the reset (answers archived, the old terminal told ER_SCHEDULE_HISTORY_RETAKE), and
  *   the same pupil reset three times in a row, through the API and through the command line's
- *   resetAccount (the archive key no longer collides);
+ *   resetAccount (each reset archives under keys of its own);
  * - extend one pupil or a schedule/room: the deadline moves for the heartbeat, the answers and
  *   the automatic finish; a sitting not in the exam is refused with the exam's own code;
  * - bad input is a VALIDATION_ERROR that changes nothing; the audit trail is newest first.
@@ -17,6 +17,7 @@ import {
   AuditResponseSchema,
   ExtendScheduleResponseSchema,
   ExtendSittingResponseSchema,
+  RosterResponseSchema,
   SittingActionResponseSchema,
 } from '../../contract/admin.ts';
 import { HeartbeatResponseSchema } from '../../contract/presence.ts';
@@ -128,6 +129,35 @@ describe.each(kinds)('proctor actions on %s', (kind) => {
       (p) => p.schedule_history_id === id,
     );
     expect(row).toMatchObject({ state: 'in_exam', answers_saved: 3, question_index: 3 });
+  });
+
+  test('a login refused at another terminal shows on the roster until the proctor moves the pupil; a move clears it', async () => {
+    const { first: pupil, token } = await classWithProctor(api);
+    const sitting = await terminal(api, 'terminal-A-0001').sit(pupil.loginCode);
+    const id = sitting.scheduleHistoryId;
+    const rosterRow = async () => {
+      const roster = await api.call('GET', `/api/admin/schedules/${pupil.scheduleCode}/roster`, { token });
+      return v.parse(RosterResponseSchema, roster.body).pupils.find((p) => p.schedule_history_id === id)!;
+    };
+    expect((await rosterRow()).refused_elsewhere_at).toBeNull();
+
+    // The pupil stands at a second terminal: refused, and the refusal's moment is kept.
+    api.clock.advance(MINUTE);
+    const refusedAt = api.clock.now().toISOString();
+    const second = await api.call('POST', '/api/login', { body: { login_type: 0, login_code: pupil.loginCode }, headers: { 'X-Device-Token': 'terminal-B-0002' } });
+    expect(second.status).toBe(403);
+    expect(errorOf(second).code).toBe('INCORRECT_DEVICE');
+    expect(await historyRow(api.db, id)).toMatchObject({ deviceToken: 'terminal-A-0001', refusedElsewhereAt: new Date(refusedAt) });
+    expect((await rosterRow()).refused_elsewhere_at).toBe(refusedAt);
+
+    // The terminal that holds the sitting logs in as ever, and the record stays for the proctor.
+    expect((await terminal(api, 'terminal-A-0001').login(pupil.loginCode)).scheduleHistoryId).toBe(id);
+    expect((await rosterRow()).refused_elsewhere_at).toBe(refusedAt);
+
+    // The proctor moves the pupil: cleared, and the second terminal gets in.
+    expect((await api.call('POST', `/api/admin/sittings/${id}/move-terminal`, { token, body: { reason: 'Terminal A froze' } })).status).toBe(200);
+    expect((await rosterRow()).refused_elsewhere_at).toBeNull();
+    expect((await terminal(api, 'terminal-B-0002').login(pupil.loginCode)).scheduleHistoryId).toBe(id);
   });
 
   test('after a move, a terminal that resumes with a heartbeat (without Start) is bound too', async () => {

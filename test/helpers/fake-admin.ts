@@ -69,6 +69,7 @@ function pupil(overrides: Partial<RosterPupil> & Pick<RosterPupil, 'schedule_his
     question_count: 20,
     answers_saved: 0,
     waiting_answers: 0,
+    refused_elsewhere_at: null,
     last_contact_at: null,
     started_at: null,
     deadline_at: null,

@@ -19,11 +19,19 @@ import {
   roomFactsOf,
   rosterFilters,
 } from '../../machines/proctor/proctor.machine.ts';
+import { REFUSED_ELSEWHERE_ATTENTION_MS } from '../../machines/proctor/proctor.rules.ts';
+import { rowOf } from '../../machines/proctor/proctor.selectors.ts';
 import type { AttentionReason, ProctorEvent } from '../../machines/proctor/proctor.types.ts';
 import { FAKE_NOW, demoPupils, demoRoster, demoSchedules, demoStaff } from '../helpers/fake-admin.ts';
 import { never } from '../helpers/never.ts';
 
-const row = (state: RosterState, waitingAnswers = 0) => ({ state, name: 'Amara Okafor', codeHint: '3463', waitingAnswers });
+const row = (state: RosterState, waitingAnswers = 0, refusedElsewhereSeconds: number | null = null) => ({
+  state,
+  name: 'Amara Okafor',
+  codeHint: '3463',
+  waitingAnswers,
+  refusedElsewhereSeconds,
+});
 const mostStarted = { mostStarted: true };
 const fewStarted = { mostStarted: false };
 
@@ -42,6 +50,22 @@ describe('who needs attention', () => {
     for (const state of ['in_exam', 'moving', 'finished', 'cancelled', 'expired'] as const) {
       expect(attentionOf(row(state), mostStarted), state).toBeNull();
     }
+  });
+
+  it('a login refused at another terminal comes first, for REFUSED_ELSEWHERE_ATTENTION_MS', () => {
+    const limit = REFUSED_ELSEWHERE_ATTENTION_MS / 1000;
+    expect(attentionOf(row('in_exam', 0, 0), fewStarted)).toBe('refused_elsewhere');
+    // Before the terminal offline and the answers it holds: the pupil stands at a second terminal.
+    expect(attentionOf(row('offline', 3, limit), fewStarted)).toBe('refused_elsewhere');
+    expect(attentionOf(row('offline', 3, limit + 1), fewStarted)).toBe('offline');
+    expect(attentionOf(row('in_exam', 0, limit + 1), fewStarted)).toBeNull();
+  });
+
+  it('the roster row counts the seconds since the refused login on the server\'s clock; none since the last move is null', () => {
+    const refused = demoPupils().find((p) => p.state === 'in_exam')!;
+    const at = Date.parse('2026-12-07T09:00:00.000Z');
+    expect(rowOf({ ...refused, refused_elsewhere_at: new Date(at).toISOString() }, at + 42_500).refusedElsewhereSeconds).toBe(42);
+    expect(rowOf({ ...refused, refused_elsewhere_at: null }, at).refusedElsewhereSeconds).toBeNull();
   });
 
   it('"most of the room" is more started (or finished) than not started; cancelled and expired count for neither', () => {

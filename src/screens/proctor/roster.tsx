@@ -89,7 +89,9 @@ function StateCell({ row }: { row: Row }) {
     <span className={styles.stateCell}>
       <span className={styles.badge} data-state={row.state} data-attention={row.attention ?? undefined}>
         {row.state === 'offline' && <OfflineIcon />}
-        {(row.state === 'time_up' || row.attention === 'not_started' || row.attention === 'answers_waiting') && <WarningIcon />}
+        {(row.state === 'time_up' || row.attention === 'not_started' || row.attention === 'answers_waiting' || row.attention === 'refused_elsewhere') && (
+          <WarningIcon />
+        )}
         {row.state === 'finished' && <CheckIcon />}
         <span>{label}</span>
       </span>
@@ -99,6 +101,11 @@ function StateCell({ row }: { row: Row }) {
             <Trans>No contact for more than 30 s</Trans>{' '}
           </span>
           <LastContact seconds={row.lastContactSeconds} />
+        </span>
+      )}
+      {row.attention === 'refused_elsewhere' && (
+        <span className={styles.detail}>
+          <Trans>Tried to log in at another terminal</Trans>
         </span>
       )}
       {waiting > 0 && (

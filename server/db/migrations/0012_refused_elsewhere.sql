@@ -1,0 +1,1 @@
+ALTER TABLE "schedule_histories" ADD COLUMN "refused_elsewhere_at" timestamp with time zone;
