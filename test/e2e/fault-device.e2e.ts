@@ -1,10 +1,12 @@
 /**
- * Issue 10 (F), fault matrix: a second terminal. While a pupil is in the exam on one terminal,
+ * Fault matrix: a second terminal. While a pupil is in the exam on one terminal,
  * someone types the same login code on another (another browser context: another device
  * token, the terminal's identity). The server ties a started sitting to the terminal that pressed
- * Start, so the second is refused with INCORRECT_DEVICE and the seed's message, and stays on the
- * login page; the first terminal notices nothing: it keeps answering, every answer saved, and
- * the answers on the server equal the answers given; its receipt counts exactly those.
+ * Start, so the second is refused with INCORRECT_DEVICE and the seed's message and stays on the
+ * login page, and the teacher's roster lists the pupil among those who need attention: "Tried to
+ * log in at another terminal". The first terminal notices nothing: it keeps answering, every
+ * answer saved, and the answers on the server equal the answers given; its receipt counts
+ * exactly those.
  *
  * (Letting the pupil continue on the second terminal is the proctor's "move to another
  * terminal", tested in test/e2e/proctor.e2e.ts.)
@@ -33,6 +35,7 @@ import {
   seeServerHoldAnswersGiven,
   watchExamCalls,
 } from '../helpers/e2e-sitting.ts';
+import { openRoster, rowOf, signInAsProctor } from '../helpers/e2e-proctor.ts';
 
 const kiosk = useKiosk();
 
@@ -54,7 +57,7 @@ async function deviceTokenOf(page: Page): Promise<string | null> {
 }
 
 describe('a second terminal logs in while the pupil is in the exam', () => {
-  test('the second is refused with INCORRECT_DEVICE; the first keeps answering undisturbed, and the server holds its answers', async () => {
+  test('the second is refused with INCORRECT_DEVICE and the roster says so; the first keeps answering undisturbed, and the server holds its answers', async () => {
     const page = kiosk.page;
     const pupil = takeSparePupil();
     const calls = watchExamCalls(page);
@@ -84,6 +87,19 @@ describe('a second terminal logs in while the pupil is in the exam', () => {
       expect(await second.evaluate(() => localStorage.getItem('Examinee-Token')), 'no token on the second terminal').toBeNull();
     } finally {
       await terminal.close();
+    }
+
+    // The teacher's roster says so: the pupil needs attention, tried to log in at another terminal.
+    const { terminal: desk, page: proctor } = await openSecondTerminal(kiosk.context);
+    try {
+      await signInAsProctor(proctor);
+      await openRoster(proctor, 'DEMO-2026');
+      await proctor.getByRole('group', { name: 'Show pupils' }).getByRole('button', { name: /^Needs attention \d+$/ }).click();
+      await expect
+        .poll(async () => rowOf(proctor, pupil).innerText(), { timeout: 20_000, message: `${pupil.name}'s row` })
+        .toContain('Tried to log in at another terminal');
+    } finally {
+      await desk.close();
     }
 
     // The first terminal: the same question, the clock running, no alert, and it keeps answering.
