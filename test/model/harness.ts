@@ -133,6 +133,49 @@ export function modelPaths<TMachine extends AnyStateMachine>(spec: ModelSpec<TMa
   });
 }
 
+/** A path that no other path extends, with the states its prefixes that are paths themselves reach. */
+export interface ModelWalk extends ModelPath {
+  /** By number of events taken (0: the started actor), the paths that end there. */
+  checkpoints: ReadonlyMap<number, ModelPath[]>;
+}
+
+/**
+ * The paths that no other path extends, each carrying the paths it extends as checkpoints. In a
+ * shortest-path tree every path is its parent's events (the same event objects) and one more, so
+ * walking these with their checkpoints reaches every state and takes every transition the whole
+ * set would, and checks every path's expected state where that path ends. Prefixes are matched
+ * by event identity: a path is folded into another only when it is that path's very start.
+ */
+export function longestWalks(paths: ModelPath[]): ModelWalk[] {
+  type Node = { children: Map<AnyEventObject, Node>; ends: ModelPath[] };
+  const root: Node = { children: new Map(), ends: [] };
+  for (const path of paths) {
+    let node = root;
+    for (const event of path.events) {
+      let child = node.children.get(event);
+      if (!child) {
+        child = { children: new Map(), ends: [] };
+        node.children.set(event, child);
+      }
+      node = child;
+    }
+    node.ends.push(path);
+  }
+  const walks: ModelWalk[] = [];
+  const along: Array<[number, ModelPath[]]> = [];
+  const visit = (node: Node, depth: number) => {
+    if (node.ends.length) along.push([depth, node.ends]);
+    if (node.children.size === 0) {
+      const path = node.ends[0]!;
+      walks.push({ ...path, checkpoints: new Map(along) });
+    }
+    for (const child of node.children.values()) visit(child, depth + 1);
+    if (node.ends.length) along.pop();
+  };
+  visit(root, 0);
+  return walks;
+}
+
 /** Collects the transitions taken while paths run, per machine name. */
 export class CoverageRecorder {
   readonly taken = new Set<string>();
@@ -182,7 +225,8 @@ export function recordByMachine(recorders: ReadonlyMap<string, CoverageRecorder>
 }
 
 /**
- * Runs one path on a real actor of the machine and returns its final snapshot. The actor's
+ * Runs one path on a real actor of the machine and returns its final snapshot; `onStep` sees the
+ * snapshot after the start and after each event, with the number of events taken. The actor's
  * own timers never fire (SimulatedClock); invoked fakes never settle; the path's events do it.
  */
 export function replay(
@@ -190,15 +234,15 @@ export function replay(
   input: unknown,
   events: AnyEventObject[],
   recorder: CoverageRecorder,
-  onStep?: (snapshot: AnyMachineSnapshot) => void,
+  onStep?: (snapshot: AnyMachineSnapshot, taken: number) => void,
 ): AnyMachineSnapshot {
   const actor = createActor(machine, { input, clock: new SimulatedClock(), inspect: recorder.inspect } as never);
   actor.start();
-  onStep?.(actor.getSnapshot() as AnyMachineSnapshot);
-  for (const event of events) {
+  onStep?.(actor.getSnapshot() as AnyMachineSnapshot, 0);
+  events.forEach((event, index) => {
     actor.send(event);
-    onStep?.(actor.getSnapshot() as AnyMachineSnapshot);
-  }
+    onStep?.(actor.getSnapshot() as AnyMachineSnapshot, index + 1);
+  });
   const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
   actor.stop();
   return snapshot;
