@@ -360,6 +360,18 @@ export function isAnswered(value: string | undefined): boolean {
 }
 
 /**
+ * The questions the finish dialog counts as not answered: neither given (`isAnswered`) nor being
+ * typed right now (`typing`, the text not yet handed over, which Finish hands over first).
+ */
+export function unansweredCount(
+  questions: readonly { id: number }[],
+  answers: Readonly<Record<number, { value: string } | undefined>>,
+  typing: { questionId: number; value: string } | null,
+): number {
+  return questions.filter((q) => !(typing?.questionId === q.id && isAnswered(typing.value)) && !isAnswered(answers[q.id]?.value)).length;
+}
+
+/**
  * Cancellations the end screen explains with the code's own message (seed section 2, rule 5):
  * another terminal pressed Start, or an administrator reset the account. Any other code keeps
  * the general words.

@@ -32,6 +32,7 @@ import {
   retriedCalls,
   SAVE_RETRY_MAX_MS,
   toSave,
+  unansweredCount,
   valueOf,
   withServerAnswers,
   withStatus,
@@ -265,6 +266,18 @@ describe('after a tab switch: the server\'s answers read again', () => {
     // A refused answer gives way to what the server holds, whatever its time.
     const refused = entry('b', 'rejected', 'k1', '2026-11-22T09:00:05.000Z');
     expect(withServerAnswers(contextWith({ answers: { 101: refused } }), stale).answers[101]?.status).toBe('replaced');
+  });
+});
+
+describe('the finish dialog\'s count', () => {
+  it('counts questions neither answered (more than blanks) nor being typed', () => {
+    const qs = [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }];
+    const answers = { 1: { value: 'a' }, 2: { value: '   ' } };
+    expect(unansweredCount(qs, answers, null)).toBe(3);
+    // The text being typed on question 3 counts as given; blanks being typed do not.
+    expect(unansweredCount(qs, answers, { questionId: 3, value: 'cat' })).toBe(2);
+    expect(unansweredCount(qs, answers, { questionId: 2, value: ' ' })).toBe(3);
+    expect(unansweredCount([], answers, null)).toBe(0);
   });
 });
 

@@ -15,9 +15,10 @@
  * Both are plain buttons: the keyboard alone reaches everything, in reading order.
  *
  * Kiosk: text cannot be selected (except in the answer field), there is no context menu, copy
- * and cut are blocked, leaving the page asks first (beforeunload) while answering, and every
- * focus loss (window blur, hidden tab) is handed to `onFocusLost` (counted and reported to the
- * server by the exam machine, never blocking).
+ * and cut are blocked; while answering, leaving the page asks first and every focus loss goes to
+ * `onFocusLost` (src/platform/page-guards.ts; the exam machine counts and reports them, never
+ * blocking). The finish dialog's count of questions not answered is the exam's rule
+ * (`unansweredCount`).
  *
  * A question swap renders again only what changes with the question: the header's counter, the question, and the buttons whose state moved. The tools, the
  * navigation buttons and Finish are memoized parts whose handlers stay the same function from
@@ -27,7 +28,7 @@
  */
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type MouseEvent } from 'react';
-import { isAnswered } from '../../../machines/exam/exam.rules.ts';
+import { isAnswered, unansweredCount } from '../../../machines/exam/exam.rules.ts';
 import type { SaveState } from '../../../machines/exam/exam.selectors.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import type { Question } from '../../../contract/exam.ts';
@@ -37,6 +38,7 @@ import { ArrowIcon } from '../../components/icon/icons.tsx';
 import { ModalDialog } from '../../components/modal-dialog/modal-dialog.tsx';
 import { QuestionList } from '../../components/question-list/question-list.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
+import { useFocusLossReport, useLeaveGuard } from '../../platform/page-guards.ts';
 import { QuestionView } from './question-view.tsx';
 import styles from './exam.module.css';
 
@@ -221,44 +223,9 @@ export function ExamScreen(props: ExamScreenProps) {
   const { keyboardOpen = true, upperCase = false, onToggleKeyboard = noop, onToggleUpperCase = noop } = props;
   const answering = status === 'answering';
 
-  // Kiosk: leaving the page asks first while answering (the browser shows its own message).
-  useEffect(() => {
-    if (!answering) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [answering]);
-
-  // Kiosk: every focus loss is counted and reported (never blocking the pupil).
-  const focusLost = useRef(onFocusLost);
-  useEffect(() => {
-    focusLost.current = onFocusLost;
-  }, [onFocusLost]);
-  useEffect(() => {
-    if (!answering) return;
-    let hidden = false;
-    const onBlur = () => {
-      if (!hidden) focusLost.current();
-    };
-    const onVisibility = () => {
-      // A hidden tab also blurs the window: count it once.
-      if (document.visibilityState === 'hidden' && !hidden) {
-        hidden = true;
-        focusLost.current();
-      } else if (document.visibilityState === 'visible') {
-        hidden = false;
-      }
-    };
-    window.addEventListener('blur', onBlur);
-    document.addEventListener('visibilitychange', onVisibility);
-    return () => {
-      window.removeEventListener('blur', onBlur);
-      document.removeEventListener('visibilitychange', onVisibility);
-    };
-  }, [answering]);
+  // Kiosk: leaving the page asks first while answering; every focus loss is reported (src/platform).
+  useLeaveGuard(answering);
+  useFocusLossReport(answering, onFocusLost);
 
   // The typed text of a text question, until it is handed over.
   const [draft, setDraft] = useState<{ questionId: number; value: string } | null>(null);
@@ -308,12 +275,7 @@ export function ExamScreen(props: ExamScreenProps) {
   });
 
   // Counted for the finish dialog only (not on every question swap).
-  const unanswered = confirmingFinish
-    ? questions.filter((q) => {
-        const typed = draft?.questionId === q.id ? isAnswered(draft.value) : false;
-        return !typed && !isGiven(answers[q.id]);
-      }).length
-    : 0;
+  const unanswered = confirmingFinish ? unansweredCount(questions, answers, draft) : 0;
 
   const textValue = question ? (draft?.questionId === question.id ? draft.value : (answers[question.id]?.value ?? '')) : '';
 
