@@ -10,54 +10,45 @@
  * before the move, so the server takes them), says the pupil goes on at another terminal and that
  * its answers were sent, and only then offers Log out; its outbox is empty. Answers given (5) =
  * answers on the server (5).
+ *
+ * Terminal 1 reloaded after the move (its network back, its saves not through yet): the server
+ * refuses the reloaded exam (the move revoked its token), and terminal 1 reads its outbox, says
+ * the pupil goes on at another terminal with 2 answers not sent yet and no Log out, sends them
+ * once they get through, then says they were sent; never "The test was cancelled".
+ *
+ * Finish pressed on terminal 1 after the move (offline, then back): it sends what it holds, the
+ * server takes the answer given before the move and refuses the one given after it, and the end
+ * says the pupil goes on at another terminal and that 1 answer could not be kept; never
+ * "cancelled". The server holds exactly the answers given before the move.
  */
-import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { headerNames } from '../../contract/http.ts';
-import { loadStaffAccounts } from '../../server/seed/staff-accounts.ts';
 import {
-  baseUrl,
-  confirmIdentity,
+  RECONNECT_TIMEOUT_MS,
+  goOnWithTheExam,
   loginAndStartExam,
   loginWithCode,
+  logOut,
+  openFinishDialog,
   openKiosk,
-  passTutorial,
-  screens,
+  openTerminal,
+  outboxCount,
   seeQuestionCounter,
-  seeScreen,
-  startExam,
-  storageSnapshot,
   useKiosk,
 } from '../helpers/e2e-browser.ts';
 import { takeSparePupil, type DemoPupil } from '../helpers/e2e-demo-accounts.ts';
-import { answerQuestion, answersGiven, answersOnServer, followSitting, seeServerHoldAnswersGiven, type Sitting } from '../helpers/e2e-sitting.ts';
+import { openRoster, rowOf, seePupilState, signInAsProctor } from '../helpers/e2e-proctor.ts';
+import {
+  answerQuestion,
+  answersGiven,
+  answersOnServer,
+  followResumedSitting,
+  followSitting,
+  seeServerHoldAnswersGiven,
+  type Sitting,
+} from '../helpers/e2e-sitting.ts';
 
 const kiosk = useKiosk();
-
-/** Long enough for the background sync's backoff (at most 8 s between tries) to come round a few times. */
-const RECONNECT_TIMEOUT_MS = 45_000;
-
-const proctor = (() => {
-  const account = loadStaffAccounts().find((a) => a.org_code === 'GRADUS-DEMO' && a.login_refused_with === null);
-  if (!account) throw new Error('server/seed/staff-accounts.json has no proctor of GRADUS-DEMO');
-  return account;
-})();
-
-/** Another machine in the lab: its own browser context, so its own device token and storage. */
-async function openTerminal(like: BrowserContext): Promise<{ context: BrowserContext; page: Page }> {
-  const browser = like.browser();
-  if (!browser) throw new Error('no browser');
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1024, height: 768 }, locale: 'en-US' });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  return { context, page };
-}
-
-/** Records of the answer outbox (IndexedDB) of this browser. */
-async function outboxCount(page: Page): Promise<number> {
-  const snapshot = await storageSnapshot(page);
-  return Object.values(snapshot.indexedDB['gradus-outbox'] ?? {}).reduce((sum, n) => sum + n, 0);
-}
 
 /** Resolves once the server answered a heartbeat that reported this question (0-based) on screen. */
 function heartbeatOnQuestion(page: Page, questionIndex: number): Promise<unknown> {
@@ -72,35 +63,6 @@ function heartbeatOnQuestion(page: Page, questionIndex: number): Promise<unknown
 }
 
 // --- The proctor's page, in the words a teacher would use -----------------------------------
-
-async function signInAsProctor(page: Page): Promise<void> {
-  await openKiosk(page, '/proctor');
-  await seeScreen(page, 'Staff sign-in');
-  await page.getByRole('textbox', { name: 'Organisation code' }).fill(proctor.org_code);
-  await page.getByRole('textbox', { name: 'Login ID' }).fill(proctor.login_id);
-  await page.getByLabel('Password', { exact: true }).fill(proctor.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await seeScreen(page, 'Choose a schedule');
-}
-
-async function openRoster(page: Page, scheduleCode: string): Promise<void> {
-  await page.getByRole('button', { name: new RegExp(scheduleCode) }).click();
-  await page.getByRole('table', { name: /^Pupils of / }).waitFor();
-}
-
-function rowOf(page: Page, pupil: DemoPupil): Locator {
-  return page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(pupil.name) }) });
-}
-
-/** Waits until the pupil's row says this state (the roster updates by itself every 5 s). */
-async function seePupilState(page: Page, pupil: DemoPupil, state: string, timeout = 20_000): Promise<void> {
-  await expect
-    .poll(async () => (await rowOf(page, pupil).locator('[data-state]').innerText()).split('\n')[0], {
-      timeout,
-      message: `${pupil.name}'s state on the roster`,
-    })
-    .toBe(state);
-}
 
 /** Opens the move dialog from the pupil's row (behind the row's Actions button where there is one). */
 async function askToMove(page: Page, pupil: DemoPupil): Promise<Locator> {
@@ -121,36 +83,39 @@ async function confirmMove(page: Page, dialog: Locator, reason: string): Promise
   await dialog.waitFor({ state: 'hidden' });
 }
 
-// --- The pupil's terminals -------------------------------------------------------------------
-
-/** The sitting as terminal 2 sees it: the same sitting and answers given, with terminal 2's credentials. */
-function followResumedSitting(page: Page, from: Sitting): Promise<Sitting> {
-  const questions = page.waitForRequest(
-    (r: Request) => r.method() === 'GET' && new URL(r.url()).pathname.endsWith('/api/exam/questions'),
-    { timeout: 60_000 },
-  );
-  const sitting = (async (): Promise<Sitting> => {
-    const headers = await (await questions).allHeaders();
-    const token = headers[headerNames.authorization.toLowerCase()];
-    const deviceToken = headers[headerNames.deviceToken.toLowerCase()];
-    if (!token || !deviceToken) throw new Error('the questions were asked for without the pupil token or the device token');
-    return { ...from, credentials: { [headerNames.authorization]: token, [headerNames.deviceToken]: deviceToken } };
-  })();
-  sitting.catch(() => undefined);
-  return sitting;
+/** The proctor signs in on the laptop and moves the pupil to another terminal. */
+async function moveToAnotherTerminal(page: Page, pupil: DemoPupil, reason: string): Promise<void> {
+  await signInAsProctor(page);
+  await openRoster(page, 'DEMO-2026');
+  await confirmMove(page, await askToMove(page, pupil), reason);
 }
 
-/** After login on a new terminal: the exam goes on (straight to the question, or through Start if the page asks for it). */
-async function goOnWithTheExam(page: Page): Promise<void> {
-  const question = page.getByText(/\bQuestion \d+ of \d+\b/).first();
-  const confirm = page.getByRole('heading', { name: screens.loginConfirm });
-  await question.or(confirm).first().waitFor({ timeout: 30_000 });
-  if (await confirm.isVisible()) {
-    await confirmIdentity(page);
-    await passTutorial(page);
-    await startExam(page);
-  }
-  await question.waitFor();
+// --- The pupil's terminals -------------------------------------------------------------------
+
+/** The pupil logs in on another terminal and goes on with the exam there; the sitting with that terminal's credentials. */
+async function goOnAtAnotherTerminal(page: Page, pupil: DemoPupil, sitting: Sitting): Promise<Sitting> {
+  const resumed = followResumedSitting(page, sitting);
+  await openKiosk(page, '/login-code');
+  await loginWithCode(page, pupil.login_code);
+  await goOnWithTheExam(page);
+  return resumed;
+}
+
+/** The end screen of a terminal the pupil was moved away from. */
+function movedAwayHeading(page: Page): Locator {
+  return page.getByRole('heading', { level: 1, name: 'Your test goes on at another terminal' });
+}
+
+/** What the end screen of a terminal moved away from says in its status line, once it says this. */
+async function seeMovedAwayStatus(page: Page, status: string, timeout = RECONNECT_TIMEOUT_MS): Promise<void> {
+  await expect.poll(() => page.getByRole('status').allInnerTexts(), { timeout }).toContain(status);
+}
+
+/** Saves and heartbeats of this page do not get through (the answers stay on the terminal) until `release()`. */
+async function holdAnswersAndHeartbeat(page: Page): Promise<{ release(): Promise<void> }> {
+  const held = (url: URL) => ['/api/exam/answers', '/api/exam/heartbeat'].some((path) => url.pathname.endsWith(path));
+  await page.route(held, (route) => route.abort('internetdisconnected'));
+  return { release: () => page.unroute(held) };
 }
 
 describe('the teacher moves a pupil whose terminal lost the network', () => {
@@ -218,6 +183,99 @@ describe('the teacher moves a pupil whose terminal lost the network', () => {
       // Answers given = answers on the server: 5 = 5.
       expect(answersGiven(sitting)).toHaveLength(5);
       await seeServerHoldAnswersGiven(onTerminal2, RECONNECT_TIMEOUT_MS);
+    } finally {
+      await kiosk.context.setOffline(false);
+      await Promise.all(opened.map((context) => context.close()));
+    }
+  });
+});
+
+describe('the terminal the pupil was moved away from', () => {
+  test('reloaded after the move, it sends the answers it kept before it says the pupil goes on elsewhere; never "cancelled"', async () => {
+    const pupil = takeSparePupil();
+    const terminal1 = kiosk.page;
+    const opened: BrowserContext[] = [];
+    try {
+      const laptop = await openTerminal(kiosk.context);
+      const terminal2 = await openTerminal(kiosk.context);
+      opened.push(laptop.context, terminal2.context);
+
+      const following = followSitting(terminal1, pupil);
+      await openKiosk(terminal1, '/login-code');
+      await loginAndStartExam(terminal1, pupil.login_code);
+      const sitting = await following;
+      await answerQuestion(terminal1, sitting, 1, 'Saved on the server');
+      await kiosk.context.setOffline(true);
+      await answerQuestion(terminal1, sitting, 2, 'Saved on this terminal');
+      await answerQuestion(terminal1, sitting, 3, 'Saved on this terminal');
+      expect(await outboxCount(terminal1)).toBe(2);
+
+      await moveToAnotherTerminal(laptop.page, pupil, 'Terminal 1 froze');
+
+      // Terminal 1 is reloaded with its network back, its saves not getting through yet.
+      const held = await holdAnswersAndHeartbeat(terminal1);
+      await kiosk.context.setOffline(false);
+      await terminal1.reload();
+      await movedAwayHeading(terminal1).waitFor();
+      await seeMovedAwayStatus(terminal1, 'Answers given on this terminal and not sent yet: 2');
+      expect(await terminal1.getByRole('button', { name: 'Log out', exact: true }).count(), 'no Log out while answers wait').toBe(0);
+      expect(await terminal1.getByRole('heading', { name: 'The test was cancelled' }).count()).toBe(0);
+      expect(await outboxCount(terminal1)).toBe(2);
+
+      // They get through: sent, then Log out.
+      await held.release();
+      await seeMovedAwayStatus(terminal1, 'Your teacher moved your test to another terminal. The answers given on this terminal were sent.');
+      await terminal1.getByRole('button', { name: 'Log out', exact: true }).waitFor();
+      expect(await outboxCount(terminal1)).toBe(0);
+
+      // Answers given = answers on the server: 3 = 3.
+      const onTerminal2 = await goOnAtAnotherTerminal(terminal2.page, pupil, sitting);
+      await seeServerHoldAnswersGiven(onTerminal2, RECONNECT_TIMEOUT_MS);
+      await logOut(terminal1);
+    } finally {
+      await kiosk.context.setOffline(false);
+      await Promise.all(opened.map((context) => context.close()));
+    }
+  });
+
+  test('Finish pressed after the move: what it kept goes first, then it says the pupil goes on elsewhere and that the answer given after the move could not be kept; never "cancelled"', async () => {
+    const pupil = takeSparePupil();
+    const terminal1 = kiosk.page;
+    const opened: BrowserContext[] = [];
+    try {
+      const laptop = await openTerminal(kiosk.context);
+      const terminal2 = await openTerminal(kiosk.context);
+      opened.push(laptop.context, terminal2.context);
+
+      const following = followSitting(terminal1, pupil);
+      await openKiosk(terminal1, '/login-code');
+      await loginAndStartExam(terminal1, pupil.login_code);
+      const sitting = await following;
+      await answerQuestion(terminal1, sitting, 1, 'Saved on the server');
+      await kiosk.context.setOffline(true);
+      await answerQuestion(terminal1, sitting, 2, 'Saved on this terminal');
+
+      await moveToAnotherTerminal(laptop.page, pupil, 'Terminal 1 lost the network');
+
+      // Terminal 1 has not heard of the move: question 3 is answered there after it.
+      await answerQuestion(terminal1, sitting, 3, 'Saved on this terminal');
+      const beforeTheMove = answersGiven(sitting).filter((answer) => answer.question_id !== sitting.questions[2]!.id);
+      const dialog = await openFinishDialog(terminal1);
+      await dialog.getByRole('button', { name: 'Finish', exact: true }).click();
+      await kiosk.context.setOffline(false);
+
+      await movedAwayHeading(terminal1).waitFor({ timeout: RECONNECT_TIMEOUT_MS });
+      await seeMovedAwayStatus(terminal1, 'Your teacher moved your test to another terminal.');
+      await terminal1.getByText('1 answer given on this terminal could not be kept. Please tell your teacher.').waitFor();
+      await terminal1.getByRole('button', { name: 'Log out', exact: true }).waitFor();
+      expect(await terminal1.getByRole('heading', { name: 'The test was cancelled' }).count()).toBe(0);
+      expect(await terminal1.getByText(/were sent/).count(), 'never said to be sent').toBe(0);
+      expect(await outboxCount(terminal1)).toBe(0);
+
+      // The server holds the answers given before the move (2), not the one given after it.
+      const onTerminal2 = await goOnAtAnotherTerminal(terminal2.page, pupil, sitting);
+      expect(await answersOnServer(onTerminal2)).toEqual(beforeTheMove);
+      expect(beforeTheMove).toHaveLength(2);
     } finally {
       await kiosk.context.setOffline(false);
       await Promise.all(opened.map((context) => context.close()));
