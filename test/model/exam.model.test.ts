@@ -7,7 +7,7 @@
  * another terminal (what this terminal holds is sent before it says so, also when the server says
  * so on loading or finishing: a reload, Finish pressed there).
  */
-import { expect } from 'vitest';
+import assert from 'node:assert/strict';
 import { fromCallback, type AnyEventObject, type AnyMachineSnapshot, type AnyStateNode } from 'xstate';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
 import type { AnswerEntry, AnswerToSave, ExamContext, LoadedExam } from '../../machines/exam/exam.types.ts';
@@ -330,29 +330,30 @@ describeModel({
       position: [c.questionIndex, c.view.flagged.length],
     };
   },
+  // node:assert rather than expect: invariants run after every event of every path, where expect's cost dominates.
   invariants: (snapshot) => {
     const context = snapshot.context as ExamContext;
     // Once started, the deadline is known wherever questions are shown.
-    if (snapshot.matches('answering')) expect(context.deadlineAt).not.toBeNull();
+    if (snapshot.matches('answering')) assert.notEqual(context.deadlineAt, null);
     // A Finish the pupil confirmed (or time up) is never undone by answering again.
-    if (snapshot.matches('answering')) expect(context.finishPending).toBe(false);
-    if (snapshot.matches('finishing')) expect(context.finishPending).toBe(true);
+    if (snapshot.matches('answering')) assert.equal(context.finishPending, false);
+    if (snapshot.matches('finishing')) assert.equal(context.finishPending, true);
     // The heartbeat only ever moves the deadline to the server's word: the one fixed at Start, or the extension.
-    if (context.deadlineAt !== null) expect([Date.parse(deadline), Date.parse(extended)]).toContain(context.deadlineAt);
+    if (context.deadlineAt !== null) assert.ok([Date.parse(deadline), Date.parse(extended)].includes(context.deadlineAt));
     // A replaced answer shows the server's value (the samples' servers hold 'a' or 'b'), and is never sent again.
-    for (const entry of Object.values(context.answers)) if (entry.status === 'replaced') expect(['a', 'b', 'cold']).toContain(entry.value);
+    for (const entry of Object.values(context.answers)) if (entry.status === 'replaced') assert.ok(['a', 'b', 'cold'].includes(entry.value));
     // Saved answers are only those the server acknowledged: never more than were given.
-    expect(Object.keys(context.answers).length).toBeLessThanOrEqual(demoQuestions.length);
+    assert.ok(Object.keys(context.answers).length <= demoQuestions.length);
     // The exam-level endings say why: the retake and maintenance states carry their codes.
-    if (snapshot.matches('retake')) expect(context.error).toBe('ER_SCHEDULE_HISTORY_RETAKE');
-    if (snapshot.matches('maintenance')) expect(context.error).toBe('DURING_MAINTENANCE');
-    if (snapshot.matches('finished') && context.outcome === 'cancelled') expect(context.error).not.toBeNull();
+    if (snapshot.matches('retake')) assert.equal(context.error, 'ER_SCHEDULE_HISTORY_RETAKE');
+    if (snapshot.matches('maintenance')) assert.equal(context.error, 'DURING_MAINTENANCE');
+    if (snapshot.matches('finished') && context.outcome === 'cancelled') assert.notEqual(context.error, null);
     // Moved to another terminal: "sent" (and Log out) only once nothing is left to send from here.
-    if (snapshot.matches({ movedAway: 'sent' })) expect(withStatus(snapshot, 'local', 'unsaved')).toEqual([]);
+    if (snapshot.matches({ movedAway: 'sent' })) assert.deepStrictEqual(withStatus(snapshot, 'local', 'unsaved'), []);
     // Only questions of the exam are flagged, each at most once.
-    expect(new Set(context.view.flagged).size).toBe(context.view.flagged.length);
-    for (const id of context.view.flagged) expect(context.questions.some((q) => q.id === id)).toBe(true);
+    assert.equal(new Set(context.view.flagged).size, context.view.flagged.length);
+    for (const id of context.view.flagged) assert.equal(context.questions.some((q) => q.id === id), true);
     // The question index stays within the exam.
-    if (context.questions.length) expect(context.questionIndex).toBeLessThan(context.questions.length);
+    if (context.questions.length) assert.ok(context.questionIndex < context.questions.length);
   },
 });

@@ -4,7 +4,7 @@
  * nothing is paid on the browser's word, a checkout needs the terms and an unpaid item, and the
  * view always matches the machine.
  */
-import { expect } from 'vitest';
+import assert from 'node:assert/strict';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import type {
   ExamPaymentSetting,
@@ -172,50 +172,51 @@ describeModel({
       returning: c.returning !== null,
     };
   },
+  // node:assert rather than expect: invariants run after every event of every path, where expect's cost dominates.
   invariants: (snapshot) => {
     const context = contextOf(snapshot);
     const view = viewOf(snapshot as unknown as PaymentSnapshot);
     // A checkout is only ever open with the terms agreed (on this screen, or before the provider's redirect).
-    if (snapshot.matches('startingCheckout') || snapshot.matches('checkout')) expect(context.termsAccepted).toBe(true);
-    if (snapshot.matches('confirming')) expect(context.termsAccepted || context.returning !== null).toBe(true);
+    if (snapshot.matches('startingCheckout') || snapshot.matches('checkout')) assert.equal(context.termsAccepted, true);
+    if (snapshot.matches('confirming')) assert.equal(context.termsAccepted || context.returning !== null, true);
     // Paid only on the server's word: its settings, or its PAID answer about the checkout.
     if (snapshot.matches('paid')) {
-      expect(snapshot.status).toBe('done');
-      expect(context.checkoutStatus === null ? context.setting !== null : context.checkoutStatus.status === 2).toBe(true);
+      assert.equal(snapshot.status, 'done');
+      assert.equal(context.checkoutStatus === null ? context.setting !== null : context.checkoutStatus.status === 2, true);
       // Exam fee PAID; results PAID_ALL, or PAID_PART when only one item was chosen.
-      if (context.purpose === 'exam_fee') expect(view.paymentStatus).toBe(2);
-      else expect([1, 2]).toContain(view.paymentStatus);
-      expect(view.selected).toEqual([]);
+      if (context.purpose === 'exam_fee') assert.equal(view.paymentStatus, 2);
+      else assert.ok([1, 2].includes(view.paymentStatus));
+      assert.deepStrictEqual(view.selected, []);
     }
     // The exam fee shows PENDING exactly while the server confirms.
     const setting = context.setting;
     if (setting && 'payment_status' in setting && setting.payment_status === 0 && !snapshot.matches('paid')) {
-      expect(view.paymentStatus).toBe(snapshot.matches('confirming') ? 1 : 0);
+      assert.equal(view.paymentStatus, snapshot.matches('confirming') ? 1 : 0);
     }
     // An unfinished checkout (PENDING on the server) stays PENDING until the server says PAID.
     if (setting && 'payment_status' in setting && setting.payment_status === 1 && !snapshot.matches('paid')) {
-      expect(view.paymentStatus).toBe(1);
+      assert.equal(view.paymentStatus, 1);
     }
     // Nothing paid or unavailable is ever chosen (a pending item may be: its checkout is resumed),
     // and the total is the chosen items' sum.
     for (const kind of context.selected) {
       const chosen = context.items.find((l) => l.kind === kind);
-      expect(chosen?.status).not.toBe(2);
-      expect(chosen?.available).toBe(true);
+      assert.notEqual(chosen?.status, 2);
+      assert.equal(chosen?.available, true);
     }
-    expect(view.totalMinor).toBe(context.items.filter((l) => context.selected.includes(l.kind)).reduce((s, l) => s + l.total_minor, 0));
+    assert.equal(view.totalMinor, context.items.filter((l) => context.selected.includes(l.kind)).reduce((s, l) => s + l.total_minor, 0));
     // Pay is offered only while choosing, with the terms agreed and something to buy.
-    if (view.canCheckout) expect(view.phase === 'choosing' && view.termsAccepted && view.selected.length > 0).toBe(true);
+    if (view.canCheckout) assert.equal(view.phase === 'choosing' && view.termsAccepted && view.selected.length > 0, true);
     // The status is asked a bounded number of times.
-    expect(context.checks).toBeLessThanOrEqual(MAX_STATUS_CHECKS);
+    assert.ok(context.checks <= MAX_STATUS_CHECKS);
     // A declined payment says why, with one of the seed's payment messages when the provider was reached.
-    if (view.phase === 'declined') expect(view.failure).not.toBeNull();
-    if (view.phase === 'checkout') expect(view.session?.provider).toBe(view.provider);
+    if (view.phase === 'declined') assert.notEqual(view.failure, null);
+    if (view.phase === 'checkout') assert.equal(view.session?.provider, view.provider);
     // Back from Adyen's redirect, its result goes to Drop-in; a return confirms the checkout it named.
-    if (view.phase === 'returning') expect(view.redirect).toEqual({ sessionId: returning.sessionId, redirectResult: returning.redirectResult });
-    else expect(view.redirect).toBeNull();
-    if (snapshot.matches('confirming') && context.session === null) expect(context.returning?.reference).toBe(REFERENCE);
+    if (view.phase === 'returning') assert.deepStrictEqual(view.redirect, { sessionId: returning.sessionId, redirectResult: returning.redirectResult });
+    else assert.equal(view.redirect, null);
+    if (snapshot.matches('confirming') && context.session === null) assert.equal(context.returning?.reference, REFERENCE);
     // "Payment complete" only for a checkout the server confirmed on this screen; otherwise "already paid".
-    if (view.phase === 'paid') expect(view.justPaid).toBe(context.checkoutStatus?.status === 2);
+    if (view.phase === 'paid') assert.equal(view.justPaid, context.checkoutStatus?.status === 2);
   },
 });

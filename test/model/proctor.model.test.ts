@@ -5,7 +5,7 @@
  * its confirmed reason (and minutes), one action at a time, and what the page shows
  * (proctor.connect.ts) always matches the machine.
  */
-import { expect } from 'vitest';
+import assert from 'node:assert/strict';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import type { AdminSchedulesResponse, AuditResponse, StaffLoginResponse } from '../../contract/admin.ts';
 import { connect, type ProctorSnapshot } from '../../machines/proctor/proctor.connect.ts';
@@ -183,29 +183,31 @@ describeModel({
       pending: c.pending?.kind ?? null,
     };
   },
+  // node:assert rather than expect: invariants run after every event of every path, where expect's cost dominates.
   invariants: (snapshot) => {
     const context = contextOf(snapshot);
     const api = connect(snapshot as unknown as ProctorSnapshot, () => {}, FAKE_NOW);
     // The staff token is held exactly while signed in (and while signing out, for the logout call).
     const signedIn = snapshot.matches('signedIn') || snapshot.matches('signingOut');
-    expect(context.token !== null).toBe(signedIn);
-    expect(context.staff !== null).toBe(signedIn);
+    assert.equal(context.token !== null, signedIn);
+    assert.equal(context.staff !== null, signedIn);
     // The password is held only while the login call runs.
-    expect(context.credentials !== null).toBe(snapshot.matches('signingIn'));
+    assert.equal(context.credentials !== null, snapshot.matches('signingIn'));
     // An action is sent only with its confirmed reason; minutes with every extension.
     const sending = snapshot.matches({ signedIn: { watching: { action: 'acting' } } });
     const failed = snapshot.matches({ signedIn: { watching: { action: 'failed' } } });
-    expect(context.pending !== null).toBe(sending || failed);
+    assert.equal(context.pending !== null, sending || failed);
     if (context.pending) {
-      expect(context.pending.reason.trim().length).toBeGreaterThan(0);
+      assert.ok(context.pending.reason.trim().length > 0);
       const extension = context.pending.kind === 'extend' || context.pending.kind === 'extend_room';
-      expect(context.pending.minutes !== null).toBe(extension);
+      assert.equal(context.pending.minutes !== null, extension);
     }
     // One action at a time: a draft exactly while confirming, sending or failed.
     const confirming = snapshot.matches({ signedIn: { watching: { action: 'confirming' } } });
-    expect(context.draft !== null).toBe(confirming || sending || failed);
+    assert.equal(context.draft !== null, confirming || sending || failed);
     // The page shows what the machine is in.
-    expect(api.phase).toBe(
+    assert.equal(
+      api.phase,
       snapshot.matches('restoring')
         ? 'restoring'
         : snapshot.matches('restoreFailed')
@@ -220,18 +222,18 @@ describeModel({
                   ? 'audit'
                   : 'roster',
     );
-    expect(api.dialog !== null).toBe(confirming || sending || failed);
+    assert.equal(api.dialog !== null, confirming || sending || failed);
     if (api.phase === 'roster') {
       // The rows are the room's that the search and the state filter keep (all of them with every state), those who need attention first.
       const kept = visiblePupils(context).filter((p) => matchesSearch({ name: p.examinee_name, codeHint: p.login_code_hint }, context.search));
       const shown = api.roster.rows.map((r) => r.sittingId);
-      expect(shown.every((id) => kept.some((p) => p.schedule_history_id === id))).toBe(true);
-      expect(api.roster.rows.every((r) => inFilter(r, context.rosterFilter))).toBe(true);
-      if (context.rosterFilter === 'all') expect(shown.length).toBe(kept.length);
+      assert.equal(shown.every((id) => kept.some((p) => p.schedule_history_id === id)), true);
+      assert.equal(api.roster.rows.every((r) => inFilter(r, context.rosterFilter)), true);
+      if (context.rosterFilter === 'all') assert.equal(shown.length, kept.length);
       const waiting = api.roster.rows.map((r) => (r.attention === null ? 1 : 0));
-      expect(waiting).toEqual([...waiting].sort());
+      assert.deepStrictEqual(waiting, [...waiting].sort());
       // A failed poll keeps the last roster and says so; a good one clears the banner.
-      expect(api.roster.connection.lost).toBe(context.pollFailures > 0);
+      assert.equal(api.roster.connection.lost, context.pollFailures > 0);
     }
   },
 });

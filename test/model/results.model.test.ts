@@ -11,7 +11,7 @@
  * and passed, one document at a time, the redirect back held only by the payment it opened, and
  * the screens' binding (results.connect.ts) shows the screen the machine is on.
  */
-import { expect } from 'vitest';
+import assert from 'node:assert/strict';
 import { createMachine, type AnyMachineSnapshot } from 'xstate';
 import { connect } from '../../machines/results/results.connect.ts';
 import { resultsMachine } from '../../machines/results/results.machine.ts';
@@ -98,13 +98,14 @@ describeModel({
     const c = context as unknown as ResultsContext;
     return [c.owned?.result_sheet, c.owned?.certificate, c.short?.passed, c.report?.result.passed, c.returning !== null];
   },
+  // node:assert rather than expect: invariants run after every event of every path, where expect's cost dominates.
   invariants: (snapshot) => {
     const context = contextOf(snapshot);
     const api = connect(snapshot as unknown as ResultsSnapshot, () => {});
     // The score report is shown only with the result sheet owned.
-    if (snapshot.matches('scoreReport')) expect(context.owned?.result_sheet).toBe(true);
+    if (snapshot.matches('scoreReport')) assert.equal(context.owned?.result_sheet, true);
     // A reload on the report reads what is owned first, with no screen (the reloaded URL stays).
-    if (snapshot.matches('reopeningReport')) expect(Object.values(snapshot.getMeta())).toEqual([]);
+    if (snapshot.matches('reopeningReport')) assert.deepStrictEqual(Object.values(snapshot.getMeta()), []);
     // The certificate downloads only owned and passed; one document at a time, named while it downloads.
     const downloading = {
       certificate:
@@ -112,20 +113,20 @@ describeModel({
         snapshot.matches({ scoreReport: { ready: 'downloadingCertificate' } }),
       report: snapshot.matches({ scoreReport: { ready: 'downloadingReport' } }),
     };
-    if (downloading.certificate) expect(canDownloadCertificate(ownedFactsOf(context))).toBe(true);
-    expect(context.downloading).toBe(downloading.certificate ? 'certificate' : downloading.report ? 'report' : null);
+    if (downloading.certificate) assert.equal(canDownloadCertificate(ownedFactsOf(context)), true);
+    assert.equal(context.downloading, downloading.certificate ? 'certificate' : downloading.report ? 'report' : null);
     // The result payment runs exactly while its screen shows; the redirect back is held only there.
-    expect(Boolean(snapshot.children.payment)).toBe(snapshot.matches('payExamResult'));
-    if (context.returning !== null) expect(snapshot.matches('payExamResult')).toBe(true);
+    assert.equal(Boolean(snapshot.children.payment), snapshot.matches('payExamResult'));
+    if (context.returning !== null) assert.equal(snapshot.matches('payExamResult'), true);
     // Done: back to the menu, or refused with the session's reason.
-    expect(snapshot.status === 'done').toBe(snapshot.matches('closed') || snapshot.matches('refused'));
-    expect(context.refusal !== null).toBe(snapshot.matches('refused'));
-    if (snapshot.status === 'done') expect(snapshot.output).toEqual({ refusal: context.refusal });
+    assert.equal(snapshot.status === 'done', snapshot.matches('closed') || snapshot.matches('refused'));
+    assert.equal(context.refusal !== null, snapshot.matches('refused'));
+    if (snapshot.status === 'done') assert.deepStrictEqual(snapshot.output, { refusal: context.refusal });
     // The binding shows the screen the machine is on (the paths the kiosk shows are its states').
     const screen = Object.values(snapshot.getMeta()).reduce<string | null>(
       (found, meta) => (meta as { screen?: string } | undefined)?.screen ?? found,
       null,
     );
-    expect(api.screen).toBe(screen);
+    assert.equal(api.screen, screen);
   },
 });

@@ -8,7 +8,7 @@
  * ending back on the menu or with a 401, and a reload on a my-page screen past the menu (the
  * restored session reads the menu again and reopens that screen, or the menu stands in).
  */
-import { expect } from 'vitest';
+import assert from 'node:assert/strict';
 import { createMachine, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
 import { sessionFromLogin, sessionMachine } from '../../machines/session/session.machine.ts';
 import { validateBasicInfo } from '../../machines/session/session.rules.ts';
@@ -261,22 +261,23 @@ describeModel({
       context.reloadedAt,
     ];
   },
+  // node:assert rather than expect: invariants run after every event of every path, where expect's cost dominates.
   invariants: (snapshot) => {
     // A session is held exactly while signed in or signing out.
     const holds = snapshot.matches('signedIn') || snapshot.matches('signingOut');
-    expect(snapshot.context.session !== null).toBe(holds);
+    assert.equal(snapshot.context.session !== null, holds);
     // The exam flow starts only with a known schedule history.
-    if (snapshot.matches({ signedIn: 'examFlow' })) expect(snapshot.context.session.schedule_history_id).not.toBeNull();
+    if (snapshot.matches({ signedIn: 'examFlow' })) assert.notEqual(snapshot.context.session.schedule_history_id, null);
     // A redirect back is held only by the payment screen (or the results) it opened.
     const paymentReturn = snapshot.context.paymentReturn as { scheduleHistoryId: number } | null;
     if (paymentReturn !== null) {
-      expect(snapshot.matches({ signedIn: 'payExamFee' }) || snapshot.matches({ signedIn: 'results' })).toBe(true);
+      assert.equal(snapshot.matches({ signedIn: 'payExamFee' }) || snapshot.matches({ signedIn: 'results' }), true);
     }
     // A reload's screen is held only until it is open again (or the menu stands in).
     if (snapshot.context.reloadedAt !== null) {
-      expect(snapshot.matches({ signedIn: 'reopening' }) || snapshot.matches({ signedIn: 'results' })).toBe(true);
+      assert.equal(snapshot.matches({ signedIn: 'reopening' }) || snapshot.matches({ signedIn: 'results' }), true);
     }
     // The results run exactly while their screens show (the session's child `results`).
-    expect(Boolean(snapshot.children.results)).toBe(snapshot.matches({ signedIn: 'results' }));
+    assert.equal(Boolean(snapshot.children.results), snapshot.matches({ signedIn: 'results' }));
   },
 });

@@ -11,6 +11,7 @@
  * load refused for a reason that ends the exam flow tells it the exam-level event; nothing else
  * (no answer) ever reaches the parent.
  */
+import assert from 'node:assert/strict';
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromPromise, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
 import { isPracticeAnswerRight, type TutorialSetting } from '../../contract/tutorial.ts';
@@ -125,6 +126,7 @@ describeModel({
     const c = context as unknown as TutorialContext;
     return [c.setting?.practice.length ?? null, c.error, c.index, c.answers];
   },
+  // node:assert rather than expect: invariants run after every event of every path, where expect's cost dominates.
   invariants: (snapshot) => {
     const context = contextOf(snapshot);
     const api = connect(snapshot as unknown as TutorialSnapshot, () => {});
@@ -132,48 +134,50 @@ describeModel({
 
     // The screen's status is the machine's state.
     const state = ['loading', 'failed', 'empty', 'practising', 'practised', 'done'].find((s) => snapshot.matches(s));
-    expect(api.status).toBe(state);
-    expect(snapshot.hasTag('busy')).toBe(snapshot.matches('loading'));
+    assert.equal(api.status, state);
+    assert.equal(snapshot.hasTag('busy'), snapshot.matches('loading'));
 
     // The only child is the one GET, while loading: nothing of the practice is ever sent.
-    expect(Object.keys(snapshot.children)).toEqual(snapshot.matches('loading') ? ['loadTutorialSetting'] : []);
+    assert.deepStrictEqual(Object.keys(snapshot.children), snapshot.matches('loading') ? ['loadTutorialSetting'] : []);
 
     // The rules: the setting's once loaded, the exam details' before.
-    expect(api.rules).toEqual(
+    assert.deepStrictEqual(
+      api.rules,
       context.setting
         ? { questionCount: context.setting.question_count, timeLimitMinutes: 30, questionTypes: context.setting.question_types }
         : { questionCount: 20, timeLimitMinutes: 40, questionTypes: null },
     );
-    expect(api.error).toBe(snapshot.matches('failed') ? context.error : null);
-    if (snapshot.matches('failed')) expect(context.error).not.toBeNull();
-    if (snapshot.matches('empty')) expect(context.setting?.practice).toEqual([]);
+    assert.equal(api.error, snapshot.matches('failed') ? context.error : null);
+    if (snapshot.matches('failed')) assert.notEqual(context.error, null);
+    if (snapshot.matches('empty')) assert.deepStrictEqual(context.setting?.practice, []);
 
     // A practice question on screen exactly while practising, within the practice.
-    expect(api.practice !== null).toBe(practising);
+    assert.equal(api.practice !== null, practising);
     if (api.practice) {
       const practice = currentPractice(context)!;
-      expect(api.practice.question).toBe(practice.question);
-      expect(api.practice.position).toBe(context.index + 1);
-      expect(api.practice.total).toBe(context.setting!.practice.length);
-      expect(api.practice.isFirst).toBe(context.index === 0);
-      expect(api.practice.isLast).toBe(context.index === context.setting!.practice.length - 1);
+      assert.equal(api.practice.question, practice.question);
+      assert.equal(api.practice.position, context.index + 1);
+      assert.equal(api.practice.total, context.setting!.practice.length);
+      assert.equal(api.practice.isFirst, context.index === 0);
+      assert.equal(api.practice.isLast, context.index === context.setting!.practice.length - 1);
       // A verdict judges the value on screen, and only in `checked`.
-      expect(api.practice.verdict !== null).toBe(snapshot.matches({ practising: 'checked' }));
+      assert.equal(api.practice.verdict !== null, snapshot.matches({ practising: 'checked' }));
       if (api.practice.verdict) {
-        expect(api.practice.verdict).toBe(isPracticeAnswerRight(practice, api.practice.value) ? 'right' : 'wrong');
+        assert.equal(api.practice.verdict, isPracticeAnswerRight(practice, api.practice.value) ? 'right' : 'wrong');
       }
-      expect(api.practice.rightAnswer).toEqual(practice.question.type === 'number' ? ['3/4'] : ['an apple']);
+      assert.deepStrictEqual(api.practice.rightAnswer, practice.question.type === 'number' ? ['3/4'] : ['an apple']);
     }
     // Every verdict kept is the one its value earns.
     for (const practice of context.setting?.practice ?? []) {
       const answer = context.answers[practice.question.id];
-      if (answer?.verdict) expect(answer.verdict).toBe(isPracticeAnswerRight(practice, answer.value) ? 'right' : 'wrong');
+      if (answer?.verdict) assert.equal(answer.verdict, isPracticeAnswerRight(practice, answer.value) ? 'right' : 'wrong');
     }
     // "Check my answer" only with an answer given, not checked yet.
-    expect(api.canCheck).toBe(snapshot.matches({ practising: 'answering' }) && (api.practice?.value.trim() ?? '') !== '');
-    expect(api.canGoBack).toBe(practising && context.index > 0);
+    assert.equal(api.canCheck, snapshot.matches({ practising: 'answering' }) && (api.practice?.value.trim() ?? '') !== '');
+    assert.equal(api.canGoBack, practising && context.index > 0);
     // The summary: how each practice question went.
-    expect(api.results).toEqual(
+    assert.deepStrictEqual(
+      api.results,
       snapshot.matches('practised')
         ? context.setting!.practice.map(({ question }) => ({
             questionId: question.id,
@@ -182,7 +186,7 @@ describeModel({
           }))
         : [],
     );
-    expect(snapshot.status).toBe(snapshot.matches('done') ? 'done' : 'active');
+    assert.equal(snapshot.status, snapshot.matches('done') ? 'done' : 'active');
   },
 });
 
