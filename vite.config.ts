@@ -9,7 +9,7 @@ import { mathAssetsPlugin } from './scripts/lib/math-assets-plugin.ts';
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3001';
 
 /**
- * The offline app shell (issue 10, B; ARCHITECTURE.md, "Exam day"): Workbox's generated service worker,
+ * The offline app shell (ARCHITECTURE.md, "Exam day"): Workbox's generated service worker,
  * through vite-plugin-pwa, precaches the built app so a reload with no network still shows it.
  *
  * - Precached: index.html, the app's JS and CSS, every lazily loaded chunk the exam may need
@@ -54,8 +54,8 @@ const pwa = VitePWA({
 
 export default defineConfig({
   // The Lingui macro runs through Babel before React's transform (ARCHITECTURE.md, "Toolchain").
-  // mathAssetsPlugin: index.html names KaTeX's built files for the terminal check (issue 11).
-  // compressPlugin: brotli and gzip copies of dist/'s text files, served by the server (issue 12).
+  // mathAssetsPlugin: index.html names KaTeX's built files for the terminal check.
+  // compressPlugin: brotli and gzip copies of dist/'s text files, served by the server.
   plugins: [babel({ presets: [linguiTransformerBabelPreset()] }), react(), lingui(), pwa, mathAssetsPlugin(), compressPlugin()],
   build: {
     outDir: 'dist',
@@ -65,7 +65,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 900,
     rolldownOptions: {
       output: {
-        // Everything the first screen loads statically in one chunk (issue 12, item 4): without
+        // Everything the first screen loads statically in one chunk: without
         // this group Rolldown splits the modules the entry shares with lazy chunks (XState,
         // valibot, the contract's enums...) into a handful of small chunks, each compressed on
         // its own, 4 kB of gzip more for the same code (and more requests).

@@ -1,5 +1,5 @@
 /**
- * The proctor's schedules and live roster (issue 10): every roster state from real pupil calls
+ * The proctor's schedules and live roster: every roster state from real pupil calls
  * (not logged in, logged in, in the exam, offline after 30 s without contact, moving, time up,
  * finished with its receipt, cancelled, expired); the ETag and 304; a room's roster; and the
  * organisation boundary: another organisation's schedule, room or sitting is 404 NOT_FOUND,

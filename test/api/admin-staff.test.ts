@@ -1,5 +1,5 @@
 /**
- * Staff accounts and their tokens (issue 10): every demo proctor of server/seed/staff-accounts.json
+ * Staff accounts and their tokens: every demo proctor of server/seed/staff-accounts.json
  * logs in as the list says; login, me and logout; wrong passwords and the lock; a pupil token
  * never works on /api/admin and a staff token never on a pupil call; bad input is a
  * VALIDATION_ERROR that changes nothing.

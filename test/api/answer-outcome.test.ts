@@ -1,5 +1,5 @@
 /**
- * What a save tells the terminal (issue 10, E): the outcome of POST /api/exam/answers (saved,
+ * What a save tells the terminal: the outcome of POST /api/exam/answers (saved,
  * duplicate, superseded with the value the server holds instead) and the sitting's deadline as it
  * stands, so a window whose answer was replaced by a later one from another window shows the
  * server's value, and a terminal learns of a moved deadline with every save.

@@ -1,5 +1,5 @@
 /**
- * Issue 12, item 2: `node server/main.ts` (what `npm start` runs) on PostgreSQL with
+ * The cluster: `node server/main.ts` (what `npm start` runs) on PostgreSQL with
  * WEB_CONCURRENCY=2 runs a primary and two API processes sharing the port and the database.
  * Real processes, real sockets (a new connection per request, so the kernel's round robin
  * spreads them):

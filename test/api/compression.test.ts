@@ -1,5 +1,5 @@
 /**
- * Issue 12, item 5: compression on the wire.
+ * Compression on the wire.
  * - The static files: a built client precompressed as `npm run build` does it
  *   (scripts/lib/compress-plugin.ts), served by the real server (server/http/client-files.ts).
  *   The first screen (index.html and every file it names) arrives brotli- or gzip-encoded as the

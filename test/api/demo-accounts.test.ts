@@ -97,7 +97,7 @@ describe.each(kinds)('the demo accounts on %s', (kind) => {
   test('the lock demo: wrong passwords, then locked for a minute even with the right one', async () => {
     const account = accounts.find((a) => a.scenario === 'lock')!;
     api.clock.set(new Date());
-    // The lock is the login throttle's, in real time (issue 13): its minute passes by moving Date.
+    // The lock is the login throttle's, in real time: its minute passes by moving Date.
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       for (let i = 0; i < 4; i++) expect(errorOf(await logIn(account, 'not-the-password')).code).toBe('INCORRECT_ID_PASSWORD');

@@ -1,5 +1,5 @@
 /**
- * The error catalogue of seed section 8 (issue 11, item 6): every code is answered with a real
+ * The error catalogue of seed section 8: every code is answered with a real
  * message, never the bare code (RESULT_NOT_RELEASED and RESULT_VIEW_EXPIRED among them); HTTP
  * 406 NOT_ACCEPTABLE for an Accept header the call cannot answer, refused before any work; and
  * ARCHIVE_KEY for an answer whose key belongs to an attempt an administrator reset (resent from

@@ -75,7 +75,7 @@ describe.each(kinds)('examinee login and the exam list on %s', (kind) => {
   });
 
   test('locks after 5 wrong passwords, like login by ID', async () => {
-    // The lock is the login throttle's, in real time (issue 13): its minute passes by moving Date.
+    // The lock is the login throttle's, in real time: its minute passes by moving Date.
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       const { pupil } = await examineeWithFourExams(false);

@@ -79,7 +79,7 @@ describe.each(kinds)('health and routing on %s', (kind) => {
     await api.call('GET', '/api/nowhere');
     expect(api.logLines).toHaveLength(2);
     expect(api.logLines[0]).toMatch(/^GET \/api\/health 200 \d+ms$/);
-    // The matched route pattern, not the raw path (issue 13): an unknown path is the API's catch-all.
+    // The matched route pattern, not the raw path: an unknown path is the API's catch-all.
     expect(api.logLines[1]).toMatch(/^GET \/api\/\* 404 \d+ms$/);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * POST /api/login with login type 1 (login ID and password) on a school's or a schedule's page:
  * passwords stored as salted scrypt hashes, wrong credentials, the account lock (5 wrong
- * passwords: locked for 1 minute, shared by every process, reset by a right password; since
- * issue 13 kept by the login throttle per client address and login ID, in real time: see
+ * passwords: locked for 1 minute, shared by every process, reset by a right password; kept by
+ * the login throttle per client address and login ID, in real time: see
  * test/api/throttle.test.ts for the addresses), and the refusals of seed section 8 for ID and
  * code logins alike.
  */

@@ -1,5 +1,5 @@
 /**
- * Logout ends the session on the server (issue 10, D), seen from the API and through the
+ * Logout ends the session on the server, seen from the API and through the
  * client path: the browser's API client (src/api/client.ts) over real HTTP to the API, driven
  * by the kiosk's real session machine and its storage writes.
  *
@@ -80,7 +80,7 @@ describe('logout ends the token on the server', () => {
     expect(after.body).toMatchObject({ code: 'NOT_LOGGED_IN' });
   });
 
-  test('POST /api/logout without the token is refused and the token stays valid (the old order)', async () => {
+  test('POST /api/logout without the token is refused and the token stays valid', async () => {
     const pupil = await addSitting(api.db);
     const { token } = await api.loginAs(pupil.loginCode);
     expect((await api.call('POST', '/api/logout')).status).toBe(401);

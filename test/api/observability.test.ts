@@ -1,5 +1,5 @@
 /**
- * Issue 13, structured logs (server/logger.ts, server/observability/http.ts) and metrics
+ * Structured logs (server/logger.ts, server/observability/http.ts) and metrics
  * (server/observability/metrics.ts, metrics-routes.ts):
  * - one JSON line per request, with the request id the response names, the route pattern, the
  *   status, the time, the pupil and sitting where known, and never a token, password or code;

@@ -65,7 +65,7 @@ describe.each(kinds)('payments through Adyen on %s', (kind) => {
   beforeAll(() => fake.start());
   afterAll(() => fake.stop());
   const api = useApi(kind, {
-    // The return URLs below are pages of this origin (issue 13: no other return URL is accepted).
+    // The return URLs below are pages of this origin: no other return URL is accepted.
     security: { ...defaultSecuritySettings, publicOrigin: 'https://gradus.test' },
     payments: {
       ...defaultPaymentSettings,

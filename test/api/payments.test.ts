@@ -53,7 +53,7 @@ async function finishSitting(db: Db, scheduleHistoryId: number, daysAgo: number,
 }
 
 describe.each(kinds)('payments with the demo provider on %s', (kind) => {
-  // RETURN_URL is a page of this origin (issue 13: no other return URL is accepted).
+  // RETURN_URL is a page of this origin: no other return URL is accepted.
   const api = useApi(kind, { security: { ...defaultSecuritySettings, publicOrigin: 'https://gradus.test' } });
   const examSetting = (token: string, id: number) =>
     api.call('GET', `/api/get-setting-payment-for-exam?schedule_history_id=${id}`, { token });

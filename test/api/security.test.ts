@@ -1,5 +1,5 @@
 /**
- * Issue 13, security headers (server/security/headers.ts), the CSP report endpoint
+ * Security headers (server/security/headers.ts), the CSP report endpoint
  * (server/security/csp-report.ts), payment return URLs (server/security/return-url.ts) and the
  * environment they are read from (server/security/settings.ts).
  * Headers are checked on the page (/ and a client route), an asset and the API, through the

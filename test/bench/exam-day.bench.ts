@@ -1,5 +1,5 @@
 /**
- * Exam day, simulated (issue 12, item 3), by `npm run bench` (never by `npm test`): N pupils
+ * Exam day, simulated, by `npm run bench` (never by `npm test`): N pupils
  * sit an exam over HTTP against the real server (`node server/main.ts`, clustered: one API
  * process per core, WEB_CONCURRENCY) on PostgreSQL, each doing what a terminal does:
  *   POST /api/login (login code) -> POST /api/exam/start -> GET /api/exam/questions ->

@@ -1,5 +1,5 @@
 /**
- * Bytes over the wire for the first screen (issue 12, item 5): Chromium opens /login-code on the
+ * Bytes over the wire for the first screen: Chromium opens /login-code on the
  * real server (in process, PGlite in memory, the built dist/) and adds up what each request of
  * the page took on the wire (Playwright's encoded response body sizes, plus headers), until the
  * network is idle. The service worker is blocked, so its background precache is not counted:

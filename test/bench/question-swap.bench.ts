@@ -1,6 +1,6 @@
 /**
- * The question swap, measured in Chromium at 4× CPU throttle (`npm run bench -- test/bench/question-swap.bench.ts`;
- * issue 12, item 5): pressing Next (or Previous) on the exam screen until the other question is
+ * The question swap, measured in Chromium at 4× CPU throttle (`npm run bench -- test/bench/question-swap.bench.ts`):
+ * pressing Next (or Previous) on the exam screen until the other question is
  * committed and laid out, side by side in one browser:
  * - Gradus app: the real app as src/main.tsx boots it (the kiosk, session and exam machines, the
  *   router, the shell, the connected exam screen, Lingui, localStorage where the stored session

@@ -1,6 +1,6 @@
 /**
  * Startup time and memory at rest of the real server (`node server/main.ts`), as `npm start`
- * runs it after the build (issue 12, item 5). Not a test and not part of `npm test`:
+ * runs it after the build. Not a test and not part of `npm test`:
  *
  *   npm exec -- node test/bench/startup.ts            # PGlite: fresh, then existing data
  *   ROUNDS=3 npm exec -- node test/bench/startup.ts   # more rounds (median printed)

@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 2: the terminal check (/checking-domain-connection) in real Chromium against the
+ * The terminal check (/checking-domain-connection) in real Chromium against the
  * real server, as a lab teacher uses it before exam day.
  *
  * From the login-code screen, "Check this terminal" opens the check. Every check passes on the

@@ -7,7 +7,7 @@
  * Burmese digits), and `pdftoppm` pictures the first page of each into
  * E2E_ARTIFACTS_DIR/documents/ for a person to look at.
  *
- * Through the app itself (issue 11, "Languages and access"): the score report saved as PDF by a
+ * Through the app itself (languages and access): the score report saved as PDF by a
  * pupil who chose the Arabic numerals variant carries Arabic-Indic digits, and the score report
  * fits a 360 px wide screen.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 10 (F), fault matrix: the terminal's clock is wrong. A lab terminal's clock an hour
+ * Fault matrix: the terminal's clock is wrong. A lab terminal's clock an hour
  * ahead or an hour behind (Playwright's clock emulation: the page's Date, timers and
  * performance.now run from a shifted start, at the normal pace), the server's clock right.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 10 (F), fault matrix: impatient clicks. A pupil double-clicks (or triple-clicks) the
+ * Fault matrix: impatient clicks. A pupil double-clicks (or triple-clicks) the
  * big "Start the test" button, and later "Finish the test" and the finish dialog's "Finish".
  *
  * Start: one sitting starts with one deadline (every Start the terminal sent was answered with

@@ -1,5 +1,5 @@
 /**
- * Issue 10, D (and F: "logout then the old token"), in real Chromium against the production
+ * Fault matrix, logout then the old token, in real Chromium against the production
  * build and the real server: logging out ends the session on the server. The token the page
  * held is read from its storage before logging out; afterwards GET /api/me with it must answer
  * 401.

@@ -1,5 +1,5 @@
 /**
- * Issue 10 (F), fault matrix: the server restarts mid-exam. Each test runs its own server
+ * Fault matrix: the server restarts mid-exam. Each test runs its own server
  * (test/helpers/e2e-own-server.ts: `node server/main.ts` on a fresh PGlite, the built dist/), as
  * the harness's server is shared by every test file and must not stop.
  *

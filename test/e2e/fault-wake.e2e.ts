@@ -1,5 +1,5 @@
 /**
- * Issue 10 (C, and F "wake after the deadline with paused timers"), in real Chromium against the
+ * Fault matrix, wake after the deadline with paused timers, in real Chromium against the
  * production build and the real server. A laptop's lid is closed mid-exam and opened after the
  * deadline: Playwright's clock pauses the page's clock and timers (nothing runs, as on a sleeping
  * laptop) while the real deadline passes on the server, then jumps them forward to the real time

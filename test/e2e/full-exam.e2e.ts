@@ -1,5 +1,5 @@
 /**
- * Issue 4, "a full exam of each subject", in real Chromium against the production build and the
+ * A full exam of each subject, in real Chromium against the production build and the
  * real server: for English, Calculation, Japanese and Visual Programming (levels 1, 2 and 3
  * among them), a pupil logs in, passes confirm, tutorial and Start, answers every one of the 20
  * questions with its own input (choice tiles, the device keyboard or the on-screen alphabet

@@ -1,5 +1,5 @@
 /**
- * Issue 2, "the whole stack, one pupil, end to end", in real Chromium against the
+ * The whole stack, one pupil, end to end, in real Chromium against the
  * production build served by the real server (scripts/e2e.ts starts it on a fresh PGlite).
  *
  * The journey: login with a demo code typed carelessly -> "Is this you?" -> tutorial ->
@@ -7,7 +7,7 @@
  * one text answer, saved by the server -> reload: same question, same time left, answers
  * kept -> finish -> "Test complete" -> log out -> nothing of the pupil left in the browser.
  * And the router judged by the machine: a typed /start before login, Back during the exam.
- * Issue 13: the whole journey runs under the server's Content-Security-Policy with not one
+ * The whole journey runs under the server's Content-Security-Policy with not one
  * violation (none seen by the page, none reported to POST /api/csp-report), and an inline
  * script really is refused there.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 3, "Session and login: every way in, every way out", in real Chromium against the
+ * Session and login, every way in and every way out, in real Chromium against the
  * production build served by the real server (scripts/e2e.ts starts it on a fresh PGlite).
  *
  * Each way in a pupil can use without a partner system: a login code, a login ID and

@@ -1,5 +1,5 @@
 /**
- * Issue 10 (B, and F "offline reload"), in real Chromium against the production build and the
+ * Fault matrix, offline reload, in real Chromium against the production build and the
  * real server: the network drops mid-exam and the page is reloaded while it is down.
  *
  * The app shell comes from the service worker's precache (vite.config.ts); the exam comes back

@@ -1,5 +1,5 @@
 /**
- * Issue 10, B: the offline app shell, in real Chromium against the production build and the
+ * The offline app shell, in real Chromium against the production build and the
  * real server. The service worker (Workbox through vite-plugin-pwa, registered by
  * src/platform/service-worker.ts) takes control of the page; with the network gone, reloading
  * /login-code and opening a deep route still show the app in the pupil's language (not

@@ -1,5 +1,5 @@
 /**
- * Issue 4, "forty minutes that never lose an answer", in real Chromium against the production
+ * Forty minutes that never lose an answer, in real Chromium against the production
  * build and the real server: the network cut mid-exam (Playwright's offline mode, or only the
  * answer calls refused), a reload while answers wait on this terminal, and finishing offline.
  *

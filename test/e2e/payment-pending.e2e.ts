@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 4, in real Chromium against the production build and the real server: an
+ * Payment not completed, in real Chromium against the production build and the real server: an
  * opened, unfinished checkout is PENDING (seed section 4, payment status 1), the testing menu
  * shows the seed's "payment not completed", and the provider's redirect back (the returnUrl the
  * server gave the provider, with our reference, plus Adyen's `sessionId` and `redirectResult`)
@@ -88,11 +88,11 @@ async function agreeToTerms(page: Page): Promise<void> {
   await page.getByRole('checkbox', { name: 'I have read and agree to the payment terms' }).check();
 }
 
-/** What has focus: never <body> after the pupil pressed something (issue 11, "Languages and access"). */
+/** What has focus: never <body> after the pupil pressed something (keyboard access). */
 const focused = (page: Page) =>
   page.evaluate(() => (document.activeElement === document.body ? 'BODY' : (document.activeElement?.textContent ?? '').trim()));
 
-describe('payment not completed (issue 11, item 4)', () => {
+describe('payment not completed', () => {
   test('an opened, unfinished checkout is PENDING on the menu; the redirect back lands on the confirmation', async () => {
     const page = kiosk.page;
     const pupil = takeResultsJourneyPupil();

@@ -1,5 +1,5 @@
 /**
- * Issue 5, "Done when", in real Chromium against the production build and the real server
+ * The results journey, in real Chromium against the production build and the real server
  * (scripts/e2e.ts, which starts it with GRADUS_CLOCK_CONTROL=1): a my-page pupil of the results
  * demo (server/seed/results-accounts.json, scenario "journey") logs in with login ID and password
  * on their school's login page, acknowledges the basic information, pays the exam fee with the
@@ -198,7 +198,7 @@ const squeeze = (text: string) => text.replace(/\s+/g, '');
 
 // --- The tests ------------------------------------------------------------------------------
 
-describe('results journey (issue 5): pay, sit, wait a week, see and buy the results', () => {
+describe('results journey: pay, sit, wait a week, see and buy the results', () => {
   // The server is shared by every file of the run: its clock goes back to the real time afterwards.
   afterAll(async () => {
     const reset = await fetch(`${baseUrl()}/api/test/clock`, {

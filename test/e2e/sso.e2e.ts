@@ -1,5 +1,5 @@
 /**
- * Single sign-on end to end (issue 3): a school's link starts generic OpenID Connect sign-in
+ * Single sign-on end to end: a school's link starts generic OpenID Connect sign-in
  * at /api/sso/oidc/start, the local demo provider (scripts/demo-idp.ts, started by
  * scripts/e2e.ts) signs the pupil in, and the browser comes back to /oauth with a token
  * (seed section 2, rule 1): the kiosk asks GET /me and lands on the exam list. A refused

@@ -1,5 +1,5 @@
 /**
- * Issue 4, "time running out while offline", in real Chromium against the production build and
+ * Time running out while offline, in real Chromium against the production build and
  * the real server. A time-out demo pupil (demo-accounts.json, scenario `time-out`) sits
  * EN-1-TIMEOUT, a copy of English level 1 with a one-minute limit that nobody else is booked into.
  *

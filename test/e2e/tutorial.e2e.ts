@@ -1,5 +1,5 @@
 /**
- * The tutorial with practice questions (issue 11, item 1), in real Chromium against the
+ * The tutorial with practice questions, in real Chromium against the
  * production build and the real server: a pupil passes login-confirm and reaches the tutorial,
  * which names the exam's kinds of questions; tries one practice question of each kind the exam
  * uses with the exam's own inputs (the choice tiles, the on-screen alphabet keyboard, the number

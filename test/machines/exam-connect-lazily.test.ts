@@ -2,7 +2,7 @@
  * `connectLazily` (machines/exam/exam.connect.ts), what the exam's screens read through
  * src/app/connect/use-exam.ts: the same parts as `connect` for the same snapshot, each made when
  * first read and then the same object for that snapshot (a question swap makes the exam screen's
- * part alone; issue 12). Over the answering exam of the machine tests' terminal.
+ * part alone). Over the answering exam of the machine tests' terminal.
  */
 import { describe, expect, it } from 'vitest';
 import { connect, connectLazily } from '../../machines/exam/exam.connect.ts';

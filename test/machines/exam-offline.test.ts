@@ -8,7 +8,7 @@
  * shows while the network is down, and once it is back the finish completes with every answer
  * given before the deadline.
  *
- * A reload without the network (issue 10, B): the exam resumes from what this terminal kept
+ * A reload without the network: the exam resumes from what this terminal kept
  * when it was loaded (questions, the server's deadline and clock offset, the question on
  * screen, the answers the server held) and from the outbox; once the network is back, every
  * answer reaches the server. What one login kept is never shown to another login, and a logout

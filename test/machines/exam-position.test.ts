@@ -1,5 +1,5 @@
 /**
- * The question on screen, kept for a reload without a write on the swap (issue 12, item 5): the
+ * The question on screen, kept for a reload without a write on the swap: the
  * exam's `position` child (machines/position) holds the question index, the question list, the
  * flags, the alphabet keyboard and its capitals, and reports them to the exam, which reports them
  * to the kiosk, which rewrites the stored session in localStorage: once the pupil pauses after a

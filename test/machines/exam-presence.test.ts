@@ -1,9 +1,9 @@
 /**
- * Issue 10 on the exam machine with its real actors (test/helpers/exam-terminal.ts): the
- * deadline holds on wake (C), the heartbeat (its deadline replaces the stored one, its refusals
+ * Exam day's faults on the exam machine with its real actors (test/helpers/exam-terminal.ts): the
+ * deadline holds on wake, the heartbeat (its deadline replaces the stored one, its refusals
  * end the exam flow like any exam call's, its failures are silent; INCORRECT_DEVICE after a move:
  * what the terminal holds is sent first), and an answer another window
- * replaced shows as replaced with the server's value (E).
+ * replaced shows as replaced with the server's value.
  */
 import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';

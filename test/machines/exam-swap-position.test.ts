@@ -1,6 +1,6 @@
 /**
  * The question swap keeps the question on screen without writing the exam cache near the swap
- * (issue 12, the question swap): the move is an event of the exam's `position` child
+ * during the question swap: the move is an event of the exam's `position` child
  * (machines/position), reported once the pupil pauses (the kiosk writes it to the stored session,
  * where a reload resumes from; test/machines/exam-position.test.ts), and the cache takes the new
  * question then, when the page is next idle, one write for a burst of moves; at once when the page

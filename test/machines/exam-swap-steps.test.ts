@@ -1,5 +1,5 @@
 /**
- * What a question swap costs XState (issue 12, item 5: the swap within 1.2x of plain React): the
+ * What a question swap costs XState (its goal: the swap within 1.2x of plain React): the
  * swap is an event of the exam's `position` child (machines/position), not of the exam. During the
  * pupil's pause (`unreported`) it is one event and one microstep whose transitions target no state
  * (nothing is left or entered, nothing raised), and it starts and cancels no timer; the first move

@@ -1,5 +1,5 @@
 /**
- * A machine whose definition loads on demand (machines/shared/lazy-machine.ts; issue 12, item 4):
+ * A machine whose definition loads on demand (machines/shared/lazy-machine.ts):
  * invoked before its module has arrived it waits, with no path, tag or state, keeping every event
  * in order; once the module is there it is the machine itself (entry, invocations, sendParent,
  * done), the waiting events replayed. Loaded already, it is the machine from the first step. A

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Answering a question re-renders the exam screen and nothing else (issue 14, item 3), shown with
+ * Answering a question re-renders the exam screen and nothing else, shown with
  * React's <Profiler> on the real app (the kiosk, session and exam machines, the router, the shell
  * and the connected screens over a controlled API, as test/model/app-exam.model.test.tsx renders
  * it). Three profilers count renders:

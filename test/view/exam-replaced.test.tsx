@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * An answer another window replaced (issue 10, E) on the exam screen: the server's value is the
+ * An answer another window replaced, on the exam screen: the server's value is the
  * one chosen, and the indicator says it was replaced, in words and with an icon, never that this
  * window's answer is saved.
  */

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 11, "Languages and access": every number a pupil reads in the language's digits (the
+ * Languages and access: every number a pupil reads in the language's digits (the
  * Arabic numerals variant on the start screen's time limit, the tutorial's "00:00", the keypad's
  * keys and its display, while the keypad still hands over ASCII); the level named in the
  * pupil's language on login-confirm and the short result, as the score report does; Kazakh

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 13: a login the server throttled (429 TOO_MANY_REQUESTS, server/security/throttle.ts)
+ * A login the server throttled (429 TOO_MANY_REQUESTS, server/security/throttle.ts)
  * reads as words on both login screens, not as the generic error.
  */
 import { screen } from '@testing-library/react';
