@@ -5,10 +5,10 @@
  * reports what it reports to the kiosk, which keeps it in the stored session (seed section 3).
  *
  * Why a machine of its own: a question swap is the pupil's most frequent act, and the exam's
- * screen answers it within a frame. In the exam machine a swap was a transition of a state with
- * five parallel regions and an 18-key context, and the pause's timer started again on every move:
- * about 2.8 ms of XState's work at 4x CPU throttle, a swap's largest cost after React's own
- * (the question-swap bench). Here a swap is a transition of one small state, and starts
+ * screen answers it within a frame. In the exam machine a swap would be a transition of a state
+ * with five parallel regions and an 18-key context, and the pause's timer would start again on
+ * every move: about 2.8 ms of XState's work at 4x CPU throttle, a swap's largest cost after
+ * React's own (the question-swap bench). Here a swap is a transition of one small state, and starts
  * no timer. The exam's screen reads this machine's snapshot beside the exam's and sends it the
  * moves directly (machines/exam/exam.connect.ts).
  *

@@ -2,9 +2,9 @@
  * Password checks. The seed's lock (sections 8 and 9: "Account locked, retry in 1 minute": the
  * 5th wrong password in a row locks for 1 minute, even against the right password; a right one
  * resets the count) is kept by the login throttle (server/security/throttle.ts), per client
- * address AND login ID: it used to live on the examinee's row, which let anyone who knew a login
- * ID lock that pupil out again and again from anywhere. The row's failed_login_count and
- * locked_until columns are no longer written for pupils. MAX_FAILED_LOGINS and LOCK_MS are the
+ * address AND login ID, not on the examinee's row, so someone who knows a login ID cannot lock
+ * that pupil out from anywhere. The row's failed_login_count and locked_until columns are not
+ * written for pupils. MAX_FAILED_LOGINS and LOCK_MS are the
  * lock's numbers, for the throttle and for staff accounts (server/domain/staff.ts).
  */
 import { examinees } from '../db/schema.ts';

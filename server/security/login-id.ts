@@ -1,8 +1,8 @@
 /**
  * A login ID as the pupil meant it. A Japanese, Chinese or Korean keyboard left in full-width
- * mode types `ｒａｖｉ．ｐａｔｅｌ` for `ravi.patel`: the same keys, other code points, and the
- * pupil was told "The test ID or password is incorrect" with the right ID and password (found by
- * hand on the login page in Chromium). Full-width ASCII (U+FF01 to U+FF5E) and the ideographic
+ * mode types `ｒａｖｉ．ｐａｔｅｌ` for `ravi.patel`: the same keys, other code points, which
+ * matched as typed would tell the pupil "The test ID or password is incorrect" with the right ID
+ * and password. Full-width ASCII (U+FF01 to U+FF5E) and the ideographic
  * space become their ASCII forms, then the ends are trimmed; nothing else changes (no case
  * folding, no other compatibility mapping: a login ID is matched as it is stored).
  *

@@ -136,8 +136,8 @@ function cohort(): Pupil[] {
     for (let i = 0; i < count; i++) {
       const ability = 0.3 + rnd() * 0.65;
       const organizationCode = i % 5 < 3 ? 'GRADUS-RESULTS-A' : 'GRADUS-RESULTS-B';
-      // The draws that made each pupil's grade and birth date (now in pupils.csv) are still drawn,
-      // so every pupil keeps the answers they always had.
+      // The draw for the grade and birth date, which pupils.csv holds: drawn and not used, it keeps
+      // the draws after it, and so every pupil's answers, as the demo data has them.
       rnd();
       const seed = Math.floor(rnd() * 1e9);
       rnd();

@@ -9,8 +9,8 @@
  * URL such as /start before login leaves no entry behind. A URL that arrives while the machine
  * shows no screen yet (a stored session resuming the exam: its screen comes once the exam's
  * details are loaded) is judged once the machine shows its first screen, and corrected in place
- * too. Before, it was never judged: an unknown path typed on /login-confirm stayed in the
- * history under the pushed screen, where every other screen replaces it. A location the machine
+ * too, so an unknown path typed on /login-confirm does not stay in the history under the pushed
+ * screen: it is replaced, as on every other screen. A location the machine
  * accepts by leaving its screen for none (it reads what the screen needs first: a reload on a
  * results screen, an entry route) is the machine's to settle: the screen that comes replaces it,
  * so a screen standing in for the one asked for (the menu for a payment paid meanwhile) leaves
@@ -106,9 +106,9 @@ export interface LoadingRouter {
  * it (the machine may move while the typed URL's view loads). It listens itself from its first
  * commit on, which React's `render()` only schedules; and a location changed before that commit
  * is not loaded at the mount once the router has loaded one (TanStack's Transitioner: only when
- * no load ever ran), which the boot did. So the loads go on until the first screen is rendered.
- * Before, they stopped at `render()`: a reload on /pay-exam-fee with the fee paid moved the URL
- * to /testing-menu while React rendered, and the payment's skeleton stayed under the menu's URL.
+ * no load ever ran), which the boot did. So the loads go on until the first screen is rendered,
+ * not only until `render()`: a reload on /pay-exam-fee with the fee paid moves the URL to
+ * /testing-menu while React renders, and the payment's skeleton would stay under the menu's URL.
  * Returns the stop (the first render stops it too).
  */
 export function followHistoryUntilRendered(history: RouterHistory, router: LoadingRouter): () => void {

@@ -6,10 +6,10 @@
  *
  * The query is plain text both ways (`parseSearch`, `stringifySearch`): every value is the
  * string that was typed, as the machine's `location.changed` carries it (router-sync.ts
- * `searchRecord`). The router's default JSON serialisation wrote a route's validated string
- * "1" back as `%221%22`: `/login?schedule_code=DEMO-2026&login_type=1&venue_id=1` became
- * `login_type="1"&venue_id="1"` in the address bar, that location was judged again, and the
- * venue and school were dropped from the login page's schedule (and from a reload of it).
+ * `searchRecord`). The router's default JSON serialisation would write a route's validated
+ * string "1" back as `%221%22`: `/login?schedule_code=DEMO-2026&login_type=1&venue_id=1` would
+ * become `login_type="1"&venue_id="1"` in the address bar, that location would be judged again,
+ * and the login page's schedule (and a reload of it) would lose the venue and school.
  */
 import { createBrowserHistory, createRouter, type RouterHistory } from '@tanstack/react-router';
 import { searchRecord } from './router-sync.ts';

@@ -2,9 +2,9 @@
  * The codes a proctor types are the same code in capitals or small letters, as on a login page
  * (server/domain/lookups.ts `byCode`, test/api/lookups-case.test.ts): the organisation's code at
  * the staff sign-in (server/domain/staff.ts) and the schedule's code of the roster, the room-wide
- * extension and the audit trail (server/domain/roster.ts `findSchedule`). Before, both compared
- * the text exactly: a teacher who typed `test-ab12` for TEST-AB12 was told the organisation, login
- * ID or password was wrong, and a schedule code in the other case was 404. What is answered names
+ * extension and the audit trail (server/domain/roster.ts `findSchedule`). A teacher who types
+ * `test-ab12` for TEST-AB12 signs in, never told the organisation, login ID or password is wrong,
+ * and a schedule code in the other case is found, never 404. What is answered names
  * the code as stored; another organisation's schedule stays NOT_FOUND in any case.
  */
 import * as v from 'valibot';

@@ -1,7 +1,7 @@
 /**
  * A login ID typed in full width is the pupil's ID (server/security/login-id.ts). A keyboard
- * left in an East Asian input mode types `ｐｕｐｉｌ．…` for `pupil.…`: before, the right ID
- * and password were refused as INCORRECT_ID_PASSWORD (found by hand on the login page). The
+ * left in an East Asian input mode types `ｐｕｐｉｌ．…` for `pupil.…`: with the right password the
+ * pupil logs in, never refused as INCORRECT_ID_PASSWORD. The
  * lock after 5 wrong passwords counts both forms as one account, so switching the width is no
  * way around it. The password is never changed: a full-width password is another password.
  */

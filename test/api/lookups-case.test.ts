@@ -2,8 +2,8 @@
  * A school's or schedule's code is the same code in capitals or in small letters
  * (server/domain/lookups.ts): a login page's URL typed by hand, or a link that lower-cased it
  * (`/login?org_code=gradus-demo`), finds the school its sheet prints as GRADUS-DEMO, and a code
- * stored in small letters is found from capitals. Before, every lookup compared the text exactly,
- * and the page said "venue, organization or schedule URL invalid" (found by hand in Chromium).
+ * stored in small letters is found from capitals, never answered "venue, organization or
+ * schedule URL invalid".
  * The answer always names the code as stored, so the login that follows sends that one. Where two
  * codes differ only in case, each exact spelling still finds its own (any other, the older).
  */

@@ -4,9 +4,9 @@
  * TanStack's real router and React: the boot loads the typed URL's view before the first paint,
  * then renders; React commits later, and the router listens to the history only from that commit.
  * A move of the machine in between (a reload on /pay-exam-fee with the fee paid: the menu stands
- * in once the menu's status is read) must reach the router. Before, the boot stopped loading at
- * `render()`, and the router, mounted after the move, did not load it (it had loaded once): the
- * payment's view stayed under /testing-menu (the end-to-end run's skeleton of "Pay the exam fee").
+ * in once the menu's status is read) must reach the router: the boot loads until the first
+ * render, because the router, mounted after the move, does not load it (it has loaded once), and
+ * the payment's view would stay under /testing-menu (a skeleton of "Pay the exam fee").
  */
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider, type RouterHistory } from '@tanstack/react-router';
 import { createRoot, type Root } from 'react-dom/client';

@@ -1,19 +1,16 @@
 /**
  * The address bar and the browser's buttons for a pupil who is logged in, through the router
- * sync (src/app/router-sync.ts) and the real kiosk over the fake API, as a tester found them in
- * Chromium:
- * - a reload of the my-page menu stays on the menu (it used to land on /examinee-info: the
- *   restored session lands on the basic information, and the menu's URL was refused there);
+ * sync (src/app/router-sync.ts) and the real kiosk over the fake API:
+ * - a reload of the my-page menu stays on the menu, not /examinee-info (the restored session
+ *   lands on the basic information, and the menu's URL goes on from there to the menu);
  * - an unknown path typed on /login-confirm is judged as on every other screen of a logged-in
- *   pupil: the pupil keeps the screen and the URL is corrected in place (it used to reach the
- *   machine never, and stay in the history under the pushed screen);
- * - Back on the score report returns to the screen it was opened from (it used to do nothing:
- *   the report's screen was pushed again);
+ *   pupil: it reaches the machine, the pupil keeps the screen and the URL is corrected in place,
+ *   leaving nothing in the history under the pushed screen;
+ * - Back on the score report returns to the screen it was opened from (the report's screen is
+ *   not pushed again);
  * - a reload on the fee's payment or on a results screen comes back to that screen, loaded anew,
- *   where the screen can still be shown; otherwise to the menu (it used to land on
- *   /examinee-info for every one of them);
- * - Back on the purchased result and on the result payment goes where the pupil came from (it
- *   used to do nothing).
+ *   where the screen can still be shown; otherwise to the menu, never /examinee-info;
+ * - Back on the purchased result and on the result payment goes where the pupil came from.
  */
 import { createMemoryHistory } from '@tanstack/react-router';
 import { describe, expect, it } from 'vitest';

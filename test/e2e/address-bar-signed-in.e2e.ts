@@ -1,18 +1,17 @@
 /**
  * The address bar and the browser's buttons for a pupil who is logged in, in real Chromium
- * against the production build and the real server (found by hand by a tester):
+ * against the production build and the real server:
  * - a school's login page typed with its code in small letters (`/login?org_code=gradus-results-a`
  *   for GRADUS-RESULTS-A) is that school's page, and the pupil logs in on it;
- * - a reload of the my-page menu stays on the menu (it used to land on /examinee-info);
- * - the browser's Back on the score report returns to the short result it was opened from (it
- *   used to do nothing);
+ * - a reload of the my-page menu stays on the menu, not /examinee-info;
+ * - the browser's Back on the score report returns to the short result it was opened from;
  * - an unknown path typed on /login-confirm is judged as on the other screens of a logged-in
  *   pupil: the pupil keeps the screen, and the address is corrected in place, leaving no entry
- *   of the unknown path behind (it used to stay under the screen pushed over it);
+ *   of the unknown path behind under the screen;
  * - a reload on the short result, the result payment, the score report or the purchased result
- *   comes back to that screen, and Back after it still goes where the pupil came from (it used to
- *   land on /examinee-info); on the fee's payment, paid already, the menu stands in;
- * - the browser's Back on the result payment returns to the short result (it used to do nothing).
+ *   comes back to that screen, not /examinee-info, and Back after it still goes where the pupil
+ *   came from; on the fee's payment, paid already, the menu stands in;
+ * - the browser's Back on the result payment returns to the short result.
  * Both school pages are typed with the school's code in small letters. The results pupils
  * (server/seed/results-accounts.json, "passed_bought", and "passed_unpaid", whose result payment
  * is only opened, never paid) only read; the login-ID pupil

@@ -1,9 +1,8 @@
 /**
  * The address bar keeps what was typed (src/app/router.ts). A schedule's login page, printed
  * on the lab's sheet as `/login?schedule_code=DEMO-2026&login_type=1&venue_id=1&org_code=...`,
- * stays that address: the router once rewrote the numbers as JSON (`login_type=%221%22`), the
- * rewritten address was judged again and the schedule was asked for without its venue and
- * school, and a reload of the page kept only the rewritten one (found by hand, Chromium).
+ * stays that address: the router never rewrites its numbers as JSON (`login_type=%221%22`),
+ * every lookup names the venue and school typed, and a reload keeps the address as typed.
  */
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, test } from 'vitest';

@@ -1,6 +1,6 @@
 /**
- * A Finish confirmed survives a reload (the tester's defect: Finish pressed offline, then F5, put
- * the pupil back on the question with the clock running and the Finish button). The exam machine
+ * A Finish confirmed survives a reload: Finish pressed offline, then F5, never puts the pupil back
+ * on the question with the clock running and the Finish button. The exam machine
  * with its real actors, the real retry machine and a fake server whose network the test cuts
  * (test/helpers/exam-terminal.ts): entering `finishing` is kept in the stored session
  * (finish_pending), and a new page on the same terminal (its outbox, exam cache and stored

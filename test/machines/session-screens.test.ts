@@ -248,7 +248,7 @@ describe('the session machine: screens a URL routes to directly', () => {
   });
 
   it('a reload of the menu: the restored session lands on the basic information, and the menu\'s URL goes on to the menu', () => {
-    // Before, the URL was refused there: a my-page pupil who reloaded the menu stayed on /examinee-info.
+    // The URL is accepted there: a my-page pupil who reloads the menu does not stay on /examinee-info.
     const info = boot({ storedSession: myPage });
     expect(value(info)).toEqual({ signedIn: 'info' });
     route(info, '#sessionTestingMenu');

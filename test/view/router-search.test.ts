@@ -2,9 +2,9 @@
 /**
  * The address bar keeps the query as it was typed (src/app/router.ts). A login page's address
  * from a schedule sheet, `/login?schedule_code=DEMO-2026&login_type=1&venue_id=1`, once read by
- * its route (whose `validateSearch` hands the machine strings), must be written back the same:
- * the router's default JSON serialisation made it `login_type=%221%22&venue_id=%221%22`, which
- * was judged again and lost the venue and the school (found by hand in Chromium).
+ * its route (whose `validateSearch` hands the machine strings), must be written back the same,
+ * not in the router's default JSON serialisation (`login_type=%221%22&venue_id=%221%22`), which
+ * would be judged again and lose the venue and the school.
  */
 import { createMemoryHistory } from '@tanstack/react-router';
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@
  * "Check your internet connection" once that took too long, with OK (closes) or Retry (runs
  * the failed call again), as the retry machine's variant says. Never a dead end: there is
  * always a way on, and the pupil's answers stay on this terminal meanwhile; the dialog says so
- * once the exam has started (before Start there are none, and saying so misled a tester).
+ * once the exam has started (before Start there are none, and saying so would mislead).
  */
 import { Trans } from '@lingui/react/macro';
 import type { RetryDialogView } from '../../../machines/retry/retry.selectors.ts';
