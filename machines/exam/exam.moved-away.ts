@@ -7,7 +7,8 @@
  * as the sync region sends them (the server takes those given before the move, newest wins, and
  * refuses later ones, server/domain/answers.ts):
  * - reading (entered from loading): the outbox's unsent answers of the sitting, then checking;
- * - checking -> sending while an answer is not sent, else sent;
+ * - checking -> sending while the server does not hold an answer given here (one still being
+ *   written to the outbox when answering ended included), else sent;
  * - sending: a network failure (or a passing fault, or maintenance) waits and tries again,
  *   1 s doubling or at once when the browser is back online; a refusal for good marks that answer
  *   and the outbox forgets it; an acknowledgement marks it saved (or replaced by a later one);
@@ -19,9 +20,23 @@
  */
 import { assign } from 'xstate';
 import { isTransientFailure, type FailureCode } from '../shared/ports.ts';
-import { answersFromOutbox, failureOfEvent, firstUnsent, firstUnsentKeys, markSaved, replacedBy } from './exam.rules.ts';
+import { allNotSaved, answersFromOutbox, failureOfEvent, markSaved, replacedBy, withStatus } from './exam.rules.ts';
 import { examSetup } from './exam.setup.ts';
-import type { AnswerToSave, SaveAcknowledgement } from './exam.types.ts';
+import type { AnswerToSave, ExamContext, SaveAcknowledgement } from './exam.types.ts';
+
+/**
+ * The answer to send next: the first the server does not hold, one still being written to the
+ * outbox included (answering ended before its write was heard of; it is sent from memory).
+ */
+function firstNotSaved(context: ExamContext): AnswerToSave | undefined {
+  return allNotSaved(context)[0];
+}
+
+/** Its key, as removeFromOutbox takes keys (none when nothing is left). */
+function firstNotSavedKeys(context: ExamContext): string[] {
+  const first = firstNotSaved(context);
+  return first ? [first.key] : [];
+}
 
 /** A save of the terminal moved away from that is tried again: no answer, a passing fault, maintenance. */
 export function isMovedAwayRetry(code: FailureCode | null): boolean {
@@ -43,13 +58,13 @@ export const movedAwayState = examSetup.createStateConfig({
       },
     },
     checking: {
-      always: [{ guard: 'hasUnsentAnswer', target: 'sending' }, { target: 'sent' }],
+      always: [{ guard: 'hasAnswerNotSaved', target: 'sending' }, { target: 'sent' }],
     },
     sending: {
       invoke: {
         id: 'saveAnswer',
         src: 'saveAnswer',
-        input: ({ context }) => firstUnsent(context) as AnswerToSave,
+        input: ({ context }) => firstNotSaved(context) as AnswerToSave,
         onDone: {
           target: 'checking',
           actions: [
@@ -71,7 +86,10 @@ export const movedAwayState = examSetup.createStateConfig({
           // Refused for good (given after the move, the exam over...): the outbox forgets it.
           {
             target: 'checking',
-            actions: [{ type: 'removeFromOutbox', params: ({ context }) => ({ keys: firstUnsentKeys(context) }) }, 'rejectFirstUnsent'],
+            actions: [
+              { type: 'removeFromOutbox', params: ({ context }) => ({ keys: firstNotSavedKeys(context) }) },
+              assign({ answers: ({ context }) => withStatus(context.answers, firstNotSaved(context)?.key ?? '', 'rejected') }),
+            ],
           },
         ],
       },

@@ -7,10 +7,12 @@
  * The terminal moved away from (the server refuses its calls with INCORRECT_DEVICE and takes only
  * the answers given there before the move): reloaded, it reads its outbox and sends it before it
  * says the test goes on elsewhere; Finish pressed there ends the same way, never as cancelled;
- * the end counts the answers the server refused. Log out waits until nothing is left to send.
+ * the end counts the answers the server refused. Log out waits until nothing is left to send, an
+ * answer still being written to the outbox when the move is heard included.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { waitFor, type SnapshotFrom } from 'xstate';
+import { PRESENCE_INTERVAL_MS } from '../../contract/presence.ts';
 import { connect } from '../../machines/exam/exam.connect.ts';
 import type { examMachine } from '../../machines/exam/exam.machine.ts';
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
@@ -193,5 +195,23 @@ describe('the terminal a proctor moved the pupil away from', () => {
     const sent = await waitFor(actor, (s) => s.matches({ movedAway: 'sent' }));
     expect(server.saved.size).toBe(0);
     expect(endOf(sent)).toMatchObject({ movedAway: { waiting: 0, refused: 2 }, canLogout: true });
+  });
+
+  it('an answer still being written to the outbox when the move is heard is sent too: never "not sent yet" beside Log out', async () => {
+    const terminal = setUp();
+    const { server, outbox } = terminal;
+    const { actor, clock } = await startedExam(terminal);
+    // The outbox's write takes its time (a busy IndexedDB): the answer is still being written.
+    const put = outbox.put;
+    outbox.put = () => new Promise<void>(() => {});
+    actor.send({ type: 'answer.given', questionId: 101, value: 'a' });
+    expect(actor.getSnapshot().context.answers[101]?.status).toBe('writing');
+    server.failNext('heartbeat', 'INCORRECT_DEVICE', 403);
+    clock.increment(PRESENCE_INTERVAL_MS);
+    const sent = await waitFor(actor, (s) => s.matches({ movedAway: 'sent' }));
+    outbox.put = put;
+    // Given before the move (the server refused only the heartbeat): taken.
+    expect(server.saved.get(101)?.value).toBe('a');
+    expect(endOf(sent)).toMatchObject({ movedAway: { waiting: 0, refused: 0 }, canLogout: true });
   });
 });
