@@ -8,6 +8,7 @@
  */
 import * as v from 'valibot';
 import { isPastUploadWindow } from '../../contract/exam.ts';
+import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
 import {
   ExtendScheduleRequestSchema,
   ExtendSittingRequestSchema,
@@ -81,6 +82,23 @@ export function visiblePupils(context: Pick<ProctorContext, 'roster' | 'venueId'
 /** The server's clock (ms) at this terminal's time `now` (ms), from the offset kept from the last answer. */
 export function serverNow(context: Pick<ProctorContext, 'clockOffsetMs'>, now: number): number {
   return now + context.clockOffsetMs;
+}
+
+/**
+ * The state the page shows for a pupil at `serverClock`: the server's, except that a pupil
+ * `in_exam` is shown `offline` once neither their last contact nor `confirmedAt` (when, on the
+ * server's clock, a roster answer, 200 or 304, last said that state) is within OFFLINE_AFTER_MS:
+ * with the polls failing the page cannot vouch for them. The row and the move dialog both read it.
+ */
+export function shownState(pupil: Pick<RosterPupil, 'state' | 'last_contact_at'>, serverClock: number, confirmedAt: number = serverClock): RosterState {
+  const lastContactAt = pupil.last_contact_at === null ? -Infinity : Date.parse(pupil.last_contact_at);
+  const silent = pupil.state === 'in_exam' && serverClock - Math.max(lastContactAt, confirmedAt) > OFFLINE_AFTER_MS;
+  return silent ? 'offline' : pupil.state;
+}
+
+/** When, on the server's clock, a roster answer last confirmed the roster held (null: none yet). */
+export function confirmedAtOf(context: Pick<ProctorContext, 'clockOffsetMs' | 'updatedAt'>): number | null {
+  return context.updatedAt === null ? null : serverNow(context, context.updatedAt);
 }
 
 /** The roster's upload window (none yet: no sitting is past it). */

@@ -6,17 +6,18 @@
  */
 import type { SnapshotFrom } from 'xstate';
 import type { RosterPupil, RosterState } from '../../contract/admin.ts';
-import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
 import {
   actionsFor,
   attentionFirst,
   attentionOf,
+  confirmedAtOf,
   filterCounts,
   inFilter,
   isInExam,
   matchesSearch,
   roomFactsOf,
   serverNow,
+  shownState,
   unavailableActions,
   uploadWindowOf,
   visiblePupils,
@@ -115,9 +116,7 @@ export function rowOf(
 ): RowOnItsOwn {
   const lastContactAt = pupil.last_contact_at === null ? null : Date.parse(pupil.last_contact_at);
   const lastContact = lastContactAt === null ? null : Math.max(0, serverClock - lastContactAt);
-  const vouchedAt = Math.max(lastContactAt ?? -Infinity, confirmedAt);
-  const silent = pupil.state === 'in_exam' && serverClock - vouchedAt > OFFLINE_AFTER_MS;
-  const state: RosterState = silent ? 'offline' : pupil.state;
+  const state = shownState(pupil, serverClock, confirmedAt);
   const running = isInExam(pupil) && pupil.deadline_at !== null;
   return {
     sittingId: pupil.schedule_history_id,
@@ -167,7 +166,7 @@ export interface RosterView {
 export function selectRoster(snapshot: ProctorSnapshot, now: number): RosterView {
   const { context } = snapshot;
   const clock = serverNow(context, now);
-  const confirmedAt = context.updatedAt === null ? clock : serverNow(context, context.updatedAt);
+  const confirmedAt = confirmedAtOf(context) ?? clock;
   const uploadWindowMs = uploadWindowOf(context);
   const room = attentionFirst(withAttention(visiblePupils(context).map((pupil) => rowOf(pupil, clock, confirmedAt, uploadWindowMs))));
   return {

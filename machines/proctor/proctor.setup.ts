@@ -27,6 +27,8 @@ import {
   roomsOf,
   rosterFilters,
   serverNow,
+  shownState,
+  confirmedAtOf,
 } from './proctor.rules.ts';
 import type {
   ActionDraft,
@@ -232,7 +234,9 @@ export const proctorSetup = setup({
                 examineeName: pupil?.examinee_name ?? null,
                 answersSaved: pupil?.answers_saved ?? 0,
                 waitingAnswers: pupil?.waiting_answers ?? 0,
-                terminalOffline: pupil?.state === 'offline',
+                // As the row shows it (a pupil the page cannot vouch for any more is offline there too).
+                terminalOffline:
+                  pupil !== undefined && shownState(pupil, serverNow(context, event.now), confirmedAtOf(context) ?? serverNow(context, event.now)) === 'offline',
                 venueId: pupil?.venue?.id ?? null,
                 venueName: pupil?.venue?.name ?? null,
                 pupilsInExam: 0,

@@ -372,6 +372,18 @@ describe('the machine, driven by hand', () => {
     expect(actor.getSnapshot().context.draft).toBeNull();
   });
 
+  it('the move dialog calls the terminal offline as the row shows it: in the exam, but neither heard from nor confirmed for over OFFLINE_AFTER_MS', () => {
+    const { actor } = onRoster();
+    const amara = demoPupils().find((p) => p.examinee_name === 'Amara Okafor')!;
+    expect(amara.state).toBe('in_exam');
+    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: amara.schedule_history_id, now: Date.now() });
+    expect(actor.getSnapshot().context.draft).toMatchObject({ kind: 'move_terminal', terminalOffline: false });
+    actor.send({ type: 'action.cancelled' });
+    // No roster answer since, and 31 s on: the row shows her offline, and so does the dialog.
+    actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: amara.schedule_history_id, now: Date.now() + OFFLINE_AFTER_MS + 1_000 });
+    expect(actor.getSnapshot().context.draft).toMatchObject({ kind: 'move_terminal', terminalOffline: true });
+  });
+
   it('the room-wide extension counts the pupils in the exam of the room shown, and names the room', () => {
     const { actor } = onRoster();
     actor.send({ type: 'venue.chosen', venueId: rooms.one.id });
