@@ -153,7 +153,7 @@ describe('the teacher moves a pupil whose terminal lost the network', () => {
       await seePupilState(laptop.page, pupil, 'Offline', 60_000);
       const dialog = await askToMove(laptop.page, pupil);
       await expect
-        .poll(() => dialog.getByRole('note').allInnerTexts())
+        .poll(() => dialog.getByRole('note').allInnerTexts(), { timeout: 10_000, message: 'the move dialog' })
         .toContain(
           'This terminal has not been heard from for a while: answers given there since then may still be on it. Leave it switched on: they are sent once its network is back.',
         );
