@@ -5,7 +5,7 @@
  * real Chromium, driven by playwright-core, one for the whole run:
  * test/helpers/e2e-browser.global.ts); files side by side, one per worker, each worker against
  * its own server (test/helpers/e2e-server.setup.ts); long time-outs, because a whole exam
- * journey in a real browser takes tens of seconds.
+ * journey in a real browser takes tens of seconds, and expect.poll waits as long as a locator.
  */
 import { defineConfig } from 'vitest/config';
 
@@ -22,5 +22,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
     retry: 0,
+    // expect.poll waits on the app as a locator does: a page under load may take seconds to get
+    // there (1 s, Vitest's default, raced the app on a busy machine). A poll that names its own
+    // time-out keeps it.
+    expect: { poll: { timeout: 20_000, interval: 100 } },
   },
 });
