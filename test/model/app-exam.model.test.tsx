@@ -45,7 +45,7 @@ import type { Question } from '../../contract/exam.ts';
 import { createControlledApi, type ControlledApi } from '../helpers/controlled-api.ts';
 import { demoExaminee, demoQuestions } from '../helpers/fake-api.ts';
 import { renderKioskApp, serverAnswers } from '../helpers/render-app.tsx';
-import { memoryStorage } from '../view/render.tsx';
+import { memoryStorage } from '../helpers/render-view.tsx';
 import { CoverageRecorder, allTransitions, recordByMachine } from './harness.ts';
 
 /** What the pupil sees and does during the exam; the server, the network, the clock and a reload are events too. */
@@ -1029,17 +1029,17 @@ describe('a pupil through the exam in the app, every transition of the exam mode
               },
               signingOut: async () => {
                 await callWaits(app, 'logout');
-                // POST /logout carries the token: nothing is wiped before the server answered (issue 10, D).
+                // POST /logout carries the token: nothing is wiped before the server answered.
                 expect(readToken(app.storage)).not.toBeNull();
               },
               signingOutRetake: async () => {
                 await callWaits(app, 'logout');
-                // POST /logout carries the token: nothing is wiped before the server answered (issue 10, D).
+                // POST /logout carries the token: nothing is wiped before the server answered.
                 expect(readToken(app.storage)).not.toBeNull();
               },
               signingOutMaintenance: async () => {
                 await callWaits(app, 'logout');
-                // POST /logout carries the token: nothing is wiped before the server answered (issue 10, D).
+                // POST /logout carries the token: nothing is wiped before the server answered.
                 expect(readToken(app.storage)).not.toBeNull();
               },
               loggedOut: async () => {

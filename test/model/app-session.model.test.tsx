@@ -47,7 +47,7 @@ import {
 import { ChoosePageStatusSchema, ScoreReportSchema, ShortResultSchema } from '../../contract/results.ts';
 import { createControlledApi, type ControlledApi } from '../helpers/controlled-api.ts';
 import { DEMO_PASSWORD, createFakeApi, demoLogins, type FakeApi } from '../helpers/fake-api.ts';
-import { memoryStorage } from '../view/render.tsx';
+import { memoryStorage } from '../helpers/render-view.tsx';
 import { CoverageRecorder, allTransitions, recordByMachine } from './harness.ts';
 import { renderKioskApp, sendCode, serverAnswers } from '../helpers/render-app.tsx';
 import { adyenWeb, resetAdyenWeb } from '../helpers/adyen-web-stand-in.ts';
@@ -532,7 +532,7 @@ interface AppUnderTest {
   left: string[];
   /** The app's clock: the payment's confirmation backoff moves only when the path says so. */
   clock: SimulatedClock;
-  /** The token each POST /logout was sent with (issue 10, D: never without one). */
+  /** The token each POST /logout was sent with (never without one). */
   logoutTokens: Array<string | undefined>;
   /** The edge's file download and print dialog. */
   saveFile: Mock<(file: Blob, name: string) => void>;
@@ -631,7 +631,7 @@ async function sendCredentials(app: AppUnderTest, loginId: string, password: str
 const nothingOfThePupil = (app: AppUnderTest) => expect(examineeKeys.filter((key) => app.storage.items.has(key))).toEqual([]);
 
 /**
- * Logging out (issue 10, D): POST /logout waits, sent with the pupil's token, which is still
+ * Logging out: POST /logout waits, sent with the pupil's token, which is still
  * stored (nothing is wiped before the server ended it) and noted for revocation meanwhile.
  */
 async function logoutWaitsWithToken(app: AppUnderTest) {

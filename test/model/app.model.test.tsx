@@ -31,7 +31,7 @@ import { examineeKeys, storageKeys } from '../../machines/shared/storage.ts';
 import type { Question } from '../../contract/exam.ts';
 import { createControlledApi, type ControlledApi } from '../helpers/controlled-api.ts';
 import { DEMO_PASSWORD, demoLogins, demoOrganizations, demoQuestions, type FakeApi } from '../helpers/fake-api.ts';
-import { memoryStorage } from '../view/render.tsx';
+import { memoryStorage } from '../helpers/render-view.tsx';
 import { CoverageRecorder, allTransitions, recordByMachine } from './harness.ts';
 import { renderKioskApp, sendCode, serverAnswers } from '../helpers/render-app.tsx';
 import { adyenWeb, resetAdyenWeb } from '../helpers/adyen-web-stand-in.ts';
@@ -352,7 +352,7 @@ describe('the pupil through the app, every transition of the model', () => {
           },
           loggingOut: async () => {
             await waitFor(() => expect(app.control.waiting()).toContain('logout'));
-            // POST /logout carries the token: nothing is wiped before the server answered (issue 10, D).
+            // POST /logout carries the token: nothing is wiped before the server answered.
             expect(app.storage.items.get(storageKeys.token)).toBe('token-1');
           },
           loggedOut: async () => {
@@ -504,7 +504,7 @@ const visitorModel = createMachine({
         'pupil.opensExamineeLogin': 'examineeLogin',
         // The staff page: its own machine under the kiosk; any other URL is the pupil's kiosk again.
         'teacher.opensProctorPage': 'proctorPage',
-        // The terminal check (issue 11): by the login screen's link, or by its URL.
+        // The terminal check: by the login screen's link, or by its URL.
         'teacher.clicksCheckThisTerminal': 'terminalCheck',
         'teacher.opensTerminalCheckUrl': 'terminalCheck',
         // A pupil's login is on its way when the check is opened: once accepted, the exam wins.

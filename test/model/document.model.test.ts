@@ -10,8 +10,8 @@ import { selectDocumentView } from '../../machines/document/document.selectors.t
 import type { DocumentContext, DocumentInput } from '../../machines/document/document.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { never } from '../helpers/never.ts';
-import { loginSlipsFixture } from '../view/login-slips-fixture.ts';
-import { scoreReportFixture } from '../view/score-report-fixture.ts';
+import { loginSlipsFixture } from '../helpers/login-slips-fixture.ts';
+import { scoreReportFixture } from '../helpers/score-report-fixture.ts';
 import { describeModel } from './suite.ts';
 
 const machine = documentMachine.provide({ actors: { applyLocale: never(), loadScoreReport: never(), loadLoginSlips: never() } });

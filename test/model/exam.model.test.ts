@@ -1,7 +1,7 @@
 /**
  * The exam machine walked transition by transition: INIT_TEST to FINISH or FINISH_WITH_ERROR,
  * every async outcome and timer as an explicit event of the path, and the page's signals too:
- * the clock's ticks and the page coming back (issue 10: the deadline holds on wake; the
+ * the clock's ticks and the page coming back (the deadline holds on wake; the
  * heartbeat; another window's answer shown as replaced, from the server or told by that window),
  * and Start's wait for the app shell (installed, failed, timed out, started anyway), and a move to
  * another terminal (what this terminal holds is sent before it says so, also when the server says
