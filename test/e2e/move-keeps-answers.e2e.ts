@@ -190,22 +190,31 @@ describe('the teacher moves a pupil whose terminal lost the network', () => {
   });
 });
 
+/**
+ * The pupil starts on terminal 1 (the kiosk's page) and answers question 1 online, then terminal
+ * 1 loses the network; the proctor's laptop and terminal 2 are open (closed by the caller).
+ */
+async function answerOnceThenLoseTheNetwork(pupil: DemoPupil, opened: BrowserContext[]) {
+  const terminal1 = kiosk.page;
+  const laptop = await openTerminal(kiosk.context);
+  const terminal2 = await openTerminal(kiosk.context);
+  opened.push(laptop.context, terminal2.context);
+  const following = followSitting(terminal1, pupil);
+  await openKiosk(terminal1, '/login-code');
+  await loginAndStartExam(terminal1, pupil.login_code);
+  const sitting = await following;
+  await answerQuestion(terminal1, sitting, 1, 'Saved on the server');
+  await kiosk.context.setOffline(true);
+  return { laptop, terminal2, sitting };
+}
+
 describe('the terminal the pupil was moved away from', () => {
   test('reloaded after the move, it sends the answers it kept before it says the pupil goes on elsewhere; never "cancelled"', async () => {
     const pupil = takeSparePupil();
     const terminal1 = kiosk.page;
     const opened: BrowserContext[] = [];
     try {
-      const laptop = await openTerminal(kiosk.context);
-      const terminal2 = await openTerminal(kiosk.context);
-      opened.push(laptop.context, terminal2.context);
-
-      const following = followSitting(terminal1, pupil);
-      await openKiosk(terminal1, '/login-code');
-      await loginAndStartExam(terminal1, pupil.login_code);
-      const sitting = await following;
-      await answerQuestion(terminal1, sitting, 1, 'Saved on the server');
-      await kiosk.context.setOffline(true);
+      const { laptop, terminal2, sitting } = await answerOnceThenLoseTheNetwork(pupil, opened);
       await answerQuestion(terminal1, sitting, 2, 'Saved on this terminal');
       await answerQuestion(terminal1, sitting, 3, 'Saved on this terminal');
       expect(await outboxCount(terminal1)).toBe(2);
@@ -243,16 +252,7 @@ describe('the terminal the pupil was moved away from', () => {
     const terminal1 = kiosk.page;
     const opened: BrowserContext[] = [];
     try {
-      const laptop = await openTerminal(kiosk.context);
-      const terminal2 = await openTerminal(kiosk.context);
-      opened.push(laptop.context, terminal2.context);
-
-      const following = followSitting(terminal1, pupil);
-      await openKiosk(terminal1, '/login-code');
-      await loginAndStartExam(terminal1, pupil.login_code);
-      const sitting = await following;
-      await answerQuestion(terminal1, sitting, 1, 'Saved on the server');
-      await kiosk.context.setOffline(true);
+      const { laptop, terminal2, sitting } = await answerOnceThenLoseTheNetwork(pupil, opened);
       await answerQuestion(terminal1, sitting, 2, 'Saved on this terminal');
 
       await moveToAnotherTerminal(laptop.page, pupil, 'Terminal 1 lost the network');
