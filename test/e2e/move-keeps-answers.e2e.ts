@@ -118,20 +118,24 @@ async function holdAnswersAndHeartbeat(page: Page): Promise<{ release(): Promise
   return { release: () => page.unroute(held) };
 }
 
+/** The proctor's laptop and terminal 2 open (closed by the caller); the pupil starts on terminal 1 (the kiosk's page). */
+async function startOnTerminal1(pupil: DemoPupil, opened: BrowserContext[]) {
+  const laptop = await openTerminal(kiosk.context);
+  const terminal2 = await openTerminal(kiosk.context);
+  opened.push(laptop.context, terminal2.context);
+  const following = followSitting(kiosk.page, pupil);
+  await openKiosk(kiosk.page, '/login-code');
+  await loginAndStartExam(kiosk.page, pupil.login_code);
+  return { laptop, terminal2, sitting: await following };
+}
+
 describe('the teacher moves a pupil whose terminal lost the network', () => {
   test('the answers kept on the old terminal reach the server once its network is back; it says the pupil goes on elsewhere', async () => {
     const pupil = takeSparePupil();
     const terminal1 = kiosk.page;
     const opened: BrowserContext[] = [];
     try {
-      const laptop = await openTerminal(kiosk.context);
-      const terminal2 = await openTerminal(kiosk.context);
-      opened.push(laptop.context, terminal2.context);
-
-      const following = followSitting(terminal1, pupil);
-      await openKiosk(terminal1, '/login-code');
-      await loginAndStartExam(terminal1, pupil.login_code);
-      const sitting = await following;
+      const { laptop, terminal2, sitting } = await startOnTerminal1(pupil, opened);
       expect(sitting.questions.length).toBeGreaterThanOrEqual(5);
 
       // Online: questions 1 and 2 reach the server, and a heartbeat tells it question 2 is on screen.
@@ -195,17 +199,10 @@ describe('the teacher moves a pupil whose terminal lost the network', () => {
  * 1 loses the network; the proctor's laptop and terminal 2 are open (closed by the caller).
  */
 async function answerOnceThenLoseTheNetwork(pupil: DemoPupil, opened: BrowserContext[]) {
-  const terminal1 = kiosk.page;
-  const laptop = await openTerminal(kiosk.context);
-  const terminal2 = await openTerminal(kiosk.context);
-  opened.push(laptop.context, terminal2.context);
-  const following = followSitting(terminal1, pupil);
-  await openKiosk(terminal1, '/login-code');
-  await loginAndStartExam(terminal1, pupil.login_code);
-  const sitting = await following;
-  await answerQuestion(terminal1, sitting, 1, 'Saved on the server');
+  const started = await startOnTerminal1(pupil, opened);
+  await answerQuestion(kiosk.page, started.sitting, 1, 'Saved on the server');
   await kiosk.context.setOffline(true);
-  return { laptop, terminal2, sitting };
+  return started;
 }
 
 describe('the terminal the pupil was moved away from', () => {
