@@ -247,6 +247,10 @@ export function examImplementations(deps: ExamDeps) {
         const answer = savedElsewhereOf(context, params.key);
         if (answer) deps.terminal?.announce?.(answer);
       },
+      // Fire and forget: a window not told keeps its own measurement.
+      shareClock: ({ context }: { context: ExamContext }) => {
+        deps.terminal?.shareClock?.({ scheduleHistoryId: context.scheduleHistoryId, owner: context.answerSeed, clockOffsetMs: context.clockOffsetMs });
+      },
       clearExamCache: () => {
         forgetPosition();
         void examCache.clear().catch(() => undefined);

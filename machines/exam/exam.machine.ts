@@ -54,7 +54,9 @@
  * - an answer the server holds differently (a later one from another window) is `replaced` and
  *   shows the server's value, never as saved; the windows of one sitting on this terminal tell
  *   each other of every answer the server acknowledged (`announceSaved`, heard as
- *   `answer.savedElsewhere`), and a later one than this window's replaces it at once;
+ *   `answer.savedElsewhere`), and a later one than this window's replaces it at once; they share
+ *   the nearest clock offset any of them measured (`shareClock`, heard as `clock.shared`), so two
+ *   windows order their answers as the pupil gave them;
  * - what the exam needs to resume (questions, deadline, offset, index, answers the server holds)
  *   is cached on this terminal for this login only (`cacheExam`), and forgotten when the exam
  *   flow ends (`clearExamCache`); a reload whose loading fails on the network resumes from it;
@@ -370,8 +372,9 @@ export const examMachine = examSetup.createMachine({
     answering: {
       meta: { path: '/start', screen: 'exam' },
       type: 'parallel',
-      // What is on screen is what a reload without the network resumes from.
-      entry: 'cacheExam',
+      // What is on screen is what a reload without the network resumes from; the other windows of
+      // this sitting hear this window's clock offset (and a nearer one is told back).
+      entry: ['cacheExam', 'shareClock'],
       invoke: [
         // The page's ticks and wake-up signals (clock.ticked, page.changed), for as long as the pupil answers.
         {
@@ -423,6 +426,12 @@ export const examMachine = examSetup.createMachine({
             enqueue('cacheExam');
           }),
         },
+        // Another window of this sitting measured the server's clock: a nearer offset (or a changed
+        // clock) is taken; a window holding a looser one is told this window's.
+        'clock.shared': [
+          { guard: 'isNearerClockShared', actions: 'takeSharedClock' },
+          { guard: 'isLooserClockShared', actions: 'shareClock' },
+        ],
         // The `position` child's report: the pupil paused after moves or toggles, or flagged a question.
         'position.reported': {
           actions: [

@@ -40,6 +40,7 @@ export const presenceRegion = examSetup.createStateConfig({
               clockOffsetMs: offsetFrom(event.output.server_time, context.clockOffsetMs),
             })),
             'cacheExam',
+            'shareClock',
           ],
         },
         onError: [
@@ -69,6 +70,7 @@ export const presenceRegion = examSetup.createStateConfig({
               clockOffsetMs: ({ context, event }) => offsetFrom(event.output.server_time, context.clockOffsetMs),
             }),
             'cacheExam',
+            'shareClock',
           ],
         },
         onError: [

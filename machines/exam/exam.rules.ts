@@ -68,8 +68,15 @@ export const CLOCK_JUMP_MS = 2_000;
  */
 export function offsetFrom(serverTime: string, kept?: number): number {
   const measured = Date.parse(serverTime) - Date.now();
-  if (kept === undefined || measured > kept || kept - measured > CLOCK_JUMP_MS) return measured;
-  return kept;
+  return kept === undefined ? measured : nearerOffset(measured, kept);
+}
+
+/**
+ * Of a newly measured (or another window's) offset and the one kept, the one to keep: the larger
+ * (each is a lower bound), unless the new one falls by more than CLOCK_JUMP_MS (a changed clock).
+ */
+export function nearerOffset(measured: number, kept: number): number {
+  return measured > kept || kept - measured > CLOCK_JUMP_MS ? measured : kept;
 }
 
 export function toSave(context: ExamContext, questionId: number, entry: AnswerEntry): AnswerToSave {

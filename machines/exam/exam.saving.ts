@@ -69,6 +69,7 @@ export const syncRegion = examSetup.createStateConfig({
               }),
               { type: 'removeFromOutbox', params: ({ event }) => ({ keys: [event.output.key] }) },
               'cacheExam',
+              'shareClock',
             ],
           },
           {
@@ -84,6 +85,7 @@ export const syncRegion = examSetup.createStateConfig({
               // The other windows of this sitting on this terminal learn of it at once.
               { type: 'announceSaved', params: ({ event }) => ({ key: event.output.key }) },
               'cacheExam',
+              'shareClock',
             ],
           },
         ],

@@ -26,6 +26,7 @@ import {
   firstUnsent,
   firstUnwritten,
   isPastDeadlineAt,
+  nearerOffset,
   offsetFrom,
   withAnswerSavedElsewhere,
   withStatus,
@@ -210,6 +211,16 @@ export const examSetup = setup({
      * fire and forget, the edge provides it (TerminalPort.announce).
      */
     announceSaved: (_, _params: { key: string }) => {},
+    /**
+     * Tells the other windows of this sitting on this terminal the clock offset this window holds
+     * (after the assignment before it); fire and forget, the edge provides it (TerminalPort.shareClock).
+     */
+    shareClock: () => {},
+    /** Another window's offset is the nearer one (see nearerOffset): this window takes it. */
+    takeSharedClock: assign({
+      clockOffsetMs: ({ context, event }) =>
+        event.type === 'clock.shared' ? nearerOffset(event.clock.clockOffsetMs, context.clockOffsetMs) : context.clockOffsetMs,
+    }),
     /** Forgets the cached exam (the exam flow ended); fire and forget, the edge provides it. */
     clearExamCache: () => {},
     assignVisibility: assign({
@@ -251,6 +262,17 @@ export const examSetup = setup({
     /** Another window of this sitting had a later answer acknowledged than this window's (see withAnswerSavedElsewhere). */
     isLaterAnswerSavedElsewhere: ({ context, event }) =>
       event.type === 'answer.savedElsewhere' && withAnswerSavedElsewhere(context, event.answer) !== null,
+    /** Another window of this sitting (this login) shares an offset nearer than this window's, or a changed clock. */
+    isNearerClockShared: ({ context, event }) =>
+      event.type === 'clock.shared' &&
+      event.clock.owner === context.answerSeed &&
+      nearerOffset(event.clock.clockOffsetMs, context.clockOffsetMs) !== context.clockOffsetMs,
+    /**
+     * Another window of this sitting shares an offset this window's is nearer than: it is told
+     * this one (a window that just loaded hears the nearest at once, not at the next response).
+     */
+    isLooserClockShared: ({ context, event }) =>
+      event.type === 'clock.shared' && event.clock.owner === context.answerSeed && event.clock.clockOffsetMs < context.clockOffsetMs,
     /**
      * The server says another terminal holds the sitting under way (INCORRECT_DEVICE): a proctor
      * moved the pupil there. Asked where the sitting is under way; Start's refusal (another

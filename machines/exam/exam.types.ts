@@ -151,6 +151,11 @@ export type ExamEvent =
    */
   | { type: 'answer.savedElsewhere'; answer: AnswerSavedElsewhere }
   /**
+   * Another window of this sitting on this terminal measured the server's clock: a tighter
+   * offset (or a changed clock) is taken; a looser one is answered with this window's own.
+   */
+  | { type: 'clock.shared'; clock: ClockShared }
+  /**
    * From the `position` child (machines/position): the pupil paused after a move or a toggle, or
    * flagged a question; the exam keeps it and reports it to the kiosk.
    */
@@ -200,6 +205,19 @@ export interface AnswerSavedElsewhere {
   key: string;
 }
 
+/**
+ * The offset between the server's clock and this terminal's (server minus local, in ms) as one
+ * window of a sitting measured it, told to the other windows: they share the terminal's clock,
+ * so the tightest bound any of them measured serves all, and answers given in two windows are
+ * ordered as the pupil gave them whatever each window's latency.
+ */
+export interface ClockShared {
+  scheduleHistoryId: number;
+  /** The session's uuid (ExamContext.answerSeed): only windows of the same login take it. */
+  owner: string;
+  clockOffsetMs: number;
+}
+
 /** The sitting whose signals a window watches: answers from other windows are this sitting's only. */
 export interface WatchedSitting {
   scheduleHistoryId: number;
@@ -210,7 +228,8 @@ export interface WatchedSitting {
 export type TerminalSignal =
   | { type: 'clock.ticked'; now: number }
   | { type: 'page.changed'; now: number; visible: boolean; cause: PageChangeCause }
-  | { type: 'answer.savedElsewhere'; answer: AnswerSavedElsewhere };
+  | { type: 'answer.savedElsewhere'; answer: AnswerSavedElsewhere }
+  | { type: 'clock.shared'; clock: ClockShared };
 
 /**
  * The page's clock and wake-up signals: a tick every second, and visibilitychange, focus,
@@ -218,7 +237,8 @@ export type TerminalSignal =
  * tick (or the wake-up event) reads the wall clock again, so nothing relies on one long timer.
  * Besides, the windows of one sitting on this terminal tell each other of the answers the server
  * acknowledged (`announce`, heard as `answer.savedElsewhere`), so none keeps showing an answer
- * another window replaced as saved.
+ * another window replaced as saved, and the server's clock as each measured it (`shareClock`,
+ * heard as `clock.shared`), so all time their answers alike.
  */
 export interface TerminalPort {
   /**
@@ -231,6 +251,11 @@ export interface TerminalPort {
    * acknowledged this answer; absent: windows are not told (they learn it from the server when shown again).
    */
   announce?(answer: AnswerSavedElsewhere): void;
+  /**
+   * Tells the other windows of the sitting on this terminal (never this one) the clock offset this
+   * window holds, heard as `clock.shared`; absent: each window keeps its own measurement.
+   */
+  shareClock?(clock: ClockShared): void;
   /**
    * Resolves once this terminal can reload the app without the network: the app shell (the
    * service worker's precache) is installed and controls this page; at once where the browser

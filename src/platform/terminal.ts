@@ -23,13 +23,16 @@
  * the same sitting, and the pupil may answer a question in one and change it in the other. Each
  * window tells the others of every answer the server acknowledged (`announce`) on a channel named
  * per sitting (`answersChannelName`); the others hear it as `answer.savedElsewhere` at once,
- * hidden or not, and the exam takes it if it is newer than their own. A message that does not
- * validate is ignored. A browser without BroadcastChannel tells no one: its windows learn the
+ * hidden or not, and the exam takes it if it is newer than their own. On the same channel each
+ * tells the others the server's clock offset it holds (`shareClock`, heard as `clock.shared`): the
+ * windows share this terminal's clock, so the nearest offset any measured serves all of them. A
+ * message that does not validate is ignored. A browser without BroadcastChannel tells no one: its windows learn the
  * server's answers when shown again, as before.
  */
 import * as v from 'valibot';
 import type {
   AnswerSavedElsewhere,
+  ClockShared,
   PageChangeCause,
   TerminalPort,
   TerminalSignal,
@@ -61,6 +64,20 @@ const AnswerSavedElsewhereSchema = v.object({
   key: v.pipe(v.string(), v.minLength(1)),
 });
 
+const ClockSharedSchema = v.object({
+  scheduleHistoryId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  owner: v.pipe(v.string(), v.minLength(1)),
+  clockOffsetMs: v.pipe(v.number(), v.finite()),
+});
+
+/** What another window of the sitting says: an answer it had saved, or the clock offset it holds. */
+function heardSignal(data: unknown): TerminalSignal | null {
+  const answer = v.safeParse(AnswerSavedElsewhereSchema, data);
+  if (answer.success) return { type: 'answer.savedElsewhere', answer: answer.output };
+  const clock = v.safeParse(ClockSharedSchema, data);
+  return clock.success ? { type: 'clock.shared', clock: clock.output } : null;
+}
+
 export function createBrowserTerminal(
   win: Pick<Window, 'addEventListener' | 'removeEventListener' | 'setInterval' | 'clearInterval'> = window,
   doc: Pick<Document, 'addEventListener' | 'removeEventListener' | 'visibilityState'> = document,
@@ -69,21 +86,24 @@ export function createBrowserTerminal(
 ): TerminalPort {
   /** The channel each watched sitting listens on: announcing through it never reaches this window. */
   const listening = new Map<number, AnswersChannel>();
+  /** Posts to the other windows of the sitting: on the channel this window listens on, or one opened for the moment. */
+  const tell = (scheduleHistoryId: number, message: AnswerSavedElsewhere | ClockShared) => {
+    const open = listening.get(scheduleHistoryId);
+    if (open) return open.postMessage(message);
+    const channel = openChannel(answersChannelName(scheduleHistoryId));
+    channel?.postMessage(message);
+    channel?.close();
+  };
   return {
     // The service worker's module is loaded after the first screen (main.tsx); Start waits for it.
     shellReady: (signal) => import('./service-worker.ts').then((module) => module.shellReady(signal)),
-    announce(answer: AnswerSavedElsewhere) {
-      const open = listening.get(answer.scheduleHistoryId);
-      if (open) return open.postMessage(answer);
-      const channel = openChannel(answersChannelName(answer.scheduleHistoryId));
-      channel?.postMessage(answer);
-      channel?.close();
-    },
+    announce: (answer) => tell(answer.scheduleHistoryId, answer),
+    shareClock: (clock) => tell(clock.scheduleHistoryId, clock),
     watch(emit: (signal: TerminalSignal) => void, sitting?: WatchedSitting) {
       const channel = sitting && !listening.has(sitting.scheduleHistoryId) ? openChannel(answersChannelName(sitting.scheduleHistoryId)) : null;
       const onMessage = (event: Event) => {
-        const heard = v.safeParse(AnswerSavedElsewhereSchema, (event as MessageEvent).data);
-        if (heard.success) emit({ type: 'answer.savedElsewhere', answer: heard.output });
+        const heard = heardSignal((event as MessageEvent).data);
+        if (heard) emit(heard);
       };
       if (sitting && channel) {
         channel.addEventListener('message', onMessage);

@@ -7,7 +7,7 @@
  * (every backoff and heartbeat interval is a step of the test), and the page's signals sent by
  * the test (`signal`), as src/platform/terminal.ts sends them in the browser. Pages booted at once
  * are windows of the one terminal: each hears the answers another announces as saved
- * (`answer.savedElsewhere`).
+ * (`answer.savedElsewhere`) and the clock offset another shares (`clock.shared`).
  *
  * A page ends as a page does: `actor.stop()` is the page going away (F5, the window closed), so
  * the browser's pagehide reaches the exam first, as it always does before a page is gone (the
@@ -43,9 +43,11 @@ function refusedAfterMove(name: (typeof examCalls)[number], args: unknown[], mov
 /**
  * One terminal (outbox, exam cache, stored session) over one server; each `boot()` is a page load
  * (after F5: the same terminal). `moveAway()`: a proctor moves the pupil to another terminal now.
+ * `serverNow`: the time the server stamps on its responses (a response slow to arrive is one
+ * stamped earlier than this terminal's clock reads when it lands).
  */
-export function setUp() {
-  const server = createFakeApi();
+export function setUp(options: { serverNow?: () => number } = {}) {
+  const server = createFakeApi({ now: options.serverNow });
   const network = { up: true, tries: [] as string[] };
   let movedAt: number | null = null;
   const port: ApiPort = { ...server };
@@ -83,6 +85,9 @@ export function setUp() {
         // The other pages of this terminal hear it a moment later (a message, as a BroadcastChannel's); never this one.
         announce: (answer) => {
           for (const page of pages) if (page !== hear) queueMicrotask(() => page({ type: 'answer.savedElsewhere', answer }));
+        },
+        shareClock: (clock) => {
+          for (const page of pages) if (page !== hear) queueMicrotask(() => page({ type: 'clock.shared', clock }));
         },
       },
     });

@@ -97,6 +97,44 @@ describe('two windows of one terminal', () => {
     expect(context.answers[102]).toMatchObject({ value: 'warm', status: 'saved' });
   });
 
+  it("a window whose clock estimate trails the other's takes the nearer one, so two answers a moment apart keep their order", async () => {
+    // The server's responses to window B's load arrive 1.5 s after they were stamped (a busy
+    // terminal), so B alone would take the server's clock to be 1.5 s behind what A measured.
+    let travelMs = 0;
+    const terminal = setUp({ serverNow: () => Date.now() - travelMs });
+    const a = await startedExam(terminal);
+    travelMs = 1_500;
+    const b = await secondWindow(terminal);
+    travelMs = 0;
+    const offsetOfA = a.actor.getSnapshot().context.clockOffsetMs;
+    // B told A its offset as it began answering; A, holding a nearer one, told B back.
+    const shared = await waitFor(b.actor, (s) => s.context.clockOffsetMs === offsetOfA);
+    expect(shared.context.clockOffsetMs).toBeGreaterThan(-1_000);
+
+    a.actor.send({ type: 'answer.given', questionId: 101, value: 'a' });
+    const answeredInA = (await waitFor(a.actor, (s) => s.context.answers[101]?.status === 'saved')).context.answers[101]!.answeredAt;
+    // The pupil's next answer, in B, a moment later: it is the later one on the server's clock too.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    b.actor.send({ type: 'answer.given', questionId: 101, value: 'b' });
+    await waitFor(b.actor, (s) => s.context.answers[101]?.status === 'saved');
+    expect(Date.parse(b.actor.getSnapshot().context.answers[101]!.answeredAt)).toBeGreaterThan(Date.parse(answeredInA));
+    expect(terminal.server.saved.get(101)?.value).toBe('b');
+    await waitFor(a.actor, (s) => s.context.answers[101]?.status === 'replaced');
+  });
+
+  it('a changed clock shared by the other window is taken; an offset of another login is not', async () => {
+    const terminal = setUp();
+    const a = await startedExam(terminal);
+    const context = a.actor.getSnapshot().context;
+    a.signal({ type: 'clock.shared', clock: { scheduleHistoryId: context.scheduleHistoryId, owner: 'another-login', clockOffsetMs: context.clockOffsetMs + 60_000 } });
+    await settle();
+    expect(a.actor.getSnapshot().context.clockOffsetMs).toBe(context.clockOffsetMs);
+    // The terminal's clock was set an hour forward: the other window measured it first.
+    a.signal({ type: 'clock.shared', clock: { scheduleHistoryId: context.scheduleHistoryId, owner: context.answerSeed, clockOffsetMs: context.clockOffsetMs - 3_600_000 } });
+    await settle();
+    expect(a.actor.getSnapshot().context.clockOffsetMs).toBe(context.clockOffsetMs - 3_600_000);
+  });
+
   it('an earlier answer, its own again, another sitting or login, or a question not in the exam changes nothing', async () => {
     const terminal = setUp();
     const a = await startedExam(terminal);

@@ -32,7 +32,7 @@ import { createTestModel } from 'xstate/graph';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
 import { SHELL_READY_TIMEOUT_MS } from '../../machines/exam/exam.rules.ts';
 import { POSITION_PAUSE_MS } from '../../machines/exam/exam.setup.ts';
-import type { ExamContext, ExamSession, TerminalPort, TerminalSignal } from '../../machines/exam/exam.types.ts';
+import type { ClockShared, ExamContext, ExamSession, TerminalPort, TerminalSignal } from '../../machines/exam/exam.types.ts';
 import type { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { positionMachine } from '../../machines/position/position.machine.ts';
 import { retryMachine } from '../../machines/retry/retry.machine.ts';
@@ -161,8 +161,14 @@ const pupilExamModel = createMachine({
         'pupil.browsesInABurst': 'keyboardHidden',
         // Another window of this exam on this terminal has a later answer to question 1 saved: shown here at once.
         'anotherWindow.savesLaterAnswer': 'answerFromAnotherWindow',
+        // Another window measured the server's clock five minutes ahead of this window's estimate
+        // (this terminal's clock was set back): this window times the exam by it.
+        'anotherWindow.sharesNearerClock': 'answeringOnSharedClock',
+        // Another window holds a looser estimate (it loaded slowly): it is told this window's.
+        'anotherWindow.sharesLooserClock': 'answering',
       },
     },
+    answeringOnSharedClock: {},
     // Question 1 shows the other window's answer, saved on the server (this window had none).
     answerFromAnotherWindow: { on: { 'anotherWindow.savesLaterAnswer': 'answerReplacedByAnotherWindow' } },
     // The other window changed it again: question 1 shows its new answer, as replaced (never as saved).
@@ -411,11 +417,16 @@ function createTestTerminal(): TerminalPort & {
   emit(signal: TerminalSignal): void;
   freshProfile(): void;
   installsShell(): void;
+  /** The clock offsets this window told the other windows of the sitting, in order. */
+  shared: ClockShared[];
 } {
   const listeners = new Set<(signal: TerminalSignal) => void>();
   let fresh = false;
   let install: { resolve(): void } | null = null;
+  const shared: ClockShared[] = [];
   return {
+    shared,
+    shareClock: (clock) => void shared.push(clock),
     watch(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -800,6 +811,12 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 // Nothing is sent from this window: the other one saved it.
                 expect(app.control.waiting()).toEqual([]);
               },
+              answeringOnSharedClock: async () => {
+                // Five minutes fewer on the timer: 34:5x or 35:00, not 39 or 40.
+                await waitFor(() => expect(Number(screen.getByRole('timer').textContent!.split(':')[0])).toBeLessThanOrEqual(35));
+                expect(Number(screen.getByRole('timer').textContent!.split(':')[0])).toBeGreaterThanOrEqual(34);
+                expect(app.history.location.pathname).toBe('/start');
+              },
               answerReplacedByAnotherWindow: async () => {
                 await seeReplacedByServer(app);
                 expect(app.control.waiting()).toEqual([]);
@@ -1115,6 +1132,20 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 const mine = examContext(app)!.answers[101]!;
                 anotherWindowAnswers(app, new Date(Date.parse(mine.answeredAt) + 1).toISOString());
                 await act(async () => app.control.answer('saveAnswer'));
+              },
+              'anotherWindow.sharesNearerClock': async () => {
+                const context = examContext(app)!;
+                const clockOffsetMs = context.clockOffsetMs + 5 * MINUTE;
+                await pageSignal(app, { type: 'clock.shared', clock: { scheduleHistoryId: context.scheduleHistoryId, owner: context.answerSeed, clockOffsetMs } });
+                expect(examContext(app)?.clockOffsetMs).toBe(clockOffsetMs);
+              },
+              'anotherWindow.sharesLooserClock': async () => {
+                const context = examContext(app)!;
+                const told = app.terminal.shared.length;
+                const clock = { scheduleHistoryId: context.scheduleHistoryId, owner: context.answerSeed, clockOffsetMs: context.clockOffsetMs - 500 };
+                await pageSignal(app, { type: 'clock.shared', clock });
+                expect(examContext(app)?.clockOffsetMs).toBe(context.clockOffsetMs);
+                expect(app.terminal.shared.slice(told)).toEqual([{ ...clock, clockOffsetMs: context.clockOffsetMs }]);
               },
               'anotherWindow.savesLaterAnswer': async () => {
                 // The other window's answer, other than the one on screen, a minute later than it (or than now).

@@ -62,6 +62,8 @@ const heldOnServer: ExamQuestions = {
 };
 const heartbeat: HeartbeatResponse = { status: 6, deadline_at: extended, server_time: now };
 const HOUR = 3_600_000;
+/** An offset another window shares: the server's clock a minute past the latest server_time any response here carries. */
+const NEARER_OFFSET_MS = Date.parse(later) + 60_000 - Date.now();
 /** This terminal's time, so far from the deadline that the clock offset's drift between path generation and replay cannot matter. */
 const terminalTime = (snapshot: AnyMachineSnapshot, fromDeadline: number) => {
   const context = snapshot.context as ExamContext;
@@ -273,6 +275,18 @@ describeModel({
                 key: '0f0e0d0c-0b0a-4908-8706-0000000000ff',
               },
             },
+          ]
+        : [];
+    },
+    // Another window of this sitting shares its clock offset: a nearer one is taken (one nearer
+    // than any this window measures, so the graph stays finite), a looser one is told back.
+    'clock.shared': (snapshot) => {
+      const context = snapshot.context as ExamContext;
+      const clock = (offsetMs: number) => ({ scheduleHistoryId: context.scheduleHistoryId, owner: context.answerSeed, clockOffsetMs: offsetMs });
+      return quiet(snapshot)
+        ? [
+            { type: 'clock.shared', clock: clock(NEARER_OFFSET_MS) },
+            { type: 'clock.shared', clock: clock(context.clockOffsetMs - 500) },
           ]
         : [];
     },

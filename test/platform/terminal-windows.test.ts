@@ -1,8 +1,8 @@
 /**
  * The browser terminal's word between the windows of one sitting (src/platform/terminal.ts), over
- * a real BroadcastChannel (Node's, as the browser's): an answer one window announces reaches the
- * others watching the same sitting, never itself, nor a window of another sitting; a message that
- * does not validate is ignored; nothing is heard after stop.
+ * a real BroadcastChannel (Node's, as the browser's): an answer one window announces, or the clock
+ * offset it shares, reaches the others watching the same sitting, never itself, nor a window of
+ * another sitting; a message that does not validate is ignored; nothing is heard after stop.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnswerSavedElsewhere, TerminalSignal } from '../../machines/exam/exam.types.ts';
@@ -67,6 +67,21 @@ describe('the windows of one sitting', () => {
     a.announce!(answer);
     await delivered();
     expect(heard).toEqual([]);
+    stranger.close();
+  });
+
+  it("hear each other's clock offsets on the same channel; one that does not validate is ignored", async () => {
+    const [a, b] = [quietPage(), quietPage()];
+    const heardByA = watching(a, sitting);
+    const heardByB = watching(b, sitting);
+    const clock = { scheduleHistoryId: 7, owner: answer.owner, clockOffsetMs: -1_250 };
+    a.shareClock!(clock);
+    const stranger = new BroadcastChannel(answersChannelName(7));
+    stranger.postMessage({ ...clock, clockOffsetMs: 'soon' });
+    stranger.postMessage({ ...clock, clockOffsetMs: Number.POSITIVE_INFINITY });
+    await delivered();
+    expect(heardByB).toEqual([{ type: 'clock.shared', clock }]);
+    expect(heardByA).toEqual([]);
     stranger.close();
   });
 
