@@ -92,6 +92,7 @@ export async function gradusSwap(questions: Question[]): Promise<SwapUnderTest> 
 
 const noop = () => {};
 const noAnswers = {};
+const noFlags: readonly number[] = [];
 
 /**
  * The exam screen alone (src/screens/exam/exam.tsx, with Lingui as the app has it), its index in
@@ -110,22 +111,34 @@ export async function screenSwap(questions: Question[]): Promise<SwapUnderTest> 
     const previous = useCallback(() => setIndex((i) => i - 1), []);
     return (
       <ExamScreen
-        status="answering"
-        questions={questions}
-        index={index}
-        answers={noAnswers}
-        deadlineAt={deadlineAt}
-        clockOffsetMs={0}
-        timeLimitSeconds={2400}
-        confirmingFinish={false}
-        error={null}
-        onRetry={noop}
-        onAnswer={noop}
-        onNext={next}
-        onPrevious={previous}
-        onFinishRequest={noop}
-        onFinishConfirm={noop}
-        onFinishCancel={noop}
+        api={{
+          status: 'answering',
+          questions,
+          index,
+          answers: noAnswers,
+          deadlineAt,
+          clockOffsetMs: 0,
+          timeLimitSeconds: 2400,
+          confirmingFinish: false,
+          error: null,
+          flagged: noFlags,
+          listOpen: false,
+          keyboardOpen: true,
+          upperCase: false,
+          retry: noop,
+          answer: noop,
+          next,
+          previous,
+          select: noop,
+          flag: noop,
+          toggleList: noop,
+          toggleKeyboard: noop,
+          toggleUpperCase: noop,
+          requestFinish: noop,
+          confirmFinish: noop,
+          cancelFinish: noop,
+          focusLost: noop,
+        }}
       />
     );
   }

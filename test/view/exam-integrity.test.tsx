@@ -6,30 +6,11 @@
  */
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
-import { questions } from '../helpers/exam-fixtures.ts';
+import { ExamScreen } from '../../src/screens/exam/exam.tsx';
+import { examScreenApi, questions } from '../helpers/exam-fixtures.ts';
 import { renderView } from '../helpers/render-view.tsx';
 
-function props(overrides: Partial<ExamScreenProps> = {}): ExamScreenProps {
-  return {
-    status: 'answering',
-    questions,
-    index: 0,
-    answers: {},
-    deadlineAt: Date.now() + 40 * 60_000,
-    clockOffsetMs: 0,
-    confirmingFinish: false,
-    error: null,
-    onAnswer: vi.fn(),
-    onNext: vi.fn(),
-    onPrevious: vi.fn(),
-    onFinishRequest: vi.fn(),
-    onFinishConfirm: vi.fn(),
-    onFinishCancel: vi.fn(),
-    onRetry: vi.fn(),
-    ...overrides,
-  };
-}
+const props = examScreenApi;
 
 describe('question list', () => {
   it('lists every question with its state in text, and jumps to one by keyboard', async () => {
@@ -37,11 +18,11 @@ describe('question list', () => {
     const [q1, q2, q3] = questions;
     const { user } = await renderView(
       <ExamScreen
-        {...props({
+        api={props({
           listOpen: true,
           flagged: [q3!.id],
           answers: { [q1!.id]: { value: 'b', saved: 'server' } },
-          onSelect,
+          select: onSelect,
         })}
       />,
     );
@@ -61,7 +42,7 @@ describe('question list', () => {
 
   it('is toggled by its button, which says whether it is open', async () => {
     const onToggleList = vi.fn();
-    const { user } = await renderView(<ExamScreen {...props({ onToggleList })} />);
+    const { user } = await renderView(<ExamScreen api={props({ toggleList: onToggleList })} />);
     const toggle = screen.getByRole('button', { name: 'Question list' });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     expect(screen.queryByRole('navigation', { name: 'Question list' })).toBeNull();
@@ -73,28 +54,28 @@ describe('question list', () => {
 describe('flag for review', () => {
   it('flags the question on screen, and offers to remove the flag once flagged', async () => {
     const onFlag = vi.fn();
-    const { user, rerender } = await renderView(<ExamScreen {...props({ onFlag })} />);
+    const { user, rerender } = await renderView(<ExamScreen api={props({ flag: onFlag })} />);
     await user.click(screen.getByRole('button', { name: 'Flag for review' }));
     expect(onFlag).toHaveBeenCalledWith(questions[0]!.id);
-    rerender(<ExamScreen {...props({ onFlag, flagged: [questions[0]!.id] })} />);
+    rerender(<ExamScreen api={props({ flag: onFlag, flagged: [questions[0]!.id] })} />);
     expect(screen.getByRole('button', { name: 'Remove flag' }).getAttribute('aria-pressed')).toBe('true');
   });
 });
 
 describe('kiosk', () => {
   it('blocks copy and cut outside the answer field', async () => {
-    await renderView(<ExamScreen {...props()} />);
+    await renderView(<ExamScreen api={props()} />);
     const prompt = screen.getByRole('heading', { level: 1 });
     expect(fireEvent.copy(prompt)).toBe(false);
     expect(fireEvent.cut(prompt)).toBe(false);
   });
 
   it('asks before leaving the page while answering, not after', async () => {
-    const { rerender } = await renderView(<ExamScreen {...props()} />);
+    const { rerender } = await renderView(<ExamScreen api={props()} />);
     const during = new Event('beforeunload', { cancelable: true });
     window.dispatchEvent(during);
     expect(during.defaultPrevented).toBe(true);
-    rerender(<ExamScreen {...props({ status: 'finishing' })} />);
+    rerender(<ExamScreen api={props({ status: 'finishing' })} />);
     const after = new Event('beforeunload', { cancelable: true });
     window.dispatchEvent(after);
     expect(after.defaultPrevented).toBe(false);
@@ -102,7 +83,7 @@ describe('kiosk', () => {
 
   it('reports each focus loss once: a blur, and a hidden tab (which also blurs)', async () => {
     const onFocusLost = vi.fn();
-    await renderView(<ExamScreen {...props({ onFocusLost })} />);
+    await renderView(<ExamScreen api={props({ focusLost: onFocusLost })} />);
     window.dispatchEvent(new Event('blur'));
     expect(onFocusLost).toHaveBeenCalledTimes(1);
     const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');

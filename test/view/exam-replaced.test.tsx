@@ -5,36 +5,17 @@
  * window's answer is saved.
  */
 import { screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
-import { questions } from '../helpers/exam-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { ExamScreen } from '../../src/screens/exam/exam.tsx';
+import { examScreenApi, questions } from '../helpers/exam-fixtures.ts';
 import { renderView } from '../helpers/render-view.tsx';
 
-function props(overrides: Partial<ExamScreenProps> = {}): ExamScreenProps {
-  return {
-    status: 'answering',
-    questions,
-    index: 0,
-    answers: {},
-    deadlineAt: Date.now() + 40 * 60_000,
-    clockOffsetMs: 0,
-    confirmingFinish: false,
-    error: null,
-    onAnswer: vi.fn(),
-    onNext: vi.fn(),
-    onPrevious: vi.fn(),
-    onFinishRequest: vi.fn(),
-    onFinishConfirm: vi.fn(),
-    onFinishCancel: vi.fn(),
-    onRetry: vi.fn(),
-    ...overrides,
-  };
-}
+const props = examScreenApi;
 
 describe('an answer replaced by another window', () => {
   it("shows the server's choice, said to be replaced, not saved", async () => {
     const server = questions[0]!.choices[1]!;
-    await renderView(<ExamScreen {...props({ answers: { [questions[0]!.id]: { value: server.id, saved: 'replaced' } } })} />);
+    await renderView(<ExamScreen api={props({ answers: { [questions[0]!.id]: { value: server.id, saved: 'replaced' } } })} />);
     expect((screen.getByRole('radio', { name: server.label }) as HTMLInputElement).checked).toBe(true);
     const status = screen.getByRole('status');
     expect(status.textContent).toBe('Replaced by an answer from another window. The answer shown is the one the server keeps.');
@@ -46,7 +27,7 @@ describe('an answer replaced by another window', () => {
   it("shows the server's text in the answer box of a typed question", async () => {
     const typed = questions.find((q) => q.type === 'text')!;
     await renderView(
-      <ExamScreen {...props({ index: questions.indexOf(typed), answers: { [typed.id]: { value: 'from the other window', saved: 'replaced' } } })} />,
+      <ExamScreen api={props({ index: questions.indexOf(typed), answers: { [typed.id]: { value: 'from the other window', saved: 'replaced' } } })} />,
     );
     expect((screen.getByRole('textbox', { name: 'Your answer' }) as HTMLInputElement).value).toBe('from the other window');
     expect(screen.getByRole('status').textContent).toContain('Replaced by an answer from another window.');

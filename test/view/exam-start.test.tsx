@@ -6,16 +6,13 @@
  */
 import { cleanup, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { ExamStartScreen, type ExamStartScreenProps } from '../../src/screens/exam-start/exam-start.tsx';
+import { ExamStartScreen } from '../../src/screens/exam-start/exam-start.tsx';
+import { examStartApi as props } from '../helpers/exam-fixtures.ts';
 import { renderView } from '../helpers/render-view.tsx';
-
-function props(overrides: Partial<ExamStartScreenProps> = {}): ExamStartScreenProps {
-  return { busy: false, error: null, timeLimitMinutes: 40, onStart: vi.fn(), ...overrides };
-}
 
 describe('exam-start', () => {
   it('warns that the 40 minutes begin and the test cannot be started over', async () => {
-    await renderView(<ExamStartScreen {...props()} />);
+    await renderView(<ExamStartScreen api={props()} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Ready to start' })).toBeTruthy();
     expect(screen.getByText(/cannot start the test over/).textContent).toBe(
       'Once you press Start, the 40 minutes begin and you cannot start the test over.',
@@ -24,14 +21,14 @@ describe('exam-start', () => {
 
   it('starts with "Start the test"', async () => {
     const onStart = vi.fn();
-    const { user } = await renderView(<ExamStartScreen {...props({ onStart })} />);
+    const { user } = await renderView(<ExamStartScreen api={props({ start: onStart })} />);
     await user.click(screen.getByRole('button', { name: 'Start the test' }));
     expect(onStart).toHaveBeenCalledOnce();
   });
 
   it('does not start twice while the server answers', async () => {
     const onStart = vi.fn();
-    const { user } = await renderView(<ExamStartScreen {...props({ busy: true, onStart })} />);
+    const { user } = await renderView(<ExamStartScreen api={props({ busy: true, start: onStart })} />);
     const button = screen.getByRole('button', { name: 'Starting…' });
     expect(button.getAttribute('aria-busy')).toBe('true');
     await user.click(button);
@@ -40,7 +37,7 @@ describe('exam-start', () => {
 
   it('shows the step while this terminal gets ready to work offline, and does not start twice', async () => {
     const onStart = vi.fn();
-    const { user } = await renderView(<ExamStartScreen {...props({ busy: true, offline: 'preparing', onStart })} />);
+    const { user } = await renderView(<ExamStartScreen api={props({ busy: true, offline: 'preparing', start: onStart })} />);
     const step = screen.getByRole('button', { name: 'Preparing this terminal to work offline…' });
     expect(step.getAttribute('aria-busy')).toBe('true');
     await user.click(step);
@@ -51,7 +48,7 @@ describe('exam-start', () => {
   it('says when this terminal could not get ready to work offline, and starts anyway on request', async () => {
     const onStart = vi.fn();
     const onStartAnyway = vi.fn();
-    const { user } = await renderView(<ExamStartScreen {...props({ offline: 'unavailable', onStart, onStartAnyway })} />);
+    const { user } = await renderView(<ExamStartScreen api={props({ offline: 'unavailable', start: onStart, startAnyway: onStartAnyway })} />);
     expect(screen.getByRole('alert').textContent).toBe(
       'This terminal could not get ready to work offline. You can still start: your answers are saved as usual, but if the network drops, keep this page open and do not reload it.',
     );
@@ -62,16 +59,16 @@ describe('exam-start', () => {
   });
 
   it('says both in the pupil\'s language', async () => {
-    await renderView(<ExamStartScreen {...props({ busy: true, offline: 'preparing' })} />, { language: 'de' });
+    await renderView(<ExamStartScreen api={props({ busy: true, offline: 'preparing' })} />, { language: 'de' });
     expect(screen.getByRole('button', { name: 'Dieses Gerät wird für die Arbeit ohne Netzwerk vorbereitet…' })).toBeTruthy();
     cleanup();
-    await renderView(<ExamStartScreen {...props({ offline: 'unavailable' })} />, { language: 'de' });
+    await renderView(<ExamStartScreen api={props({ offline: 'unavailable' })} />, { language: 'de' });
     expect(screen.getByRole('alert').textContent).toMatch(/^Dieses Gerät konnte nicht für die Arbeit ohne Netzwerk vorbereitet werden\./);
     expect(screen.getByRole('button', { name: 'Trotzdem starten' })).toBeTruthy();
   });
 
   it('tells a failure', async () => {
-    await renderView(<ExamStartScreen {...props({ error: 'DURING_MAINTENANCE' })} />);
+    await renderView(<ExamStartScreen api={props({ error: 'DURING_MAINTENANCE' })} />);
     expect(screen.getByRole('alert').textContent).toBe('This is outside test hours.');
   });
 });

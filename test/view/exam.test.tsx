@@ -5,30 +5,11 @@
  */
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ExamScreen, TEXT_COMMIT_DELAY_MS, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
-import { questions } from '../helpers/exam-fixtures.ts';
+import { ExamScreen, TEXT_COMMIT_DELAY_MS } from '../../src/screens/exam/exam.tsx';
+import { examScreenApi } from '../helpers/exam-fixtures.ts';
 import { renderView } from '../helpers/render-view.tsx';
 
-function props(overrides: Partial<ExamScreenProps> = {}): ExamScreenProps {
-  return {
-    status: 'answering',
-    questions,
-    index: 0,
-    answers: {},
-    deadlineAt: Date.now() + 40 * 60_000,
-    clockOffsetMs: 0,
-    confirmingFinish: false,
-    error: null,
-    onAnswer: vi.fn(),
-    onNext: vi.fn(),
-    onPrevious: vi.fn(),
-    onFinishRequest: vi.fn(),
-    onFinishConfirm: vi.fn(),
-    onFinishCancel: vi.fn(),
-    onRetry: vi.fn(),
-    ...overrides,
-  };
-}
+const props = examScreenApi;
 
 afterEach(() => {
   vi.useRealTimers();
@@ -36,7 +17,7 @@ afterEach(() => {
 
 describe('loading', () => {
   it('shows the header and a skeleton until the questions are there', async () => {
-    await renderView(<ExamScreen {...props({ status: 'loading', questions: [], deadlineAt: 0 })} />);
+    await renderView(<ExamScreen api={props({ status: 'loading', questions: [], deadlineAt: 0 })} />);
     expect(screen.getByRole('timer', { name: 'Time left' }).textContent).toBe('--:--');
     expect(screen.getByRole('status').textContent).toBe('Loading…');
     expect(screen.queryByRole('radio')).toBeNull();
@@ -45,7 +26,7 @@ describe('loading', () => {
 
 describe('a single-choice question', () => {
   it('shows the counter, the prompt as a heading and the choices as radio buttons', async () => {
-    await renderView(<ExamScreen {...props()} />);
+    await renderView(<ExamScreen api={props()} />);
     expect(screen.getByText('Question 1 of 3')).toBeTruthy();
     const heading = screen.getByRole('heading', { level: 1, name: 'Which word means "big"?' });
     expect(document.activeElement).toBe(heading);
@@ -57,16 +38,16 @@ describe('a single-choice question', () => {
 
   it('answers with the choice id', async () => {
     const onAnswer = vi.fn();
-    const { user } = await renderView(<ExamScreen {...props({ onAnswer })} />);
+    const { user } = await renderView(<ExamScreen api={props({ answer: onAnswer })} />);
     await user.click(screen.getByRole('radio', { name: 'small' }));
     expect(onAnswer).toHaveBeenCalledWith(101, 'b');
   });
 
   it('shows the chosen answer and where it is saved, in words', async () => {
-    const { rerender } = await renderView(<ExamScreen {...props({ answers: { 101: { value: 'a', saved: 'saving' } } })} />);
+    const { rerender } = await renderView(<ExamScreen api={props({ answers: { 101: { value: 'a', saved: 'saving' } } })} />);
     expect((screen.getByRole('radio', { name: 'large' }) as HTMLInputElement).checked).toBe(true);
     expect(screen.getByRole('status').textContent).toBe('Saving…');
-    rerender(<ExamScreen {...props({ answers: { 101: { value: 'a', saved: 'server' } } })} />);
+    rerender(<ExamScreen api={props({ answers: { 101: { value: 'a', saved: 'server' } } })} />);
     expect(screen.getByRole('status').textContent).toBe('Saved on the server');
   });
 
@@ -75,7 +56,7 @@ describe('a single-choice question', () => {
     ['terminal', 'Saved on this terminal'],
     ['none', 'Not saved'],
   ] as const)('tells a %s answer apart with an icon and words: "%s"', async (saved, words) => {
-    await renderView(<ExamScreen {...props({ answers: { 101: { value: 'a', saved } } })} />);
+    await renderView(<ExamScreen api={props({ answers: { 101: { value: 'a', saved } } })} />);
     const status = screen.getByRole('status');
     expect(status.textContent).toBe(words);
     expect(status.getAttribute('data-state')).toBe(saved);
@@ -86,10 +67,10 @@ describe('a single-choice question', () => {
 
 describe('moving between questions', () => {
   it('disables Previous on the first question and Next on the last', async () => {
-    const { rerender } = await renderView(<ExamScreen {...props()} />);
+    const { rerender } = await renderView(<ExamScreen api={props()} />);
     expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(false);
-    rerender(<ExamScreen {...props({ index: 2 })} />);
+    rerender(<ExamScreen api={props({ index: 2 })} />);
     expect(screen.getByText('Question 3 of 3')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(false);
     expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
@@ -98,7 +79,7 @@ describe('moving between questions', () => {
   it('sends Next and Previous', async () => {
     const onNext = vi.fn();
     const onPrevious = vi.fn();
-    const { user } = await renderView(<ExamScreen {...props({ index: 1, onNext, onPrevious })} />);
+    const { user } = await renderView(<ExamScreen api={props({ index: 1, next: onNext, previous: onPrevious })} />);
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     expect(onNext).toHaveBeenCalledOnce();
@@ -107,9 +88,9 @@ describe('moving between questions', () => {
 
   it('offers "Finish the test" on every question', async () => {
     const onFinishRequest = vi.fn();
-    const { user, rerender } = await renderView(<ExamScreen {...props({ onFinishRequest })} />);
+    const { user, rerender } = await renderView(<ExamScreen api={props({ requestFinish: onFinishRequest })} />);
     await user.click(screen.getByRole('button', { name: 'Finish the test' }));
-    rerender(<ExamScreen {...props({ index: 1, onFinishRequest })} />);
+    rerender(<ExamScreen api={props({ index: 1, requestFinish: onFinishRequest })} />);
     await user.click(screen.getByRole('button', { name: 'Finish the test' }));
     expect(onFinishRequest).toHaveBeenCalledTimes(2);
   });
@@ -117,14 +98,14 @@ describe('moving between questions', () => {
 
 describe('a text question', () => {
   it('shows the saved answer in a box labelled "Your answer"', async () => {
-    await renderView(<ExamScreen {...props({ index: 1, answers: { 102: { value: 'cold', saved: 'server' } } })} />);
+    await renderView(<ExamScreen api={props({ index: 1, answers: { 102: { value: 'cold', saved: 'server' } } })} />);
     expect((screen.getByRole('textbox', { name: 'Your answer' }) as HTMLInputElement).value).toBe('cold');
     expect(screen.getByRole('status').textContent).toBe('Saved on the server');
   });
 
   it('hands the answer over when the box loses focus, once', async () => {
     const onAnswer = vi.fn();
-    const { user } = await renderView(<ExamScreen {...props({ index: 1, onAnswer })} />);
+    const { user } = await renderView(<ExamScreen api={props({ index: 1, answer: onAnswer })} />);
     await user.type(screen.getByRole('textbox', { name: 'Your answer' }), 'cold');
     await user.tab();
     await user.click(document.body);
@@ -135,10 +116,10 @@ describe('a text question', () => {
     const calls: string[] = [];
     const { user } = await renderView(
       <ExamScreen
-        {...props({
+        api={props({
           index: 1,
-          onAnswer: (id, value) => calls.push(`answer ${id} ${value}`),
-          onNext: () => calls.push('next'),
+          answer: (id, value) => calls.push(`answer ${id} ${value}`),
+          next: () => calls.push('next'),
         })}
       />,
     );
@@ -151,7 +132,7 @@ describe('a text question', () => {
 
   it('hands the answer over after a short pause in typing', async () => {
     const onAnswer = vi.fn();
-    await renderView(<ExamScreen {...props({ index: 1, onAnswer })} />);
+    await renderView(<ExamScreen api={props({ index: 1, answer: onAnswer })} />);
     // Only the clocks are faked, after the catalog has loaded.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     const box = screen.getByRole('textbox', { name: 'Your answer' });
@@ -167,7 +148,7 @@ describe('a text question', () => {
 
 describe('finishing', () => {
   it('asks "Finish the test?" in a modal dialog, telling how many questions are unanswered', async () => {
-    await renderView(<ExamScreen {...props({ confirmingFinish: true, answers: { 101: { value: 'a', saved: 'server' } } })} />);
+    await renderView(<ExamScreen api={props({ confirmingFinish: true, answers: { 101: { value: 'a', saved: 'server' } } })} />);
     const dialog = screen.getByRole('dialog', { name: 'Finish the test?' });
     expect(dialog.getAttribute('aria-modal')).toBe('true');
     expect(within(dialog).getByText('2 questions are not answered yet.')).toBeTruthy();
@@ -176,12 +157,12 @@ describe('finishing', () => {
 
   it('says when every question is answered', async () => {
     const answers = { 101: { value: 'a', saved: 'server' }, 102: { value: 'cold', saved: 'server' }, 103: { value: 'b', saved: 'terminal' } } as const;
-    await renderView(<ExamScreen {...props({ confirmingFinish: true, answers })} />);
+    await renderView(<ExamScreen api={props({ confirmingFinish: true, answers })} />);
     expect(screen.getByText('You have answered every question.')).toBeTruthy();
   });
 
   it('keeps focus inside the dialog', async () => {
-    const { user } = await renderView(<ExamScreen {...props({ confirmingFinish: true })} />);
+    const { user } = await renderView(<ExamScreen api={props({ confirmingFinish: true })} />);
     const dialog = screen.getByRole('dialog');
     const keep = within(dialog).getByRole('button', { name: 'Keep working' });
     const finish = within(dialog).getByRole('button', { name: 'Finish' });
@@ -196,7 +177,7 @@ describe('finishing', () => {
   it('finishes with "Finish" and goes back with "Keep working" or Escape', async () => {
     const onFinishConfirm = vi.fn();
     const onFinishCancel = vi.fn();
-    const { user } = await renderView(<ExamScreen {...props({ confirmingFinish: true, onFinishConfirm, onFinishCancel })} />);
+    const { user } = await renderView(<ExamScreen api={props({ confirmingFinish: true, confirmFinish: onFinishConfirm, cancelFinish: onFinishCancel })} />);
     await user.click(screen.getByRole('button', { name: 'Finish' }));
     expect(onFinishConfirm).toHaveBeenCalledOnce();
     await user.click(screen.getByRole('button', { name: 'Keep working' }));
@@ -207,7 +188,7 @@ describe('finishing', () => {
   it('waits while the answers are sent', async () => {
     const onFinishConfirm = vi.fn();
     const { user } = await renderView(
-      <ExamScreen {...props({ status: 'finishing', confirmingFinish: true, onFinishConfirm })} />,
+      <ExamScreen api={props({ status: 'finishing', confirmingFinish: true, confirmFinish: onFinishConfirm })} />,
     );
     const dialog = screen.getByRole('dialog');
     const sending = within(dialog).getByRole('button', { name: 'Sending your answers…' });
@@ -219,14 +200,14 @@ describe('finishing', () => {
 
 describe('a shared terminal', () => {
   it('shows no context menu', async () => {
-    await renderView(<ExamScreen {...props()} />);
+    await renderView(<ExamScreen api={props()} />);
     const notPrevented = fireEvent.contextMenu(screen.getByRole('heading', { level: 1 }));
     expect(notPrevented).toBe(false);
   });
 
   it('tells a failure and offers to try again', async () => {
     const onRetry = vi.fn();
-    const { user } = await renderView(<ExamScreen {...props({ error: 'NETWORK_ERROR', onRetry })} />);
+    const { user } = await renderView(<ExamScreen api={props({ error: 'NETWORK_ERROR', retry: onRetry })} />);
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toContain('Network error. Please check the connection and try again.');
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));

@@ -20,14 +20,14 @@ import { ExamTutorialScreen } from '../../src/screens/exam-tutorial/exam-tutoria
 import { LoginConfirmScreen } from '../../src/screens/login-confirm/login-confirm.tsx';
 import { ShortResultScreen } from '../../src/screens/short-result/short-result.tsx';
 import type { ShortResult } from '../../contract/results.ts';
-import { examDetails } from '../helpers/exam-fixtures.ts';
+import { examDetails, examStartApi, loginConfirmApi } from '../helpers/exam-fixtures.ts';
 import { renderView } from '../helpers/render-view.tsx';
 
 const arabicIndic = /[\u0660-\u0669]/;
 
 describe('the Arabic numerals variant (ar-nu-arab) reaches every number', () => {
   it('on the start screen: the time limit "٤٠"', async () => {
-    await renderView(<ExamStartScreen busy={false} error={null} timeLimitMinutes={40} onStart={vi.fn()} />, { language: 'ar-nu-arab' });
+    await renderView(<ExamStartScreen api={examStartApi({ busy: false, error: null, timeLimitMinutes: 40, start: vi.fn() })} />, { language: 'ar-nu-arab' });
     const warning = screen.getByText(/٤٠/);
     expect(warning.textContent).not.toMatch(/40/);
   });
@@ -96,14 +96,14 @@ describe('the Arabic numerals variant (ar-nu-arab) reaches every number', () => 
 describe('the level in the pupil\'s language, as the score report says it', () => {
   it('on login-confirm: from the level\'s place, not the server\'s English name', async () => {
     const details = { ...examDetails, level: { id: 9, name: 'Level 3 (server)', order: 3 } };
-    await renderView(<LoginConfirmScreen status="ready" details={details} error={null} onConfirm={vi.fn()} onReject={vi.fn()} onRetry={vi.fn()} />);
+    await renderView(<LoginConfirmScreen api={loginConfirmApi({ status: 'ready', details, error: null, confirm: vi.fn(), reject: vi.fn(), retry: vi.fn() })} />);
     expect(screen.getAllByRole('definition')[2]!.textContent).toBe('Level 3');
   });
 
   it('with the language\'s digits', async () => {
     const details = { ...examDetails, level: { id: 9, name: 'Level 3', order: 3 } };
     await renderView(
-      <LoginConfirmScreen status="ready" details={details} error={null} onConfirm={vi.fn()} onReject={vi.fn()} onRetry={vi.fn()} />,
+      <LoginConfirmScreen api={loginConfirmApi({ status: 'ready', details, error: null, confirm: vi.fn(), reject: vi.fn(), retry: vi.fn() })} />,
       { language: 'ar-nu-arab' },
     );
     expect(screen.getAllByRole('definition')[2]!.textContent).toMatch(/٣/);
@@ -111,7 +111,7 @@ describe('the level in the pupil\'s language, as the score report says it', () =
 
   it('keeps the server\'s name when the level\'s place is not known', async () => {
     const details = { ...examDetails, level: { id: 9, name: 'Pre-A1' } };
-    await renderView(<LoginConfirmScreen status="ready" details={details} error={null} onConfirm={vi.fn()} onReject={vi.fn()} onRetry={vi.fn()} />);
+    await renderView(<LoginConfirmScreen api={loginConfirmApi({ status: 'ready', details, error: null, confirm: vi.fn(), reject: vi.fn(), retry: vi.fn() })} />);
     expect(screen.getAllByRole('definition')[2]!.textContent).toBe('Pre-A1');
   });
 

@@ -5,24 +5,20 @@
  */
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { LoginConfirmScreen, type LoginConfirmScreenProps } from '../../src/screens/login-confirm/login-confirm.tsx';
-import { examDetails } from '../helpers/exam-fixtures.ts';
+import { LoginConfirmScreen } from '../../src/screens/login-confirm/login-confirm.tsx';
+import { examDetails, loginConfirmApi as props } from '../helpers/exam-fixtures.ts';
 import { renderView } from '../helpers/render-view.tsx';
-
-function props(overrides: Partial<LoginConfirmScreenProps> = {}): LoginConfirmScreenProps {
-  return { status: 'ready', details: examDetails, error: null, onConfirm: vi.fn(), onReject: vi.fn(), onRetry: vi.fn(), ...overrides };
-}
 
 describe('login-confirm', () => {
   it('shows a skeleton while the details load, and no buttons yet', async () => {
-    await renderView(<LoginConfirmScreen {...props({ status: 'loading', details: null })} />);
+    await renderView(<LoginConfirmScreen api={props({ status: 'loading', details: null })} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Is this you?' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('Loading…');
     expect(screen.queryAllByRole('button')).toHaveLength(0);
   });
 
   it('shows name, subject and level in a description list', async () => {
-    await renderView(<LoginConfirmScreen {...props()} />);
+    await renderView(<LoginConfirmScreen api={props()} />);
     const terms = screen.getAllByRole('term').map((t) => t.textContent);
     const values = screen.getAllByRole('definition').map((d) => d.textContent);
     expect(terms).toEqual(['Name', 'Subject', 'Level']);
@@ -32,7 +28,7 @@ describe('login-confirm', () => {
   it('continues with "Yes, continue" and logs out with "No, log out"', async () => {
     const onConfirm = vi.fn();
     const onReject = vi.fn();
-    const { user } = await renderView(<LoginConfirmScreen {...props({ onConfirm, onReject })} />);
+    const { user } = await renderView(<LoginConfirmScreen api={props({ confirm: onConfirm, reject: onReject })} />);
     await user.click(screen.getByRole('button', { name: 'Yes, continue' }));
     expect(onConfirm).toHaveBeenCalledOnce();
     await user.click(screen.getByRole('button', { name: 'No, log out' }));
@@ -42,7 +38,7 @@ describe('login-confirm', () => {
   it('tells a failed load and offers Try again', async () => {
     const onRetry = vi.fn();
     const { user } = await renderView(
-      <LoginConfirmScreen {...props({ status: 'error', details: null, error: 'TIMEOUT', onRetry })} />,
+      <LoginConfirmScreen api={props({ status: 'error', details: null, error: 'TIMEOUT', retry: onRetry })} />,
     );
     expect(screen.getByRole('alert').textContent).toBe('Network error. Please check the connection and try again.');
     await user.click(screen.getByRole('button', { name: 'Try again' }));
@@ -52,7 +48,7 @@ describe('login-confirm', () => {
 
   it('keeps the server name of a subject it does not know', async () => {
     const details = { ...examDetails, subject: { id: 99 as 1, name: 'Music' } };
-    await renderView(<LoginConfirmScreen {...props({ details })} />);
+    await renderView(<LoginConfirmScreen api={props({ details })} />);
     expect(within(screen.getAllByRole('definition')[1]!).getByText('Music')).toBeTruthy();
   });
 });

@@ -7,8 +7,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { splitMath } from '../../src/components/math/math-text.tsx';
-import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
+import type { ExamScreenApi } from '../../machines/exam/exam.connect.ts';
+import { ExamScreen } from '../../src/screens/exam/exam.tsx';
 import type { Question } from '../../contract/exam.ts';
+import { examScreenApi } from '../helpers/exam-fixtures.ts';
 import { renderView } from '../helpers/render-view.tsx';
 
 const mathQuestion: Question = {
@@ -23,25 +25,8 @@ const mathQuestion: Question = {
   ],
 };
 
-function props(question: Question, overrides: Partial<ExamScreenProps> = {}): ExamScreenProps {
-  return {
-    status: 'answering',
-    questions: [question],
-    index: 0,
-    answers: {},
-    deadlineAt: Date.now() + 40 * 60_000,
-    clockOffsetMs: 0,
-    confirmingFinish: false,
-    error: null,
-    onAnswer: vi.fn(),
-    onNext: vi.fn(),
-    onPrevious: vi.fn(),
-    onFinishRequest: vi.fn(),
-    onFinishConfirm: vi.fn(),
-    onFinishCancel: vi.fn(),
-    onRetry: vi.fn(),
-    ...overrides,
-  };
+function props(question: Question, overrides: Partial<ExamScreenApi> = {}): ExamScreenApi {
+  return examScreenApi({ questions: [question], ...overrides });
 }
 
 describe('splitting text and TeX', () => {
@@ -59,7 +44,7 @@ describe('splitting text and TeX', () => {
 
 describe('a math question', () => {
   it('sets the prompt with KaTeX: MathML for screen readers, the text around it as text', async () => {
-    await renderView(<ExamScreen {...props(mathQuestion)} />);
+    await renderView(<ExamScreen api={props(mathQuestion)} />);
     const heading = screen.getByRole('heading', { level: 1 });
     await waitFor(() => expect(heading.querySelector('math')).not.toBeNull());
     const annotation = heading.querySelector('math annotation[encoding="application/x-tex"]');
@@ -73,7 +58,7 @@ describe('a math question', () => {
 
   it('sets the choices with KaTeX and answers with the choice id', async () => {
     const onAnswer = vi.fn();
-    const { user } = await renderView(<ExamScreen {...props(mathQuestion, { onAnswer })} />);
+    const { user } = await renderView(<ExamScreen api={props(mathQuestion, { answer: onAnswer })} />);
     const radios = screen.getAllByRole('radio');
     await waitFor(() => expect(radios[0]!.closest('label')?.querySelector('math mfrac')).not.toBeNull());
     await user.click(radios[1]!);
@@ -81,14 +66,14 @@ describe('a math question', () => {
   });
 
   it('never throws on bad TeX: KaTeX shows the source instead', async () => {
-    await renderView(<ExamScreen {...props({ ...mathQuestion, prompt: 'Broken \\(\\frac{1}\\)' })} />);
+    await renderView(<ExamScreen api={props({ ...mathQuestion, prompt: 'Broken \\(\\frac{1}\\)' })} />);
     const heading = screen.getByRole('heading', { level: 1 });
     await waitFor(() => expect(heading.querySelector('.katex-error, math')).not.toBeNull());
     expect(heading.textContent).toContain('Broken');
   });
 
   it('leaves a question without the math flag as written', async () => {
-    await renderView(<ExamScreen {...props({ ...mathQuestion, math: false })} />);
+    await renderView(<ExamScreen api={props({ ...mathQuestion, math: false })} />);
     const heading = screen.getByRole('heading', { level: 1 });
     expect(heading.textContent).toBe('What is \\(\\frac{1}{2} + \\frac{1}{4}\\)?');
     expect(heading.querySelector('math')).toBeNull();

@@ -7,8 +7,10 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { pressKey, valueOf, type KeypadKey, type KeypadOptions } from '../../src/components/keypad/keypad-value.ts';
-import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
+import type { ExamScreenApi } from '../../machines/exam/exam.connect.ts';
+import { ExamScreen } from '../../src/screens/exam/exam.tsx';
 import type { Question } from '../../contract/exam.ts';
+import { examScreenApi } from '../helpers/exam-fixtures.ts';
 import { renderView } from '../helpers/render-view.tsx';
 
 const every: KeypadOptions = { negative: true, decimal: true, fraction: true };
@@ -21,25 +23,8 @@ function numberQuestion(input: Question['input']): Question {
   return { id: 201, number: 1, type: 'number', prompt: 'What is 7 − 10?', choices: [], input };
 }
 
-function props(question: Question, overrides: Partial<ExamScreenProps> = {}): ExamScreenProps {
-  return {
-    status: 'answering',
-    questions: [question],
-    index: 0,
-    answers: {},
-    deadlineAt: Date.now() + 40 * 60_000,
-    clockOffsetMs: 0,
-    confirmingFinish: false,
-    error: null,
-    onAnswer: vi.fn(),
-    onNext: vi.fn(),
-    onPrevious: vi.fn(),
-    onFinishRequest: vi.fn(),
-    onFinishConfirm: vi.fn(),
-    onFinishCancel: vi.fn(),
-    onRetry: vi.fn(),
-    ...overrides,
-  };
+function props(question: Question, overrides: Partial<ExamScreenApi> = {}): ExamScreenApi {
+  return examScreenApi({ questions: [question], ...overrides });
 }
 
 describe('the keypad draft and its value', () => {
@@ -85,7 +70,7 @@ describe('the keypad draft and its value', () => {
 
 describe('a number question on the keypad', () => {
   it('shows the digits and only the keys the question allows', async () => {
-    await renderView(<ExamScreen {...props(numberQuestion({ kind: 'keypad', negative: true, decimal: false, fraction: false }))} />);
+    await renderView(<ExamScreen api={props(numberQuestion({ kind: 'keypad', negative: true, decimal: false, fraction: false }))} />);
     const keypad = screen.getByRole('group', { name: 'Number keypad' });
     for (const digit of '0123456789') expect(within(keypad).getByRole('button', { name: digit })).toBeTruthy();
     expect(within(keypad).getByRole('button', { name: 'Minus' })).toBeTruthy();
@@ -100,7 +85,7 @@ describe('a number question on the keypad', () => {
   it('hands over a negative number, shown with a minus sign', async () => {
     const onAnswer = vi.fn();
     const { user } = await renderView(
-      <ExamScreen {...props(numberQuestion({ kind: 'keypad', negative: true, decimal: false, fraction: false }), { onAnswer })} />,
+      <ExamScreen api={props(numberQuestion({ kind: 'keypad', negative: true, decimal: false, fraction: false }), { answer: onAnswer })} />,
     );
     await user.click(screen.getByRole('button', { name: 'Minus' }));
     expect(onAnswer).not.toHaveBeenCalled();
@@ -112,7 +97,7 @@ describe('a number question on the keypad', () => {
   it('keeps "3/" and "3/0" local and hands over "3/4"', async () => {
     const onAnswer = vi.fn();
     const { user } = await renderView(
-      <ExamScreen {...props(numberQuestion({ kind: 'keypad', negative: false, decimal: false, fraction: true }), { onAnswer })} />,
+      <ExamScreen api={props(numberQuestion({ kind: 'keypad', negative: false, decimal: false, fraction: true }), { answer: onAnswer })} />,
     );
     await user.click(screen.getByRole('button', { name: '3' }));
     await user.click(screen.getByRole('button', { name: 'Fraction bar' }));
@@ -130,7 +115,7 @@ describe('a number question on the keypad', () => {
   it('types with the physical keyboard, decimals too, and hands over no repeat', async () => {
     const onAnswer = vi.fn();
     const { user } = await renderView(
-      <ExamScreen {...props(numberQuestion({ kind: 'keypad', negative: true, decimal: true, fraction: false }), { onAnswer })} />,
+      <ExamScreen api={props(numberQuestion({ kind: 'keypad', negative: true, decimal: true, fraction: false }), { answer: onAnswer })} />,
     );
     // The heading has the focus when the question opens.
     await user.keyboard('2.5');
@@ -146,8 +131,8 @@ describe('a number question on the keypad', () => {
     const onAnswer = vi.fn();
     const { user } = await renderView(
       <ExamScreen
-        {...props(numberQuestion({ kind: 'keypad', negative: true, decimal: true, fraction: true }), {
-          onAnswer,
+        api={props(numberQuestion({ kind: 'keypad', negative: true, decimal: true, fraction: true }), {
+          answer: onAnswer,
           answers: { 201: { value: '-3', saved: 'server' } },
         })}
       />,
@@ -158,7 +143,7 @@ describe('a number question on the keypad', () => {
   });
 
   it('keeps the keypad and the number left to right in Arabic', async () => {
-    await renderView(<ExamScreen {...props(numberQuestion({ kind: 'keypad', negative: true, decimal: false, fraction: false }))} />, {
+    await renderView(<ExamScreen api={props(numberQuestion({ kind: 'keypad', negative: true, decimal: false, fraction: false }))} />, {
       language: 'ar',
     });
     expect(document.documentElement.dir).toBe('rtl');
@@ -170,7 +155,7 @@ describe('a number question on the keypad', () => {
   it('takes no key while the answers are being sent', async () => {
     const onAnswer = vi.fn();
     const { user } = await renderView(
-      <ExamScreen {...props(numberQuestion({ kind: 'keypad', negative: true, decimal: true, fraction: true }), { onAnswer, status: 'finishing' })} />,
+      <ExamScreen api={props(numberQuestion({ kind: 'keypad', negative: true, decimal: true, fraction: true }), { answer: onAnswer, status: 'finishing' })} />,
     );
     expect((screen.getByRole('button', { name: '5' }) as HTMLButtonElement).disabled).toBe(true);
     await user.keyboard('5');

@@ -7,8 +7,10 @@
  */
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
+import type { ExamScreenApi } from '../../machines/exam/exam.connect.ts';
+import { ExamScreen } from '../../src/screens/exam/exam.tsx';
 import type { Question } from '../../contract/exam.ts';
+import { examScreenApi } from '../helpers/exam-fixtures.ts';
 import { renderView } from '../helpers/render-view.tsx';
 
 const ordering: Question = {
@@ -25,25 +27,8 @@ const ordering: Question = {
   ],
 };
 
-function props(overrides: Partial<ExamScreenProps> = {}): ExamScreenProps {
-  return {
-    status: 'answering',
-    questions: [ordering],
-    index: 0,
-    answers: {},
-    deadlineAt: Date.now() + 40 * 60_000,
-    clockOffsetMs: 0,
-    confirmingFinish: false,
-    error: null,
-    onAnswer: vi.fn(),
-    onNext: vi.fn(),
-    onPrevious: vi.fn(),
-    onFinishRequest: vi.fn(),
-    onFinishConfirm: vi.fn(),
-    onFinishCancel: vi.fn(),
-    onRetry: vi.fn(),
-    ...overrides,
-  };
+function props(overrides: Partial<ExamScreenApi> = {}): ExamScreenApi {
+  return examScreenApi({ questions: [ordering], ...overrides });
 }
 
 /** The program list, by its name in English or (the RTL test) in Arabic. */
@@ -54,7 +39,7 @@ const announcement = (container: HTMLElement) => container.querySelector('[aria-
 
 describe('the program', () => {
   it('shows the blocks in order, as SVG shapes with their category in words', async () => {
-    await renderView(<ExamScreen {...props()} />);
+    await renderView(<ExamScreen api={props()} />);
     expect(labels()).toEqual(['move 10 stepsMotion', 'when green flag clickedEvent', 'say HelloLooks', 'play sound MeowSound']);
     const first = block('move 10 steps');
     expect(first.querySelector('svg path')).not.toBeNull();
@@ -63,7 +48,7 @@ describe('the program', () => {
   });
 
   it('shows a saved order', async () => {
-    await renderView(<ExamScreen {...props({ answers: { 501: { value: 'b2,b3,b1,b4', saved: 'server' } } })} />);
+    await renderView(<ExamScreen api={props({ answers: { 501: { value: 'b2,b3,b1,b4', saved: 'server' } } })} />);
     expect(labels().map((l) => l?.replace(/(Motion|Event|Looks|Sound)$/, ''))).toEqual([
       'when green flag clicked',
       'say Hello',
@@ -75,7 +60,7 @@ describe('the program', () => {
 
 describe('a saved order', () => {
   it('is ignored when it does not name exactly these blocks', async () => {
-    await renderView(<ExamScreen {...props({ answers: { 501: { value: 'b2,b3,b9', saved: 'server' } } })} />);
+    await renderView(<ExamScreen api={props({ answers: { 501: { value: 'b2,b3,b9', saved: 'server' } } })} />);
     expect(labels()[0]).toBe('move 10 stepsMotion');
   });
 });
@@ -83,7 +68,7 @@ describe('a saved order', () => {
 describe('reordering with the keyboard', () => {
   it('hands nothing over when the block is dropped where it was', async () => {
     const onAnswer = vi.fn();
-    const { user, container } = await renderView(<ExamScreen {...props({ onAnswer })} />);
+    const { user, container } = await renderView(<ExamScreen api={props({ answer: onAnswer })} />);
     block('say Hello').focus();
     await user.keyboard(' {ArrowUp}{ArrowDown} ');
     expect(announcement(container)).toBe('Dropped block say Hello, position 3 of 4.');
@@ -92,7 +77,7 @@ describe('reordering with the keyboard', () => {
 
   it('picks up with Space, moves with the arrows, drops with Space, announcing each step', async () => {
     const onAnswer = vi.fn();
-    const { user, container } = await renderView(<ExamScreen {...props({ onAnswer })} />);
+    const { user, container } = await renderView(<ExamScreen api={props({ answer: onAnswer })} />);
     block('when green flag clicked').focus();
     await user.keyboard(' ');
     expect(block('when green flag clicked').getAttribute('aria-pressed')).toBe('true');
@@ -111,7 +96,7 @@ describe('reordering with the keyboard', () => {
 
   it('moves down past several blocks', async () => {
     const onAnswer = vi.fn();
-    const { user, container } = await renderView(<ExamScreen {...props({ onAnswer })} />);
+    const { user, container } = await renderView(<ExamScreen api={props({ answer: onAnswer })} />);
     block('move 10 steps').focus();
     await user.keyboard(' {ArrowDown}{ArrowDown}');
     expect(announcement(container)).toBe('Block move 10 steps, position 3 of 4');
@@ -121,7 +106,7 @@ describe('reordering with the keyboard', () => {
 
   it('puts the block back with Escape and hands nothing over', async () => {
     const onAnswer = vi.fn();
-    const { user, container } = await renderView(<ExamScreen {...props({ onAnswer })} />);
+    const { user, container } = await renderView(<ExamScreen api={props({ answer: onAnswer })} />);
     block('say Hello').focus();
     await user.keyboard(' {ArrowUp}{ArrowUp}{Escape}');
     expect(announcement(container)).toBe('Move cancelled. Block say Hello, position 3 of 4');
@@ -130,7 +115,7 @@ describe('reordering with the keyboard', () => {
   });
 
   it('keeps the program top to bottom in Arabic: ↑ still moves a block up', async () => {
-    const { user, container } = await renderView(<ExamScreen {...props()} />, { language: 'ar' });
+    const { user, container } = await renderView(<ExamScreen api={props()} />, { language: 'ar' });
     expect(document.documentElement.dir).toBe('rtl');
     block('say Hello').focus();
     await user.keyboard(' {ArrowUp}');
@@ -140,7 +125,7 @@ describe('reordering with the keyboard', () => {
 
   it('does not move a block that was not picked up', async () => {
     const onAnswer = vi.fn();
-    const { user } = await renderView(<ExamScreen {...props({ onAnswer })} />);
+    const { user } = await renderView(<ExamScreen api={props({ answer: onAnswer })} />);
     block('say Hello').focus();
     await user.keyboard('{ArrowUp}');
     expect(labels()[2]).toBe('say HelloLooks');
@@ -151,7 +136,7 @@ describe('reordering with the keyboard', () => {
 describe('reordering with the buttons', () => {
   it('moves a block up and down, hands over each move and announces it', async () => {
     const onAnswer = vi.fn();
-    const { user, container } = await renderView(<ExamScreen {...props({ onAnswer })} />);
+    const { user, container } = await renderView(<ExamScreen api={props({ answer: onAnswer })} />);
     await user.click(screen.getByRole('button', { name: 'Move up: when green flag clicked' }));
     expect(announcement(container)).toBe('Block when green flag clicked, position 1 of 4');
     // The focus follows the block (its Move up is disabled now: the Move down next to it).
@@ -165,7 +150,7 @@ describe('reordering with the buttons', () => {
   });
 
   it('cannot move the first block up or the last one down', async () => {
-    await renderView(<ExamScreen {...props()} />);
+    await renderView(<ExamScreen api={props()} />);
     expect((screen.getByRole('button', { name: 'Move up: move 10 steps' }) as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole('button', { name: 'Move down: play sound Meow' }) as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole('button', { name: 'Move down: move 10 steps' }) as HTMLButtonElement).disabled).toBe(false);
@@ -173,7 +158,7 @@ describe('reordering with the buttons', () => {
 
   it('moves nothing while the answers are being sent', async () => {
     const onAnswer = vi.fn();
-    const { user } = await renderView(<ExamScreen {...props({ onAnswer, status: 'finishing' })} />);
+    const { user } = await renderView(<ExamScreen api={props({ answer: onAnswer, status: 'finishing' })} />);
     expect((screen.getByRole('button', { name: 'Move up: say Hello' }) as HTMLButtonElement).disabled).toBe(true);
     block('say Hello').focus();
     await user.keyboard(' {ArrowUp} ');
@@ -184,7 +169,7 @@ describe('reordering with the buttons', () => {
 describe('reordering by dragging', () => {
   it('follows the pointer and hands over the order on release', async () => {
     const onAnswer = vi.fn();
-    const { container } = await renderView(<ExamScreen {...props({ onAnswer })} />);
+    const { container } = await renderView(<ExamScreen api={props({ answer: onAnswer })} />);
     // jsdom lays nothing out: each block is 60px high, one under the other.
     within(program())
       .getAllByRole('listitem')
@@ -208,7 +193,7 @@ describe('reordering by dragging', () => {
 
   it('takes a tap for a tap: no move, nothing handed over', async () => {
     const onAnswer = vi.fn();
-    await renderView(<ExamScreen {...props({ onAnswer })} />);
+    await renderView(<ExamScreen api={props({ answer: onAnswer })} />);
     const tapped = block('say Hello');
     fireEvent.pointerDown(tapped, { pointerId: 2, pointerType: 'touch', clientY: 150 });
     fireEvent.pointerUp(tapped, { pointerId: 2, pointerType: 'touch', clientY: 151 });

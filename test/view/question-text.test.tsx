@@ -10,8 +10,10 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { ExamScreen, type ExamScreenProps } from '../../src/screens/exam/exam.tsx';
+import type { ExamScreenApi } from '../../machines/exam/exam.connect.ts';
+import { ExamScreen } from '../../src/screens/exam/exam.tsx';
 import type { Question } from '../../contract/exam.ts';
+import { examScreenApi } from '../helpers/exam-fixtures.ts';
 import { renderView } from '../helpers/render-view.tsx';
 
 function textQuestion(input: Question['input']): Question {
@@ -19,46 +21,30 @@ function textQuestion(input: Question['input']): Question {
 }
 const other: Question = { id: 302, number: 2, type: 'single_choice', prompt: 'Pick one.', choices: [{ id: 'a', label: 'A' }] };
 
-function props(question: Question, overrides: Partial<ExamScreenProps> = {}): ExamScreenProps {
-  return {
-    status: 'answering',
-    questions: [question, other],
-    index: 0,
-    answers: {},
-    deadlineAt: Date.now() + 40 * 60_000,
-    clockOffsetMs: 0,
-    confirmingFinish: false,
-    error: null,
-    onAnswer: vi.fn(),
-    onNext: vi.fn(),
-    onPrevious: vi.fn(),
-    onFinishRequest: vi.fn(),
-    onFinishConfirm: vi.fn(),
-    onFinishCancel: vi.fn(),
-    onRetry: vi.fn(),
-    ...overrides,
-  };
+function props(question: Question, overrides: Partial<ExamScreenApi> = {}): ExamScreenApi {
+  return examScreenApi({ questions: [question, other], ...overrides });
 }
 
 const box = () => screen.getByRole('textbox', { name: 'Your answer' }) as HTMLInputElement;
 
 /** The exam screen with the two flags kept the way the exam machine keeps them (toggled by the sends). */
-function WithFlags(props: ExamScreenProps & { initialKeyboardOpen?: boolean; initialUpperCase?: boolean }) {
-  const { initialKeyboardOpen = true, initialUpperCase = false, ...rest } = props;
+function WithFlags({ api, initialKeyboardOpen = true, initialUpperCase = false }: { api: ExamScreenApi; initialKeyboardOpen?: boolean; initialUpperCase?: boolean }) {
   const [keyboardOpen, setKeyboardOpen] = useState(initialKeyboardOpen);
   const [upperCase, setUpperCase] = useState(initialUpperCase);
   return (
     <ExamScreen
-      {...rest}
-      keyboardOpen={keyboardOpen}
-      upperCase={upperCase}
-      onToggleKeyboard={() => {
-        rest.onToggleKeyboard?.();
-        setKeyboardOpen((open) => !open);
-      }}
-      onToggleUpperCase={() => {
-        rest.onToggleUpperCase?.();
-        setUpperCase((on) => !on);
+      api={{
+        ...api,
+        keyboardOpen,
+        upperCase,
+        toggleKeyboard: () => {
+          api.toggleKeyboard();
+          setKeyboardOpen((open) => !open);
+        },
+        toggleUpperCase: () => {
+          api.toggleUpperCase();
+          setUpperCase((on) => !on);
+        },
       }}
     />
   );
@@ -66,7 +52,7 @@ function WithFlags(props: ExamScreenProps & { initialKeyboardOpen?: boolean; ini
 
 describe('a text question without the on-screen keyboard', () => {
   it('has only the text box', async () => {
-    await renderView(<ExamScreen {...props(textQuestion(null))} />);
+    await renderView(<ExamScreen api={props(textQuestion(null))} />);
     expect(box()).toBeTruthy();
     expect(screen.queryByRole('group', { name: 'Alphabet keyboard' })).toBeNull();
     expect(screen.queryByRole('button', { name: /alphabet keyboard/ })).toBeNull();
@@ -75,7 +61,7 @@ describe('a text question without the on-screen keyboard', () => {
 
 describe('the alphabet keyboard', () => {
   it('has a named button for every letter, Space, Backspace and capital letters', async () => {
-    await renderView(<ExamScreen {...props(textQuestion({ kind: 'alphabet', upper_case: false }))} />);
+    await renderView(<ExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }))} />);
     const keyboard = screen.getByRole('group', { name: 'Alphabet keyboard' });
     for (const letter of 'abcdefghijklmnopqrstuvwxyz') expect(within(keyboard).getByRole('button', { name: letter })).toBeTruthy();
     expect(within(keyboard).getByRole('button', { name: 'Space' })).toBeTruthy();
@@ -89,7 +75,7 @@ describe('the alphabet keyboard', () => {
     const onAnswer = vi.fn();
     const onToggleUpperCase = vi.fn();
     const { user } = await renderView(
-      <WithFlags {...props(textQuestion({ kind: 'alphabet', upper_case: false }), { onAnswer, onToggleUpperCase })} />,
+      <WithFlags api={props(textQuestion({ kind: 'alphabet', upper_case: false }), { answer: onAnswer, toggleUpperCase: onToggleUpperCase })} />,
     );
     await user.click(screen.getByRole('button', { name: 'Capital letters' }));
     expect(screen.getByRole('button', { name: 'Capital letters', pressed: true })).toBeTruthy();
@@ -106,7 +92,7 @@ describe('the alphabet keyboard', () => {
   });
 
   it('shows what the machine says: capitals when upper-case mode is on', async () => {
-    await renderView(<ExamScreen {...props(textQuestion({ kind: 'alphabet', upper_case: false }), { upperCase: true })} />);
+    await renderView(<ExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }), { upperCase: true })} />);
     expect(screen.getByRole('button', { name: 'Capital letters', pressed: true }).getAttribute('aria-disabled')).toBeNull();
     expect(screen.getByRole('button', { name: 'Q' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'q' })).toBeNull();
@@ -115,7 +101,7 @@ describe('the alphabet keyboard', () => {
   it('is hidden and shown with one button, giving the text box back to the device keyboard', async () => {
     const onToggleKeyboard = vi.fn();
     const { user } = await renderView(
-      <WithFlags {...props(textQuestion({ kind: 'alphabet', upper_case: false }), { onToggleKeyboard })} />,
+      <WithFlags api={props(textQuestion({ kind: 'alphabet', upper_case: false }), { toggleKeyboard: onToggleKeyboard })} />,
     );
     const hide = screen.getByRole('button', { name: 'Hide alphabet keyboard' });
     const keyboard = screen.getByRole('group', { name: 'Alphabet keyboard' });
@@ -133,13 +119,13 @@ describe('the alphabet keyboard', () => {
   });
 
   it('stays hidden when the machine says so (after a reload)', async () => {
-    await renderView(<ExamScreen {...props(textQuestion({ kind: 'alphabet', upper_case: false }), { keyboardOpen: false })} />);
+    await renderView(<ExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }), { keyboardOpen: false })} />);
     expect(screen.queryByRole('group', { name: 'Alphabet keyboard' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Show alphabet keyboard' })).toBeTruthy();
   });
 
   it('is one Tab stop, moved through with the arrow keys and pressed with Enter', async () => {
-    const { user } = await renderView(<ExamScreen {...props(textQuestion({ kind: 'alphabet', upper_case: false }))} />);
+    const { user } = await renderView(<ExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }))} />);
     box().focus();
     await user.tab();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'q' }));
@@ -157,7 +143,7 @@ describe('the alphabet keyboard', () => {
   it('in upper-case mode, starts in capitals and stays there', async () => {
     const onToggleUpperCase = vi.fn();
     const { user } = await renderView(
-      <WithFlags {...props(textQuestion({ kind: 'alphabet', upper_case: true }), { onToggleUpperCase })} />,
+      <WithFlags api={props(textQuestion({ kind: 'alphabet', upper_case: true }), { toggleUpperCase: onToggleUpperCase })} />,
     );
     const toggle = screen.getByRole('button', { name: 'Capital letters', pressed: true });
     expect(toggle.getAttribute('aria-disabled')).toBe('true');
@@ -173,7 +159,7 @@ describe('the alphabet keyboard', () => {
   });
 
   it('takes no key while the answers are being sent', async () => {
-    await renderView(<ExamScreen {...props(textQuestion({ kind: 'alphabet', upper_case: false }), { status: 'finishing' })} />);
+    await renderView(<ExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }), { status: 'finishing' })} />);
     expect((screen.getByRole('button', { name: 'a' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -5,30 +5,18 @@
  * goes to the login page (the session's event).
  */
 import { useSelector } from '@xstate/react';
-import { examEndWithoutExam, type ExamEndApi } from '../../../machines/exam/exam.connect.ts';
+import { examEndWithoutExam } from '../../../machines/exam/exam.connect.ts';
 import { ExamEndScreen } from '../../screens/exam-end/exam-end.tsx';
 import { useSystemActor } from '../actors.ts';
 import { useExam } from './use-exam.ts';
 
 export function ConnectedExamEnd() {
   const api = useExam()?.examEnd;
-  return api ? <ExamEnd api={api} /> : <ExamEndWithoutExam />;
+  return api ? <ExamEndScreen api={api} /> : <ExamEndWithoutExam />;
 }
 
 function ExamEndWithoutExam() {
   const session = useSystemActor('session');
   const storedErrorCode = useSelector(session, (snapshot) => snapshot?.context.storedErrorCode ?? null);
-  return <ExamEnd api={examEndWithoutExam(storedErrorCode, () => session?.send({ type: 'login.requested' }))} />;
-}
-
-function ExamEnd({ api }: { api: ExamEndApi }) {
-  return (
-    <ExamEndScreen
-      outcome={api.outcome}
-      receipt={api.receipt}
-      errorCode={api.errorCode}
-      movedAway={api.movedAway}
-      onLogout={api.canLogout ? api.logout : null}
-    />
-  );
+  return <ExamEndScreen api={examEndWithoutExam(storedErrorCode, () => session?.send({ type: 'login.requested' }))} />;
 }

@@ -8,15 +8,5 @@ import { useExam } from './use-exam.ts';
 
 export function ConnectedExamStart() {
   const api = useExam()?.examStart;
-  if (!api) return <BootingScreen />;
-  return (
-    <ExamStartScreen
-      busy={api.busy}
-      offline={api.offline}
-      error={api.error}
-      timeLimitMinutes={api.timeLimitMinutes}
-      onStart={api.start}
-      onStartAnyway={api.startAnyway}
-    />
-  );
+  return api ? <ExamStartScreen api={api} /> : <BootingScreen />;
 }

@@ -6,18 +6,8 @@
 import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { ExamScreen } from '../../screens/exam/exam.tsx';
 import { useExam } from './use-exam.ts';
-import { screenProps } from './screen-props.ts';
 
 export function ConnectedExam() {
   const api = useExam()?.exam;
-  if (!api) return <BootingScreen />;
-  // The finish dialog's three events are named for the dialog on the screen.
-  return (
-    <ExamScreen
-      {...screenProps(api)}
-      onFinishRequest={api.requestFinish}
-      onFinishConfirm={api.confirmFinish}
-      onFinishCancel={api.cancelFinish}
-    />
-  );
+  return api ? <ExamScreen api={api} /> : <BootingScreen />;
 }

@@ -6,9 +6,8 @@
 import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { LoginConfirmScreen } from '../../screens/login-confirm/login-confirm.tsx';
 import { useExam } from './use-exam.ts';
-import { screenProps } from './screen-props.ts';
 
 export function ConnectedLoginConfirm() {
   const api = useExam()?.loginConfirm;
-  return api ? <LoginConfirmScreen {...screenProps(api)} /> : <BootingScreen />;
+  return api ? <LoginConfirmScreen api={api} /> : <BootingScreen />;
 }

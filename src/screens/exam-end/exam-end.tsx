@@ -9,6 +9,7 @@
 import { Plural, Trans } from '@lingui/react/macro';
 import { useLingui } from '@lingui/react';
 import { explainedCancellations } from '../../../machines/exam/exam.rules.ts';
+import type { ExamEndApi } from '../../../machines/exam/exam.connect.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { failureMessages } from '../../i18n/failure-messages.ts';
 import { ExamHeader } from '../../components/exam-header/exam-header.tsx';
@@ -18,32 +19,13 @@ import { useLanguage } from '../../i18n/language-context.tsx';
 import { formatNumber } from '../../i18n/format.ts';
 import styles from './exam-end.module.css';
 
-export interface ExamEndScreenProps {
-  outcome: 'sent' | 'cancelled';
-  /** What the server acknowledged at finish; null when it is not known (after a reload). */
-  receipt: { answer_count: number; digest: string } | null;
-  /**
-   * Why the test was cancelled, when known: INCORRECT_DEVICE (started on another terminal) and
-   * ER_SCHEDULE_HISTORY_RETAKE (an administrator reset the account) say so in their own words,
-   * also on the end screen kept after a reload without a login (seed section 2, rule 5).
-   */
-  errorCode?: FailureCode | null;
-  /**
-   * A proctor moved the pupil to another terminal: `waiting`, the answers this terminal still
-   * holds (sent once the network is back), none left: they were sent; `refused`, the answers given
-   * here the server did not take (given after the move, past the deadline). Null otherwise.
-   */
-  movedAway?: { waiting: number; refused: number } | null;
-  /** Log out; null while it is not offered (answers of a terminal moved away from wait to be sent). */
-  onLogout: (() => void) | null;
-}
-
 /** A cancellation the end screen explains with the code's own message (the exam's rule). */
 function isExplained(code: FailureCode | null): code is FailureCode {
   return code !== null && explainedCancellations.has(code);
 }
 
-export function ExamEndScreen({ outcome, receipt, errorCode = null, movedAway = null, onLogout }: ExamEndScreenProps) {
+export function ExamEndScreen({ api }: { api: ExamEndApi }) {
+  const { outcome, receipt, errorCode, movedAway } = api;
   const { language } = useLanguage();
   const { i18n } = useLingui();
   const waiting = movedAway ? formatNumber(movedAway.waiting, language) : '';
@@ -142,8 +124,8 @@ export function ExamEndScreen({ outcome, receipt, errorCode = null, movedAway = 
             </p>
           </>
         )}
-        {onLogout && (
-          <button type="button" className="button" data-variant="primary" onClick={onLogout}>
+        {api.canLogout && (
+          <button type="button" className="button" data-variant="primary" onClick={api.logout}>
             <Trans>Log out</Trans>
           </button>
         )}

@@ -4,7 +4,7 @@
  * (seed sections 4, 5 and 9). Top-aligned, as the seed says for this screen.
  */
 import { Trans } from '@lingui/react/macro';
-import type { FailureCode } from '../../../machines/shared/ports.ts';
+import type { ExamStartApi } from '../../../machines/exam/exam.connect.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { WarningIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
@@ -12,22 +12,8 @@ import { formatNumber } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import styles from './exam-start.module.css';
 
-export interface ExamStartScreenProps {
-  /** Start was pressed and the server has not answered yet (or the terminal is getting ready to work offline). */
-  busy: boolean;
-  /**
-   * After Start: `preparing` while this terminal gets ready for a reload without the network (a
-   * step on screen), `unavailable` when it could not (the pupil is told and may start anyway).
-   */
-  offline?: 'preparing' | 'unavailable' | null;
-  error: FailureCode | null;
-  timeLimitMinutes: number;
-  onStart(): void;
-  /** Starts without waiting for the offline preparation (offered only while `offline` is `unavailable`). */
-  onStartAnyway?(): void;
-}
-
-export function ExamStartScreen({ busy, offline = null, error, timeLimitMinutes: minutes, onStart, onStartAnyway }: ExamStartScreenProps) {
+export function ExamStartScreen({ api }: { api: ExamStartApi }) {
+  const { busy, offline, error, timeLimitMinutes: minutes } = api;
   const { language } = useLanguage();
   // The message's placeholder keeps its name: the number in the language's own digits.
   const timeLimitMinutes = formatNumber(minutes, language);
@@ -57,7 +43,7 @@ export function ExamStartScreen({ busy, offline = null, error, timeLimitMinutes:
               </Trans>
             </p>
           </div>
-          <button type="button" className={`button ${styles.start}`} data-variant="primary" onClick={() => onStartAnyway?.()}>
+          <button type="button" className={`button ${styles.start}`} data-variant="primary" onClick={() => api.startAnyway()}>
             <Trans>Start anyway</Trans>
           </button>
         </>
@@ -69,7 +55,7 @@ export function ExamStartScreen({ busy, offline = null, error, timeLimitMinutes:
           aria-busy={busy || undefined}
           aria-disabled={busy || undefined}
           onClick={() => {
-            if (!busy) onStart();
+            if (!busy) api.start();
           }}
         >
           {offline === 'preparing' ? (

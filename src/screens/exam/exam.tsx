@@ -5,7 +5,7 @@
  *
  * Presentational: the exam machine owns the questions, the index, the answers and where each
  * is saved (on the server, or only on this terminal); this view only sends what the pupil did. A typed answer is the one
- * piece of local state (form text): it is handed to `onAnswer` when the field loses focus, on
+ * piece of local state (form text): it is handed to the connect's `answer` when the field loses focus, on
  * Enter, on Previous/Next/Finish and after a short pause in typing.
  *
  * The question list overview (question_list_flag) lists every question as answered, not
@@ -16,7 +16,7 @@
  *
  * Kiosk: text cannot be selected (except in the answer field), there is no context menu, copy
  * and cut are blocked; while answering, leaving the page asks first and every focus loss goes to
- * `onFocusLost` (src/platform/page-guards.ts; the exam machine counts and reports them, never
+ * `focusLost` (src/platform/page-guards.ts; the exam machine counts and reports them, never
  * blocking). The finish dialog's count of questions not answered is the exam's rule
  * (`unansweredCount`).
  *
@@ -29,9 +29,7 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type MouseEvent } from 'react';
 import { isAnswered, unansweredCount } from '../../../machines/exam/exam.rules.ts';
-import type { SaveState } from '../../../machines/exam/exam.selectors.ts';
-import type { FailureCode } from '../../../machines/shared/ports.ts';
-import type { Question } from '../../../contract/exam.ts';
+import type { AnswerView, ExamScreenApi } from '../../../machines/exam/exam.connect.ts';
 import { ExamHeader } from '../../components/exam-header/exam-header.tsx';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { ArrowIcon } from '../../components/icon/icons.tsx';
@@ -42,64 +40,11 @@ import { useFocusLossReport, useLeaveGuard } from '../../platform/page-guards.ts
 import { QuestionView } from './question-view.tsx';
 import styles from './exam.module.css';
 
-export interface ExamAnswer {
-  value: string;
-  /**
-   * Where it is kept: server (acknowledged), terminal (only in this terminal's outbox, sent
-   * when the network allows), saving (being written to the outbox, a moment), none, or
-   * replaced (another window's later answer is the server's, and `value` is that one).
-   */
-  saved: SaveState;
-}
-
-export interface ExamScreenProps {
-  status: 'loading' | 'answering' | 'finishing';
-  questions: Question[];
-  /** 0-based index of the question on screen. */
-  index: number;
-  /** By question id. */
-  answers: Record<number, ExamAnswer>;
-  /** Epoch ms on the server's clock; 0 while not known yet. */
-  deadlineAt: number;
-  /** The exam's own time limit (default 40 minutes): the timer never shows more. */
-  timeLimitSeconds?: number;
-  /** Server clock minus local clock, in ms. */
-  clockOffsetMs: number;
-  /** The "Finish the test?" dialog is open. */
-  confirmingFinish: boolean;
-  /** A load or the finish failed; `onRetry` tries again (never a dead end). */
-  error: FailureCode | null;
-  onRetry(): void;
-  onAnswer(questionId: number, value: string): void;
-  onNext(): void;
-  onPrevious(): void;
-  onFinishRequest(): void;
-  onFinishConfirm(): void;
-  onFinishCancel(): void;
-  /** Question ids flagged for review. */
-  flagged?: readonly number[];
-  /** The question list overview is open (question_list_flag). */
-  listOpen?: boolean;
-  onToggleList?(): void;
-  onFlag?(questionId: number): void;
-  onSelect?(index: number): void;
-  /** The window lost focus while answering (kiosk audit). */
-  onFocusLost?(): void;
-  /** The on-screen alphabet keyboard is shown where a question offers it (alphabets_keyboard_flag); default shown. */
-  keyboardOpen?: boolean;
-  /** The alphabet keyboard types capital letters (mode_upper_case_flag). */
-  upperCase?: boolean;
-  onToggleKeyboard?(): void;
-  onToggleUpperCase?(): void;
-}
-
-const noop = () => {};
-
 /** How long typing may pause before the answer is handed over. */
 export const TEXT_COMMIT_DELAY_MS = 800;
 
 /** Given, by the exam's rule (machines/exam/exam.rules.ts). */
-function isGiven(answer: ExamAnswer | undefined): boolean {
+function isGiven(answer: AnswerView | undefined): boolean {
   return isAnswered(answer?.value);
 }
 
@@ -212,20 +157,18 @@ const FinishButton = memo(function FinishButton({ finishing, primary, disabled, 
   );
 });
 
-export function ExamScreen(props: ExamScreenProps) {
-  const { status, questions, index, answers, deadlineAt, clockOffsetMs, confirmingFinish, error, timeLimitSeconds } = props;
-  const { onAnswer, onNext, onPrevious, onFinishRequest, onFinishConfirm, onFinishCancel, onRetry } = props;
+export function ExamScreen({ api }: { api: ExamScreenApi }) {
+  const { status, questions, index, answers, deadlineAt, clockOffsetMs, confirmingFinish, error, timeLimitSeconds } = api;
+  const { flagged, listOpen, keyboardOpen, upperCase, answer } = api;
   const question = status === 'loading' ? undefined : questions[index];
   const isFirst = index <= 0;
   const isLast = index >= questions.length - 1;
   const finishing = status === 'finishing';
-  const { flagged = [], listOpen = false, onToggleList = noop, onFlag = noop, onSelect = noop, onFocusLost = noop } = props;
-  const { keyboardOpen = true, upperCase = false, onToggleKeyboard = noop, onToggleUpperCase = noop } = props;
   const answering = status === 'answering';
 
   // Kiosk: leaving the page asks first while answering; every focus loss is reported (src/platform).
   useLeaveGuard(answering);
-  useFocusLossReport(answering, onFocusLost);
+  useFocusLossReport(answering, api.focusLost);
 
   // The typed text of a text question, until it is handed over.
   const [draft, setDraft] = useState<{ questionId: number; value: string } | null>(null);
@@ -236,8 +179,8 @@ export function ExamScreen(props: ExamScreenProps) {
     const current = answers[draft.questionId]?.value ?? '';
     if (draft.value === current || draft.value === sent.current.get(draft.questionId)) return;
     sent.current.set(draft.questionId, draft.value);
-    onAnswer(draft.questionId, draft.value);
-  }, [draft, answers, onAnswer]);
+    answer(draft.questionId, draft.value);
+  }, [draft, answers, answer]);
 
   useEffect(() => {
     if (!draft) return;
@@ -255,23 +198,23 @@ export function ExamScreen(props: ExamScreenProps) {
   // The buttons' handlers: the same functions from render to render (see useStableHandler).
   const toggleList = useStableHandler(() => {
     commit();
-    onToggleList();
+    api.toggleList();
   });
   const flagQuestion = useStableHandler(() => {
-    if (question) onFlag(question.id);
+    if (question) api.flag(question.id);
   });
   const previous = useStableHandler(() => {
     commit();
-    onPrevious();
+    api.previous();
   });
   const next = useStableHandler(() => {
     commit();
-    onNext();
+    api.next();
   });
   const requestFinish = useStableHandler(() => {
     if (finishing) return;
     commit();
-    onFinishRequest();
+    api.requestFinish();
   });
 
   // Counted for the finish dialog only (not on every question swap).
@@ -293,7 +236,7 @@ export function ExamScreen(props: ExamScreenProps) {
         <main className={styles.main}>
           {error && (
             <FailureAlert code={error}>
-              <button type="button" className="button" onClick={onRetry}>
+              <button type="button" className="button" onClick={api.retry}>
                 <Trans>Try again</Trans>
               </button>
             </FailureAlert>
@@ -318,7 +261,7 @@ export function ExamScreen(props: ExamScreenProps) {
               disabled={finishing}
               onSelect={(i) => {
                 commit();
-                onSelect(i);
+                api.select(i);
               }}
             />
           )}
@@ -328,13 +271,13 @@ export function ExamScreen(props: ExamScreenProps) {
               answer={answers[question.id]}
               textValue={textValue}
               disabled={finishing}
-              onChoose={(value) => onAnswer(question.id, value)}
+              onChoose={(value) => answer(question.id, value)}
               onType={(value) => setDraft({ questionId: question.id, value })}
               onCommit={commit}
               keyboardOpen={keyboardOpen}
               upperCase={upperCase}
-              onToggleKeyboard={onToggleKeyboard}
-              onToggleUpperCase={onToggleUpperCase}
+              onToggleKeyboard={api.toggleKeyboard}
+              onToggleUpperCase={api.toggleUpperCase}
             />
           ) : (
             <SkeletonRegion>
@@ -357,7 +300,7 @@ export function ExamScreen(props: ExamScreenProps) {
         </main>
       </div>
       {confirmingFinish && (
-        <ModalDialog title={<Trans>Finish the test?</Trans>} onCancel={() => !finishing && onFinishCancel()}>
+        <ModalDialog title={<Trans>Finish the test?</Trans>} onCancel={() => !finishing && api.cancelFinish()}>
           <p className={styles.unanswered}>
             {unanswered === 0 ? (
               <Trans>You have answered every question.</Trans>
@@ -369,7 +312,7 @@ export function ExamScreen(props: ExamScreenProps) {
             <Trans>After you finish, you cannot change your answers.</Trans>
           </p>
           <div className="button-row">
-            <button type="button" className="button" data-autofocus disabled={finishing} onClick={onFinishCancel}>
+            <button type="button" className="button" data-autofocus disabled={finishing} onClick={api.cancelFinish}>
               <Trans>Keep working</Trans>
             </button>
             <button
@@ -379,7 +322,7 @@ export function ExamScreen(props: ExamScreenProps) {
               aria-busy={finishing || undefined}
               aria-disabled={finishing || undefined}
               onClick={() => {
-                if (!finishing) onFinishConfirm();
+                if (!finishing) api.confirmFinish();
               }}
             >
               {finishing ? <Trans>Sending your answers…</Trans> : <Trans>Finish</Trans>}

@@ -22,15 +22,15 @@ import { Trans } from '@lingui/react/macro';
 import { memo, useId, useLayoutEffect, useRef, type RefObject } from 'react';
 import { isAnswered } from '../../../machines/exam/exam.rules.ts';
 import type { Question } from '../../../contract/exam.ts';
+import type { AnswerView } from '../../../machines/exam/exam.connect.ts';
 import { CheckIcon, CircleIcon, InfoIcon, SavingIcon, TerminalIcon, WarningIcon } from '../../components/icon/icons.tsx';
-import type { ExamAnswer } from './exam.tsx';
 import { AnswerInput } from './question-types/answer-input.tsx';
 import { questionText } from './question-types/question-text.tsx';
 import styles from './exam.module.css';
 
 export interface QuestionViewProps {
   question: Question;
-  answer: ExamAnswer | undefined;
+  answer: AnswerView | undefined;
   /** What the text box shows (the draft while typing). */
   textValue: string;
   disabled: boolean;
@@ -111,7 +111,7 @@ function useFocusOnQuestion(heading: RefObject<HTMLHeadingElement | null>, quest
  * shown (this window's own is gone, and never shown as saved). Memoized: a swap between two
  * questions in the same state does not render it again.
  */
-const SavedIndicator = memo(function SavedIndicator({ answer }: { answer: ExamAnswer | undefined }) {
+const SavedIndicator = memo(function SavedIndicator({ answer }: { answer: AnswerView | undefined }) {
   const state = !answer || !isAnswered(answer.value) ? 'empty' : answer.saved;
   return (
     <p className={styles.saved} data-state={state} role="status">

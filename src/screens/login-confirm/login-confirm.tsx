@@ -5,8 +5,7 @@
  */
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
-import type { FailureCode } from '../../../machines/shared/ports.ts';
-import type { ExamDetails } from '../../../contract/exam.ts';
+import type { LoginConfirmApi } from '../../../machines/exam/exam.connect.ts';
 import { LoadFailed } from '../../components/failure-alert/failure-alert.tsx';
 import { DetailRow, Details } from '../../components/details/details.tsx';
 import { CardPage } from '../../components/page/card-page.tsx';
@@ -16,19 +15,8 @@ import { levelName } from '../../i18n/levels.ts';
 import { subjectName } from '../../i18n/subjects.ts';
 import styles from './login-confirm.module.css';
 
-export interface LoginConfirmScreenProps {
-  status: 'loading' | 'ready' | 'error';
-  details: ExamDetails | null;
-  error: FailureCode | null;
-  /** "Yes, continue". */
-  onConfirm(): void;
-  /** "No, log out". */
-  onReject(): void;
-  /** "Try again" after a failed load. */
-  onRetry(): void;
-}
-
-export function LoginConfirmScreen({ status, details, error, onConfirm, onReject, onRetry }: LoginConfirmScreenProps) {
+export function LoginConfirmScreen({ api }: { api: LoginConfirmApi }) {
+  const { status, details, error } = api;
   const { i18n } = useLingui();
   const { language } = useLanguage();
   return (
@@ -50,8 +38,8 @@ export function LoginConfirmScreen({ status, details, error, onConfirm, onReject
       )}
 
       {status === 'error' && (
-        <LoadFailed code={error} onRetry={onRetry}>
-          <button type="button" className="button" onClick={onReject}>
+        <LoadFailed code={error} onRetry={api.retry}>
+          <button type="button" className="button" onClick={api.reject}>
             <Trans>No, log out</Trans>
           </button>
         </LoadFailed>
@@ -70,10 +58,10 @@ export function LoginConfirmScreen({ status, details, error, onConfirm, onReject
             <Trans>If this is not you, log out and tell your teacher.</Trans>
           </p>
           <div className="button-row">
-            <button type="button" className="button" data-variant="primary" onClick={onConfirm}>
+            <button type="button" className="button" data-variant="primary" onClick={api.confirm}>
               <Trans>Yes, continue</Trans>
             </button>
-            <button type="button" className="button" onClick={onReject}>
+            <button type="button" className="button" onClick={api.reject}>
               <Trans>No, log out</Trans>
             </button>
           </div>
