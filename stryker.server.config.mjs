@@ -1,6 +1,6 @@
 // Mutation testing of the server's save and login rules: the second half of `npm run mutation`
 // (stryker.config.mjs says how it works). The rules live in server/domain/: saving an answer
-// (answers.ts), the ways in and their refusals (login.ts), whose sitting it is, the device
+// (answers/), the ways in and their refusals (login.ts), whose sitting it is, the device
 // binding, step mode and suspensions (sitting.ts), passwords (credentials.ts), bearer tokens
 // (tokens.ts), which status refuses login, start, answers and finish (schedule-history.ts), the
 // login page's organisation and schedule (lookups.ts), password hashes (passwords.ts) and the
@@ -14,7 +14,7 @@ export default {
   ...base,
   vitest: { configFile: 'vitest.mutation-server.config.ts', related: true, pool: 'forks' },
   mutate: [
-    'server/domain/answers.ts',
+    'server/domain/answers/*.ts',
     'server/domain/login.ts',
     'server/domain/sitting.ts',
     'server/domain/credentials.ts',

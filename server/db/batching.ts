@@ -1,7 +1,7 @@
 /**
  * Natural batching: calls that arrive while the database is busy go to it together, as one
  * statement, instead of queueing for a connection one by one. For the answer save on PostgreSQL
- * (server/domain/answers.ts), where a statement's fixed costs (the round trip, the commit and
+ * (server/domain/answers/batch.ts), where a statement's fixed costs (the round trip, the commit and
  * its WAL flush, waking a backend, the driver's work per query) weigh more than its rows.
  *
  * Promises:

@@ -1,7 +1,7 @@
 /**
  * Statements prepared once and run in one round trip, for the hot paths where a query builder
  * and a fresh parse and plan per call would cost more than the work itself (the answer save,
- * server/domain/answers.ts). Works on either driver behind a `Db` (server/db/client.ts):
+ * server/domain/answers/). Works on either driver behind a `Db` (server/db/client.ts):
  *
  * - PostgreSQL (node-postgres Pool): a named query. Each pooled connection parses it the first
  *   time it runs it there and afterwards only binds and executes it; PostgreSQL keeps its plan.
@@ -14,14 +14,15 @@
  * Date as its ISO instant, null as NULL) and rows come back parsed by the driver's own parsers
  * (timestamptz as Date, int4 as number, bool as boolean; avoid int8 and numeric).
  * `prepare` answers undefined for a handle that is neither (a transaction): callers keep a
- * query-builder path for that.
+ * query-builder path for that. `namedParameters` lets a statement's text and its callers name
+ * each parameter instead of counting `$n`.
  */
 import { parse as pgliteParse, protocol, type PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Db } from './client.ts';
 
 export type StatementValue = string | number | boolean | Date | null;
-/** A parameter: a value, or (PostgreSQL only) an array of values, as `$1::text[]` takes it. */
+/** A parameter: a value, or an array of values, as `$1::text[]` takes it. */
 export type StatementParameter = StatementValue | readonly StatementValue[];
 
 export type PreparedStatement<Row> = {
@@ -29,6 +30,41 @@ export type PreparedStatement<Row> = {
 };
 
 type Definition = { name: string; text: string };
+
+/** The types a named parameter may have (its cast in the text; keep to those the drivers parse plainly). */
+export type ParameterType = 'text' | 'int' | 'timestamptz';
+
+/**
+ * A statement's parameters by name, from their types in positional order (the object's key
+ * order: `{ sittingId: 'int', value: 'text' }` makes `sittingId` $1 and `value` $2):
+ * - `sql`: each name's placeholder with its cast, for the text (`sql.sittingId` is `$1::int`);
+ * - `arrays`: the same as arrays (`$1::int[]`), for a statement that takes many rows at once;
+ * - `values`: named values as the positional array `run` takes;
+ * - `columns`: many rows of named values as one array per parameter (for `arrays`).
+ * The names are the only place the positions are written.
+ */
+export type NamedParameters<Values extends Record<string, StatementValue>> = {
+  readonly names: readonly (keyof Values & string)[];
+  readonly sql: { readonly [K in keyof Values]: string };
+  readonly arrays: { readonly [K in keyof Values]: string };
+  values(named: Values): StatementValue[];
+  columns(rows: readonly Values[]): StatementValue[][];
+};
+
+export function namedParameters<Values extends Record<string, StatementValue>>(types: {
+  readonly [K in keyof Values]: ParameterType;
+}): NamedParameters<Values> {
+  const names = Object.keys(types) as (keyof Values & string)[];
+  const placeholders = (suffix: string) =>
+    Object.fromEntries(names.map((name, i) => [name, `$${i + 1}::${types[name]}${suffix}`])) as { [K in keyof Values]: string };
+  return {
+    names,
+    sql: placeholders(''),
+    arrays: placeholders('[]'),
+    values: (named) => names.map((name) => named[name] as StatementValue),
+    columns: (rows) => names.map((name) => rows.map((row) => row[name] as StatementValue)),
+  };
+}
 
 type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
 
@@ -63,6 +99,15 @@ function toText(value: StatementValue): string | null {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'boolean') return value ? 't' : 'f';
   return String(value);
+}
+
+/** An array as PostgreSQL's text form reads it (`{"a","b",NULL}`), each element quoted, as node-postgres writes it. */
+function arrayLiteral(values: readonly StatementValue[]): string {
+  const elements = values.map((value) => {
+    const text = toText(value);
+    return text === null ? 'NULL' : `"${text.replace(/[\\"]/g, '\\$&')}"`;
+  });
+  return `{${elements.join(',')}}`;
 }
 
 function isArray(value: StatementParameter): value is readonly StatementValue[] {
@@ -120,10 +165,7 @@ function pgliteStatement<Row>(client: PGlite, { name, text }: Definition): Prepa
             if (!rowDescription) throw new Error(`prepare ${name}: the statement returns no rows`);
             parsed.set(name, rowDescription);
           }
-          const texts = values.map((value) => {
-            if (isArray(value)) throw new Error('array parameters: PostgreSQL only');
-            return toText(value);
-          });
+          const texts = values.map((value) => (isArray(value) ? arrayLiteral(value) : toText(value)));
           const bind = serialize.bind({ statement: name, values: texts });
           const { messages } = await client.execProtocol(concat([bind, executeAndSync]));
           const [result] = pgliteParse.parseResults([rowDescription, ...messages], client.parsers);

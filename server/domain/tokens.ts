@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { authTokens, examinees, type staffTokens } from '../db/schema.ts';
+import { DomainError } from './errors.ts';
 
 /** Who is calling: established from a valid token. */
 export type Principal = {
@@ -81,7 +82,7 @@ export function authenticate(tx: Tx, token: string, now: Date): Promise<Principa
 /**
  * The caller of a token a proctor's move revoked (reason 'moved'), unexpired, examinee enabled:
  * the terminal moved away from, which may still deliver answers given before the move
- * (server/domain/answers.ts decides which). Undefined for any other token.
+ * (server/domain/answers/ decides which). Undefined for any other token.
  */
 export function authenticateMovedAway(tx: Tx, token: string, now: Date): Promise<Principal | undefined> {
   return principalWhere(tx, token, and(eq(authTokens.tokenHash, hashToken(token)), eq(authTokens.revokedReason, 'moved'), gt(authTokens.expiresAt, now)));
@@ -126,3 +127,17 @@ export async function administrativeRevocation(tx: Tx, token: string): Promise<R
   return row?.reason === 'retake' || row?.reason === 'moved' ? row.reason : undefined;
 }
 
+/**
+ * The pupil calling with this token, or why a pupil call is refused: ER_SCHEDULE_HISTORY_RETAKE
+ * after an administrator's reset, INCORRECT_DEVICE after a proctor moved the pupil to another
+ * terminal (this terminal no longer holds the exam), else NOT_LOGGED_IN (a staff token too:
+ * those live in another table).
+ */
+export async function pupilOf(tx: Tx, token: string | undefined, now: Date): Promise<Principal> {
+  const principal = token ? await authenticate(tx, token, now) : undefined;
+  if (principal) return principal;
+  const revocation = token ? await administrativeRevocation(tx, token) : undefined;
+  if (revocation === 'retake') throw new DomainError('ER_SCHEDULE_HISTORY_RETAKE');
+  if (revocation === 'moved') throw new DomainError('INCORRECT_DEVICE', 'A proctor moved this exam to another terminal.');
+  throw new DomainError('NOT_LOGGED_IN');
+}

@@ -10,7 +10,7 @@ import { headerNames, RequestHeadersSchema } from '../../contract/http.ts';
 import { DomainError } from '../domain/errors.ts';
 import { recordContact } from '../domain/presence.ts';
 import { authenticateStaff } from '../domain/staff.ts';
-import { administrativeRevocation, authenticate, type Principal } from '../domain/tokens.ts';
+import { pupilOf, type Principal } from '../domain/tokens.ts';
 import type { AppDeps, AppEnv } from './env.ts';
 import { defaultResponseHeader, writeResponseHeaders } from './response-headers.ts';
 import { parseWith } from './validate.ts';
@@ -82,7 +82,7 @@ export function bearerToken(authorization: string | undefined): string | undefin
 }
 
 /**
- * Seed section 8: during maintenance every call is answered 401 DURING_MAINTENANCE, except the
+ * Seed section 8: during maintenance every call is refused 401 DURING_MAINTENANCE, except the
  * paths given (the connectivity check and the client configuration stay available).
  */
 export function refuseDuringMaintenance(
@@ -112,22 +112,12 @@ export function requireLogin(deps: AppDeps): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * The caller of a pupil call, or the refusal `requireLogin` answers. For a route that checks
- * the token itself in the statement that does its work (the answer save) and comes here only
- * when that statement did not find it valid.
+ * The caller of a pupil call, or the refusal `requireLogin` responds with (server/domain/tokens.ts
+ * `pupilOf`). For a route that checks the token itself in the statement that does its work and
+ * comes here only when that statement did not find it valid.
  */
-export async function authenticatePupil(deps: AppDeps, c: Context<AppEnv>): Promise<Principal> {
-  const token = bearerToken(c.get('headers').authorization);
-  const principal = token ? await authenticate(deps.db, token, c.get('now')) : undefined;
-  if (principal) return principal;
-  const revocation = token ? await administrativeRevocation(deps.db, token) : undefined;
-  if (revocation === 'retake') {
-    throw new DomainError('ER_SCHEDULE_HISTORY_RETAKE');
-  }
-  if (revocation === 'moved') {
-    throw new DomainError('INCORRECT_DEVICE', 'A proctor moved this exam to another terminal.');
-  }
-  throw new DomainError('NOT_LOGGED_IN');
+export function authenticatePupil(deps: AppDeps, c: Context<AppEnv>): Promise<Principal> {
+  return pupilOf(deps.db, bearerToken(c.get('headers').authorization), c.get('now'));
 }
 
 /**
@@ -159,7 +149,7 @@ export function requireAdmin(): MiddlewareHandler<AppEnv> {
  * After a successful pupil exam call, marks contact on the caller's DOING sitting (the proctor
  * roster's "last contact"): one UPDATE by key. A failure here never fails the call itself.
  * Not for the heartbeat and the answer save: each records contact in its own statement (the
- * save in the one statement that stores the answer, server/domain/answers.ts), so the call a
+ * save in the statement that stores the answer, server/domain/answers/), so the call a
  * terminal makes most often costs no extra round trip.
  */
 export function recordExamContact(deps: AppDeps): MiddlewareHandler<AppEnv> {

@@ -1,7 +1,7 @@
 /**
  * The exam of the logged-in pupil: details, Start, questions, answers, Finish. Each handler
  * parses with the contract's schema, calls one domain function (server/domain/exam.ts,
- * server/domain/answers.ts) and adds the server's time.
+ * server/domain/answers/save.ts) and adds the server's time.
  */
 import { callerLanguages } from '../domain/exam-titles.ts';
 import { Hono } from 'hono';
@@ -12,12 +12,10 @@ import {
   ScheduleHistoryBodySchema,
   type SaveAnswerResponse,
 } from '../../contract/exam.ts';
-import { saveAnswer, saveAnswerAtOnce, type SaveAnswerInput } from '../domain/answers.ts';
+import type { SaveAnswerInput } from '../domain/answers/rules.ts';
+import { saveAnswer } from '../domain/answers/save.ts';
 import { invalidField } from '../domain/errors.ts';
-import { recordContact } from '../domain/presence.ts';
 import { finishExam, getExamDetails, getQuestions, recordFocusLoss, startExam } from '../domain/exam.ts';
-import { assertOwnDevice } from '../domain/sitting.ts';
-import { authenticateMovedAway, type Principal } from '../domain/tokens.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { authenticatePupil, bearerToken, requireLogin } from '../http/middleware.ts';
 import { jsonResponse } from '../http/response-headers.ts';
@@ -53,9 +51,8 @@ export function examRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ ...exam, server_time: c.get('now').toISOString() }, 200);
   });
 
-  // The call a terminal makes most: no login middleware, the token is checked in the one
-  // statement that stores the answer (saveAnswerAtOnce). Anything that statement does not take
-  // goes the careful way (login, device, saveAnswer), which names the refusal as it always has.
+  // The call a terminal makes most: no login middleware, the token is checked in the statement
+  // that stores the answer; saveAnswer (server/domain/answers/save.ts) chooses the way.
   routes.post('/exam/answers', async (c) => {
     const now = c.get('now');
     const headers = c.get('headers');
@@ -77,27 +74,12 @@ export function examRoutes(deps: AppDeps): Hono<AppEnv> {
       await authenticatePupil(deps, c); // a caller who is not logged in is told that first
       throw error;
     }
-    const context = { now, uploadWindowMs: deps.settings.uploadWindowMs };
-    const token = bearerToken(headers.authorization);
-    const quick = token ? await saveAnswerAtOnce(db, token, headers.deviceToken, input, context) : {};
-    // A terminal a proctor moved the pupil away from: its token was revoked by the move.
-    const movedAway = quick.movedAway
-      ? quick.principal
-      : !quick.principal && token
-        ? await authenticateMovedAway(db, token, now)
-        : undefined;
-    const principal = quick.principal ?? movedAway ?? (await authenticatePupil(deps, c));
-    c.set('principal', principal);
-    let result = quick.outcome;
-    if (!result && movedAway) {
-      // Only what it holds from before the move (saveAnswer refuses the rest INCORRECT_DEVICE); no contact.
-      result = await saveAnswer(db, movedAway, input, { ...context, movedAwayDevice: { deviceToken: headers.deviceToken } });
-    } else if (!result) {
-      // Device binding: only the terminal that pressed Start may answer (INCORRECT_DEVICE).
-      await assertOwnDevice(db, principal, input.scheduleHistoryId, headers.deviceToken);
-      result = await saveAnswer(db, principal, input, context);
-      await recordContactOf(deps, principal, now);
-    }
+    const { outcome: result } = await saveAnswer(db, { token: bearerToken(headers.authorization), deviceToken: headers.deviceToken }, input, {
+      now,
+      uploadWindowMs: deps.settings.uploadWindowMs,
+      identified: (principal) => c.set('principal', principal),
+      contactFailed: (error) => deps.logger.error('POST /api/exam/answers: recording contact failed', error),
+    });
     // 201 when this request stored the answer; 200 when it was already held (a resend) or superseded.
     const response: SaveAnswerResponse = {
       question_id: input.questionId,
@@ -139,13 +121,4 @@ export function examRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   return routes;
-}
-
-/** Contact for the proctor roster after a save the one statement did not take (it marks its own). */
-async function recordContactOf(deps: AppDeps, principal: Principal, now: Date): Promise<void> {
-  try {
-    await recordContact(deps.db, principal, now);
-  } catch (error) {
-    deps.logger.error('POST /api/exam/answers: recording contact failed', error);
-  }
 }

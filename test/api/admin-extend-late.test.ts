@@ -6,7 +6,7 @@
  *   the heartbeat, the answers, Start on another terminal and the roster all follow it;
  * - past the upload window the sitting is over (answers are refused TIME_END, the automatic
  *   finish ends it): the extension is refused TIME_END too, changing nothing; at the very end of
- *   the window both are still accepted (server/domain/answers.ts draws the same line);
+ *   the window both are still accepted (server/domain/answers/ draws the same line);
  * - the room-wide extension gives every pupil in the exam the minutes from the later of their
  *   deadline and now, and leaves out a sitting past its upload window;
  * - extra_seconds counts the time given (the minutes), the audit entry keeps both deadlines.

@@ -1,5 +1,5 @@
 /**
- * Saves that reach PostgreSQL together go as one statement (server/domain/answers.ts
+ * Saves that reach PostgreSQL together go as one statement (server/domain/answers/batch.ts
  * SAVE_ANSWERS, server/db/batching.ts), and each keeps the outcome it would have had alone:
  * saved, superseded by a later answer to the same question, a resend acknowledged as a
  * duplicate, a caller not logged in refused, a finished sitting refused. A batch skips a

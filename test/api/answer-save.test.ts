@@ -1,5 +1,5 @@
 /**
- * The usual save is one statement (server/domain/answers.ts, saveAnswerAtOnce): counted at the
+ * The usual save is one statement (server/domain/answers/statement.ts, saveAnswerAtOnce): counted at the
  * driver, for an answer the rules allow; what another process commits (a revoked token, a
  * proctor's move) is seen by the very next save; a save marks the roster's last contact; a body
  * declared over the size limit is refused without being read; and on
@@ -14,7 +14,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ScheduleHistoryStatus as S } from '../../contract/enums.ts';
 import { answers, authTokens, scheduleHistories } from '../../server/db/schema.ts';
-import { CONTACT_GRANULARITY_MS } from '../../server/domain/answers.ts';
+import { CONTACT_GRANULARITY_MS } from '../../server/domain/answers/rules.ts';
 import { hashToken } from '../../server/domain/tokens.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { untilLockWaiters } from '../helpers/lock-waiters.ts';

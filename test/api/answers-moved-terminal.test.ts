@@ -1,5 +1,5 @@
 /**
- * A terminal a proctor moved the pupil away from delivers what it holds (server/domain/answers.ts):
+ * A terminal a proctor moved the pupil away from delivers what it holds (server/domain/answers/):
  * with its token (revoked by the move) and its X-Device-Token, an answer of that sitting given
  * before the move is taken by the usual rules (newest answered_at wins against the new
  * terminal's, a resend is a duplicate); one given at or after the move, one for another sitting,
@@ -12,7 +12,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ScheduleHistoryStatus as S } from '../../contract/enums.ts';
 import { answers, authTokens, scheduleHistories } from '../../server/db/schema.ts';
-import { saveAnswer } from '../../server/domain/answers.ts';
+import { saveAnswerCarefully } from '../../server/domain/answers/careful.ts';
 import { DomainError } from '../../server/domain/errors.ts';
 import { authenticateMovedAway, hashToken } from '../../server/domain/tokens.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
@@ -187,10 +187,10 @@ describe.each(kinds)('answers from a terminal moved away from, on %s', (kind) =>
       answeredAt,
     });
     const code = (work: Promise<unknown>) => work.then(() => 'taken', (error: unknown) => (error instanceof DomainError ? error.code : String(error)));
-    expect(await code(saveAnswer(api.db, principal!, input(otherId, before), context(oldLab.deviceToken)))).toBe('INCORRECT_DEVICE');
-    expect(await code(saveAnswer(api.db, principal!, input(id, api.clock.now()), context(oldLab.deviceToken)))).toBe('INCORRECT_DEVICE');
-    expect(await code(saveAnswer(api.db, principal!, input(id, before), context('terminal-other')))).toBe('INCORRECT_DEVICE');
-    expect(await code(saveAnswer(api.db, principal!, input(id, before), context(oldLab.deviceToken)))).toBe('taken');
+    expect(await code(saveAnswerCarefully(api.db, principal!, input(otherId, before), context(oldLab.deviceToken)))).toBe('INCORRECT_DEVICE');
+    expect(await code(saveAnswerCarefully(api.db, principal!, input(id, api.clock.now()), context(oldLab.deviceToken)))).toBe('INCORRECT_DEVICE');
+    expect(await code(saveAnswerCarefully(api.db, principal!, input(id, before), context('terminal-other')))).toBe('INCORRECT_DEVICE');
+    expect(await code(saveAnswerCarefully(api.db, principal!, input(id, before), context(oldLab.deviceToken)))).toBe('taken');
     expect(await heldBy(api, otherId)).toEqual({});
     expect(await heldBy(api, id)).toEqual({ [q1!.id]: right(q1!), [q2!.id]: right(q2!) });
   });

@@ -1,7 +1,7 @@
 /**
- * The promises of server/domain/answers.ts (its header), stated outright with exact boundaries:
- * `saveAnswer` (the careful way) called directly with a principal, and the same rules through
- * POST /api/exam/answers (the one statement, `saveAnswerAtOnce`, then the careful way).
+ * The promises of server/domain/answers/rules.ts (its header), stated outright with exact boundaries:
+ * `saveAnswerCarefully` (the careful way) called directly with a principal, and the same rules through
+ * POST /api/exam/answers (a statement, then the careful way).
  * Idempotency by key (duplicate, ER_DUP_ENTRY, ARCHIVE_KEY), status refusals, the deadline and
  * the upload window (== boundary accepted, 1 ms beyond refused), the clock tolerance, the newest
  * answered_at wins (superseded with the value held), the value encodings per question type, a
@@ -13,7 +13,8 @@ import { describe, expect, test } from 'vitest';
 import { ScheduleHistoryStatus as S } from '../../contract/enums.ts';
 import { defaultSettings } from '../../server/config.ts';
 import { answerArchive, answers, authTokens, questions, scheduleHistories } from '../../server/db/schema.ts';
-import { CLOCK_TOLERANCE_MS, saveAnswer, type SaveAnswerInput } from '../../server/domain/answers.ts';
+import { saveAnswerCarefully } from '../../server/domain/answers/careful.ts';
+import { CLOCK_TOLERANCE_MS, type SaveAnswerInput } from '../../server/domain/answers/rules.ts';
 import { hashToken, type Principal } from '../../server/domain/tokens.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { errorOf, useApi } from '../helpers/server-api.ts';
@@ -24,7 +25,7 @@ const WINDOW_MS = defaultSettings.uploadWindowMs;
 /** How far a terminal's clock may stray (CLOCK_TOLERANCE_MS), as a figure: the constant itself is under test. */
 const TWO_MINUTES = 120_000;
 
-describe.each(kinds)('the save rules (saveAnswer, the careful way) on %s', (kind) => {
+describe.each(kinds)('the save rules (saveAnswerCarefully, the careful way) on %s', (kind) => {
   const api = useApi(kind);
 
   /** A started sitting of a new pupil, its principal, deadline and start, and a question of each type its exam has. */
@@ -46,7 +47,7 @@ describe.each(kinds)('the save rules (saveAnswer, the careful way) on %s', (kind
   }
 
   const save = (principal: Principal, given: SaveAnswerInput, now = api.clock.now()) =>
-    saveAnswer(api.db, principal, given, { now, uploadWindowMs: WINDOW_MS });
+    saveAnswerCarefully(api.db, principal, given, { now, uploadWindowMs: WINDOW_MS });
 
   const heldRows = (id: number) => api.db.select().from(answers).where(eq(answers.scheduleHistoryId, id));
 

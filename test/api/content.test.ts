@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import { ExamQuestionsSchema } from '../../contract/exam.ts';
 import * as schema from '../../server/db/schema.ts';
-import { answerFormatProblem } from '../../server/domain/answers.ts';
+import { answerFormatProblem } from '../../server/domain/answers/rules.ts';
 import { isCorrect, isWellFormedNumber } from '../../server/domain/scoring.ts';
 import { examDigest, startedExamIds } from '../../server/imports/exams/apply.ts';
 import { demoExams, demoLevels, demoShortExams, demoSubjects, unitsBySubject } from '../../server/seed/demo-content.ts';

@@ -1,7 +1,7 @@
 /**
  * Answers that were kept on a terminal while the network was down, through the client path:
  * the browser's API client (src/api/client.ts) over real HTTP to the API, the exam machine
- * with its real actors, and an outbox. The server's rules (server/domain/answers.ts) seen from
+ * with its real actors, and an outbox. The server's rules (server/domain/answers/) seen from
  * the pupil's side: an answer given before the deadline that arrives after it (within the
  * upload window) is accepted and flagged late; one given after the deadline is refused with
  * TIME_END, and Finish still completes without it.
