@@ -2,7 +2,7 @@
  * One middleware in front of everything: the request id, the request log and the request
  * metrics.
  * - Request id: a fresh UUID per request (or, behind a trusted proxy, the proxy's X-Request-Id
- *   when it looks like one), answered in `X-Request-Id` and written in the log line, so a
+ *   when it looks like one), sent back in `X-Request-Id` and written in the log line, so a
  *   pupil's "it said error" can be found in the log.
  * - One log line per request (info; error for 5xx): `GET /api/exam/answers 201 12ms` with the
  *   fields req_id, method, route (the matched route pattern, never the raw path with ids),
@@ -41,7 +41,7 @@ function sittingAndPupil(c: Context<AppEnv>): LogFields {
   return fields;
 }
 
-/** Saves the answer route took, told by the route itself (noteAnswerSaved), so their answer is not read back. */
+/** Saves the answer route took, told by the route itself (noteAnswerSaved), so their response is not read back. */
 const savedAnswers = new WeakMap<Context, { outcome: string; late: boolean }>();
 
 /** The answer route took this save (`late`: it reached the server after the deadline). */
@@ -49,11 +49,11 @@ export function noteAnswerSaved(c: Context, outcome: string, late: boolean): voi
   savedAnswers.set(c, { outcome, late });
 }
 
-/** The outcome of an answer save, read from the answer the route gave (2xx: the contract's SaveAnswerResponse). */
+/** The outcome of an answer save, read from the response the route gave (2xx: the contract's SaveAnswerResponse). */
 async function observeAnswer(c: Context<AppEnv>, metrics: Metrics): Promise<void> {
   const response = c.res;
   const noted = savedAnswers.get(c);
-  // Reading the answer back (clone, parse) costs more than the save's own work: only for the rest.
+  // Reading the response back (clone, parse) costs more than the save's own work: only for the rest.
   if (noted && response.status >= 200 && response.status < 300) {
     metrics.answerSaves.inc({ outcome: noted.outcome });
     if (noted.outcome === 'saved' && noted.late) metrics.answerSavesLate.inc();
