@@ -96,6 +96,12 @@ export const ExamineeSessionSchema = v.object({
   error_code: v.nullable(ErrorCodeSchema),
   /** The pupil confirmed Finish (or time ran out) and the server has not finished yet: a reload resumes finishing (exam.machine.ts). */
   finish_pending: v.optional(v.boolean()),
+  /**
+   * A proctor moved the pupil away from this terminal while the exam ran here: a reload goes to
+   * the moved-away end screen (sending what the outbox holds), never back to answering, online or
+   * not. Its value: the answers given here the server refused for good so far.
+   */
+  moved_away_refused: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 
 export type ExamineeSession = v.InferOutput<typeof ExamineeSessionSchema>;

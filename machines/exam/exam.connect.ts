@@ -25,7 +25,7 @@
 import type { ExamDetails, Question } from '../../contract/exam.ts';
 import { connectRetryDialog, type RetryDialogApi } from '../retry/retry.connect.ts';
 import type { FailureCode } from '../shared/ports.ts';
-import { allNotSaved, allRefused } from './exam.rules.ts';
+import { allNotSaved, refusedOnThisTerminal } from './exam.rules.ts';
 import {
   selectAnswersKept,
   selectRetryCall,
@@ -315,7 +315,7 @@ function examEndOf(snapshot: ExamSnapshot, send: Send): ExamEndApi {
     outcome: context.outcome ?? 'sent',
     receipt: context.receipt ? { answer_count: context.receipt.answer_count, digest: context.receipt.digest } : null,
     errorCode: context.outcome === 'cancelled' ? context.error : null,
-    movedAway: snapshot.matches('movedAway') ? { waiting: allNotSaved(context).length, refused: allRefused(context).length } : null,
+    movedAway: snapshot.matches('movedAway') ? { waiting: allNotSaved(context).length, refused: refusedOnThisTerminal(context) } : null,
     canLogout: !snapshot.matches('movedAway') || snapshot.can({ type: 'logout.requested' }),
     logout: handlers(send).logout,
   };

@@ -164,6 +164,7 @@ export const examMachine = examSetup.createMachine({
     },
     focusLosses: 0,
     finishPending: input.session.finish_pending ?? false,
+    movedAwayRefused: input.session.moved_away_refused ?? null,
   }),
   initial: 'idle',
   on: {
@@ -178,7 +179,14 @@ export const examMachine = examSetup.createMachine({
   },
   states: {
     idle: {
-      on: { INIT_TEST: 'loadingDetails' },
+      on: {
+        INIT_TEST: [
+          // A reload of a terminal a proctor moved the pupil away from: what the outbox holds is
+          // sent, even without the network, and the exam is never answered here again.
+          { guard: 'wasMovedAway', target: 'movedAway.reading' },
+          { target: 'loadingDetails' },
+        ],
+      },
     },
     loadingDetails: {
       tags: ['busy'],

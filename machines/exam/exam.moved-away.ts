@@ -6,7 +6,8 @@
  * taken any more; what this terminal still holds goes to the server first, one answer at a time
  * as the sync region sends them (the server takes those given before the move, newest wins, and
  * refuses later ones, server/domain/answers.ts):
- * - reading (entered from loading): the outbox's unsent answers of the sitting, then checking;
+ * - reading (entered from loading, or at once on a reload whose stored session says so): the
+ *   outbox's unsent answers of the sitting, then checking;
  * - checking -> sending while the server does not hold an answer given here (one still being
  *   written to the outbox when answering ended included), else sent;
  * - sending: a network failure (or a passing fault, or maintenance) waits and tries again,
@@ -16,13 +17,15 @@
  *   that the answers of this one were sent (or how many the server refused), and only now offers
  *   Log out.
  * Until then the end screen says how many answers are kept here and that they are sent once the
- * network is back; Log out is not offered, so no answer is dropped unsent.
+ * network is back; Log out is not offered, so no answer is dropped unsent. Entering it, and each
+ * refusal, is kept in the stored session (moved_away_refused, the refusals so far), so a reload,
+ * with the network or without, comes straight back here with the same count.
  */
 import { assign } from 'xstate';
 import { isTransientFailure, type FailureCode } from '../shared/ports.ts';
 import { allNotSaved, answersFromOutbox, failureOfEvent, markSaved, replacedBy, withStatus } from './exam.rules.ts';
 import { examSetup } from './exam.setup.ts';
-import type { AnswerToSave, ExamContext, SaveAcknowledgement } from './exam.types.ts';
+import type { AnswerToSave, ExamContext } from './exam.types.ts';
 
 /**
  * The answer to send next: the first the server does not hold, one still being written to the
@@ -45,10 +48,11 @@ export function isMovedAwayRetry(code: FailureCode | null): boolean {
 
 export const movedAwayState = examSetup.createStateConfig({
   meta: { path: '/exam-end', screen: 'exam-end' },
-  entry: assign({ saveAttempts: 0 }),
+  // The stored session keeps it: a reload comes back here, online or not (exam.machine.ts, idle).
+  entry: [assign({ saveAttempts: 0 }), 'reportMovedAway'],
   initial: 'checking',
   states: {
-    // Told on loading (a reload): the outbox is all this terminal has of the exam.
+    // Told on loading, or by the stored session (a reload): the outbox is all this terminal has of the exam.
     reading: {
       invoke: {
         id: 'loadUnsentAnswers',
@@ -70,14 +74,14 @@ export const movedAwayState = examSetup.createStateConfig({
           actions: [
             assign({
               answers: ({ context, event }) => {
-                const output = event.output as SaveAcknowledgement;
+                const output = event.output;
                 return output.outcome === 'superseded'
                   ? replacedBy(context.answers, output.key, output.currentValue)
                   : markSaved(context.answers, [output.key]);
               },
               saveAttempts: 0,
             }),
-            { type: 'removeFromOutbox', params: ({ event }) => ({ keys: [(event.output as SaveAcknowledgement).key] }) },
+            { type: 'removeFromOutbox', params: ({ event }) => ({ keys: [event.output.key] }) },
           ],
         },
         onError: [
@@ -89,6 +93,7 @@ export const movedAwayState = examSetup.createStateConfig({
             actions: [
               { type: 'removeFromOutbox', params: ({ context }) => ({ keys: firstNotSavedKeys(context) }) },
               assign({ answers: ({ context }) => withStatus(context.answers, firstNotSaved(context)?.key ?? '', 'rejected') }),
+              'reportMovedAway',
             ],
           },
         ],

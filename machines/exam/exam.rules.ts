@@ -268,6 +268,14 @@ export function allRefused(context: ExamContext): AnswerToSave[] {
 }
 
 /**
+ * How many answers given on this terminal the server refused for good, since the move away:
+ * those counted before a reload (the stored session's moved_away_refused) and this page's.
+ */
+export function refusedOnThisTerminal(context: ExamContext): number {
+  return (context.movedAwayRefused ?? 0) + allRefused(context).length;
+}
+
+/**
  * The answers a terminal's outbox holds, as the exam keeps them before it knows its questions
  * (a terminal moved away from, reloaded): each question's newest, in the outbox and not sent yet.
  */

@@ -28,6 +28,7 @@ import {
   isPastDeadlineAt,
   nearerOffset,
   offsetFrom,
+  refusedOnThisTerminal,
   withAnswerSavedElsewhere,
   withStatus,
 } from './exam.rules.ts';
@@ -155,6 +156,15 @@ export const examSetup = setup({
     reportFinishing: sendParent(
       (_, params: { pending: boolean }): ExamParentEvent => ({ type: 'exam.progressed', change: { finish_pending: params.pending } }),
     ),
+    /**
+     * Moved away, and each answer refused since: reported to the kiosk, which keeps it in the
+     * stored session (moved_away_refused, with the refusals counted so far), so a reload, online
+     * or not, goes back to the moved-away end screen with the same count.
+     */
+    reportMovedAway: sendParent(({ context }): ExamParentEvent => ({
+      type: 'exam.progressed',
+      change: { moved_away_refused: refusedOnThisTerminal(context) },
+    })),
     requestLogout: sendParent((): ExamParentEvent => ({ type: 'exam.logoutRequested' })),
     reportUnauthorized: sendParent((): ExamParentEvent => ({ type: 'exam.unauthorized' })),
     /** Logout to the login page with the reason in the query (retake, maintenance). */
@@ -286,6 +296,8 @@ export const examSetup = setup({
     hasAnswerNotSaved: ({ context }) => allNotSaved(context).length > 0,
     /** The stored session says the pupil's Finish is still pending (a reload during finishing). */
     isFinishPending: ({ context }) => context.finishPending === true,
+    /** The stored session says a proctor moved the pupil away from this terminal (moved_away_refused). */
+    wasMovedAway: ({ context }) => context.movedAwayRefused != null,
   },
   delays: {
     /** Start's wait for the app shell before the pupil may start without it. */

@@ -88,13 +88,19 @@ export interface ExamContext {
    * Always set by the machine; optional only for contexts built by hand (absent: false).
    */
   finishPending?: boolean;
+  /**
+   * A proctor moved the pupil away from this terminal, as the stored session says
+   * (moved_away_refused): the answers given here the server refused before this page loaded;
+   * null while the stored session does not say so. Optional only for contexts built by hand.
+   */
+  movedAwayRefused?: number | null;
 }
 
 /**
  * The stored session as the exam reads and reports it: with finish_pending, the pupil's confirmed
  * Finish not yet acknowledged by the server (absent: none; a session stored before it parses).
  */
-export type ExamSession = ExamineeSession & { finish_pending?: boolean };
+export type ExamSession = ExamineeSession;
 
 export interface ExamInput {
   session: ExamSession;

@@ -61,7 +61,7 @@ describe('answers kept on a terminal while offline, sent through the client', ()
         ...examImplementations({ api: port, outbox }).actions,
         reportProgress: () => {},
         reportCompleted: () => {},
-        reportFinishing: () => {},
+        reportFinishing: () => {}, reportMovedAway: () => {},
         requestLogout: () => {},
         reportUnauthorized: () => {},
       },

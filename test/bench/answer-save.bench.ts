@@ -194,7 +194,7 @@ describe('client: the exam machine takes an answer and its acknowledgement', () 
     const machine = examMachine.provide({
       actors: { loadExamDetails: never(), startExam: never(), loadQuestions: never(), storeAnswer: never(), saveAnswer: never(), flushAnswers: never(), finishExam: never() },
       actions: {
-        reportProgress: () => {}, reportCompleted: () => {}, reportFinishing: () => {}, requestLogout: () => {}, reportUnauthorized: () => {},
+        reportProgress: () => {}, reportCompleted: () => {}, reportFinishing: () => {}, reportMovedAway: () => {}, requestLogout: () => {}, reportUnauthorized: () => {},
         // The kiosk's own action (exam.actors.ts), writing to `cache`.
         ...(cache ? { cacheExam: examImplementations({ api: {} as ApiPort, examCache: cache }).actions.cacheExam } : {}),
       },

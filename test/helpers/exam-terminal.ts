@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { SimulatedClock, createActor, waitFor } from 'xstate';
 import { examImplementations } from '../../machines/exam/exam.actors.ts';
 import { examMachine } from '../../machines/exam/exam.machine.ts';
+import { refusedOnThisTerminal } from '../../machines/exam/exam.rules.ts';
 import type { ExamSession, TerminalSignal } from '../../machines/exam/exam.types.ts';
 import { createMemoryExamCache } from '../../machines/exam/memory-exam-cache.ts';
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
@@ -102,6 +103,10 @@ export function setUp(options: { serverNow?: () => number } = {}) {
         // As the kiosk does: a Finish under way is kept in the stored session until the exam is completed.
         reportFinishing: (_, params: { pending: boolean }) => {
           stored = { ...stored, finish_pending: params.pending };
+        },
+        // As the kiosk does: a move away is kept in the stored session, with the refusals so far.
+        reportMovedAway: ({ context }) => {
+          stored = { ...stored, moved_away_refused: refusedOnThisTerminal(context) };
         },
         reportCompleted: () => {
           stored = { ...stored, is_completed: true, finish_pending: false };

@@ -28,7 +28,7 @@ function examActor() {
   const calls = ['loadExamDetails', 'startExam', 'loadQuestions', 'storeAnswer', 'saveAnswer', 'flushAnswers', 'finishExam', 'sendHeartbeat', 'loadServerAnswers', 'loadUnsentAnswers'];
   const machine = examMachine.provide({
     actors: { ...Object.fromEntries(calls.map((name) => [name, never()])), tutorial: never() as AnyActorLogic } as never,
-    actions: { reportProgress: () => {}, reportCompleted: () => {}, reportFinishing: () => {}, requestLogout: () => {}, reportUnauthorized: () => {}, requestLogoutWithError: () => {} },
+    actions: { reportProgress: () => {}, reportCompleted: () => {}, reportFinishing: () => {}, reportMovedAway: () => {}, requestLogout: () => {}, reportUnauthorized: () => {}, requestLogoutWithError: () => {} },
   });
   const session = {
     schedule_history_id: 7, uuid: '0f8fad5b-d9cb-469f-a165-70867728950e', question_index: 0, question_list_flag: false,

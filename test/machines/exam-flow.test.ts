@@ -205,7 +205,8 @@ describe('before Start', () => {
       exam.done(id, { ok: false, error: 'INCORRECT_DEVICE' });
       expect(valueOf(exam), id).toEqual({ movedAway: 'reading' });
       expect(exam.inputs.loadUnsentAnswers, id).toEqual([{ scheduleHistoryId: 7 }]);
-      expect(exam.reported, id).toEqual([]);
+      // Only the move is kept in the stored session (a reload comes back to this end).
+      expect(exam.reported, id).toEqual([{ type: 'exam.progressed', change: { moved_away_refused: 0 } }]);
       expect(exam.actions, id).toEqual([]);
       expect(exam.context().outcome, id).toBeNull();
     }

@@ -8,7 +8,9 @@
  * the answers given there before the move): reloaded, it reads its outbox and sends it before it
  * says the test goes on elsewhere; Finish pressed there ends the same way, never as cancelled;
  * the end counts the answers the server refused. Log out waits until nothing is left to send, an
- * answer still being written to the outbox when the move is heard included.
+ * answer still being written to the outbox when the move is heard included. Once it knows of the
+ * move, the stored session says so: a reload, even without the network, comes back to the same
+ * end with the same count, never to answering from the exam's cache.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { waitFor, type SnapshotFrom } from 'xstate';
@@ -195,6 +197,58 @@ describe('the terminal a proctor moved the pupil away from', () => {
     const sent = await waitFor(actor, (s) => s.matches({ movedAway: 'sent' }));
     expect(server.saved.size).toBe(0);
     expect(endOf(sent)).toMatchObject({ movedAway: { waiting: 0, refused: 2 }, canLogout: true });
+    expect(terminal.session().moved_away_refused).toBe(2);
+
+    // Reloaded, without the network: the same end, with the same count (the outbox forgot them).
+    actor.stop();
+    network.up = false;
+    const reloaded = terminal.boot();
+    const states = topStates(reloaded.actor);
+    reloaded.actor.start();
+    reloaded.actor.send({ type: 'INIT_TEST' });
+    const again = await waitFor(reloaded.actor, (s) => s.matches({ movedAway: 'sent' }));
+    expect(endOf(again)).toMatchObject({ movedAway: { waiting: 0, refused: 2 }, canLogout: true });
+    expect(states).not.toContain('answering');
+  });
+
+  it('reloaded without the network once it knows of the move: the moved-away end at once, never answering from its cache, and the answers sent once the network is back', async () => {
+    const terminal = setUp();
+    const { network, server, outbox } = terminal;
+    const first = await startedExam(terminal);
+    network.up = false;
+    first.actor.send({ type: 'answer.given', questionId: 102, value: 'cold' });
+    await waitFor(first.actor, (s) => s.context.answers[102]?.status === 'local');
+    later(1);
+    terminal.moveAway();
+    first.actor.stop();
+
+    // Reloaded: the server refuses the details (so this terminal knows of the move), the save fails.
+    later(2);
+    network.up = true;
+    server.failNext('saveAnswer', 'NETWORK_ERROR');
+    const told = terminal.boot();
+    told.actor.start();
+    told.actor.send({ type: 'INIT_TEST' });
+    await waitFor(told.actor, (s) => s.matches({ movedAway: 'waiting' }));
+    told.actor.stop();
+
+    // Reloaded again with the network down: the exam's cache would resume answering, but the
+    // stored session says the pupil goes on elsewhere.
+    network.up = false;
+    const reloaded = terminal.boot();
+    const states = topStates(reloaded.actor);
+    reloaded.actor.start();
+    reloaded.actor.send({ type: 'INIT_TEST' });
+    const waiting = await waitFor(reloaded.actor, (s) => s.matches({ movedAway: 'waiting' }));
+    expect(states).not.toContain('answering');
+    expect(endOf(waiting)).toMatchObject({ movedAway: { waiting: 1, refused: 0 }, canLogout: false });
+    expect(outbox.entries.size).toBe(1);
+
+    network.up = true;
+    reloaded.actor.send({ type: 'connection.restored' });
+    const sent = await waitFor(reloaded.actor, (s) => s.matches({ movedAway: 'sent' }));
+    expect(server.saved.get(102)?.value).toBe('cold');
+    expect(endOf(sent)).toMatchObject({ movedAway: { waiting: 0, refused: 0 }, canLogout: true });
   });
 
   it('an answer still being written to the outbox when the move is heard is sent too: never "not sent yet" beside Log out', async () => {

@@ -363,11 +363,15 @@ const pupilExamModel = createMachine({
       on: {
         'clock.passesBackoff': 'movedAwaySending',
         'browser.goesOnline': 'movedAwaySending',
+        // Reloaded: the stored session says the pupil goes on elsewhere, so the answer is sent
+        // again at once (never the exam's cache, never answering).
+        'terminal.restarts': 'movedAwaySending',
       },
     },
     movedAwayAllSent: { on: { 'pupil.logsOut': 'signingOut' } },
-    // Nothing is left to send, and the server did not take the answer given here.
-    movedAwayOneRefused: { on: { 'pupil.logsOut': 'signingOut' } },
+    // Nothing is left to send, and the server did not take the answer given here; a reload
+    // comes back to the same end, with the same count.
+    movedAwayOneRefused: { on: { 'pupil.logsOut': 'signingOut', 'terminal.restarts': 'movedAwayOneRefused' } },
     signingOut: { on: { 'server.endsSession': 'loggedOut' } },
     signingOutRetake: { on: { 'server.endsSession': 'loggedOutRetake' } },
     signingOutMaintenance: { on: { 'server.endsSession': 'loggedOutMaintenance' } },
@@ -1031,6 +1035,8 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 await heading('Your test goes on at another terminal');
                 expect(screen.getByRole('status').textContent).toBe('Answers given on this terminal and not sent yet: 1');
                 expect(screen.queryByRole('button', { name: 'Log out' })).toBeNull();
+                // The stored session knows of the move: a reload comes back here.
+                expect((stored(app) as ExamSession | null)?.moved_away_refused).toBe(0);
               },
               movedAwayAllSent: async () => {
                 await heading('Your test goes on at another terminal');

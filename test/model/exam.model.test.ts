@@ -172,7 +172,7 @@ const machine = examMachine.provide({
   actions: {
     reportProgress: () => {},
     reportCompleted: () => {},
-    reportFinishing: () => {},
+    reportFinishing: () => {}, reportMovedAway: () => {},
     requestLogout: () => {},
     reportUnauthorized: () => {},
     requestLogoutWithError: () => {},
@@ -188,8 +188,10 @@ describeModel({
   name: 'exam',
   machine,
   // The second input is a reload while finishing: the stored session says the pupil's Finish is
-  // pending, so the loaded questions lead straight back to finishing, never to answering.
-  inputs: [{ session }, { session: { ...session, finish_pending: true } }],
+  // pending, so the loaded questions lead straight back to finishing, never to answering. The
+  // third, a reload of a terminal a proctor moved the pupil away from (one answer refused there):
+  // straight to the moved-away end, never to answering.
+  inputs: [{ session }, { session: { ...session, finish_pending: true } }, { session: { ...session, moved_away_refused: 1 } }],
   samples: alongside({
     // Loading and finishing's calls run in the retry machine: its output says how they ended.
     'xstate.done.actor.loadExamDetails': [
@@ -365,6 +367,8 @@ describeModel({
     if (snapshot.matches('finished') && context.outcome === 'cancelled') assert.notEqual(context.error, null);
     // Moved to another terminal: "sent" (and Log out) only once nothing is left to send from here.
     if (snapshot.matches({ movedAway: 'sent' })) assert.deepStrictEqual(withStatus(snapshot, 'writing', 'local', 'unsaved'), []);
+    // A terminal the stored session says was moved away from never answers again.
+    if (context.movedAwayRefused != null) assert.ok(!snapshot.matches('answering') && !snapshot.matches('loadingDetails'));
     // Only questions of the exam are flagged, each at most once.
     assert.equal(new Set(context.view.flagged).size, context.view.flagged.length);
     for (const id of context.view.flagged) assert.equal(context.questions.some((q) => q.id === id), true);

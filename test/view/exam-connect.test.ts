@@ -25,7 +25,7 @@ const details = {
 function examActor() {
   const machine = examMachine.provide({
     actors: { loadExamDetails: never(), startExam: never(), loadQuestions: never(), storeAnswer: never(), saveAnswer: never(), flushAnswers: never(), finishExam: never() },
-    actions: { reportProgress: () => {}, reportCompleted: () => {}, reportFinishing: () => {}, requestLogout: () => {}, reportUnauthorized: () => {} },
+    actions: { reportProgress: () => {}, reportCompleted: () => {}, reportFinishing: () => {}, reportMovedAway: () => {}, requestLogout: () => {}, reportUnauthorized: () => {} },
   });
   const session = sessionFromLogin({ access_token: 't', examinee: demoExaminee, server_time: now }, randomUUID());
   return createActor(machine, { input: { session } }).start();
