@@ -19,6 +19,7 @@ import { LoginCodeScreen } from '../../src/screens/login-code/login-code.tsx';
 import { LoginScreen } from '../../src/screens/login/login.tsx';
 import { FAKE_SERVER_TIME, createFakeConnectivity, fakeUrls, type FakeConnectivity } from '../helpers/fake-connectivity.ts';
 import { renderView } from '../helpers/render-view.tsx';
+import { loginApi, loginCodeApi } from '../helpers/session-fixtures.ts';
 
 async function renderCheck(port: FakeConnectivity = createFakeConnectivity(), language: LanguageKey = 'en') {
   const actor = createActor(connectivityMachine.provide(connectivityImplementations(port))).start();
@@ -194,7 +195,7 @@ describe('the terminal check', () => {
 describe('"Check this terminal" on the login screens', () => {
   it('on /login-code: a link to the check that tells the machine, and only a plain click', async () => {
     const onCheckTerminal = vi.fn();
-    const { user } = await renderView(<LoginCodeScreen busy={false} error={null} onSubmit={vi.fn()} onCheckTerminal={onCheckTerminal} />);
+    const { user } = await renderView(<LoginCodeScreen api={loginCodeApi({ busy: false, error: null, submit: vi.fn() })} kiosk={{ checkTerminal: onCheckTerminal }} />);
     const link = screen.getByRole('link', { name: 'Check this terminal' });
     expect(link.getAttribute('href')).toBe('/checking-domain-connection');
     // What the browser would do after the screen's handler: follow the link unless it was prevented.
@@ -217,16 +218,17 @@ describe('"Check this terminal" on the login screens', () => {
 
   it('on /login, in every state of the page', async () => {
     const onCheckTerminal = vi.fn();
-    const base = { place: null, kind: 'id' as const, ssoUrl: null, busy: false, error: null, onSubmit: vi.fn(), onRetry: vi.fn(), onCheckTerminal };
-    const { user, rerender } = await renderView(<LoginScreen {...base} status="ready" />);
+    const base = { place: null, kind: 'id' as const, ssoUrl: null, busy: false, error: null, submit: vi.fn(), retry: vi.fn() };
+    const kiosk = { checkTerminal: onCheckTerminal };
+    const { user, rerender } = await renderView(<LoginScreen api={loginApi({ ...base, status: 'ready' })} kiosk={kiosk} />);
     await user.click(screen.getByRole('link', { name: 'Check this terminal' }));
-    rerender(<LoginScreen {...base} status="invalid" />);
+    rerender(<LoginScreen api={loginApi({ ...base, status: 'invalid' })} kiosk={kiosk} />);
     await user.click(screen.getByRole('link', { name: 'Check this terminal' }));
     expect(onCheckTerminal).toHaveBeenCalledTimes(2);
   });
 
   it('shows no link when the screen is given no way to the check', async () => {
-    await renderView(<LoginCodeScreen busy={false} error={null} onSubmit={vi.fn()} />);
+    await renderView(<LoginCodeScreen api={loginCodeApi({ busy: false, error: null, submit: vi.fn() })} />);
     expect(screen.queryByRole('link', { name: 'Check this terminal' })).toBeNull();
   });
 });

@@ -12,6 +12,7 @@ import type { MenuView } from '../../machines/session/session.selectors.ts';
 import { ScoreReportScreen } from '../../src/screens/score-report/score-report.tsx';
 import { TestingMenuScreen } from '../../src/screens/testing-menu/testing-menu.tsx';
 import { renderView } from '../helpers/render-view.tsx';
+import { menuApi } from '../helpers/session-fixtures.ts';
 import { scoreReportFixture } from '../helpers/score-report-fixture.ts';
 
 function renderReport(rank: Parameters<typeof scoreReportFixture>[0]) {
@@ -58,16 +59,7 @@ describe('testing menu: group mode', () => {
   it('the fee card says the school paid and offers no payment; the test is the one primary action', async () => {
     const onPayFee = vi.fn();
     await renderView(
-      <TestingMenuScreen
-        status="ready"
-        menu={menu}
-        error={null}
-        onPayFee={onPayFee}
-        onTakeTest={vi.fn()}
-        onViewResults={vi.fn()}
-        onRetry={vi.fn()}
-        onLogout={vi.fn()}
-      />,
+      <TestingMenuScreen api={menuApi({ status: 'ready', menu, error: null, payFee: onPayFee, takeTest: vi.fn(), viewResults: vi.fn(), retry: vi.fn(), logout: vi.fn() })} />,
     );
     const fee = screen.getByRole('heading', { level: 2, name: 'Exam fee' }).closest('li') as HTMLElement;
     expect(within(fee).getByText('Paid by your school')).toBeTruthy();

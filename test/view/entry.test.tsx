@@ -10,10 +10,11 @@ import { ssoErrorCodes } from '../../contract/session.ts';
 import { ssoErrorMessage, ssoErrorMessages } from '../../src/i18n/sso-messages.ts';
 import { EntryScreen } from '../../src/screens/entry/entry.tsx';
 import { renderView } from '../helpers/render-view.tsx';
+import { entryApi } from '../helpers/session-fixtures.ts';
 
 describe('entry', () => {
   it('shows a skeleton while signing in, and nothing to press', async () => {
-    await renderView(<EntryScreen status="working" error={null} onGoToLogin={vi.fn()} />);
+    await renderView(<EntryScreen api={entryApi({ status: 'working', error: null }, vi.fn())} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Signing you in…' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('Loading…');
     expect(screen.queryAllByRole('button')).toHaveLength(0);
@@ -31,19 +32,19 @@ describe('entry', () => {
     ['id_token_notfound', 'Sign-in did not work. Please try again.'],
     ['unknown', 'Sign-in did not work. Please try again.'],
   ] as const)('tells the SSO error %s as an alert', async (code, text) => {
-    await renderView(<EntryScreen status="failed" error={{ kind: 'sso', code }} onGoToLogin={vi.fn()} />);
+    await renderView(<EntryScreen api={entryApi({ status: 'failed', error: { kind: 'sso', code } }, vi.fn())} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Could not log in' })).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toBe(text);
   });
 
   it('tells a failed call as an alert', async () => {
-    await renderView(<EntryScreen status="failed" error={{ kind: 'failure', code: 'DURING_MAINTENANCE' }} onGoToLogin={vi.fn()} />);
+    await renderView(<EntryScreen api={entryApi({ status: 'failed', error: { kind: 'failure', code: 'DURING_MAINTENANCE' } }, vi.fn())} />);
     expect(screen.getByRole('alert').textContent).toBe('This is outside test hours.');
   });
 
   it('reads a failure without a known reason as "try again", and goes to the login page', async () => {
     const onGoToLogin = vi.fn();
-    const { user } = await renderView(<EntryScreen status="failed" error={null} onGoToLogin={onGoToLogin} />);
+    const { user } = await renderView(<EntryScreen api={entryApi({ status: 'failed', error: null }, onGoToLogin)} />);
     expect(screen.getByRole('alert').textContent).toBe('Sign-in did not work. Please try again.');
     await user.click(screen.getByRole('button', { name: 'Go to the login page' }));
     expect(onGoToLogin).toHaveBeenCalledOnce();
@@ -56,7 +57,7 @@ describe('entry', () => {
   });
 
   it('renders in Japanese from the ja catalog', async () => {
-    await renderView(<EntryScreen status="failed" error={{ kind: 'sso', code: 'invalid_role' }} onGoToLogin={vi.fn()} />, { language: 'ja' });
+    await renderView(<EntryScreen api={entryApi({ status: 'failed', error: { kind: 'sso', code: 'invalid_role' } }, vi.fn())} />, { language: 'ja' });
     expect(screen.getByRole('alert').textContent).toBe('このアカウントでは、テストを受けられません。先生に聞いてください。');
   });
 });

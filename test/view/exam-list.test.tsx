@@ -9,8 +9,10 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { ExamListItem } from '../../contract/session.ts';
 import { examRowsOf } from '../../machines/session/session.selectors.ts';
-import { ExamListScreen, type ExamListScreenProps } from '../../src/screens/exam-list/exam-list.tsx';
+import type { ExamListApi } from '../../machines/session/session.connect.ts';
+import { ExamListScreen } from '../../src/screens/exam-list/exam-list.tsx';
 import { renderView } from '../helpers/render-view.tsx';
+import { examListApi } from '../helpers/session-fixtures.ts';
 
 function item(id: number, overrides: Partial<ExamListItem> = {}): ExamListItem {
   return {
@@ -34,10 +36,10 @@ const exams: ExamListItem[] = [
 ];
 
 /** The screen's props for these exams, their rows as the session machine's selector gives them. */
-function props(overrides: Partial<Omit<ExamListScreenProps, 'rows'>> & { exams?: ExamListItem[] } = {}): ExamListScreenProps {
+function props(overrides: Partial<Omit<ExamListApi, 'rows'>> & { exams?: ExamListItem[] } = {}): ExamListApi {
   const { exams: list = exams, ...rest } = overrides;
   const stepMode = rest.stepMode ?? false;
-  return { status: 'ready', rows: examRowsOf(list, stepMode), stepMode, error: null, onChoose: vi.fn(), onRetry: vi.fn(), onLogout: vi.fn(), ...rest };
+  return examListApi({ rows: examRowsOf(list, stepMode), stepMode, ...rest });
 }
 
 function bodyRows(): HTMLElement[] {
@@ -50,7 +52,7 @@ function cells(row: HTMLElement): string[] {
 
 describe('exam-list', () => {
   it('shows a table with a caption and the seed columns: level, exam, score, subject, scoring', async () => {
-    await renderView(<ExamListScreen {...props()} />);
+    await renderView(<ExamListScreen api={props()} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Choose an exam' })).toBeTruthy();
     const table = screen.getByRole('table', { name: 'Your exams' });
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
@@ -60,7 +62,7 @@ describe('exam-list', () => {
   });
 
   it('shows score, subject through its translation, and the scoring state in words', async () => {
-    await renderView(<ExamListScreen {...props()} />);
+    await renderView(<ExamListScreen api={props()} />);
     const [first, , third, fourth] = bodyRows();
     expect(cells(first!)).toEqual(['Level 1', 'Calculation level 1', '87', 'Calculation', 'Scored', 'Completed']);
     expect(cells(third!)).toEqual(['Level 3', 'Calculation level 3', '–No score yet', 'English (vocabulary)', 'Scoring', 'Completed']);
@@ -69,7 +71,7 @@ describe('exam-list', () => {
 
   it('starts a pending exam and continues one in progress, each button described by its exam', async () => {
     const onChoose = vi.fn();
-    const { user } = await renderView(<ExamListScreen {...props({ onChoose })} />);
+    const { user } = await renderView(<ExamListScreen api={props({ choose: onChoose })} />);
     const start = screen.getByRole('button', { name: 'Start' });
     expect(document.getElementById(start.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Calculation level 4');
     await user.click(start);
@@ -85,7 +87,7 @@ describe('exam-list', () => {
       item(1, { status: 1, scoring: 'scoring', level: { id: 1, name: 'Level 1', order: 1 } }),
       item(2, { level: { id: 2, name: 'Level 2', order: 2 } }),
     ];
-    await renderView(<ExamListScreen {...props({ exams: stepExams, stepMode: true, onChoose })} />);
+    await renderView(<ExamListScreen api={props({ exams: stepExams, stepMode: true, choose: onChoose })} />);
     expect(screen.getByRole('table', { name: 'Your exams, step by step' })).toBeTruthy();
     expect(screen.getByText('Take the levels in order. The next level opens when you finish the one before.')).toBeTruthy();
     const rows = bodyRows();
@@ -97,19 +99,19 @@ describe('exam-list', () => {
   });
 
   it('shows cancelled and closed exams in words, with nothing to press', async () => {
-    await renderView(<ExamListScreen {...props({ exams: [item(1, { status: 2 }), item(2, { status: 7 })] })} />);
+    await renderView(<ExamListScreen api={props({ exams: [item(1, { status: 2 }), item(2, { status: 7 })] })} />);
     expect(bodyRows().map((r) => cells(r).at(-1))).toEqual(['Cancelled', 'Closed']);
     expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Log out']);
   });
 
   it('says so when there are no exams', async () => {
-    await renderView(<ExamListScreen {...props({ exams: [] })} />);
+    await renderView(<ExamListScreen api={props({ exams: [] })} />);
     expect(screen.getByText('You have no exams right now.')).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
   });
 
   it('shows a skeleton while the list loads', async () => {
-    await renderView(<ExamListScreen {...props({ status: 'loading', exams: [] })} />);
+    await renderView(<ExamListScreen api={props({ status: 'loading', exams: [] })} />);
     expect(screen.getByRole('status').textContent).toBe('Loading…');
     expect(screen.queryByRole('table')).toBeNull();
   });
@@ -117,7 +119,7 @@ describe('exam-list', () => {
   it('tells a failed load, offers Try again, and logs out', async () => {
     const onRetry = vi.fn();
     const onLogout = vi.fn();
-    const { user } = await renderView(<ExamListScreen {...props({ status: 'error', exams: [], error: 'GENERIC_ERROR', onRetry, onLogout })} />);
+    const { user } = await renderView(<ExamListScreen api={props({ status: 'error', exams: [], error: 'GENERIC_ERROR', retry: onRetry, logout: onLogout })} />);
     expect(screen.getByRole('alert').textContent).toBe('An error has occurred.');
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     await user.click(screen.getByRole('button', { name: 'Log out' }));
@@ -126,14 +128,14 @@ describe('exam-list', () => {
   });
 
   it('names each level in the pupil\'s language and digits, not the server\'s English name', async () => {
-    await renderView(<ExamListScreen {...props({ exams: [item(1, { level: { id: 1, name: 'Level 1', order: 1 } })] })} />, { language: 'ar-nu-arab' });
+    await renderView(<ExamListScreen api={props({ exams: [item(1, { level: { id: 1, name: 'Level 1', order: 1 } })] })} />, { language: 'ar-nu-arab' });
     const level = screen.getAllByRole('rowheader')[0]!;
     expect(level.textContent).toBe('المستوى ١');
     expect(level.textContent).not.toContain('Level');
   });
 
   it('renders in Japanese from the ja catalog', async () => {
-    await renderView(<ExamListScreen {...props()} />, { language: 'ja' });
+    await renderView(<ExamListScreen api={props()} />, { language: 'ja' });
     expect(screen.getByRole('button', { name: 'はじめる' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'つづける' })).toBeTruthy();
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent).slice(0, 5)).toEqual(['レベル', 'テスト', '点数', '教科', '採点']);

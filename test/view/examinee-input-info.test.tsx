@@ -7,42 +7,28 @@
 import { screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  ExamineeInputInfoScreen,
-  type ExamineeInfoValues,
-  type ExamineeInputInfoScreenProps,
-} from '../../src/screens/examinee-input-info/examinee-input-info.tsx';
-import { gradeIds } from '../../contract/session.ts';
+import type { InputInfoApi } from '../../machines/session/session.connect.ts';
+import type { BasicInfoValues } from '../../machines/session/session.types.ts';
+import { ExamineeInputInfoScreen } from '../../src/screens/examinee-input-info/examinee-input-info.tsx';
 import { renderView } from '../helpers/render-view.tsx';
+import { inputInfoApi } from '../helpers/session-fixtures.ts';
 
-const empty: ExamineeInfoValues = { examinee_name: '', grade_id: null, email: '' };
-const filled: ExamineeInfoValues = { examinee_name: 'Aiko Tanaka', grade_id: 5, email: 'aiko@example.com' };
+const filled: BasicInfoValues = { examinee_name: 'Aiko Tanaka', grade_id: 5, email: 'aiko@example.com' };
 
-function props(overrides: Partial<ExamineeInputInfoScreenProps> = {}): ExamineeInputInfoScreenProps {
-  return {
-    step: 'editing',
-    values: empty,
-    errors: {},
-    failure: null,
-    grades: gradeIds,
-    onChange: vi.fn(),
-    onReview: vi.fn(),
-    onBack: vi.fn(),
-    onConfirm: vi.fn(),
-    ...overrides,
-  };
-}
+const props = inputInfoApi;
 
 /** Holds the values the way the machine does, so typing shows up. */
-function Controlled({ onChange, ...rest }: ExamineeInputInfoScreenProps) {
-  const [values, setValues] = useState(rest.values);
+function Controlled({ api }: { api: InputInfoApi }) {
+  const [values, setValues] = useState(api.values);
   return (
     <ExamineeInputInfoScreen
-      {...rest}
-      values={values}
-      onChange={(next) => {
-        setValues(next);
-        onChange(next);
+      api={{
+        ...api,
+        values,
+        change: (next) => {
+          setValues(next);
+          api.change(next);
+        },
       }}
     />
   );
@@ -54,7 +40,7 @@ function describedText(field: HTMLElement): string[] {
 
 describe('examinee-input-info, editing', () => {
   it('shows Name, Grade and Email, with Grade 1 to 12 and Other', async () => {
-    await renderView(<ExamineeInputInfoScreen {...props()} />);
+    await renderView(<ExamineeInputInfoScreen api={props()} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Your basic information' })).toBeTruthy();
     expect(screen.getByRole('textbox', { name: 'Name' }).getAttribute('autocomplete')).toBe('off');
     expect(screen.getByRole('textbox', { name: 'Email' }).getAttribute('type')).toBe('email');
@@ -71,7 +57,7 @@ describe('examinee-input-info, editing', () => {
 
   it('hands every edit to onChange with all three values', async () => {
     const onChange = vi.fn();
-    const { user } = await renderView(<Controlled {...props({ onChange })} />);
+    const { user } = await renderView(<Controlled api={props({ change: onChange })} />);
     await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Aiko');
     expect(onChange).toHaveBeenCalledTimes(4);
     expect(onChange).toHaveBeenLastCalledWith({ examinee_name: 'Aiko', grade_id: null, email: '' });
@@ -84,7 +70,7 @@ describe('examinee-input-info, editing', () => {
   });
 
   it('shows the values it is given', async () => {
-    await renderView(<ExamineeInputInfoScreen {...props({ values: filled })} />);
+    await renderView(<ExamineeInputInfoScreen api={props({ values: filled })} />);
     expect((screen.getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe('Aiko Tanaka');
     expect((screen.getByRole('combobox', { name: 'Grade' }) as HTMLSelectElement).value).toBe('5');
     expect((screen.getByRole('textbox', { name: 'Email' }) as HTMLInputElement).value).toBe('aiko@example.com');
@@ -92,7 +78,7 @@ describe('examinee-input-info, editing', () => {
 
   it('asks for a review with Next, by button and by Enter', async () => {
     const onReview = vi.fn();
-    const { user } = await renderView(<ExamineeInputInfoScreen {...props({ values: filled, onReview })} />);
+    const { user } = await renderView(<ExamineeInputInfoScreen api={props({ values: filled, review: onReview })} />);
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await user.click(screen.getByRole('textbox', { name: 'Email' }));
     await user.keyboard('{Enter}');
@@ -101,9 +87,9 @@ describe('examinee-input-info, editing', () => {
 
   it('shows "{attribute} is a required field" under each empty field, tied to it, and focuses the first', async () => {
     const onReview = vi.fn();
-    const { user, rerender } = await renderView(<ExamineeInputInfoScreen {...props({ onReview })} />);
+    const { user, rerender } = await renderView(<ExamineeInputInfoScreen api={props({ review: onReview })} />);
     await user.click(screen.getByRole('button', { name: 'Next' }));
-    rerender(<ExamineeInputInfoScreen {...props({ onReview, errors: { examinee_name: 'required', grade_id: 'required', email: 'required' } })} />);
+    rerender(<ExamineeInputInfoScreen api={props({ review: onReview, errors: { examinee_name: 'required', grade_id: 'required', email: 'required' } })} />);
     const name = screen.getByRole('textbox', { name: 'Name' });
     const grade = screen.getByRole('combobox', { name: 'Grade' });
     const email = screen.getByRole('textbox', { name: 'Email' });
@@ -116,15 +102,15 @@ describe('examinee-input-info, editing', () => {
 
   it('does not move focus while the pupil types, even when the errors change', async () => {
     const { user, rerender } = await renderView(
-      <ExamineeInputInfoScreen {...props({ errors: { examinee_name: 'required', email: 'invalid' } })} />,
+      <ExamineeInputInfoScreen api={props({ errors: { examinee_name: 'required', email: 'invalid' } })} />,
     );
     await user.click(screen.getByRole('textbox', { name: 'Email' }));
-    rerender(<ExamineeInputInfoScreen {...props({ errors: { email: 'invalid' } })} />);
+    rerender(<ExamineeInputInfoScreen api={props({ errors: { email: 'invalid' } })} />);
     expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Email' }));
   });
 
   it('tells an email that is not valid, and a name that is too long', async () => {
-    await renderView(<ExamineeInputInfoScreen {...props({ values: filled, errors: { email: 'invalid', examinee_name: 'invalid' } })} />);
+    await renderView(<ExamineeInputInfoScreen api={props({ values: filled, errors: { email: 'invalid', examinee_name: 'invalid' } })} />);
     expect(describedText(screen.getByRole('textbox', { name: 'Email' }))).toEqual(['Please enter a valid Email address.']);
     expect(describedText(screen.getByRole('textbox', { name: 'Name' }))).toEqual(['This is too long. Please make it shorter.']);
     expect(screen.getByRole('combobox', { name: 'Grade' }).getAttribute('aria-invalid')).toBeNull();
@@ -133,7 +119,7 @@ describe('examinee-input-info, editing', () => {
 
 describe('examinee-input-info, confirming', () => {
   it('shows the values and asks to register, warning they cannot be changed', async () => {
-    await renderView(<ExamineeInputInfoScreen {...props({ step: 'confirming', values: { ...filled, grade_id: 99 } })} />);
+    await renderView(<ExamineeInputInfoScreen api={props({ step: 'confirming', values: { ...filled, grade_id: 99 } })} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Check your details' })).toBeTruthy();
     expect(screen.getAllByRole('term').map((t) => t.textContent)).toEqual(['Name', 'Grade', 'Email']);
     expect(screen.getAllByRole('definition').map((d) => d.textContent)).toEqual(['Aiko Tanaka', 'Other', 'aiko@example.com']);
@@ -142,19 +128,19 @@ describe('examinee-input-info, confirming', () => {
   });
 
   it('moves focus to the heading when the step changes', async () => {
-    const { rerender } = await renderView(<ExamineeInputInfoScreen {...props({ values: filled })} />);
-    rerender(<ExamineeInputInfoScreen {...props({ step: 'confirming', values: filled })} />);
+    const { rerender } = await renderView(<ExamineeInputInfoScreen api={props({ values: filled })} />);
+    rerender(<ExamineeInputInfoScreen api={props({ step: 'confirming', values: filled })} />);
     expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Check your details' }));
-    rerender(<ExamineeInputInfoScreen {...props({ step: 'saving', values: filled })} />);
+    rerender(<ExamineeInputInfoScreen api={props({ step: 'saving', values: filled })} />);
     expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Check your details' }));
-    rerender(<ExamineeInputInfoScreen {...props({ step: 'editing', values: filled })} />);
+    rerender(<ExamineeInputInfoScreen api={props({ step: 'editing', values: filled })} />);
     expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Your basic information' }));
   });
 
   it('registers with Register and goes back with Change', async () => {
     const onConfirm = vi.fn();
     const onBack = vi.fn();
-    const { user } = await renderView(<ExamineeInputInfoScreen {...props({ step: 'confirming', values: filled, onConfirm, onBack })} />);
+    const { user } = await renderView(<ExamineeInputInfoScreen api={props({ step: 'confirming', values: filled, confirm: onConfirm, edit: onBack })} />);
     expect(screen.getAllByRole('definition')[1]?.textContent).toBe('Grade 5');
     await user.click(screen.getByRole('button', { name: 'Register' }));
     expect(onConfirm).toHaveBeenCalledOnce();
@@ -165,7 +151,7 @@ describe('examinee-input-info, confirming', () => {
   it('waits while saving: neither button acts again', async () => {
     const onConfirm = vi.fn();
     const onBack = vi.fn();
-    const { user } = await renderView(<ExamineeInputInfoScreen {...props({ step: 'saving', values: filled, onConfirm, onBack })} />);
+    const { user } = await renderView(<ExamineeInputInfoScreen api={props({ step: 'saving', values: filled, confirm: onConfirm, edit: onBack })} />);
     const register = screen.getByRole('button', { name: 'Registering…' });
     expect(register.getAttribute('aria-busy')).toBe('true');
     await user.click(register);
@@ -175,7 +161,7 @@ describe('examinee-input-info, confirming', () => {
   });
 
   it('tells a failed save as an alert', async () => {
-    await renderView(<ExamineeInputInfoScreen {...props({ step: 'confirming', values: filled, failure: 'ER_DUP_ENTRY' })} />);
+    await renderView(<ExamineeInputInfoScreen api={props({ step: 'confirming', values: filled, failure: 'ER_DUP_ENTRY' })} />);
     expect(screen.getByRole('alert').textContent).toBe('This has already been registered.');
     expect(screen.getByRole('button', { name: 'Register' })).toBeTruthy();
   });
@@ -183,7 +169,7 @@ describe('examinee-input-info, confirming', () => {
 
 describe('examinee-input-info in Japanese', () => {
   it('renders from the ja catalog', async () => {
-    await renderView(<ExamineeInputInfoScreen {...props({ errors: { email: 'required' } })} />, { language: 'ja' });
+    await renderView(<ExamineeInputInfoScreen api={props({ errors: { email: 'required' } })} />, { language: 'ja' });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('あなたの基本情報');
     expect(screen.getByText('メールアドレスを入力してください')).toBeTruthy();
     const options = within(screen.getByRole('combobox', { name: '学年' })).getAllByRole('option');

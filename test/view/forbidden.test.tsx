@@ -10,7 +10,7 @@ import { renderView } from '../helpers/render-view.tsx';
 describe('forbidden', () => {
   it('says a login is needed and goes to the login page', async () => {
     const onGoToLogin = vi.fn();
-    const { user } = await renderView(<ForbiddenScreen onGoToLogin={onGoToLogin} />);
+    const { user } = await renderView(<ForbiddenScreen api={{ goToLogin: onGoToLogin }} />);
     expect(screen.getByRole('heading', { level: 1, name: 'You are not logged in.' })).toBeTruthy();
     expect(screen.getByText('You need to log in to see this page.')).toBeTruthy();
     // The seed's "not logged in" view: the exam header above it, one main landmark, one h1.
@@ -22,7 +22,7 @@ describe('forbidden', () => {
   });
 
   it('renders in Japanese from the ja catalog', async () => {
-    await renderView(<ForbiddenScreen onGoToLogin={vi.fn()} />, { language: 'ja' });
+    await renderView(<ForbiddenScreen api={{ goToLogin: vi.fn() }} />, { language: 'ja' });
     expect(screen.getByText('このページを見るには、ログインしてください。')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'ログインページへ' })).toBeTruthy();
   });

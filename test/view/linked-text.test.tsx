@@ -10,6 +10,7 @@ import { isExternalLink, splitLinks } from '../../src/components/linked-text/lin
 import { LinkedText } from '../../src/components/linked-text/linked-text.tsx';
 import { LoginScreen } from '../../src/screens/login/login.tsx';
 import { renderView } from '../helpers/render-view.tsx';
+import { loginApi } from '../helpers/session-fixtures.ts';
 
 describe('which strings are external links', () => {
   it.each([
@@ -93,7 +94,7 @@ describe('the login page\'s school, schedule and venue texts', () => {
       venueName: 'Room 2, https://sakura.example/map',
     };
     await renderView(
-      <LoginScreen status="ready" place={place} kind="id" ssoUrl={null} busy={false} error={null} onSubmit={vi.fn()} onRetry={vi.fn()} />,
+      <LoginScreen api={loginApi({ status: 'ready', place, kind: 'id', ssoUrl: null, busy: false, error: null, submit: vi.fn(), retry: vi.fn() })} />,
     );
     const school = screen.getByText('School').closest('div')!;
     expect(within(school).getByRole('link', { name: 'mailto:office@sakura.example' }).getAttribute('href')).toBe('mailto:office@sakura.example');

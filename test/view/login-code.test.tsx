@@ -6,16 +6,15 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storageKeys } from '../../machines/shared/storage.ts';
-import { LoginCodeScreen, type LoginCodeScreenProps } from '../../src/screens/login-code/login-code.tsx';
+import { LoginCodeScreen } from '../../src/screens/login-code/login-code.tsx';
 import { renderView } from '../helpers/render-view.tsx';
+import { loginCodeApi } from '../helpers/session-fixtures.ts';
 
-function props(overrides: Partial<LoginCodeScreenProps> = {}): LoginCodeScreenProps {
-  return { busy: false, error: null, onSubmit: vi.fn(), ...overrides };
-}
+const props = loginCodeApi;
 
 describe('login-code', () => {
   it('shows the heading, the labelled code field with its format hint and the Log in button', async () => {
-    await renderView(<LoginCodeScreen {...props()} />);
+    await renderView(<LoginCodeScreen api={props()} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Log in with your login code' })).toBeTruthy();
     const field = screen.getByRole('textbox', { name: 'Login code' });
     expect(field.getAttribute('autocomplete')).toBe('off');
@@ -30,7 +29,7 @@ describe('login-code', () => {
 
   it('hands the code as typed to onSubmit, by button and by Enter', async () => {
     const onSubmit = vi.fn();
-    const { user } = await renderView(<LoginCodeScreen {...props({ onSubmit })} />);
+    const { user } = await renderView(<LoginCodeScreen api={props({ submit: onSubmit })} />);
     await user.type(screen.getByRole('textbox', { name: 'Login code' }), 'ac3e f4gh j6km');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     await user.keyboard('{Enter}');
@@ -38,7 +37,7 @@ describe('login-code', () => {
   });
 
   it('shows "required" under the field, tied to it', async () => {
-    await renderView(<LoginCodeScreen {...props({ error: { kind: 'field', rule: 'required' } })} />);
+    await renderView(<LoginCodeScreen api={props({ error: { kind: 'field', rule: 'required' } })} />);
     const field = screen.getByRole('textbox', { name: 'Login code' });
     expect(field.getAttribute('aria-invalid')).toBe('true');
     const described = (field.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent);
@@ -47,7 +46,7 @@ describe('login-code', () => {
   });
 
   it('shows the format when the code is not a login code', async () => {
-    await renderView(<LoginCodeScreen {...props({ error: { kind: 'field', rule: 'invalid' } })} />);
+    await renderView(<LoginCodeScreen api={props({ error: { kind: 'field', rule: 'invalid' } })} />);
     const field = screen.getByRole('textbox', { name: 'Login code' });
     expect(field.getAttribute('aria-invalid')).toBe('true');
     const errorId = (field.getAttribute('aria-describedby') ?? '').split(' ')[0] ?? '';
@@ -57,7 +56,7 @@ describe('login-code', () => {
   });
 
   it('shows a failed login as an alert', async () => {
-    await renderView(<LoginCodeScreen {...props({ error: { kind: 'failure', code: 'LOGIN_CODE_INCORRECT' } })} />);
+    await renderView(<LoginCodeScreen api={props({ error: { kind: 'failure', code: 'LOGIN_CODE_INCORRECT' } })} />);
     expect(screen.getByRole('alert').textContent).toBe('The login code is incorrect.');
     expect(screen.getByRole('textbox', { name: 'Login code' }).getAttribute('aria-invalid')).toBeNull();
   });
@@ -68,13 +67,13 @@ describe('login-code', () => {
     ['TIME_START', 'The test period has not started yet.'],
     ['ER_SCHEDULE_HISTORY_COMPLETED', 'This account has already been used or the exam has ended.'],
   ] as const)('tells %s in words', async (code, text) => {
-    await renderView(<LoginCodeScreen {...props({ error: { kind: 'failure', code } })} />);
+    await renderView(<LoginCodeScreen api={props({ error: { kind: 'failure', code } })} />);
     expect(screen.getByRole('alert').textContent).toBe(text);
   });
 
   it('waits while busy: the button says so and does not submit again', async () => {
     const onSubmit = vi.fn();
-    const { user } = await renderView(<LoginCodeScreen {...props({ busy: true, onSubmit })} />);
+    const { user } = await renderView(<LoginCodeScreen api={props({ busy: true, submit: onSubmit })} />);
     const button = screen.getByRole('button', { name: 'Logging in…' });
     expect(button.getAttribute('aria-busy')).toBe('true');
     await user.click(button);
@@ -82,7 +81,7 @@ describe('login-code', () => {
   });
 
   it('offers every language by its own name and switches at once, remembering the choice', async () => {
-    const { user, storage } = await renderView(<LoginCodeScreen {...props()} />);
+    const { user, storage } = await renderView(<LoginCodeScreen api={props()} />);
     const picker = screen.getByRole('combobox', { name: 'Language' });
     const names = within(picker).getAllByRole('option').map((o) => o.textContent);
     expect(names).toHaveLength(24);
@@ -100,7 +99,7 @@ describe('login-code', () => {
   });
 
   it('renders in Japanese from the ja catalog', async () => {
-    await renderView(<LoginCodeScreen {...props({ error: { kind: 'failure', code: 'LOGIN_CODE_INCORRECT' } })} />, {
+    await renderView(<LoginCodeScreen api={props({ error: { kind: 'failure', code: 'LOGIN_CODE_INCORRECT' } })} />, {
       language: 'ja',
     });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('ログインコードでログインしましょう');

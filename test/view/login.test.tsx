@@ -6,13 +6,15 @@
  */
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { LoginScreen, type LoginScreenProps } from '../../src/screens/login/login.tsx';
+import type { LoginApi } from '../../machines/session/session.connect.ts';
+import { LoginScreen } from '../../src/screens/login/login.tsx';
 import { renderView } from '../helpers/render-view.tsx';
+import { loginApi } from '../helpers/session-fixtures.ts';
 
 const place = { organizationName: 'Sakura Primary School', scheduleName: 'Spring test 2026', venueName: 'Room 2' };
 
-function props(overrides: Partial<LoginScreenProps> = {}): LoginScreenProps {
-  return { status: 'ready', place, kind: 'id', ssoUrl: null, busy: false, error: null, onSubmit: vi.fn(), onRetry: vi.fn(), ...overrides };
+function props(overrides: Partial<LoginApi> = {}): LoginApi {
+  return loginApi({ place, ...overrides });
 }
 
 function describedText(field: HTMLElement): string[] {
@@ -21,7 +23,7 @@ function describedText(field: HTMLElement): string[] {
 
 describe('login', () => {
   it('shows the heading, the school, schedule and venue, and the two fields with autocomplete off', async () => {
-    await renderView(<LoginScreen {...props()} />);
+    await renderView(<LoginScreen api={props()} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Log in' })).toBeTruthy();
     expect(screen.getAllByRole('term').map((t) => t.textContent)).toEqual(['School', 'Schedule', 'Venue']);
     expect(screen.getAllByRole('definition').map((d) => d.textContent)).toEqual(['Sakura Primary School', 'Spring test 2026', 'Room 2']);
@@ -36,18 +38,18 @@ describe('login', () => {
   });
 
   it('shows only the school when the page names no schedule or venue', async () => {
-    await renderView(<LoginScreen {...props({ place: { organizationName: 'Sakura Primary School', scheduleName: null, venueName: null } })} />);
+    await renderView(<LoginScreen api={props({ place: { organizationName: 'Sakura Primary School', scheduleName: null, venueName: null } })} />);
     expect(screen.getAllByRole('term').map((t) => t.textContent)).toEqual(['School']);
   });
 
   it('says "Log in to your exams" for an examinee login', async () => {
-    await renderView(<LoginScreen {...props({ kind: 'examinee' })} />);
+    await renderView(<LoginScreen api={props({ kind: 'examinee' })} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Log in to your exams' })).toBeTruthy();
   });
 
   it('hands login ID and password to onSubmit, by button and by Enter', async () => {
     const onSubmit = vi.fn();
-    const { user } = await renderView(<LoginScreen {...props({ onSubmit })} />);
+    const { user } = await renderView(<LoginScreen api={props({ submit: onSubmit })} />);
     await user.type(screen.getByRole('textbox', { name: 'Login ID' }), 'pupil-01');
     await user.type(screen.getByLabelText('Password'), 'secret 1');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
@@ -59,7 +61,7 @@ describe('login', () => {
   });
 
   it('shows and hides the password', async () => {
-    const { user } = await renderView(<LoginScreen {...props()} />);
+    const { user } = await renderView(<LoginScreen api={props()} />);
     const password = screen.getByLabelText('Password');
     const toggle = screen.getByRole('button', { name: 'Show password' });
     expect(toggle.getAttribute('aria-controls')).toBe(password.id);
@@ -71,10 +73,10 @@ describe('login', () => {
 
   it('shows "required" under each empty field, tied to it, and focuses the first after a submit', async () => {
     const onSubmit = vi.fn();
-    const { user, rerender } = await renderView(<LoginScreen {...props({ onSubmit })} />);
+    const { user, rerender } = await renderView(<LoginScreen api={props({ submit: onSubmit })} />);
     await user.click(screen.getByLabelText('Password'));
     await user.click(screen.getByRole('button', { name: 'Log in' }));
-    rerender(<LoginScreen {...props({ onSubmit, error: { kind: 'fields', fields: { login_id: 'required', password: 'required' } } })} />);
+    rerender(<LoginScreen api={props({ submit: onSubmit, error: { kind: 'fields', fields: { login_id: 'required', password: 'required' } } })} />);
     const loginId = screen.getByRole('textbox', { name: 'Login ID' });
     const password = screen.getByLabelText('Password');
     expect(loginId.getAttribute('aria-invalid')).toBe('true');
@@ -86,7 +88,7 @@ describe('login', () => {
   });
 
   it('tells a field that is not valid', async () => {
-    await renderView(<LoginScreen {...props({ error: { kind: 'fields', fields: { password: 'invalid' } } })} />);
+    await renderView(<LoginScreen api={props({ error: { kind: 'fields', fields: { password: 'invalid' } } })} />);
     expect(screen.getByRole('textbox', { name: 'Login ID' }).getAttribute('aria-invalid')).toBeNull();
     expect(describedText(screen.getByLabelText('Password'))).toEqual(['This is too long. Please make it shorter.']);
   });
@@ -106,14 +108,14 @@ describe('login', () => {
     ['ER_SCHEDULE_HISTORY_CANCELLED', 'This exam has been cancelled. Please ask your teacher.'],
     ['NETWORK_ERROR', 'Network error. Please check the connection and try again.'],
   ] as const)('tells a refused login (%s) as an alert above the form', async (code, text) => {
-    await renderView(<LoginScreen {...props({ error: { kind: 'failure', code } })} />);
+    await renderView(<LoginScreen api={props({ error: { kind: 'failure', code } })} />);
     expect(screen.getByRole('alert').textContent).toBe(text);
     expect(screen.getByRole('textbox', { name: 'Login ID' })).toBeTruthy();
   });
 
   it('waits while busy: the button says so and does not submit again', async () => {
     const onSubmit = vi.fn();
-    const { user } = await renderView(<LoginScreen {...props({ busy: true, onSubmit })} />);
+    const { user } = await renderView(<LoginScreen api={props({ busy: true, submit: onSubmit })} />);
     const button = screen.getByRole('button', { name: 'Logging in…' });
     expect(button.getAttribute('aria-busy')).toBe('true');
     await user.click(button);
@@ -121,7 +123,7 @@ describe('login', () => {
   });
 
   it('shows a skeleton and no form while the page loads', async () => {
-    await renderView(<LoginScreen {...props({ status: 'loading', place: null })} />);
+    await renderView(<LoginScreen api={props({ status: 'loading', place: null })} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Log in' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('Loading…');
     expect(screen.queryByRole('textbox')).toBeNull();
@@ -131,7 +133,7 @@ describe('login', () => {
   it('tells a failed load and offers Try again', async () => {
     const onRetry = vi.fn();
     const { user } = await renderView(
-      <LoginScreen {...props({ status: 'error', place: null, error: { kind: 'failure', code: 'TIMEOUT' }, onRetry })} />,
+      <LoginScreen api={props({ status: 'error', place: null, error: { kind: 'failure', code: 'TIMEOUT' }, retry: onRetry })} />,
     );
     expect(screen.getByRole('alert').textContent).toBe('Network error. Please check the connection and try again.');
     await user.click(screen.getByRole('button', { name: 'Try again' }));
@@ -140,7 +142,7 @@ describe('login', () => {
   });
 
   it('shows the invalid-URL page, with no form, when the page names no known schedule or school', async () => {
-    await renderView(<LoginScreen {...props({ status: 'invalid', place: null })} />);
+    await renderView(<LoginScreen api={props({ status: 'invalid', place: null })} />);
     expect(screen.getByRole('heading', { level: 1, name: 'The venue, organization or schedule URL is not valid.' })).toBeTruthy();
     expect(screen.queryByRole('textbox')).toBeNull();
     expect(screen.queryAllByRole('button')).toHaveLength(0);
@@ -148,7 +150,7 @@ describe('login', () => {
   });
 
   it('renders in Japanese from the ja catalog', async () => {
-    await renderView(<LoginScreen {...props({ error: { kind: 'failure', code: 'INCORRECT_ID_PASSWORD' } })} />, { language: 'ja' });
+    await renderView(<LoginScreen api={props({ error: { kind: 'failure', code: 'INCORRECT_ID_PASSWORD' } })} />, { language: 'ja' });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('ログイン');
     expect(screen.getByRole('textbox', { name: 'ログインID' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'パスワードを表示' })).toBeTruthy();
@@ -156,14 +158,14 @@ describe('login', () => {
   });
 
   it('offers the school account instead of a form when the school signs its pupils in itself', async () => {
-    await renderView(<LoginScreen {...props({ kind: 'sso', ssoUrl: '/api/sso/oidc/start?school=GRADUS-OAUTH' })} />);
+    await renderView(<LoginScreen api={props({ kind: 'sso', ssoUrl: '/api/sso/oidc/start?school=GRADUS-OAUTH' })} />);
     const link = screen.getByRole('link', { name: 'Sign in with your school account' });
     expect(link.getAttribute('href')).toBe('/api/sso/oidc/start?school=GRADUS-OAUTH');
     expect(screen.queryByRole('textbox', { name: 'Login ID' })).toBeNull();
   });
 
   it('says so when single sign-on is not set up on this server', async () => {
-    await renderView(<LoginScreen {...props({ kind: 'sso', ssoUrl: null })} />);
+    await renderView(<LoginScreen api={props({ kind: 'sso', ssoUrl: null })} />);
     expect(screen.getByRole('alert').textContent).toContain('not set up here yet');
     expect(screen.queryByRole('link')).toBeNull();
     expect(screen.queryByRole('textbox', { name: 'Login ID' })).toBeNull();

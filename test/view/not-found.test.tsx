@@ -11,7 +11,7 @@ import { renderView } from '../helpers/render-view.tsx';
 describe('not-found', () => {
   it('says the page was not found and goes to the login page', async () => {
     const onGoToLogin = vi.fn();
-    const { user } = await renderView(<NotFoundScreen onGoToLogin={onGoToLogin} />);
+    const { user } = await renderView(<NotFoundScreen api={{ goToLogin: onGoToLogin }} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Page not found' })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Go to the login page' }));
     expect(onGoToLogin).toHaveBeenCalledOnce();

@@ -8,25 +8,17 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { MenuView } from '../../machines/session/session.selectors.ts';
-import { TestingMenuScreen, type TestingMenuProps } from '../../src/screens/testing-menu/testing-menu.tsx';
+import type { MenuApi } from '../../machines/session/session.connect.ts';
+import { TestingMenuScreen } from '../../src/screens/testing-menu/testing-menu.tsx';
 import { renderView } from '../helpers/render-view.tsx';
+import { menuApi } from '../helpers/session-fixtures.ts';
 
 function menu(overrides: Partial<MenuView> = {}): MenuView {
   return { fee: 'paid', exam: 'can_take', result: 'not_finished', releaseAt: null, next: 'take_test', ...overrides };
 }
 
-function props(overrides: Partial<TestingMenuProps> = {}): TestingMenuProps {
-  return {
-    status: 'ready',
-    menu: menu(),
-    error: null,
-    onPayFee: vi.fn(),
-    onTakeTest: vi.fn(),
-    onViewResults: vi.fn(),
-    onRetry: vi.fn(),
-    onLogout: vi.fn(),
-    ...overrides,
-  };
+function props(overrides: Partial<MenuApi> = {}): MenuApi {
+  return menuApi({ menu: menu(), ...overrides });
 }
 
 function card(name: string): HTMLElement {
@@ -42,7 +34,7 @@ function primaryButtons(): string[] {
 
 describe('testing-menu', () => {
   it('shows the three cards as a list: fee paid, take test, results after the exam', async () => {
-    await renderView(<TestingMenuScreen {...props()} />);
+    await renderView(<TestingMenuScreen api={props()} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Menu' })).toBeTruthy();
     expect(screen.getAllByRole('listitem')).toHaveLength(3);
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(['Exam fee', 'Test', 'Results']);
@@ -54,7 +46,7 @@ describe('testing-menu', () => {
 
   it('takes the test with "Take test", the one primary action', async () => {
     const onTakeTest = vi.fn();
-    const { user } = await renderView(<TestingMenuScreen {...props({ onTakeTest })} />);
+    const { user } = await renderView(<TestingMenuScreen api={props({ takeTest: onTakeTest })} />);
     const take = screen.getByRole('button', { name: 'Take test' }) as HTMLButtonElement;
     expect(take.disabled).toBe(false);
     expect(primaryButtons()).toEqual(['Take test']);
@@ -66,7 +58,7 @@ describe('testing-menu', () => {
     const onPayFee = vi.fn();
     const onTakeTest = vi.fn();
     const { user } = await renderView(
-      <TestingMenuScreen {...props({ menu: menu({ fee: 'to_pay', exam: 'needs_fee', next: 'pay_fee' }), onPayFee, onTakeTest })} />,
+      <TestingMenuScreen api={props({ menu: menu({ fee: 'to_pay', exam: 'needs_fee', next: 'pay_fee' }), payFee: onPayFee, takeTest: onTakeTest })} />,
     );
     expect(primaryButtons()).toEqual(['Pay fee']);
     await user.click(within(card('Exam fee')).getByRole('button', { name: 'Pay fee' }));
@@ -81,7 +73,7 @@ describe('testing-menu', () => {
   it('shows "Payment not completed" with a way back to the pending payment', async () => {
     const onPayFee = vi.fn();
     const { user } = await renderView(
-      <TestingMenuScreen {...props({ menu: menu({ fee: 'pending', exam: 'needs_fee', next: 'pay_fee' }), onPayFee })} />,
+      <TestingMenuScreen api={props({ menu: menu({ fee: 'pending', exam: 'needs_fee', next: 'pay_fee' }), payFee: onPayFee })} />,
     );
     const fee = card('Exam fee');
     expect(within(fee).getByText('Payment not completed')).toBeTruthy();
@@ -91,27 +83,27 @@ describe('testing-menu', () => {
   });
 
   it('shows the fee state in words, with no button, when the host has no payment screen', async () => {
-    const { onPayFee: _omit, ...rest } = props({ menu: menu({ fee: 'to_pay', exam: 'needs_fee', next: 'pay_fee' }) });
-    await renderView(<TestingMenuScreen {...rest} />);
+    const { payFee: _omit, ...rest } = props({ menu: menu({ fee: 'to_pay', exam: 'needs_fee', next: 'pay_fee' }) });
+    await renderView(<TestingMenuScreen api={rest} />);
     expect(within(card('Exam fee')).getByText('Pay fee')).toBeTruthy();
     expect(within(card('Exam fee')).queryAllByRole('button')).toHaveLength(0);
   });
 
   it('hides the payment card when no fee is paid online', async () => {
-    await renderView(<TestingMenuScreen {...props({ menu: menu({ fee: 'not_required' }) })} />);
+    await renderView(<TestingMenuScreen api={props({ menu: menu({ fee: 'not_required' }) })} />);
     expect(screen.queryByRole('heading', { name: 'Exam fee' })).toBeNull();
     expect(screen.getAllByRole('listitem')).toHaveLength(2);
   });
 
   it('says why the test cannot be taken when the fee is settled', async () => {
-    await renderView(<TestingMenuScreen {...props({ menu: menu({ exam: 'unavailable', next: null }) })} />);
+    await renderView(<TestingMenuScreen api={props({ menu: menu({ exam: 'unavailable', next: null }) })} />);
     expect(within(card('Test')).getByText('You cannot take the test right now.')).toBeTruthy();
     expect(primaryButtons()).toEqual([]);
   });
 
   it('shows "Exam completed" and "Waiting for the result to be released", with the release date in the language\'s format', async () => {
     const view = menu({ exam: 'completed', result: 'waiting', releaseAt: '2026-11-29T12:00:00.000Z', next: null });
-    await renderView(<TestingMenuScreen {...props({ menu: view })} />);
+    await renderView(<TestingMenuScreen api={props({ menu: view })} />);
     expect(within(card('Test')).getByText('Exam completed')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Take test' })).toBeNull();
     const results = card('Results');
@@ -121,19 +113,19 @@ describe('testing-menu', () => {
 
   it('writes the release date in Japanese long format in Japanese', async () => {
     const view = menu({ exam: 'completed', result: 'waiting', releaseAt: '2026-11-29T12:00:00.000Z', next: null });
-    await renderView(<TestingMenuScreen {...props({ menu: view })} />, { language: 'ja' });
+    await renderView(<TestingMenuScreen api={props({ menu: view })} />, { language: 'ja' });
     expect(within(screen.getByRole('list')).getByText(/2026年11月29日/)).toBeTruthy();
   });
 
   it('says when results come when the release date is not known', async () => {
-    await renderView(<TestingMenuScreen {...props({ menu: menu({ exam: 'completed', result: 'waiting', next: null }) })} />);
+    await renderView(<TestingMenuScreen api={props({ menu: menu({ exam: 'completed', result: 'waiting', next: null }) })} />);
     expect(within(card('Results')).getByText('Results can be viewed from one week after the exam.')).toBeTruthy();
   });
 
   it('opens the results with "View results" (primary) once released', async () => {
     const onViewResults = vi.fn();
     const view = menu({ exam: 'completed', result: 'viewable', next: 'view_results' });
-    const { user } = await renderView(<TestingMenuScreen {...props({ menu: view, onViewResults })} />);
+    const { user } = await renderView(<TestingMenuScreen api={props({ menu: view, viewResults: onViewResults })} />);
     expect(primaryButtons()).toEqual(['View results']);
     await user.click(within(card('Results')).getByRole('button', { name: 'View results' }));
     expect(onViewResults).toHaveBeenCalledOnce();
@@ -141,30 +133,30 @@ describe('testing-menu', () => {
 
   it('says a result past its two years can no longer be viewed (not that it waits), in English and Japanese', async () => {
     const view = menu({ exam: 'completed', result: 'expired', next: null });
-    const { unmount } = await renderView(<TestingMenuScreen {...props({ menu: view })} />);
+    const { unmount } = await renderView(<TestingMenuScreen api={props({ menu: view })} />);
     const results = card('Results');
     expect(within(results).getByText('Results can be viewed for two years after the exam. This result can no longer be viewed.')).toBeTruthy();
     expect(within(results).queryByText('Waiting for the result to be released')).toBeNull();
     expect(within(results).queryAllByRole('button')).toHaveLength(0);
     expect(primaryButtons()).toEqual([]);
     unmount();
-    await renderView(<TestingMenuScreen {...props({ menu: view })} />, { language: 'ja' });
+    await renderView(<TestingMenuScreen api={props({ menu: view })} />, { language: 'ja' });
     expect(screen.getByText('結果はテストから2年間見られます。この結果はもう見られません。')).toBeTruthy();
   });
 
   it('explains a cancelled or expired exam, which has no result', async () => {
-    const { unmount } = await renderView(<TestingMenuScreen {...props({ menu: menu({ exam: 'cancelled', result: 'none', next: null }) })} />);
+    const { unmount } = await renderView(<TestingMenuScreen api={props({ menu: menu({ exam: 'cancelled', result: 'none', next: null }) })} />);
     expect(within(card('Test')).getByText('This exam has been cancelled. Please ask your teacher.')).toBeTruthy();
     expect(within(card('Results')).getByText('There is no result for this exam.')).toBeTruthy();
     unmount();
-    await renderView(<TestingMenuScreen {...props({ menu: menu({ exam: 'expired', result: 'none', next: null }) })} />);
+    await renderView(<TestingMenuScreen api={props({ menu: menu({ exam: 'expired', result: 'none', next: null }) })} />);
     expect(within(card('Test')).getByText('The test period has ended.')).toBeTruthy();
   });
 
   it('is used with the keyboard: Tab reaches the actions in order and Enter presses them', async () => {
     const onPayFee = vi.fn();
     const view = menu({ fee: 'to_pay', exam: 'needs_fee', next: 'pay_fee' });
-    const { user } = await renderView(<TestingMenuScreen {...props({ menu: view, onPayFee })} />);
+    const { user } = await renderView(<TestingMenuScreen api={props({ menu: view, payFee: onPayFee })} />);
     await user.tab();
     expect(document.activeElement?.textContent).toBe('Pay fee');
     await user.keyboard('{Enter}');
@@ -175,20 +167,20 @@ describe('testing-menu', () => {
 
   it('logs out with "Log out"', async () => {
     const onLogout = vi.fn();
-    const { user } = await renderView(<TestingMenuScreen {...props({ onLogout })} />);
+    const { user } = await renderView(<TestingMenuScreen api={props({ logout: onLogout })} />);
     await user.click(screen.getByRole('button', { name: 'Log out' }));
     expect(onLogout).toHaveBeenCalledOnce();
   });
 
   it('shows a skeleton while the menu loads, and only Log out', async () => {
-    await renderView(<TestingMenuScreen {...props({ status: 'loading', menu: null })} />);
+    await renderView(<TestingMenuScreen api={props({ status: 'loading', menu: null })} />);
     expect(screen.getByRole('status').textContent).toBe('Loading…');
     expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Log out']);
   });
 
   it('tells a failed load and offers Try again', async () => {
     const onRetry = vi.fn();
-    const { user } = await renderView(<TestingMenuScreen {...props({ status: 'error', menu: null, error: 'NETWORK_ERROR', onRetry })} />);
+    const { user } = await renderView(<TestingMenuScreen api={props({ status: 'error', menu: null, error: 'NETWORK_ERROR', retry: onRetry })} />);
     expect(screen.getByRole('alert').textContent).toBe('Network error. Please check the connection and try again.');
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(onRetry).toHaveBeenCalledOnce();
@@ -196,7 +188,7 @@ describe('testing-menu', () => {
   });
 
   it('renders in Japanese from the ja catalog', async () => {
-    await renderView(<TestingMenuScreen {...props({ menu: menu({ exam: 'can_take', result: 'waiting' }) })} />, { language: 'ja' });
+    await renderView(<TestingMenuScreen api={props({ menu: menu({ exam: 'can_take', result: 'waiting' }) })} />, { language: 'ja' });
     expect(screen.getByRole('button', { name: 'テストを受ける' })).toBeTruthy();
     expect(screen.getByText('結果の発表をまっています')).toBeTruthy();
   });

@@ -9,6 +9,7 @@ import { failureMessage } from '../../src/i18n/failure-messages.ts';
 import { LoginCodeScreen } from '../../src/screens/login-code/login-code.tsx';
 import { LoginScreen } from '../../src/screens/login/login.tsx';
 import { renderView } from '../helpers/render-view.tsx';
+import { loginApi, loginCodeApi } from '../helpers/session-fixtures.ts';
 
 const TEXT = 'Too many tries. Please wait a few minutes, then try again. If this keeps happening, ask your teacher.';
 
@@ -18,23 +19,14 @@ describe('a throttled login', () => {
   });
 
   it('is told on the login-code screen', async () => {
-    await renderView(<LoginCodeScreen busy={false} error={{ kind: 'failure', code: 'TOO_MANY_REQUESTS' }} onSubmit={vi.fn()} />);
+    await renderView(<LoginCodeScreen api={loginCodeApi({ busy: false, error: { kind: 'failure', code: 'TOO_MANY_REQUESTS' }, submit: vi.fn() })} />);
     expect(screen.getByRole('alert').textContent).toBe(TEXT);
   });
 
   it('is told on the login ID screen', async () => {
     const place = { organizationName: 'Sakura Primary School', scheduleName: 'Spring test 2026', venueName: 'Room 2' };
     await renderView(
-      <LoginScreen
-        status="ready"
-        place={place}
-        kind="id"
-        ssoUrl={null}
-        busy={false}
-        error={{ kind: 'failure', code: 'TOO_MANY_REQUESTS' }}
-        onSubmit={vi.fn()}
-        onRetry={vi.fn()}
-      />,
+      <LoginScreen api={loginApi({ status: 'ready', place, kind: 'id', ssoUrl: null, busy: false, error: { kind: 'failure', code: 'TOO_MANY_REQUESTS' }, submit: vi.fn(), retry: vi.fn() })} />,
     );
     expect(screen.getByRole('alert').textContent).toBe(TEXT);
   });

@@ -8,6 +8,5 @@ import { useSession } from './use-session.ts';
 
 export function ConnectedEntry() {
   const api = useSession();
-  if (!api) return <BootingScreen />;
-  return <EntryScreen status={api.entry.status} error={api.entry.error} onGoToLogin={api.goToLogin} />;
+  return api ? <EntryScreen api={api} /> : <BootingScreen />;
 }

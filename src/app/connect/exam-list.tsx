@@ -5,9 +5,8 @@
 import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { ExamListScreen } from '../../screens/exam-list/exam-list.tsx';
 import { useSession } from './use-session.ts';
-import { screenProps } from './screen-props.ts';
 
 export function ConnectedExamList() {
   const api = useSession()?.examList;
-  return api ? <ExamListScreen {...screenProps(api)} /> : <BootingScreen />;
+  return api ? <ExamListScreen api={api} /> : <BootingScreen />;
 }

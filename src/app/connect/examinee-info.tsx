@@ -7,6 +7,5 @@ import { useSession } from './use-session.ts';
 
 export function ConnectedExamineeInfo() {
   const api = useSession()?.info;
-  if (!api) return <BootingScreen />;
-  return <ExamineeInfoScreen info={api.info} onContinue={api.acknowledge} />;
+  return api ? <ExamineeInfoScreen api={api} /> : <BootingScreen />;
 }

@@ -8,6 +8,5 @@ import { useSession } from './use-session.ts';
 
 export function ConnectedForbidden() {
   const api = useSession();
-  if (!api) return <BootingScreen />;
-  return <ForbiddenScreen onGoToLogin={api.goToLogin} />;
+  return api ? <ForbiddenScreen api={api} /> : <BootingScreen />;
 }

@@ -6,11 +6,12 @@ import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { LoginCodeScreen } from '../../screens/login-code/login-code.tsx';
 import { useKioskApi } from '../use-kiosk.ts';
 import { useSession } from './use-session.ts';
-import { screenProps } from './screen-props.ts';
 
 export function ConnectedLoginCode() {
   const kiosk = useKioskApi();
+  // The kiosk as it is when the link is pressed.
+  const checkTerminal = { checkTerminal: () => kiosk().checkTerminal() };
   const api = useSession()?.loginCode;
   if (!api) return <BootingScreen />;
-  return <LoginCodeScreen {...screenProps(api)} onCheckTerminal={() => kiosk().checkTerminal()} />;
+  return <LoginCodeScreen api={api} kiosk={checkTerminal} />;
 }

@@ -8,6 +8,5 @@ import { useSession } from './use-session.ts';
 
 export function ConnectedNotFound() {
   const api = useSession();
-  if (!api) return <BootingScreen />;
-  return <NotFoundScreen onGoToLogin={api.goToLogin} />;
+  return api ? <NotFoundScreen api={api} /> : <BootingScreen />;
 }

@@ -5,9 +5,8 @@
 import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { TestingMenuScreen } from '../../screens/testing-menu/testing-menu.tsx';
 import { useSession } from './use-session.ts';
-import { screenProps } from './screen-props.ts';
 
 export function ConnectedTestingMenu() {
   const api = useSession()?.menu;
-  return api ? <TestingMenuScreen {...screenProps(api)} /> : <BootingScreen />;
+  return api ? <TestingMenuScreen api={api} /> : <BootingScreen />;
 }

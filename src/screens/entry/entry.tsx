@@ -6,23 +6,16 @@
  */
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
-import type { FailureCode } from '../../../machines/shared/ports.ts';
-import type { SsoErrorCode } from '../../../contract/session.ts';
+import type { SessionApi } from '../../../machines/session/session.connect.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { ErrorIcon } from '../../components/icon/icons.tsx';
 import { CardPage } from '../../components/page/card-page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { ssoErrorMessage } from '../../i18n/sso-messages.ts';
 
-export type EntryError = { kind: 'sso'; code: SsoErrorCode } | { kind: 'failure'; code: FailureCode };
-
-export interface EntryScreenProps {
-  status: 'working' | 'failed';
-  error: EntryError | null;
-  onGoToLogin(): void;
-}
-
-export function EntryScreen({ status, error, onGoToLogin }: EntryScreenProps) {
+/** The session's connect: its `entry` part, and "Go to the login page". */
+export function EntryScreen({ api }: { api: Pick<SessionApi, 'entry' | 'goToLogin'> }) {
+  const { status, error } = api.entry;
   const { i18n } = useLingui();
   if (status === 'working') {
     return (
@@ -46,7 +39,7 @@ export function EntryScreen({ status, error, onGoToLogin }: EntryScreenProps) {
           </div>
         </div>
       )}
-      <button type="button" className="button" data-variant="primary" onClick={onGoToLogin}>
+      <button type="button" className="button" data-variant="primary" onClick={api.goToLogin}>
         <Trans>Go to the login page</Trans>
       </button>
     </CardPage>

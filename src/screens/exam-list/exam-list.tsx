@@ -12,8 +12,7 @@ import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import { useId } from 'react';
-import type { ExamRow } from '../../../machines/session/session.selectors.ts';
-import type { FailureCode } from '../../../machines/shared/ports.ts';
+import type { ExamListApi, ExamRow } from '../../../machines/session/session.connect.ts';
 import { LoadFailed } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, InfoIcon, LockIcon } from '../../components/icon/icons.tsx';
 import { LogOutFoot } from '../../components/log-out-foot/log-out-foot.tsx';
@@ -25,18 +24,6 @@ import { useLanguage } from '../../i18n/language-context.tsx';
 import { levelName } from '../../i18n/levels.ts';
 import { subjectName } from '../../i18n/subjects.ts';
 import styles from './exam-list.module.css';
-
-export interface ExamListScreenProps {
-  status: 'loading' | 'ready' | 'error';
-  /** The rows in the order shown, each with what the pupil can do. */
-  rows: ExamRow[];
-  /** /exam-step-mode: levels in order, as steps. */
-  stepMode: boolean;
-  error: FailureCode | null;
-  onChoose(scheduleHistoryId: number): void;
-  onRetry(): void;
-  onLogout(): void;
-}
 
 /** The scoring state of a row; "Scoring" here is a state (being scored), not the column's name. */
 const scoringNames = {
@@ -150,7 +137,8 @@ function ExamTable({ rows, stepMode, onChoose }: { rows: ExamRow[]; stepMode: bo
   );
 }
 
-export function ExamListScreen({ status, rows, stepMode, error, onChoose, onRetry, onLogout }: ExamListScreenProps) {
+export function ExamListScreen({ api }: { api: ExamListApi }) {
+  const { status, rows, stepMode, error } = api;
   return (
     <Page align="start" width="wide">
       <PageHeading>
@@ -168,7 +156,7 @@ export function ExamListScreen({ status, rows, stepMode, error, onChoose, onRetr
           ))}
         </SkeletonRegion>
       )}
-      {status === 'error' && <LoadFailed code={error} onRetry={onRetry} />}
+      {status === 'error' && <LoadFailed code={error} onRetry={api.retry} />}
       {status === 'ready' &&
         (rows.length === 0 ? (
           <div className="alert" data-tone="info">
@@ -178,9 +166,9 @@ export function ExamListScreen({ status, rows, stepMode, error, onChoose, onRetr
             </p>
           </div>
         ) : (
-          <ExamTable rows={rows} stepMode={stepMode} onChoose={onChoose} />
+          <ExamTable rows={rows} stepMode={stepMode} onChoose={api.choose} />
         ))}
-      <LogOutFoot onLogout={onLogout} />
+      <LogOutFoot onLogout={api.logout} />
     </Page>
   );
 }

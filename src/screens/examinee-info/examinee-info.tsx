@@ -5,18 +5,15 @@
  */
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
+import type { InfoApi } from '../../../machines/session/session.connect.ts';
 import { InfoIcon } from '../../components/icon/icons.tsx';
 import { DetailRow, Details } from '../../components/details/details.tsx';
 import { CardPage } from '../../components/page/card-page.tsx';
 import { gradeName } from '../../i18n/grades.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 
-export interface ExamineeInfoScreenProps {
-  info: { examinee_name: string; grade_id: number; email: string };
-  onContinue(): void;
-}
-
-export function ExamineeInfoScreen({ info, onContinue }: ExamineeInfoScreenProps) {
+export function ExamineeInfoScreen({ api }: { api: InfoApi }) {
+  const { info } = api;
   const { i18n } = useLingui();
   const { language } = useLanguage();
   return (
@@ -32,7 +29,7 @@ export function ExamineeInfoScreen({ info, onContinue }: ExamineeInfoScreenProps
           <Trans>This information is registered and cannot be changed. If something is wrong, please tell your teacher.</Trans>
         </p>
       </div>
-      <button type="button" className="button" data-variant="primary" onClick={onContinue}>
+      <button type="button" className="button" data-variant="primary" onClick={api.acknowledge}>
         <Trans>Continue</Trans>
       </button>
     </CardPage>

@@ -2,7 +2,7 @@
  * Basic information registration (seed sections 2 and 5, `examinee-input-info`): name, grade
  * (1 to 12, or Other) and email, then a confirmation step, because basic information cannot be
  * changed after registration. Presentational and controlled: the session machine holds the
- * values, validates them and saves them; every edit goes to `onChange` with all three values.
+ * values, validates them and saves them; every edit goes to the connect's `change` with all three values.
  *
  * Field errors sit under their field, tied to it with aria-invalid and aria-describedby, and
  * the first field in error takes focus; a failed save is an alert.
@@ -12,7 +12,7 @@ import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import { useRef, type FormEvent } from 'react';
 import { fieldMaxLength } from '../../../contract/session.ts';
-import type { FailureCode } from '../../../machines/shared/ports.ts';
+import type { InputInfoApi } from '../../../machines/session/session.connect.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { Field, sharedTerminalTyping, useFocusFirstInvalid } from '../../components/field/field.tsx';
 import { WarningIcon } from '../../components/icon/icons.tsx';
@@ -24,44 +24,14 @@ import { gradeName } from '../../i18n/grades.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import styles from './examinee-input-info.module.css';
 
-export interface ExamineeInfoValues {
-  examinee_name: string;
-  /** 1 to 12, or 99 for Other; null until one is chosen. */
-  grade_id: number | null;
-  email: string;
-}
-
-export interface ExamineeInfoErrors {
-  examinee_name?: 'required' | 'invalid';
-  grade_id?: 'required';
-  email?: 'required' | 'invalid';
-}
-
-export interface ExamineeInputInfoScreenProps {
-  /** editing: the form; confirming: the values and "Register?"; saving: the same, waiting. */
-  step: 'editing' | 'confirming' | 'saving';
-  values: ExamineeInfoValues;
-  errors: ExamineeInfoErrors;
-  failure: FailureCode | null;
-  /** The grades to choose from, in the order offered (1 to 12, then 99 for Other). */
-  grades: readonly number[];
-  onChange(values: ExamineeInfoValues): void;
-  /** "Next": the machine validates and moves to confirming. */
-  onReview(): void;
-  /** "Change": back to the form. */
-  onBack(): void;
-  /** "Register". */
-  onConfirm(): void;
-}
-
 const labels = {
   examinee_name: msg`Name`,
   grade_id: msg`Grade`,
   email: msg`Email`,
 };
 
-export function ExamineeInputInfoScreen(props: ExamineeInputInfoScreenProps) {
-  const { step, failure } = props;
+export function ExamineeInputInfoScreen({ api }: { api: InputInfoApi }) {
+  const { step, failure } = api;
   return (
     <Page align="center">
       <div className="card">
@@ -70,13 +40,14 @@ export function ExamineeInputInfoScreen(props: ExamineeInputInfoScreenProps) {
           {step === 'editing' ? <Trans>Your basic information</Trans> : <Trans>Check your details</Trans>}
         </PageHeading>
         {failure && <FailureAlert code={failure} />}
-        {step === 'editing' ? <EditForm {...props} /> : <Confirmation {...props} />}
+        {step === 'editing' ? <EditForm api={api} /> : <Confirmation api={api} />}
       </div>
     </Page>
   );
 }
 
-function EditForm({ values, errors, grades, onChange, onReview }: ExamineeInputInfoScreenProps) {
+function EditForm({ api }: { api: InputInfoApi }) {
+  const { values, errors, grades, change } = api;
   const { i18n } = useLingui();
   const { language } = useLanguage();
   const nameRef = useRef<HTMLInputElement>(null);
@@ -90,7 +61,7 @@ function EditForm({ values, errors, grades, onChange, onReview }: ExamineeInputI
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     refused();
-    onReview();
+    api.review();
   }
 
   const required = (field: keyof typeof labels) => i18n._(requiredFieldMessage(i18n._(labels[field])));
@@ -113,7 +84,7 @@ function EditForm({ values, errors, grades, onChange, onReview }: ExamineeInputI
             type="text"
             dir="auto"
             value={values.examinee_name}
-            onChange={(event) => onChange({ ...values, examinee_name: event.target.value })}
+            onChange={(event) => change({ ...values, examinee_name: event.target.value })}
             // Shared terminals: the browser must not remember one pupil's details for the next.
             autoComplete="off"
             maxLength={fieldMaxLength.examinee_name}
@@ -128,7 +99,7 @@ function EditForm({ values, errors, grades, onChange, onReview }: ExamineeInputI
             name="grade_id"
             className="input"
             value={values.grade_id === null ? '' : String(values.grade_id)}
-            onChange={(event) => onChange({ ...values, grade_id: event.target.value === '' ? null : Number(event.target.value) })}
+            onChange={(event) => change({ ...values, grade_id: event.target.value === '' ? null : Number(event.target.value) })}
           >
             <option value="">{i18n._(msg`Choose your grade`)}</option>
             {grades.map((grade) => (
@@ -153,7 +124,7 @@ function EditForm({ values, errors, grades, onChange, onReview }: ExamineeInputI
             type="email"
             inputMode="email"
             value={values.email}
-            onChange={(event) => onChange({ ...values, email: event.target.value })}
+            onChange={(event) => change({ ...values, email: event.target.value })}
             maxLength={fieldMaxLength.email}
           />
         )}
@@ -165,7 +136,8 @@ function EditForm({ values, errors, grades, onChange, onReview }: ExamineeInputI
   );
 }
 
-function Confirmation({ step, values, onBack, onConfirm }: ExamineeInputInfoScreenProps) {
+function Confirmation({ api }: { api: InputInfoApi }) {
+  const { step, values } = api;
   const { i18n } = useLingui();
   const { language } = useLanguage();
   const saving = step === 'saving';
@@ -183,10 +155,10 @@ function Confirmation({ step, values, onBack, onConfirm }: ExamineeInputInfoScre
         </p>
       </div>
       <div className="button-row">
-        <WaitingButton primary waiting={saving} busy={saving} onPress={onConfirm}>
+        <WaitingButton primary waiting={saving} busy={saving} onPress={api.confirm}>
           {saving ? <Trans>Registering…</Trans> : <Trans>Register</Trans>}
         </WaitingButton>
-        <WaitingButton waiting={saving} onPress={onBack}>
+        <WaitingButton waiting={saving} onPress={api.edit}>
           <Trans>Change</Trans>
         </WaitingButton>
       </div>

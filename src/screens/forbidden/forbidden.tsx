@@ -4,15 +4,12 @@
  * the page needs a login. One way on: the login page; the machine decides which one.
  */
 import { Trans } from '@lingui/react/macro';
+import type { SessionApi } from '../../../machines/session/session.connect.ts';
 import { NotLoggedInScreen } from '../not-logged-in/not-logged-in.tsx';
 
-export interface ForbiddenScreenProps {
-  onGoToLogin(): void;
-}
-
-export function ForbiddenScreen({ onGoToLogin }: ForbiddenScreenProps) {
+export function ForbiddenScreen({ api }: { api: Pick<SessionApi, 'goToLogin'> }) {
   return (
-    <NotLoggedInScreen onGoToLogin={onGoToLogin}>
+    <NotLoggedInScreen onGoToLogin={api.goToLogin}>
       <Trans>You need to log in to see this page.</Trans>
     </NotLoggedInScreen>
   );

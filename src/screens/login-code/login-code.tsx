@@ -1,6 +1,6 @@
 /**
  * Login with a login code (seed section 2, `login-code`). Presentational: it shows what it is
- * given and hands the typed code to `onSubmit`; the session machine validates it and answers
+ * given and hands the typed code to the connect's `submit`; the session machine validates it and answers
  * with `error` (a field rule or a failed call) and `busy`.
  *
  * The field: a large, letter-spaced monospace box with the format hint under it; a field error
@@ -11,7 +11,8 @@ import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import { useState, type FormEvent } from 'react';
-import type { FailureCode } from '../../../machines/shared/ports.ts';
+import type { KioskApi } from '../../../machines/kiosk/kiosk.connect.ts';
+import type { LoginCodeApi } from '../../../machines/session/session.connect.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { Field, sharedTerminalTyping } from '../../components/field/field.tsx';
 import { LoginButton, LoginFoot } from '../../components/login-parts/login-parts.tsx';
@@ -19,30 +20,21 @@ import { Page, PageHeading } from '../../components/page/page.tsx';
 import { invalidLoginCodeMessage, requiredFieldMessage } from '../../i18n/field-messages.ts';
 import styles from './login-code.module.css';
 
-export type LoginCodeError =
-  | { kind: 'field'; rule: 'required' | 'invalid' }
-  | { kind: 'failure'; code: FailureCode };
-
-export interface LoginCodeScreenProps {
-  /** A login is on its way: the button waits. */
-  busy: boolean;
-  error: LoginCodeError | null;
-  /** The code as typed; the machine normalises and validates it. */
-  onSubmit(code: string): void;
-  /** "Check this terminal": the terminal check; the link shows when given. */
-  onCheckTerminal?(): void;
-}
-
 const codeLabel = msg`Login code`;
 
-export function LoginCodeScreen({ busy, error, onSubmit, onCheckTerminal }: LoginCodeScreenProps) {
+/**
+ * `kiosk` is the kiosk's connect, for "Check this terminal" (the terminal check is the kiosk's, not
+ * the session's); the link shows when it is given.
+ */
+export function LoginCodeScreen({ api, kiosk }: { api: LoginCodeApi; kiosk?: Pick<KioskApi, 'checkTerminal'> }) {
+  const { busy, error } = api;
   const { i18n } = useLingui();
   const [code, setCode] = useState('');
   const fieldError = error?.kind === 'field' ? error : null;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!busy) onSubmit(code);
+    if (!busy) api.submit(code);
   }
 
   return (
@@ -83,7 +75,7 @@ export function LoginCodeScreen({ busy, error, onSubmit, onCheckTerminal }: Logi
           <LoginButton busy={busy} />
         </form>
       </div>
-      <LoginFoot onCheckTerminal={onCheckTerminal} />
+      <LoginFoot onCheckTerminal={kiosk?.checkTerminal} />
     </Page>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * Login with a login ID and password (seed section 2, `login`), on a school's or a schedule's
- * own page. Presentational: it shows what it is given and hands the typed values to `onSubmit`;
+ * own page. Presentational: it shows what it is given and hands the typed values to the connect's `submit`;
  * the session machine loads the page's organization or schedule, validates, logs in and answers
  * with `status`, `error` and `busy`.
  *
@@ -15,7 +15,8 @@ import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { fieldMaxLength } from '../../../contract/session.ts';
-import type { FailureCode } from '../../../machines/shared/ports.ts';
+import type { KioskApi } from '../../../machines/kiosk/kiosk.connect.ts';
+import type { LoginApi } from '../../../machines/session/session.connect.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { Field, sharedTerminalTyping, useFocusFirstInvalid } from '../../components/field/field.tsx';
 import { WarningIcon } from '../../components/icon/icons.tsx';
@@ -27,49 +28,10 @@ import { failureMessage } from '../../i18n/failure-messages.ts';
 import { requiredFieldMessage, tooLongMessage } from '../../i18n/field-messages.ts';
 import styles from './login.module.css';
 
-export type LoginFieldRule = 'required' | 'invalid';
-
-export type LoginError =
-  | { kind: 'fields'; fields: { login_id?: LoginFieldRule; password?: LoginFieldRule } }
-  | { kind: 'failure'; code: FailureCode };
-
-/** Where the login page belongs: its school, and the schedule and venue when the URL names them. */
-export interface LoginPlace {
-  organizationName: string;
-  scheduleName: string | null;
-  venueName: string | null;
-}
-
-export interface LoginValues {
-  login_id: string;
-  password: string;
-}
-
-export interface LoginScreenProps {
-  /** loading: the page's organization or schedule is on its way; invalid: the URL names none. */
-  status: 'loading' | 'ready' | 'invalid' | 'error';
-  place: LoginPlace | null;
-  /**
-   * id: a schedule's login ID (login type 1); examinee: an examinee account (login type 5);
-   * sso: the school signs its pupils in with its own accounts (single sign-on).
-   */
-  kind: 'id' | 'examinee' | 'sso';
-  /** For sso: where signing in with the school's account starts; null when not set up here. */
-  ssoUrl: string | null;
-  /** A login is on its way: the button waits. */
-  busy: boolean;
-  error: LoginError | null;
-  onSubmit(values: LoginValues): void;
-  /** "Try again" after the page's organization or schedule failed to load. */
-  onRetry(): void;
-  /** "Check this terminal": the terminal check; the link shows when given. */
-  onCheckTerminal?(): void;
-}
-
 const loginIdLabel = msg`Login ID`;
 const passwordLabel = msg`Password`;
 
-function Heading({ kind }: { kind: LoginScreenProps['kind'] }) {
+function Heading({ kind }: { kind: LoginApi['kind'] }) {
   return (
     <PageHeading focusOnMount={false}>
       {kind === 'examinee' ? <Trans>Log in to your exams</Trans> : <Trans>Log in</Trans>}
@@ -77,7 +39,7 @@ function Heading({ kind }: { kind: LoginScreenProps['kind'] }) {
   );
 }
 
-function Place({ place }: { place: LoginPlace }) {
+function Place({ place }: { place: NonNullable<LoginApi['place']> }) {
   const rows: { key: string; term: ReactNode; value: string | null }[] = [
     { key: 'school', term: <Trans>School</Trans>, value: place.organizationName },
     { key: 'schedule', term: <Trans>Schedule</Trans>, value: place.scheduleName },
@@ -100,7 +62,13 @@ function Place({ place }: { place: LoginPlace }) {
   );
 }
 
-export function LoginScreen({ status, place, kind, ssoUrl, busy, error, onSubmit, onRetry, onCheckTerminal }: LoginScreenProps) {
+/**
+ * `kiosk` is the kiosk's connect, for "Check this terminal" (the terminal check is the kiosk's, not
+ * the session's); the link shows when it is given.
+ */
+export function LoginScreen({ api, kiosk }: { api: LoginApi; kiosk?: Pick<KioskApi, 'checkTerminal'> }) {
+  const { status, place, kind, ssoUrl, busy, error } = api;
+  const onCheckTerminal = kiosk?.checkTerminal;
   const { i18n } = useLingui();
 
   if (status === 'invalid') {
@@ -135,7 +103,7 @@ export function LoginScreen({ status, place, kind, ssoUrl, busy, error, onSubmit
         {status === 'error' && (
           <>
             <FailureAlert code={error?.kind === 'failure' ? error.code : 'GENERIC_ERROR'} />
-            <button type="button" className="button" data-variant="primary" onClick={onRetry}>
+            <button type="button" className="button" data-variant="primary" onClick={api.retry}>
               <Trans>Try again</Trans>
             </button>
           </>
@@ -147,7 +115,7 @@ export function LoginScreen({ status, place, kind, ssoUrl, busy, error, onSubmit
             {kind === 'sso' ? (
               <SchoolSignIn ssoUrl={ssoUrl} />
             ) : (
-              <LoginForm busy={busy} fields={error?.kind === 'fields' ? error.fields : null} onSubmit={onSubmit} />
+              <LoginForm busy={busy} fields={error?.kind === 'fields' ? error.fields : null} onSubmit={api.submit} />
             )}
           </>
         )}
@@ -183,8 +151,8 @@ function SchoolSignIn({ ssoUrl }: { ssoUrl: string | null }) {
 
 function LoginForm({ busy, fields, onSubmit }: {
   busy: boolean;
-  fields: { login_id?: LoginFieldRule; password?: LoginFieldRule } | null;
-  onSubmit(values: LoginValues): void;
+  fields: Extract<LoginApi['error'], { kind: 'fields' }>['fields'] | null;
+  onSubmit: LoginApi['submit'];
 }) {
   const { i18n } = useLingui();
   // What is typed, and whether the password shows, are the pupil's own and never leave the form.
@@ -203,7 +171,7 @@ function LoginForm({ busy, fields, onSubmit }: {
     onSubmit({ login_id: loginId, password });
   }
 
-  function message(rule: LoginFieldRule, label: typeof loginIdLabel) {
+  function message(rule: 'required' | 'invalid', label: typeof loginIdLabel) {
     return rule === 'required' ? i18n._(requiredFieldMessage(i18n._(label))) : i18n._(tooLongMessage);
   }
 

@@ -16,7 +16,7 @@ import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import type { MenuAction, MenuView } from '../../../machines/session/session.selectors.ts';
-import type { FailureCode } from '../../../machines/shared/ports.ts';
+import type { MenuApi } from '../../../machines/session/session.connect.ts';
 import { LoadFailed } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, CircleIcon, ClockIcon, InfoIcon } from '../../components/icon/icons.tsx';
 import { LogOutFoot } from '../../components/log-out-foot/log-out-foot.tsx';
@@ -26,22 +26,6 @@ import { failureMessage } from '../../i18n/failure-messages.ts';
 import { formatDate } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import styles from './testing-menu.module.css';
-
-export interface TestingMenuProps {
-  status: 'loading' | 'ready' | 'error';
-  menu: MenuView | null;
-  error: FailureCode | null;
-  /**
-   * Opens pay-exam-fee. Without it (a host that has no payment screen) the fee card shows its
-   * state in words and no button, so no button leads nowhere; likewise `onViewResults`.
-   */
-  onPayFee?(): void;
-  onTakeTest(): void;
-  /** Opens short-result. */
-  onViewResults?(): void;
-  onRetry(): void;
-  onLogout(): void;
-}
 
 type Tone = 'done' | 'todo' | 'waiting';
 
@@ -239,7 +223,13 @@ function ResultsCard({ menu, onViewResults }: { menu: MenuView; onViewResults?: 
   );
 }
 
-export function TestingMenuScreen({ status, menu, error, onPayFee, onTakeTest, onViewResults, onRetry, onLogout }: TestingMenuProps) {
+/**
+ * The session connect's menu. A host without the payment screen (or the results) may leave out
+ * `payFee` (`viewResults`): the card then shows its state in words and no button, so no button
+ * leads nowhere.
+ */
+export function TestingMenuScreen({ api }: { api: Omit<MenuApi, 'payFee' | 'viewResults'> & Partial<Pick<MenuApi, 'payFee' | 'viewResults'>> }) {
+  const { status, menu, error } = api;
   return (
     <Page align="center" width="wide">
       <PageHeading>
@@ -254,15 +244,15 @@ export function TestingMenuScreen({ status, menu, error, onPayFee, onTakeTest, o
           </div>
         </SkeletonRegion>
       )}
-      {status === 'error' && <LoadFailed code={error} onRetry={onRetry} />}
+      {status === 'error' && <LoadFailed code={error} onRetry={api.retry} />}
       {status === 'ready' && menu && (
         <ul className={styles.cards}>
-          {menu.fee !== 'not_required' && <FeeCard menu={menu} onPayFee={onPayFee} />}
-          <TestCard menu={menu} onTakeTest={onTakeTest} />
-          <ResultsCard menu={menu} onViewResults={onViewResults} />
+          {menu.fee !== 'not_required' && <FeeCard menu={menu} onPayFee={api.payFee} />}
+          <TestCard menu={menu} onTakeTest={api.takeTest} />
+          <ResultsCard menu={menu} onViewResults={api.viewResults} />
         </ul>
       )}
-      <LogOutFoot onLogout={onLogout} />
+      <LogOutFoot onLogout={api.logout} />
     </Page>
   );
 }
