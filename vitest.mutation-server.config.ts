@@ -1,7 +1,7 @@
 /**
  * Vitest configuration of mutation testing of the server's save and login rules
  * (`npm run mutation`, stryker.server.config.mjs): the API tests that exercise
- * server/domain/answers.ts, login.ts, sitting.ts, credentials.ts, tokens.ts,
+ * server/domain/answers/, login.ts, sitting.ts, credentials.ts, tokens.ts,
  * schedule-history.ts, lookups.ts, passwords.ts and errors.ts, and server/db/batching.ts, and nothing else.
  *
  * PGlite only: TEST_DATABASE_URL names a port nothing listens on, so test/helpers/db.ts leaves the

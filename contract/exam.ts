@@ -236,7 +236,7 @@ export function answersDigestText(answers: readonly { question_id: number; value
  * Whether a sitting is over for good: `now` later than its deadline plus the upload window (the
  * answers still on their way from an offline terminal; the server's UPLOAD_WINDOW_HOURS, which
  * the proctor's roster carries as `upload_window_ms`). The server refuses its answers from then
- * on (server/domain/answers.ts) and a proctor's extension of it (server/domain/proctor.ts), and
+ * on (server/domain/answers/) and a proctor's extension of it (server/domain/proctor.ts), and
  * the proctor page stops offering that extension (machines/proctor/proctor.rules.ts).
  */
 export function isPastUploadWindow(deadlineAt: Date, now: Date, uploadWindowMs: number): boolean {

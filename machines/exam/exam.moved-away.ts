@@ -5,7 +5,7 @@
  * here), or from loading the exam (a reload: the move revoked this terminal's token). No answer is
  * taken any more; what this terminal still holds goes to the server first, one answer at a time
  * as the sync region sends them (the server takes those given before the move, newest wins, and
- * refuses later ones, server/domain/answers.ts):
+ * refuses later ones, server/domain/answers/):
  * - reading (entered from loading, or at once on a reload whose stored session says so): the
  *   outbox's unsent answers of the sitting, then checking;
  * - checking -> sending while the server does not hold an answer given here (one still being

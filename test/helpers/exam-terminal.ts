@@ -34,7 +34,7 @@ const examCalls = ['examDetails', 'startExam', 'examQuestions', 'saveAnswer', 'f
  * Whether the server refuses this call of a terminal a proctor moved the pupil away from at
  * `movedAt` (epoch ms, the server's clock), as the real one does: the move revoked the terminal's
  * token, so every call is 403 INCORRECT_DEVICE (server/http/middleware.ts), but an answer given
- * before the move is still taken (server/domain/answers.ts).
+ * before the move is still taken (server/domain/answers/).
  */
 function refusedAfterMove(name: (typeof examCalls)[number], args: unknown[], movedAt: number): boolean {
   if (name !== 'saveAnswer') return true;
