@@ -20,12 +20,15 @@
  *   sitting never started is EXAM_NOT_STARTED, of a released result ER_SCHEDULE_HISTORY_COMPLETED.
  * - Every action runs in one transaction with its audit entry (GET /admin/audit).
  *
- * Live updates: the proctor page polls the roster every ROSTER_POLL_MS with If-None-Match;
- * the server answers 304 while nothing changed (the ETag covers the content, not
- * server_time, nor the last contact of a pupil `in_exam`, which every heartbeat moves: that
- * state already says "heard from within OFFLINE_AFTER_MS"). Polling was chosen over server-sent events because it works through school
- * proxies that buffer SSE, needs no sticky connection when several API processes share one
- * PostgreSQL, and a 304 costs next to nothing.
+ * Live updates: the proctor page asks for one room's roster in full once, then every
+ * ROSTER_POLL_MS for what changed since the last answer (`since`, the answer's cursor): the rows
+ * that changed and those whose state the time alone moved, nothing else, so a poll costs what
+ * changed in the room, not the size of the test period. The last contact of a pupil `in_exam`,
+ * which every heartbeat moves, is not a change: that state already says "heard from within
+ * OFFLINE_AFTER_MS". Without `since` the roster comes in full with a strong ETag, and a matching
+ * If-None-Match is 304. Polling was chosen over server-sent events because it works through
+ * school proxies that buffer SSE and needs no sticky connection when several API processes share
+ * one PostgreSQL.
  *
  * Decisions beyond /work/notes/exam-day-contract.md (names there are kept):
  * - Roster states add `moving` (a proctor released the terminal; the pupil has not pressed
@@ -44,7 +47,7 @@
  */
 import * as v from 'valibot';
 
-/** How often the proctor page asks for the roster (with If-None-Match). */
+/** How often the proctor page asks for the roster's changes (with the last answer's cursor). */
 export const ROSTER_POLL_MS = 5_000;
 
 const isoTimestamp = v.pipe(v.string(), v.isoTimestamp());
@@ -139,8 +142,22 @@ export const ScheduleCodeParamSchema = v.object({ code: CodeSchema });
 /** Path parameter `:id` (a schedule history id) of the sitting calls. */
 export const SittingIdParamSchema = v.object({ id: NumericParam });
 
-/** GET /admin/schedules/:code/roster?venue_id= */
-export const RosterQuerySchema = v.object({ venue_id: v.optional(NumericParam) });
+/**
+ * The roster's cursor: what an answer's `cursor` carries, sent back as `since` to get only what
+ * changed after that answer. Opaque to the page; the server reads it as
+ * `<transaction horizon>.<answer time, ms since the epoch>`.
+ */
+export const RosterCursorSchema = v.pipe(v.string(), v.regex(/^[0-9]{1,19}\.[0-9]{1,15}$/, 'invalid'));
+export type RosterCursor = v.InferOutput<typeof RosterCursorSchema>;
+
+/**
+ * GET /admin/schedules/:code/roster?venue_id=&since=: one room of the schedule (venue_id), or the
+ * whole schedule; with `since` (a cursor an earlier answer gave) only the pupils whose row may have
+ * changed after it. A `since` that is not such a cursor (malformed, or ahead of the server's
+ * database) is 422 ROSTER_CURSOR_INVALID: ask without it. (`since` is checked apart from the
+ * rest, with RosterCursorSchema, so it has its own code.)
+ */
+export const RosterQuerySchema = v.object({ venue_id: v.optional(NumericParam), since: v.optional(v.pipe(v.string(), v.maxLength(64))) });
 
 /**
  * A pupil's live state, derived on the server at `server_time`:
@@ -227,15 +244,22 @@ export const RosterPupilSchema = v.object({
 export type RosterPupil = v.InferOutput<typeof RosterPupilSchema>;
 
 /**
- * The roster response; sent with a strong ETag over everything but server_time and the
- * `last_contact_at` of pupils `in_exam` (a 304 keeps the copy held: read an in-exam pupil's
- * last contact as "within OFFLINE_AFTER_MS of the last confirmation").
+ * The roster in full (asked without `since`); sent with a strong ETag over everything but
+ * server_time, the cursor and the `last_contact_at` of pupils `in_exam` (a 304 keeps the copy
+ * held: read an in-exam pupil's last contact as "within OFFLINE_AFTER_MS of the last
+ * confirmation").
  */
 export const RosterResponseSchema = v.object({
+  kind: v.literal('full'),
   schedule: AdminScheduleSchema,
   /** The room the roster is limited to (venue_id in the query), else null. */
   venue: v.nullable(VenueSchema),
+  /** Every room the schedule's pupils sit in (a pupil's room is their classroom, else the schedule's venue), by name. */
+  rooms: v.array(VenueSchema),
+  /** The room's (or schedule's) pupils, by name. */
   pupils: v.array(RosterPupilSchema),
+  /** Send it back as `since` for what changes after this answer. */
+  cursor: RosterCursorSchema,
   /**
    * The server's upload window (UPLOAD_WINDOW_HOURS), ms: a sitting whose deadline_at plus this is
    * past (contract/exam.ts `isPastUploadWindow`, on the server's clock) can no longer be extended,
@@ -245,6 +269,29 @@ export const RosterResponseSchema = v.object({
   ...serverTime,
 });
 export type RosterResponse = v.InferOutput<typeof RosterResponseSchema>;
+
+/**
+ * The roster's changes (asked with `since`): the rows of the room (or schedule) that changed after
+ * the cursor, and those whose state the time alone moved since then (went offline, ran out of
+ * time, a login expired), each row whole; nothing of the others. An empty `pupils` says nothing
+ * changed. Rows are never removed (a sitting stays on its schedule). Merge it into the roster held
+ * (machines/proctor/proctor.rules.ts `mergeRoster`) and send `cursor` next time.
+ */
+export const RosterChangesSchema = v.object({
+  kind: v.literal('changes'),
+  /** The cursor these changes follow (the request's `since`). */
+  since: RosterCursorSchema,
+  venue: v.nullable(VenueSchema),
+  pupils: v.array(RosterPupilSchema),
+  cursor: RosterCursorSchema,
+  upload_window_ms: v.pipe(v.number(), v.minValue(0)),
+  ...serverTime,
+});
+export type RosterChanges = v.InferOutput<typeof RosterChangesSchema>;
+
+/** What GET /admin/schedules/:code/roster answers with 200: the roster in full, or its changes. */
+export const RosterAnswerSchema = v.variant('kind', [RosterResponseSchema, RosterChangesSchema]);
+export type RosterAnswer = v.InferOutput<typeof RosterAnswerSchema>;
 
 // ---------------------------------------------------------------------------
 // Actions

@@ -55,6 +55,7 @@ export const messageErrorCodes = [
   'NOT_ACCEPTABLE', // 406 (seed section 8): the request's Accept admits nothing the call answers with (JSON, or a PDF)
   'TOO_MANY_REQUESTS', // 429: too many failed logins from this network; Retry-After says how long to wait
   'FORBIDDEN', // 403: a staff member whose role does not allow the call (a proctor calling an administrator's)
+  'ROSTER_CURSOR_INVALID', // 422: the roster's `since` is not a cursor this server gave (malformed, or ahead of this database): ask for the room in full
 ] as const;
 
 export const errorCodes = [...serverErrorCodes, ...messageErrorCodes] as const;

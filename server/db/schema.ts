@@ -15,6 +15,7 @@
 import { sql } from 'drizzle-orm';
 import { auditActions } from '../../contract/admin.ts';
 import {
+  bigint,
   boolean,
   check,
   customType,
@@ -356,6 +357,14 @@ export const scheduleHistories = pgTable(
      * second one): the proctor's roster shows it until a move, which clears it.
      */
     refusedElsewhereAt: timestampTz('refused_elsewhere_at'),
+    /**
+     * The transaction (its xid8, as a number) that last changed what the proctor's roster shows of
+     * this sitting: set by the trigger `schedule_histories_roster_version` (migration 0013) on an
+     * insert and on an update of a column the roster shows, never on a contact-only update (a
+     * heartbeat or save within 20 s of the last contact); the roster's cursor reads it
+     * (server/domain/roster.ts `changedSince`).
+     */
+    rosterVersion: bigint('roster_version', { mode: 'number' }).notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [

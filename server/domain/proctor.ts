@@ -41,7 +41,7 @@ import { auditLog, deviceMoves, examinees, scheduleHistories, schedules, staff }
 import { auditColumns, auditEntryOf } from './audit-entries.ts';
 import { DomainError } from './errors.ts';
 import { resetSitting, retakeRefusal } from './retake.ts';
-import { findSchedule, findVenue, notFound, rosterPupil } from './roster.ts';
+import { findSchedule, findVenue, notFound, roomWhere, rosterPupil } from './roster.ts';
 import { answeringRefusal } from './schedule-history.ts';
 import { MAX_ID } from './sitting.ts';
 import { withinReach, type StaffPrincipal } from './staff.ts';
@@ -268,15 +268,13 @@ export async function extendSchedule(
   return db.transaction(async (tx) => {
     const schedule = await findSchedule(tx, principal, code);
     const venue = context.venueId === undefined ? null : await findVenue(tx, principal, context.venueId);
-    // A pupil's room is their schedule's venue: another room of the organisation has nobody here.
-    const inRoom = venue === null || schedule.venue?.id === venue.id;
-    const locked = inRoom
-      ? await tx
-          .select({ id: scheduleHistories.id, deadlineAt: scheduleHistories.deadlineAt })
-          .from(scheduleHistories)
-          .where(and(eq(scheduleHistories.scheduleId, schedule.id), eq(scheduleHistories.status, ScheduleHistoryStatus.DOING)))
-          .for('update')
-      : [];
+    // A pupil's room is their classroom, else their schedule's venue (roster.ts `roomWhere`).
+    const locked = await tx
+      .select({ id: scheduleHistories.id, deadlineAt: scheduleHistories.deadlineAt })
+      .from(scheduleHistories)
+      .innerJoin(examinees, eq(examinees.id, scheduleHistories.examineeId))
+      .where(and(roomWhere(schedule, venue), eq(scheduleHistories.status, ScheduleHistoryStatus.DOING)))
+      .for('update', { of: scheduleHistories });
     const done = await doneAlready(tx, principal, 'extend_room', { scheduleId: schedule.id }, context.idempotencyKey);
     if (done) return typeof done.detail['sittings'] === 'number' ? done.detail['sittings'] : 0;
     const open = locked.filter((r) => r.deadlineAt !== null && extensionRefusal(r.deadlineAt, now, context.uploadWindowMs) === null);

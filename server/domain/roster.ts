@@ -13,13 +13,32 @@
  * Access: a schedule, venue or sitting outside the proctor's organisation is NOT_FOUND, exactly
  * like one that does not exist.
  *
- * The roster is polled (contract/admin.ts explains why not SSE), so `rosterEtag` gives a strong
- * validator over its content without server_time, nor the heartbeat instants of pupils in the
- * exam: a poll that finds nothing changed costs a query and no transfer.
+ * A pupil's room is their classroom (`examinees.venue_id`), else their schedule's venue: a room's
+ * roster reads that room's pupils through `examinees_venue_idx`, never the whole test period.
+ *
+ * The roster is polled (contract/admin.ts explains why not SSE): once in full, then for its
+ * changes (`since`, a cursor: `<version>.<time>`). A sitting's `roster_version` is the transaction
+ * that last changed what the roster shows of it (a trigger, migration 0013; a contact-only update
+ * changes nothing), and the cursor's version is the oldest transaction still running when the
+ * answer was made, so a change that commits after the answer is never missed (one that committed
+ * before may come twice: a merge takes a row again). What the time alone moves (offline 30 s after
+ * the last contact, time up at the deadline, a login's expiry) is found between the cursor's time
+ * and now, and the answers saved by the time they were received; both look ROSTER_CURSOR_MARGIN_MS
+ * further back, so a save stamped before the last answer but committed after it still counts.
+ * Without `since`, `rosterEtag` gives a strong validator over the content (without server_time, the
+ * cursor, nor the heartbeat instants of pupils in the exam).
  */
 import { createHash } from 'node:crypto';
-import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
-import type { AdminSchedule, RosterPupil, RosterResponse, RosterState } from '../../contract/admin.ts';
+import * as v from 'valibot';
+import { and, asc, count, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import {
+  RosterCursorSchema,
+  type AdminSchedule,
+  type RosterChanges,
+  type RosterPupil,
+  type RosterResponse,
+  type RosterState,
+} from '../../contract/admin.ts';
 import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Tx } from '../db/client.ts';
@@ -158,8 +177,9 @@ function selectPupils(tx: Tx, where: SQL | undefined, now: Date) {
       levelId: levels.id,
       levelName: levels.name,
       subjectId: levels.subjectId,
-      venueId: schedules.venueId,
-      venueName: sql<string | null>`(select ${venues.name} from ${venues} where ${venues.id} = ${schedules.venueId})`,
+      // The pupil's room: their classroom, else the schedule's venue.
+      venueId: sql<number | null>`coalesce(${examinees.venueId}, ${schedules.venueId})`,
+      venueName: sql<string | null>`(select ${venues.name} from ${venues} where ${venues.id} = coalesce(${examinees.venueId}, ${schedules.venueId}))`,
       questionCount: sql<number>`(select count(*)::int from ${questions} where ${questions.examId} = ${scheduleHistories.examId})`,
       answersSaved: sql<number>`(select count(*)::int from ${answers} where ${answers.scheduleHistoryId} = ${scheduleHistories.id} and ${answers.value} <> '')`,
       loggedIn: sql<boolean>`exists (select 1 from ${authTokens} where ${authTokens.revokedAt} is null and ${authTokens.expiresAt} > ${at} and (${authTokens.scheduleHistoryId} = ${scheduleHistories.id} or (${authTokens.scheduleHistoryId} is null and ${authTokens.examineeId} = ${scheduleHistories.examineeId})))`,
@@ -232,21 +252,118 @@ function pupilView(row: PupilRow, now: Date): RosterPupil {
   };
 }
 
-/** The roster of a schedule, optionally of one room; the caller adds server_time. */
+/**
+ * How much further back than its time a cursor looks for answers received and for states the
+ * time moved: a save or heartbeat is stamped with its request's time and may commit a little
+ * later, after an answer made meanwhile. A write that commits more than this after its request
+ * began, and changes nothing else the roster shows, is seen at the pupil's next change.
+ */
+export const ROSTER_CURSOR_MARGIN_MS = 10_000;
+
+/** A cursor as the server reads it: the transaction horizon and the answer's time (ms). */
+export type RosterCursorParts = { version: bigint; at: number };
+
+/** The cursor of an answer made at `now` with the transaction horizon `version`. */
+export function cursorOf(version: bigint, now: Date): string {
+  return `${version}.${now.getTime()}`;
+}
+
+/** `since` as the server reads it, or 422 ROSTER_CURSOR_INVALID when it is not a cursor's shape. */
+export function readCursor(since: string): RosterCursorParts {
+  if (!v.is(RosterCursorSchema, since)) throw new DomainError('ROSTER_CURSOR_INVALID');
+  const [version, at] = since.split('.') as [string, string];
+  return { version: BigInt(version), at: Number(at) };
+}
+
+/** The transaction horizon now: the oldest running (xmin) and the next to start (xmax). */
+async function horizon(tx: Tx): Promise<{ xmin: bigint; xmax: bigint }> {
+  const result = await tx.execute(sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_snapshot_xmax(pg_current_snapshot())::text as xmax`);
+  const [row] = (result as { rows: Array<{ xmin: string; xmax: string }> }).rows;
+  if (!row) throw new Error('No transaction horizon');
+  return { xmin: BigInt(row.xmin), xmax: BigInt(row.xmax) };
+}
+
+/** Which sittings of the schedule are in the room (null: all of them); reads `examinees` (join it). */
+export function roomWhere(schedule: StaffSchedule, venue: Venue | null): SQL {
+  const inSchedule = eq(scheduleHistories.scheduleId, schedule.id);
+  if (venue === null) return inSchedule;
+  // The schedule's own venue also holds its pupils who have no classroom.
+  const inRoom = schedule.venue?.id === venue.id ? or(eq(examinees.venueId, venue.id), isNull(examinees.venueId))! : eq(examinees.venueId, venue.id);
+  return and(inSchedule, inRoom)!;
+}
+
+/** The sittings whose row may have changed between the cursor and `now` (see the module comment). */
+function changedSince(cursor: RosterCursorParts, now: Date): SQL {
+  const iso = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
+  const from = cursor.at - ROSTER_CURSOR_MARGIN_MS;
+  const to = now.getTime();
+  const h = scheduleHistories;
+  return sql`(${h.rosterVersion} >= ${cursor.version.toString()}::bigint
+    or (${h.status} = ${S.DOING} and ${h.lastContactAt} >= ${iso(from - OFFLINE_AFTER_MS)} and ${h.lastContactAt} <= ${iso(to - OFFLINE_AFTER_MS)})
+    or (${h.status} = ${S.DOING} and ${h.deadlineAt} >= ${iso(from)} and ${h.deadlineAt} <= ${iso(to)})
+    or exists (select 1 from ${answers} where ${answers.scheduleHistoryId} = ${h.id} and ${answers.receivedAt} > ${iso(from)})
+    or (${h.status} = ${S.PENDING} and exists (select 1 from ${authTokens} where ${authTokens.expiresAt} > ${iso(from)} and ${authTokens.expiresAt} <= ${iso(to)}
+      and (${authTokens.scheduleHistoryId} = ${h.id} or (${authTokens.scheduleHistoryId} is null and ${authTokens.examineeId} = ${h.examineeId})))))`;
+}
+
+/** The rooms the schedule's pupils sit in, by name. */
+async function roomsOfSchedule(tx: Tx, scheduleId: number): Promise<Venue[]> {
+  return tx
+    .selectDistinct({ id: venues.id, name: venues.name })
+    .from(scheduleHistories)
+    .innerJoin(schedules, eq(schedules.id, scheduleHistories.scheduleId))
+    .innerJoin(examinees, eq(examinees.id, scheduleHistories.examineeId))
+    .innerJoin(venues, eq(venues.id, sql`coalesce(${examinees.venueId}, ${schedules.venueId})`))
+    .where(eq(scheduleHistories.scheduleId, scheduleId))
+    .orderBy(asc(venues.name), asc(venues.id));
+}
+
+type RosterInput = { code: string; venueId?: number | undefined; since?: string | undefined; now: Date; uploadWindowMs: number };
+
+/**
+ * The roster of a schedule, optionally of one room: in full, or with `since` its changes after
+ * that cursor (422 ROSTER_CURSOR_INVALID when it is not one this database gave); the caller adds
+ * server_time.
+ */
+export async function getRoster(tx: Tx, principal: StaffPrincipal, input: RosterInput & { since?: undefined }): Promise<Omit<RosterResponse, 'server_time'>>;
 export async function getRoster(
   tx: Tx,
   principal: StaffPrincipal,
-  input: { code: string; venueId?: number | undefined; now: Date; uploadWindowMs: number },
-): Promise<Omit<RosterResponse, 'server_time'>> {
+  input: RosterInput,
+): Promise<Omit<RosterResponse, 'server_time'> | Omit<RosterChanges, 'server_time'>>;
+export async function getRoster(
+  tx: Tx,
+  principal: StaffPrincipal,
+  input: RosterInput,
+): Promise<Omit<RosterResponse, 'server_time'> | Omit<RosterChanges, 'server_time'>> {
+  const cursor = input.since === undefined ? null : readCursor(input.since);
   const schedule = await findSchedule(tx, principal, input.code);
   const venue = input.venueId === undefined ? null : await findVenue(tx, principal, input.venueId);
-  // A pupil's room is their schedule's venue: another room's roster of this schedule is empty.
-  const rows = venue !== null && schedule.venue?.id !== venue.id ? [] : await selectPupils(tx, eq(scheduleHistories.scheduleId, schedule.id), input.now);
+  // Taken before the rows are read: whatever commits after it is after the cursor.
+  const { xmin, xmax } = await horizon(tx);
+  if (cursor !== null && (cursor.version > xmax || cursor.at > input.now.getTime() + 60_000)) throw new DomainError('ROSTER_CURSOR_INVALID');
+  const room = roomWhere(schedule, venue);
+  const next = cursorOf(xmin, input.now);
+  if (cursor !== null) {
+    const rows = await selectPupils(tx, and(room, changedSince(cursor, input.now)), input.now);
+    return {
+      kind: 'changes',
+      since: input.since!,
+      venue,
+      pupils: rows.map((row) => pupilView(row, input.now)),
+      cursor: next,
+      upload_window_ms: input.uploadWindowMs,
+    };
+  }
+  const rows = await selectPupils(tx, room, input.now);
   const [total] = await tx.select({ n: count() }).from(scheduleHistories).where(eq(scheduleHistories.scheduleId, schedule.id));
   return {
+    kind: 'full',
     schedule: scheduleView(schedule, total?.n ?? 0),
     venue,
+    rooms: await roomsOfSchedule(tx, schedule.id),
     pupils: rows.map((row) => pupilView(row, input.now)),
+    cursor: next,
     upload_window_ms: input.uploadWindowMs,
   };
 }
@@ -271,8 +388,9 @@ export async function rosterPupil(tx: Tx, scheduleHistoryId: number, now: Date):
  * deadline or other field that moves.
  */
 export function rosterEtag(roster: Omit<RosterResponse, 'server_time'>): string {
+  const { cursor: _cursor, ...content } = roster;
   const stable = {
-    ...roster,
+    ...content,
     pupils: roster.pupils.map((pupil) => (pupil.state === 'in_exam' ? { ...pupil, last_contact_at: null } : pupil)),
   };
   return `"${createHash('sha256').update(JSON.stringify(stable)).digest('base64url')}"`;

@@ -54,6 +54,7 @@ export const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   // the login throttle (server/security/throttle.ts), always with Retry-After.
   TOO_MANY_REQUESTS: 429,
   FORBIDDEN: 403,
+  ROSTER_CURSOR_INVALID: 422,
 };
 
 /**
@@ -100,6 +101,7 @@ const defaultMessages: Record<ErrorCode, string> = {
   NOT_ACCEPTABLE: 'This call answers only with application/json (the documents: application/pdf); the Accept header admits neither.',
   TOO_MANY_REQUESTS: 'Too many attempts. Please wait a little and try again.',
   FORBIDDEN: 'Only an administrator can do this.',
+  ROSTER_CURSOR_INVALID: 'The roster cursor is not one this server gave. Ask for the roster without it.',
 };
 
 /** An error only the HTTP layer can see (malformed JSON, an oversized body): its own status. */

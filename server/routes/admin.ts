@@ -6,12 +6,13 @@
  * server's time. Every call but login needs a staff token (requireStaff); anything outside the
  * proctor's organisation is 404 NOT_FOUND.
  *
- * Live updates are polling with ETag, not server-sent events: SSE streams are buffered or cut
- * by the proxies many school networks put in front of the lab, and a stream would pin a
- * proctor to one API process, while with several processes on one PostgreSQL any of them can
- * answer a poll. The roster carries a strong ETag over its content (not server_time), and a
- * poll with a matching If-None-Match is answered 304 with no body. (Responses stay no-store,
- * as every API response: the page keeps the last roster and sends If-None-Match itself.)
+ * Live updates are polling, not server-sent events: SSE streams are buffered or cut by the
+ * proxies many school networks put in front of the lab, and a stream would pin a proctor to one
+ * API process, while with several processes on one PostgreSQL any of them can answer a poll. A
+ * poll with `since` (the last answer's cursor) gets only what changed (server/domain/roster.ts).
+ * Without it the roster comes in full with a strong ETag over its content (not server_time nor
+ * the cursor), and a matching If-None-Match is answered 304 with no body. (Responses stay
+ * no-store, as every API response: the page keeps the last roster itself.)
  */
 import { Hono } from 'hono';
 import {
@@ -27,6 +28,7 @@ import {
   type AdminSchedulesResponse,
   type ExtendScheduleResponse,
   type ExtendSittingResponse,
+  type RosterAnswer,
   type RosterResponse,
   type SittingActionResponse,
   type StaffLoginResponse,
@@ -87,7 +89,12 @@ export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
     const now = c.get('now');
     const { code } = parseWith(ScheduleCodeParamSchema, c.req.param(), 'path');
     const query = parseWith(RosterQuerySchema, c.req.query(), 'query');
-    const roster = await getRoster(db, c.get('staff'), { code, venueId: query.venue_id, now, uploadWindowMs: deps.settings.uploadWindowMs });
+    const input = { code, venueId: query.venue_id, now, uploadWindowMs: deps.settings.uploadWindowMs };
+    if (query.since !== undefined) {
+      const changes = await getRoster(db, c.get('staff'), { ...input, since: query.since });
+      return c.json({ ...changes, server_time: now.toISOString() } satisfies RosterAnswer, 200);
+    }
+    const roster = await getRoster(db, c.get('staff'), input);
     const etag = rosterEtag(roster);
     c.header('ETag', etag);
     if (matchesEtag(c.req.header('if-none-match'), etag)) return c.body(null, 304);

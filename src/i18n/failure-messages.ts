@@ -53,6 +53,7 @@ export const failureMessages: Record<FailureCode, MessageDescriptor> = {
   NOT_ACCEPTABLE: genericError,
   TOO_MANY_REQUESTS: msg`Too many tries. Please wait a few minutes, then try again. If this keeps happening, ask your teacher.`,
   FORBIDDEN: msg`Only an administrator can do this.`,
+  ROSTER_CURSOR_INVALID: msg`The roster could not be updated. It is loaded again in full.`,
   NETWORK_ERROR: networkError,
   TIMEOUT: networkError,
 };

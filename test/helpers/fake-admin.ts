@@ -1,7 +1,8 @@
 /**
  * An in-memory admin API (contract/admin.ts) behind the proctor machine's AdminPort, for the
  * proctor's machine, view and UI-level model tests: staff login with lockout, one schedule with
- * two rooms and a roster served with a strong ETag (If-None-Match -> 304), the four actions with
+ * two rooms and a roster served per room, in full (with a strong ETag: If-None-Match -> 304) or as
+ * its changes since a cursor it gave (any other: 422 ROSTER_CURSOR_INVALID), the four actions with
  * their refusals (an extension past the upload window too, as the real server), and the audit
  * trail, newest first. Every answer is a wire answer (status, JSON body, ETag), so the real
  * actors parse it with the contract's schemas.
@@ -11,6 +12,7 @@
 import type {
   AdminSchedule,
   AuditEntry,
+  RosterChanges,
   RosterPupil,
   RosterResponse,
   Staff,
@@ -113,8 +115,37 @@ export function demoPupils(): RosterPupil[] {
 /** The fake server's upload window (the real one's default, UPLOAD_WINDOW_HOURS 24). */
 export const FAKE_UPLOAD_WINDOW_MS = 24 * 3_600_000;
 
+/** The rooms the pupils sit in, by name (as the server lists a schedule's rooms). */
+export function roomsIn(pupils: readonly RosterPupil[]): Array<{ id: number; name: string }> {
+  const byId = new Map<number, string>();
+  for (const p of pupils) if (p.venue) byId.set(p.venue.id, p.venue.name);
+  return [...byId].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+}
+
 export function demoRoster(pupils: RosterPupil[] = demoPupils()): RosterResponse {
-  return { schedule: demoSchedules[0]!, venue: null, pupils, upload_window_ms: FAKE_UPLOAD_WINDOW_MS, server_time: iso(0) };
+  return {
+    kind: 'full',
+    schedule: demoSchedules[0]!,
+    venue: null,
+    rooms: roomsIn(pupils),
+    pupils,
+    cursor: `0.${FAKE_NOW}`,
+    upload_window_ms: FAKE_UPLOAD_WINDOW_MS,
+    server_time: iso(0),
+  };
+}
+
+/** Changes since the roster's cursor that change nothing (a room where nothing happened). */
+export function noChanges(roster: RosterResponse): RosterChanges {
+  return {
+    kind: 'changes',
+    since: roster.cursor,
+    venue: roster.venue,
+    pupils: [],
+    cursor: roster.cursor,
+    upload_window_ms: roster.upload_window_ms,
+    server_time: roster.server_time,
+  };
 }
 
 const json = (status: number, body: unknown, etag: string | null = null): AdminResponse => ({ status, body, etag });
@@ -167,8 +198,34 @@ export function createFakeAdmin(): FakeAdmin {
     return pupil.deadline_at !== null && isPastUploadWindow(new Date(pupil.deadline_at), new Date(server.now), FAKE_UPLOAD_WINDOW_MS);
   }
 
-  function roster(): RosterResponse {
-    return { schedule: server.schedules[0]!, venue: null, pupils: server.pupils, upload_window_ms: FAKE_UPLOAD_WINDOW_MS, server_time: serverTime() };
+  /** Every cursor given, with the rows as they were then (by sitting, as JSON). */
+  const cursors = new Map<string, Map<number, string>>();
+  function cursor(): string {
+    const given = `${cursors.size + 1}.${server.now}`;
+    cursors.set(given, new Map(server.pupils.map((p) => [p.schedule_history_id, JSON.stringify(p)])));
+    return given;
+  }
+
+  function roster(venue: { id: number; name: string } | null = null): RosterResponse {
+    return {
+      kind: 'full',
+      schedule: server.schedules[0]!,
+      venue,
+      rooms: roomsIn(server.pupils),
+      pupils: venue === null ? server.pupils : server.pupils.filter((p) => p.venue?.id === venue.id),
+      cursor: cursor(),
+      upload_window_ms: FAKE_UPLOAD_WINDOW_MS,
+      server_time: serverTime(),
+    };
+  }
+
+  /** The rows of the room that differ from what they were at the cursor (null: not a cursor given here). */
+  function changes(since: string, venue: { id: number; name: string } | null): RosterChanges | null {
+    const then = cursors.get(since);
+    if (!then) return null;
+    const inRoom = venue === null ? server.pupils : server.pupils.filter((p) => p.venue?.id === venue.id);
+    const pupils = inRoom.filter((p) => then.get(p.schedule_history_id) !== JSON.stringify(p));
+    return { kind: 'changes', since, venue, pupils, cursor: cursor(), upload_window_ms: FAKE_UPLOAD_WINDOW_MS, server_time: serverTime() };
   }
 
   function sittingAction(id: number, kind: 'move-terminal' | 'retake' | 'extend', body: Record<string, unknown>): AdminResponse {
@@ -231,8 +288,16 @@ export function createFakeAdmin(): FakeAdmin {
     let match = /^\/admin\/schedules\/([^/]+)\/roster$/.exec(path);
     if (method === 'GET' && match) {
       if (decodeURIComponent(match[1]!) !== server.schedules[0]!.code) return refusal(404, 'NOT_FOUND');
-      const current = roster();
-      const etag = `"${hash(JSON.stringify({ ...current, server_time: undefined }))}"`;
+      const venueId = request.query?.['venue_id'];
+      const venue = venueId === undefined ? null : (roomsIn(server.pupils).find((r) => r.id === Number(venueId)) ?? null);
+      if (venueId !== undefined && venue === null) return refusal(404, 'NOT_FOUND');
+      const since = request.query?.['since'];
+      if (since !== undefined) {
+        const changed = changes(String(since), venue);
+        return changed === null ? refusal(422, 'ROSTER_CURSOR_INVALID') : json(200, changed);
+      }
+      const current = roster(venue);
+      const etag = `"${hash(JSON.stringify({ ...current, cursor: undefined, server_time: undefined }))}"`;
       if (request.ifNoneMatch === etag) return json(304, undefined, etag);
       return json(200, current, etag);
     }
@@ -289,6 +354,8 @@ export interface ControlledAdmin {
   server: FakeAdmin;
   /** The calls now waiting, oldest first. */
   waiting(): AdminCall[];
+  /** The requests now waiting, oldest first. */
+  waitingRequests(): AdminRequest[];
   /** Lets the oldest waiting call of this name reach the fake server and answer. */
   answer(call: AdminCall): void;
   /** Answers the oldest waiting call of this name with a refusal (no server state changes). */
@@ -314,6 +381,7 @@ export function createControlledAdmin(): ControlledAdmin {
         }),
     },
     waiting: () => pending.map((p) => p.call),
+    waitingRequests: () => pending.map((p) => p.request),
     answer: (call) => {
       const next = take(call);
       server.send(next.request).then(next.resolve, next.reject);
