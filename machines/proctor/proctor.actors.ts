@@ -5,7 +5,7 @@
  *
  * Promises: a 2xx answer that does not match its schema is GENERIC_ERROR; a non-2xx answer is an
  * ApiFailure with the envelope's code and the status (GENERIC_ERROR when there is no envelope);
- * the roster's 304 is "unchanged"; the pupil's Examinee-Token is never read or sent.
+ * the pupil's Examinee-Token is never read or sent.
  */
 import * as v from 'valibot';
 import { fromPromise } from 'xstate';
@@ -14,7 +14,7 @@ import {
   AuditResponseSchema,
   ExtendScheduleResponseSchema,
   ExtendSittingResponseSchema,
-  RosterResponseSchema,
+  RosterAnswerSchema,
   SittingActionResponseSchema,
   StaffLoginResponseSchema,
   StaffMeResponseSchema,
@@ -26,7 +26,16 @@ import { administrationMachine } from '../administration/administration.machine.
 import type { FilePort } from '../administration/administration.types.ts';
 import { ApiFailure, type StoragePort } from '../shared/ports.ts';
 import { clearStaffToken, readStaffToken, writeStaffToken } from '../shared/storage.ts';
-import type { ActionRequest, ActionResult, AdminPort, AdminRequest, AdminResponse, RestoredSession, RosterResult } from './proctor.types.ts';
+import type {
+  ActionRequest,
+  ActionResult,
+  AdminPort,
+  AdminRequest,
+  AdminResponse,
+  RestoredSession,
+  RosterRequest,
+  RosterResult,
+} from './proctor.types.ts';
 
 /** The failure a non-2xx answer stands for. */
 function refusalOf(response: AdminResponse): ApiFailure {
@@ -47,20 +56,27 @@ async function call<S extends v.GenericSchema>(port: AdminPort, request: AdminRe
 
 const segment = (value: string | number) => encodeURIComponent(String(value));
 
-/** GET /admin/schedules/:code/roster with If-None-Match: a new roster, or unchanged (304). */
-export async function loadRoster(port: AdminPort, input: { token: string; code: string; etag: string | null }): Promise<RosterResult> {
+/**
+ * GET /admin/schedules/:code/roster?venue_id=&since=: the room's roster in full (no cursor), or
+ * its changes since the cursor; an answer of the other kind than asked for is GENERIC_ERROR.
+ */
+export async function loadRoster(port: AdminPort, input: RosterRequest): Promise<RosterResult> {
+  const query: Record<string, string | number> = {};
+  if (input.venueId !== null) query['venue_id'] = input.venueId;
+  if (input.since !== null) query['since'] = input.since;
   const request: AdminRequest = {
     method: 'GET',
     path: `/admin/schedules/${segment(input.code)}/roster`,
     token: input.token,
-    ifNoneMatch: input.etag,
+    ...(Object.keys(query).length > 0 ? { query } : {}),
   };
   const response = await port.send(request);
-  if (response.status === 304 && input.etag !== null) return { modified: false };
   if (response.status < 200 || response.status > 299) throw refusalOf(response);
-  const parsed = v.safeParse(RosterResponseSchema, response.body);
-  if (!parsed.success) throw new ApiFailure('GENERIC_ERROR', response.status, 'Unexpected roster');
-  return { modified: true, roster: parsed.output, etag: response.etag };
+  const parsed = v.safeParse(RosterAnswerSchema, response.body);
+  if (!parsed.success || (parsed.output.kind === 'changes') !== (input.since !== null)) {
+    throw new ApiFailure('GENERIC_ERROR', response.status, 'Unexpected roster');
+  }
+  return parsed.output.kind === 'full' ? { kind: 'full', roster: parsed.output } : { kind: 'changes', changes: parsed.output };
 }
 
 /** The action's call: a sitting's move-terminal, retake or extend, or the schedule-wide extension. */
@@ -112,7 +128,7 @@ export function proctorImplementations(deps: { admin: AdminPort & Partial<FilePo
       loadSchedules: fromPromise(({ input }: { input: { token: string } }) =>
         call(admin, { method: 'GET', path: '/admin/schedules', token: input.token }, AdminSchedulesResponseSchema),
       ),
-      loadRoster: fromPromise(({ input }: { input: { token: string; code: string; etag: string | null } }) => loadRoster(admin, input)),
+      loadRoster: fromPromise(({ input }: { input: RosterRequest }) => loadRoster(admin, input)),
       performAction: fromPromise(({ input }: { input: { token: string; scheduleCode: string; request: ActionRequest } }) =>
         performAction(admin, input),
       ),

@@ -10,10 +10,14 @@
  * watching (parallel: `roster` polls, `action` runs the confirm step) <-> audit (loading, failed,
  * ready). signedIn -> signingOut -> signedOut.
  *
- * Live updates: the roster is asked for every ROSTER_POLL_MS with If-None-Match (contract/admin.ts
- * says why polling rather than server-sent events); a 304 keeps the view and only marks it
- * current; a failed poll keeps the last roster on screen, says since when it is not current,
- * and tries again with a growing wait (at most POLL_BACKOFF_MAX_MS): never a dead end.
+ * Live updates: the chosen room's roster (every room: the schedule's) is asked for in full once,
+ * then every ROSTER_POLL_MS only its changes since the last answer's cursor (contract/admin.ts says
+ * why polling rather than server-sent events), merged into the rows held (proctor.rules.ts
+ * `mergeRoster`); an answer with no change only marks the roster current. A failed poll keeps the
+ * last roster on screen, says since when it is not current, and tries again with a growing wait
+ * (at most POLL_BACKOFF_MAX_MS): never a dead end; a cursor the server refuses
+ * (ROSTER_CURSOR_INVALID) is dropped and the next poll asks in full. Choosing another room asks
+ * for its roster in full at once.
  *
  * Invariants:
  * - every admin call but the login carries the staff token; a 401 on any of them (the staff
@@ -48,6 +52,7 @@ export {
   filterCounts,
   inFilter,
   matchesSearch,
+  mergeRoster,
   roomFactsOf,
   rosterFilters,
   canAskAction,
@@ -155,7 +160,8 @@ export const proctorMachine = proctorSetup.createMachine({
         watching: {
           type: 'parallel',
           on: {
-            'venue.chosen': { guard: 'isKnownVenue', actions: 'chooseVenue' },
+            // Another room: its roster in full at once, then its changes (the room watched already: nothing to do).
+            'venue.chosen': { guard: 'isOtherKnownVenue', actions: ['chooseVenue', 'requestRosterRefresh'] },
             // The state filter and the search change what the roster shows, never what it holds.
             'roster.filterChosen': { guard: 'isKnownFilter', actions: 'chooseFilter' },
             'roster.searched': { actions: 'assignSearch' },
@@ -168,7 +174,7 @@ export const proctorMachine = proctorSetup.createMachine({
                   invoke: {
                     id: 'loadRoster',
                     src: 'loadRoster',
-                    input: ({ context }) => ({ token: context.token!, code: context.scheduleCode!, etag: context.etag }),
+                    input: ({ context }) => ({ token: context.token!, code: context.scheduleCode!, venueId: context.venueId, since: context.cursor }),
                     onDone: { target: 'waiting', actions: { type: 'assignRoster', params: ({ event }) => event.output } },
                     onError: [
                       signOutOnRefusal,

@@ -14,6 +14,7 @@ import {
   ExtendSittingRequestSchema,
   SittingActionRequestSchema,
   StaffLoginRequestSchema,
+  type RosterChanges,
   type RosterPupil,
   type RosterResponse,
   type RosterState,
@@ -73,7 +74,7 @@ export function unavailableActions(
   return pastWindow && actionsFor(pupil).includes('extend') ? { extend: 'upload_window_closed' } : {};
 }
 
-/** The roster's pupils in the room the filter shows (every room: all of them). */
+/** The roster's pupils in the room chosen (every room: all of them); the roster held may still be another room's while the chosen one loads. */
 export function visiblePupils(context: Pick<ProctorContext, 'roster' | 'venueId'>): RosterPupil[] {
   const pupils = context.roster?.pupils ?? [];
   return context.venueId === null ? pupils : pupils.filter((p) => p.venue?.id === context.venueId);
@@ -129,11 +130,30 @@ export function pupilsToExtend(context: Pick<ProctorContext, 'roster' | 'venueId
   return visiblePupils(context).filter((pupil) => canAskAction(context, pupil, 'extend', serverClock));
 }
 
-/** The rooms the roster's pupils sit in, by name. */
+/** The rooms of the schedule, by name (as the roster's last full answer listed them). */
 export function roomsOf(roster: RosterResponse | null): Array<{ id: number; name: string }> {
-  const rooms = new Map<number, string>();
-  for (const pupil of roster?.pupils ?? []) if (pupil.venue) rooms.set(pupil.venue.id, pupil.venue.name);
-  return [...rooms].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+  return roster?.rooms ?? [];
+}
+
+/**
+ * The roster held with the changes since its cursor merged in: each changed row replaces the row of
+ * the same sitting where it stands (so the order, and the attention order built on it, moves only
+ * when a row's reason does), a sitting not held yet comes after the others, and the cursor and the
+ * server's time are the changes'. No change keeps the very rows held (the same array). Null when
+ * they cannot be merged (no roster held, or the changes are of another room): ask in full.
+ */
+export function mergeRoster(held: RosterResponse | null, changes: RosterChanges): RosterResponse | null {
+  if (held === null || (held.venue?.id ?? null) !== (changes.venue?.id ?? null)) return null;
+  const stamp = { cursor: changes.cursor, server_time: changes.server_time, upload_window_ms: changes.upload_window_ms };
+  if (changes.pupils.length === 0) return { ...held, ...stamp };
+  const changed = new Map(changes.pupils.map((pupil) => [pupil.schedule_history_id, pupil]));
+  const pupils = held.pupils.map((pupil) => {
+    const row = changed.get(pupil.schedule_history_id);
+    if (row === undefined) return pupil;
+    changed.delete(pupil.schedule_history_id);
+    return row;
+  });
+  return { ...held, ...stamp, pupils: changed.size === 0 ? pupils : [...pupils, ...changed.values()] };
 }
 
 /**

@@ -23,6 +23,7 @@ import {
   canAskAction,
   checkConfirmation,
   checkStaffLogin,
+  mergeRoster,
   pupilsToExtend,
   roomsOf,
   rosterFilters,
@@ -37,6 +38,7 @@ import type {
   ProctorContext,
   ProctorEvent,
   RestoredSession,
+  RosterRequest,
   RosterResult,
 } from './proctor.types.ts';
 
@@ -58,7 +60,7 @@ function offsetFrom(serverTime: string): number {
 /** A schedule just chosen (or none): nothing of the roster, its actions or its audit is kept. */
 export const freshScheduleContext = {
   roster: null,
-  etag: null,
+  cursor: null,
   updatedAt: null,
   pollFailures: 0,
   pollFailure: null,
@@ -140,8 +142,8 @@ export const proctorSetup = setup({
     loadSchedules: fromPromise<AdminSchedulesResponse, { token: string }>(async () => {
       throw new Error('loadSchedules is provided by the edge (proctor.actors.ts)');
     }),
-    /** GET /admin/schedules/:code/roster with If-None-Match. */
-    loadRoster: fromPromise<RosterResult, { token: string; code: string; etag: string | null }>(async () => {
+    /** GET /admin/schedules/:code/roster?venue_id=&since=: in full, or the changes since the cursor. */
+    loadRoster: fromPromise<RosterResult, RosterRequest>(async () => {
       throw new Error('loadRoster is provided by the edge (proctor.actors.ts)');
     }),
     /** POST /admin/sittings/:id/{move-terminal,retake,extend} or /admin/schedules/:code/extend. */
@@ -194,22 +196,31 @@ export const proctorSetup = setup({
       if (event.type !== 'schedule.chosen') return {};
       return { scheduleCode: event.code, ...freshScheduleContext };
     }),
-    assignRoster: assign((_, result: RosterResult) => {
-      if (!result.modified) return { updatedAt: Date.now(), pollFailures: 0, pollFailure: null };
+    /** The roster in full, or its changes merged into the one held (proctor.rules.ts `mergeRoster`): either confirms all of it. */
+    assignRoster: assign(({ context }, result: RosterResult) => {
+      const roster = result.kind === 'full' ? result.roster : mergeRoster(context.roster, result.changes);
+      const answer = result.kind === 'full' ? result.roster : result.changes;
       return {
-        roster: result.roster,
-        etag: result.etag,
-        clockOffsetMs: offsetFrom(result.roster.server_time),
+        // Changes that cannot be merged keep the roster held and drop the cursor: the next poll asks in full.
+        roster: roster ?? context.roster,
+        cursor: roster?.cursor ?? null,
+        clockOffsetMs: offsetFrom(answer.server_time),
         updatedAt: Date.now(),
         pollFailures: 0,
         pollFailure: null,
       };
     }),
-    countPollFailure: assign(({ context, event }) => ({
-      pollFailures: context.pollFailures + 1,
-      pollFailure: failureCodeOf(errorOf(event)),
-    })),
-    chooseVenue: assign({ venueId: ({ event }) => (event.type === 'venue.chosen' ? event.venueId : null) }),
+    /** A failed poll; a cursor the server did not take (ROSTER_CURSOR_INVALID) is dropped, so the next poll asks in full. */
+    countPollFailure: assign(({ context, event }) => {
+      const failure = failureCodeOf(errorOf(event));
+      return {
+        pollFailures: context.pollFailures + 1,
+        pollFailure: failure,
+        cursor: failure === 'ROSTER_CURSOR_INVALID' ? null : context.cursor,
+      };
+    }),
+    /** Another room: its roster is asked for in full (`requestRosterRefresh` follows). */
+    chooseVenue: assign({ venueId: ({ event }) => (event.type === 'venue.chosen' ? event.venueId : null), cursor: null }),
     chooseFilter: assign({ rosterFilter: ({ context, event }) => (event.type === 'roster.filterChosen' ? event.filter : context.rosterFilter) }),
     assignSearch: assign({ search: ({ context, event }) => (event.type === 'roster.searched' ? event.text.slice(0, SEARCH_MAX_LENGTH) : context.search) }),
     assignDraft: assign(({ context, event }) => {
@@ -301,8 +312,11 @@ export const proctorSetup = setup({
     isKnownSchedule: ({ context, event }) =>
       event.type === 'schedule.chosen' && context.schedules.some((s) => s.code === event.code),
     isKnownFilter: ({ event }) => event.type === 'roster.filterChosen' && (rosterFilters as readonly string[]).includes(event.filter),
-    isKnownVenue: ({ context, event }) =>
-      event.type === 'venue.chosen' && (event.venueId === null || roomsOf(context.roster).some((r) => r.id === event.venueId)),
+    /** Another room of the schedule (or every room) than the one watched. */
+    isOtherKnownVenue: ({ context, event }) =>
+      event.type === 'venue.chosen' &&
+      event.venueId !== context.venueId &&
+      (event.venueId === null || roomsOf(context.roster).some((r) => r.id === event.venueId)),
     // On the server's clock when the proctor asked (the event's `now`, this terminal's time): the
     // rule the roster's buttons show, so nothing the server would refuse TIME_END is asked for.
     canRequestAction: ({ context, event }) => {

@@ -9,6 +9,7 @@
 import type {
   AdminSchedule,
   AuditEntry,
+  RosterChanges,
   RosterPupil,
   RosterResponse,
   Staff,
@@ -127,10 +128,10 @@ export interface ProctorContext {
   schedules: AdminSchedule[];
   /** The schedule being watched. */
   scheduleCode: string | null;
-  /** The last roster the server sent (kept through 304s and failed polls). */
+  /** The roster held: the last one the server sent in full, with every change since merged in (kept through failed polls). */
   roster: RosterResponse | null;
-  /** The roster's ETag, sent back as If-None-Match. */
-  etag: string | null;
+  /** The last answer's cursor, sent back as `since` for the changes after it; null: ask in full. */
+  cursor: string | null;
   /** Server clock minus this terminal's clock, from the last roster or action answer (ms). */
   clockOffsetMs: number;
   /** When the roster was last confirmed current (this terminal's clock, ms since the epoch). */
@@ -139,7 +140,7 @@ export interface ProctorContext {
   pollFailures: number;
   /** Why the last poll failed; null once one succeeds. */
   pollFailure: FailureCode | null;
-  /** The room the roster is filtered to; null: every room. */
+  /** The room whose roster is asked for (and shown); null: every room of the schedule. */
   venueId: number | null;
   /** The roster's state filter. */
   rosterFilter: RosterFilter;
@@ -163,7 +164,7 @@ export type ProctorEvent =
   | { type: 'schedule.chosen'; code: string }
   /** Back to the list of schedules. */
   | { type: 'schedules.requested' }
-  /** The roster's room filter; null: every room. */
+  /** The room to watch (its roster is asked for in full, then its changes); null: every room. */
   | { type: 'venue.chosen'; venueId: number | null }
   /** The roster's state filter. */
   | { type: 'roster.filterChosen'; filter: RosterFilter }
@@ -198,7 +199,7 @@ export interface AdminRequest {
   token: string | null;
   query?: Record<string, string | number>;
   body?: unknown;
-  /** The ETag of the copy held, sent as If-None-Match. */
+  /** The ETag of a copy held, sent as If-None-Match. */
   ifNoneMatch?: string | null;
 }
 
@@ -218,8 +219,17 @@ export interface AdminPort {
   send(request: AdminRequest): Promise<AdminResponse>;
 }
 
-/** The roster call's result: a new roster with its ETag, or "unchanged" (304). */
-export type RosterResult = { modified: true; roster: RosterResponse; etag: string | null } | { modified: false };
+/** What the roster call asks for: a room (null: the whole schedule), in full or since a cursor. */
+export interface RosterRequest {
+  token: string;
+  code: string;
+  venueId: number | null;
+  /** The last answer's cursor; null: the roster in full. */
+  since: string | null;
+}
+
+/** The roster call's result: the roster in full, or its changes since the cursor sent. */
+export type RosterResult = { kind: 'full'; roster: RosterResponse } | { kind: 'changes'; changes: RosterChanges };
 
 /** The restored staff session: the stored token and whom the server says it belongs to. */
 export interface RestoredSession {

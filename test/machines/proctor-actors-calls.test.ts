@@ -2,13 +2,13 @@
  * proctor.actors.ts over a scripted AdminPort (each answer given by the test, each request
  * recorded): the path, method, token and body of every call; a 2xx answer parsed with its schema
  * (off the contract: GENERIC_ERROR naming the call); any other status a refusal with the
- * envelope's code, or GENERIC_ERROR without one; the roster's 304 only as an answer to
- * If-None-Match; the staff token kept under its own key. test/view/admin-client.test.ts runs the
+ * envelope's code, or GENERIC_ERROR without one; the roster in full or its changes since a
+ * cursor, each only when asked for; the staff token kept under its own key. test/view/admin-client.test.ts runs the
  * same actors over the real admin client and the fake server.
  */
 import { describe, expect, it } from 'vitest';
 import { createActor, toPromise, type AnyActorLogic } from 'xstate';
-import type { RosterPupil } from '../../contract/admin.ts';
+import type { RosterChanges, RosterPupil } from '../../contract/admin.ts';
 import { loadRoster, performAction, proctorImplementations } from '../../machines/proctor/proctor.actors.ts';
 import type { ActionRequest, AdminPort, AdminRequest, AdminResponse } from '../../machines/proctor/proctor.types.ts';
 import { ApiFailure, type StoragePort } from '../../machines/shared/ports.ts';
@@ -62,24 +62,43 @@ function run<T>(logic: unknown, input?: unknown): Promise<T> {
 }
 
 describe('loadRoster', () => {
-  const input = { token: 'tok', code: 'SPRING 2026/A', etag: '"1"' };
-
-  it('asks for the schedule\'s roster with If-None-Match, the code encoded as one path segment', async () => {
-    const { port, requests } = scripted(answer(200, demoRoster(), '"2"'));
-    expect(await loadRoster(port, input)).toEqual({ modified: true, roster: demoRoster(), etag: '"2"' });
-    expect(requests).toEqual([{ method: 'GET', path: '/admin/schedules/SPRING%202026%2FA/roster', token: 'tok', ifNoneMatch: '"1"' }]);
+  const input = { token: 'tok', code: 'SPRING 2026/A', venueId: null, since: null };
+  const changes = (pupils = demoRoster().pupils.slice(0, 1)): RosterChanges => ({
+    kind: 'changes',
+    since: `0.${FAKE_NOW}`,
+    venue: null,
+    pupils,
+    cursor: `7.${FAKE_NOW + 5_000}`,
+    upload_window_ms: 1,
+    server_time: new Date(FAKE_NOW + 5_000).toISOString(),
   });
 
-  it('a 304 to If-None-Match is "unchanged"; a 304 asked without an ETag is no roster', async () => {
-    expect(await loadRoster(scripted(answer(304, undefined)).port, input)).toEqual({ modified: false });
-    expect(await refusal(loadRoster(scripted(answer(304, undefined)).port, { ...input, etag: null }))).toMatchObject({
-      code: 'GENERIC_ERROR', status: 304,
-    });
+  it('asks for the schedule\'s roster in full, the code encoded as one path segment, with no If-None-Match', async () => {
+    const { port, requests } = scripted(answer(200, demoRoster(), '"2"'));
+    expect(await loadRoster(port, input)).toEqual({ kind: 'full', roster: demoRoster() });
+    expect(requests).toEqual([{ method: 'GET', path: '/admin/schedules/SPRING%202026%2FA/roster', token: 'tok' }]);
+  });
+
+  it('asks for one room\'s changes since the cursor, and reads them as changes', async () => {
+    const { port, requests } = scripted(answer(200, changes()));
+    expect(await loadRoster(port, { ...input, venueId: 3, since: `0.${FAKE_NOW}` })).toEqual({ kind: 'changes', changes: changes() });
+    expect(requests).toEqual([
+      { method: 'GET', path: '/admin/schedules/SPRING%202026%2FA/roster', token: 'tok', query: { venue_id: 3, since: `0.${FAKE_NOW}` } },
+    ]);
+  });
+
+  it('an answer of the other kind than asked for, or a 304, is GENERIC_ERROR', async () => {
+    expect(await refusal(loadRoster(scripted(answer(200, changes())).port, input))).toMatchObject({ code: 'GENERIC_ERROR', status: 200 });
+    expect(await refusal(loadRoster(scripted(answer(200, demoRoster())).port, { ...input, since: '1.2' }))).toMatchObject({ code: 'GENERIC_ERROR' });
+    expect(await refusal(loadRoster(scripted(answer(304, undefined)).port, input))).toMatchObject({ code: 'GENERIC_ERROR', status: 304 });
   });
 
   it('a refusal is its envelope\'s code; an answer off the contract is GENERIC_ERROR', async () => {
     expect(await refusal(loadRoster(scripted(answer(401, { code: 'NOT_LOGGED_IN', message: 'Sign in' })).port, input))).toEqual({
       code: 'NOT_LOGGED_IN', status: 401, message: 'Sign in',
+    });
+    expect(await refusal(loadRoster(scripted(answer(422, { code: 'ROSTER_CURSOR_INVALID', message: 'm' })).port, { ...input, since: '1.2' }))).toMatchObject({
+      code: 'ROSTER_CURSOR_INVALID', status: 422,
     });
     expect(await refusal(loadRoster(scripted(answer(500, 'oops')).port, input))).toMatchObject({ code: 'GENERIC_ERROR', status: 500 });
     expect(await refusal(loadRoster(scripted(answer(199, demoRoster())).port, input))).toMatchObject({ code: 'GENERIC_ERROR', status: 199 });
@@ -87,7 +106,7 @@ describe('loadRoster', () => {
     expect(await refusal(loadRoster(scripted(answer(200, { pupils: 'none' })).port, input))).toEqual({
       code: 'GENERIC_ERROR', status: 200, message: 'Unexpected roster',
     });
-    expect(await loadRoster(scripted(answer(299, demoRoster(), null)).port, input)).toMatchObject({ modified: true, etag: null });
+    expect(await loadRoster(scripted(answer(299, demoRoster(), null)).port, input)).toMatchObject({ kind: 'full' });
   });
 });
 
@@ -212,9 +231,9 @@ describe('proctorImplementations', () => {
   });
 
   it('runs the roster and the actions as actors', async () => {
-    const { port, requests } = scripted(answer(304, undefined), answer(200, { pupil, server_time }));
+    const { port, requests } = scripted(answer(200, demoRoster()), answer(200, { pupil, server_time }));
     const { actors } = proctorImplementations({ admin: port, storage: memoryStorage().storage });
-    expect(await run(actors.loadRoster, { token: 't', code: 'C', etag: '"9"' })).toEqual({ modified: false });
+    expect(await run(actors.loadRoster, { token: 't', code: 'C', venueId: null, since: null })).toEqual({ kind: 'full', roster: demoRoster() });
     const request = { kind: 'retake', sittingId: 7, reason: 'r', minutes: null } as unknown as ActionRequest;
     expect(await run(actors.performAction, { token: 't', scheduleCode: 'C', request })).toEqual({ pupil, extended: null, server_time });
     expect(requests.map((r) => r.path)).toEqual(['/admin/schedules/C/roster', '/admin/sittings/7/retake']);

@@ -178,7 +178,7 @@ describe('through the machine', () => {
     actor.send({ type: 'xstate.done.actor.restoreSession', output: { token: 't', staff: demoStaff } } as never);
     actor.send({ type: 'xstate.done.actor.loadSchedules', output: { schedules: demoSchedules, server_time: serverTime } } as never);
     actor.send({ type: 'schedule.chosen', code: demoSchedules[0]!.code });
-    actor.send({ type: 'xstate.done.actor.loadRoster', output: { modified: true, roster: demoRoster(pupils), etag: '"1"' } } as never);
+    actor.send({ type: 'xstate.done.actor.loadRoster', output: { kind: 'full', roster: demoRoster(pupils) } } as never);
     return actor;
   }
 

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, SimulatedClock, toPromise, type AnyActorLogic } from 'xstate';
-import type { RosterPupil, RosterResponse, RosterState } from '../../contract/admin.ts';
+import type { RosterChanges, RosterPupil, RosterResponse, RosterState } from '../../contract/admin.ts';
 import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
 import {
   actionsFor,
@@ -16,6 +16,7 @@ import {
   checkStaffLogin,
   filterCounts,
   isInExam,
+  mergeRoster,
   POLL_BACKOFF_MAX_MS,
   pollDelayMs,
   proctorMachine,
@@ -26,7 +27,7 @@ import {
 import { rowOf, serverNow, withAttention } from '../../machines/proctor/proctor.selectors.ts';
 import type { ActionDraft } from '../../machines/proctor/proctor.types.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
-import { FAKE_NOW, FAKE_UPLOAD_WINDOW_MS, demoPupils, demoRoster, demoSchedules, demoStaff, rooms } from '../helpers/fake-admin.ts';
+import { FAKE_NOW, FAKE_UPLOAD_WINDOW_MS, demoPupils, demoRoster, demoSchedules, demoStaff, noChanges, rooms } from '../helpers/fake-admin.ts';
 import { never } from '../helpers/never.ts';
 
 const staff = { org_code: 'GRADUS-DEMO', login_id: 'grace', password: 'secret' };
@@ -143,18 +144,52 @@ describe('pupils and rooms', () => {
     expect(actionsFor(pupil('finished', 8))).toEqual(['retake']);
   });
 
-  it('rooms by name (then id), each once; the filter shows one room or all', () => {
+  it('the rooms are the schedule\'s, as the last full answer listed them; the filter shows one room or all', () => {
     const inRoom = (id: number, name: string): RosterPupil => ({ ...base, venue: { id, name } });
-    const roster = { pupils: [inRoom(3, 'Beta'), inRoom(2, 'Alpha'), inRoom(3, 'Beta'), { ...base, venue: null }, inRoom(1, 'Beta')] } as RosterResponse;
-    expect(roomsOf(roster)).toEqual([
-      { id: 2, name: 'Alpha' },
-      { id: 1, name: 'Beta' },
-      { id: 3, name: 'Beta' },
-    ]);
+    const rooms = [{ id: 2, name: 'Alpha' }, { id: 1, name: 'Beta' }, { id: 3, name: 'Beta' }];
+    const roster = { rooms, pupils: [inRoom(3, 'Beta'), inRoom(2, 'Alpha'), inRoom(3, 'Beta'), { ...base, venue: null }] } as RosterResponse;
+    expect(roomsOf(roster)).toEqual(rooms);
     expect(roomsOf(null)).toEqual([]);
-    expect(visiblePupils({ roster, venueId: null })).toHaveLength(5);
+    expect(visiblePupils({ roster, venueId: null })).toHaveLength(4);
     expect(visiblePupils({ roster, venueId: 3 })).toEqual([inRoom(3, 'Beta'), inRoom(3, 'Beta')]);
     expect(visiblePupils({ roster: null, venueId: 3 })).toEqual([]);
+  });
+
+  describe('mergeRoster: the changes since the cursor into the rows held', () => {
+    const row = (id: number, name: string, extra: Partial<RosterPupil> = {}): RosterPupil => ({ ...base, schedule_history_id: id, examinee_name: name, ...extra });
+    const held = { ...demoRoster([row(1, 'Ana'), row(2, 'Ben'), row(3, 'Cleo')]), cursor: '10.1000' };
+    const changes = (pupils: RosterPupil[], extra: Partial<RosterChanges> = {}): RosterChanges => ({
+      ...noChanges(held),
+      pupils,
+      cursor: '12.6000',
+      server_time: new Date(6000).toISOString(),
+      ...extra,
+    });
+
+    it('replaces each changed row where it stands, adds a new sitting after the others, and takes the cursor and time', () => {
+      const merged = mergeRoster(held, changes([row(3, 'Cleo', { state: 'in_exam' }), row(4, 'Aaron'), row(1, 'Ana', { answers_saved: 3 })]))!;
+      expect(merged.pupils.map((p) => [p.schedule_history_id, p.state, p.answers_saved])).toEqual([
+        [1, base.state, 3],
+        [2, base.state, base.answers_saved],
+        [3, 'in_exam', base.answers_saved],
+        [4, base.state, base.answers_saved],
+      ]);
+      expect(merged.pupils[1]).toBe(held.pupils[1]);
+      expect(merged).toMatchObject({ cursor: '12.6000', server_time: new Date(6000).toISOString(), schedule: held.schedule, rooms: held.rooms });
+      expect(held.pupils.map((p) => p.schedule_history_id)).toEqual([1, 2, 3]);
+    });
+
+    it('no change keeps the very rows held, with the new cursor', () => {
+      const merged = mergeRoster(held, changes([]))!;
+      expect(merged.pupils).toBe(held.pupils);
+      expect(merged.cursor).toBe('12.6000');
+    });
+
+    it('cannot merge without a roster held, or the changes of another room: null (ask in full)', () => {
+      expect(mergeRoster(null, changes([row(1, 'Ana')]))).toBeNull();
+      expect(mergeRoster(held, changes([row(1, 'Ana')], { venue: rooms.one }))).toBeNull();
+      expect(mergeRoster({ ...held, venue: rooms.one }, changes([], { venue: rooms.one }))).not.toBeNull();
+    });
   });
 
   it('the state filters count the rows by what they show', () => {
@@ -267,7 +302,7 @@ describe('the machine, driven by hand', () => {
   function onRoster(pupils = demoPupils()) {
     const machine = signedIn();
     machine.actor.send({ type: 'schedule.chosen', code: 'DEMO-2026' });
-    done(machine.actor, 'loadRoster', { modified: true, roster: demoRoster(pupils), etag: '"1"' });
+    done(machine.actor, 'loadRoster', { kind: 'full', roster: demoRoster(pupils) });
     return machine;
   }
 
@@ -327,14 +362,14 @@ describe('the machine, driven by hand', () => {
     expect(actor.getSnapshot().context).toMatchObject({ token: 'new-token', staff: demoStaff, credentials: null, loginError: null });
   });
 
-  it('only a schedule of the list can be chosen; only a room of the roster (or all) filtered', () => {
+  it('only a schedule of the list can be chosen; only a room of the schedule (or all) watched, each asked for in full', () => {
     const { actor } = signedIn();
     actor.send({ type: 'schedule.chosen', code: 'NO-SUCH' });
     expect(actor.getSnapshot().matches({ signedIn: 'schedules' })).toBe(true);
     actor.send({ type: 'schedule.chosen', code: 'DEMO-2026' });
     expect(actor.getSnapshot().matches({ signedIn: 'watching' })).toBe(true);
     expect(actor.getSnapshot().context.scheduleCode).toBe('DEMO-2026');
-    done(actor, 'loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
+    done(actor, 'loadRoster', { kind: 'full', roster: demoRoster() });
     actor.send({ type: 'venue.chosen', venueId: 999 });
     expect(actor.getSnapshot().context.venueId).toBeNull();
     actor.send({ type: 'venue.chosen', venueId: rooms.two.id });
@@ -343,18 +378,27 @@ describe('the machine, driven by hand', () => {
     expect(actor.getSnapshot().context.venueId).toBeNull();
   });
 
-  it('a 304 keeps the roster and marks it current; a failed poll counts and says why', () => {
+  it('changes with none keep the rows held and mark them current; a failed poll counts and says why', () => {
     const { actor } = onRoster();
-    const roster = actor.getSnapshot().context.roster;
+    const roster = actor.getSnapshot().context.roster!;
     actor.send({ type: 'roster.refreshRequested' });
     failed(actor, 'loadRoster', new ApiFailure('NETWORK_ERROR'));
-    expect(actor.getSnapshot().context).toMatchObject({ pollFailures: 1, pollFailure: 'NETWORK_ERROR', roster });
+    expect(actor.getSnapshot().context).toMatchObject({ pollFailures: 1, pollFailure: 'NETWORK_ERROR', roster, cursor: roster.cursor });
     actor.send({ type: 'roster.refreshRequested' });
     failed(actor, 'loadRoster', new ApiFailure('TIMEOUT'));
     expect(actor.getSnapshot().context).toMatchObject({ pollFailures: 2, pollFailure: 'TIMEOUT' });
     actor.send({ type: 'roster.refreshRequested' });
-    done(actor, 'loadRoster', { modified: false });
-    expect(actor.getSnapshot().context).toMatchObject({ pollFailures: 0, pollFailure: null, roster, etag: '"1"' });
+    done(actor, 'loadRoster', { kind: 'changes', changes: { ...noChanges(roster), cursor: '9.9' } });
+    expect(actor.getSnapshot().context).toMatchObject({ pollFailures: 0, pollFailure: null, cursor: '9.9' });
+    expect(actor.getSnapshot().context.roster!.pupils).toBe(roster.pupils);
+  });
+
+  it('a cursor the server refuses is dropped: the next poll asks in full, and says why meanwhile', () => {
+    const { actor } = onRoster();
+    const roster = actor.getSnapshot().context.roster!;
+    actor.send({ type: 'roster.refreshRequested' });
+    failed(actor, 'loadRoster', new ApiFailure('ROSTER_CURSOR_INVALID', 422));
+    expect(actor.getSnapshot().context).toMatchObject({ pollFailures: 1, pollFailure: 'ROSTER_CURSOR_INVALID', roster, cursor: null });
   });
 
   it('an action: only one that applies to a pupil of the roster; its draft says who and what', () => {
@@ -570,20 +614,36 @@ describe('the machine\'s calls and its polling', () => {
     expect(m.actor.getSnapshot().context.notice).toBe('sessionEnded');
   });
 
-  it('asks for the roster with the token, the code and the ETag held; polls every 5 s, backing off after failures', () => {
+  it('a room chosen is asked for in full at once, then its changes since its own cursor', () => {
+    const m = onRoster();
+    m.done('loadRoster', { kind: 'full', roster: demoRoster() });
+    m.actor.send({ type: 'venue.chosen', venueId: rooms.two.id });
+    expect(m.actor.getSnapshot().context).toMatchObject({ venueId: rooms.two.id, cursor: null });
+    expect(m.inputs.loadRoster?.at(-1)).toEqual({ token: 'staff-token', code: 'DEMO-2026', venueId: rooms.two.id, since: null });
+    const room = { ...demoRoster(demoPupils().filter((p) => p.venue?.id === rooms.two.id)), venue: rooms.two, cursor: '4.4' };
+    m.done('loadRoster', { kind: 'full', roster: room });
+    expect(m.actor.getSnapshot().context).toMatchObject({ roster: room, cursor: '4.4' });
+    m.actor.send({ type: 'roster.refreshRequested' });
+    expect(m.inputs.loadRoster?.at(-1)).toEqual({ token: 'staff-token', code: 'DEMO-2026', venueId: rooms.two.id, since: '4.4' });
+    // Changes of another room (an answer for the room left) cannot be merged: the next poll asks in full.
+    m.done('loadRoster', { kind: 'changes', changes: { ...noChanges(room), venue: rooms.one } });
+    expect(m.actor.getSnapshot().context).toMatchObject({ roster: room, cursor: null });
+  });
+
+  it('asks for the roster with the token and the code, in full then since the cursor held; polls every 5 s, backing off after failures', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: FAKE_NOW - 3_000 });
     try {
       const m = onRoster();
-      expect(m.inputs.loadRoster).toEqual([{ token: 'staff-token', code: 'DEMO-2026', etag: null }]);
-      m.done('loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
+      expect(m.inputs.loadRoster).toEqual([{ token: 'staff-token', code: 'DEMO-2026', venueId: null, since: null }]);
+      m.done('loadRoster', { kind: 'full', roster: demoRoster() });
       // The server's clock is 3 s ahead of ours.
-      expect(m.actor.getSnapshot().context).toMatchObject({ etag: '"1"', clockOffsetMs: 3_000, updatedAt: FAKE_NOW - 3_000 });
+      expect(m.actor.getSnapshot().context).toMatchObject({ cursor: demoRoster().cursor, clockOffsetMs: 3_000, updatedAt: FAKE_NOW - 3_000 });
       m.clock.increment(4_999);
       expect(m.inputs.loadRoster).toHaveLength(1);
       m.clock.increment(1);
       expect(m.inputs.loadRoster).toEqual([
-        { token: 'staff-token', code: 'DEMO-2026', etag: null },
-        { token: 'staff-token', code: 'DEMO-2026', etag: '"1"' },
+        { token: 'staff-token', code: 'DEMO-2026', venueId: null, since: null },
+        { token: 'staff-token', code: 'DEMO-2026', venueId: null, since: demoRoster().cursor },
       ]);
       m.failed('loadRoster', new ApiFailure('NETWORK_ERROR'));
       m.clock.increment(4_999);
@@ -607,7 +667,7 @@ describe('the machine\'s calls and its polling', () => {
 
   it('an action is sent with the token, the schedule and the request; done, the roster is asked again at once', () => {
     const m = onRoster();
-    m.done('loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
+    m.done('loadRoster', { kind: 'full', roster: demoRoster() });
     m.actor.send({ type: 'action.requested', kind: 'retake', sittingId: 501, now: Date.now() });
     m.actor.send({ type: 'action.confirmed', reason: 'Reset' });
     expect(m.inputs.performAction).toEqual([
@@ -626,7 +686,7 @@ describe('the machine\'s calls and its polling', () => {
 
   it('"Try again" sends the same action with the same idempotency key; the next action has a key of its own', () => {
     const m = onRoster();
-    m.done('loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
+    m.done('loadRoster', { kind: 'full', roster: demoRoster() });
     m.actor.send({ type: 'action.requested', kind: 'extend', sittingId: 501, now: Date.now() });
     m.actor.send({ type: 'action.confirmed', reason: 'Power cut', minutes: '10' });
     // The answer was lost: it is not known whether the server extended.
@@ -645,7 +705,7 @@ describe('the machine\'s calls and its polling', () => {
 
   it('a failed action can be cancelled; the audit and the schedules are left from the roster, choosing afresh', () => {
     const m = onRoster();
-    m.done('loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
+    m.done('loadRoster', { kind: 'full', roster: demoRoster() });
     m.actor.send({ type: 'venue.chosen', venueId: rooms.one.id });
     m.actor.send({ type: 'action.requested', kind: 'move_terminal', sittingId: 501, now: Date.now() });
     m.actor.send({ type: 'action.confirmed', reason: 'Frozen' });
@@ -662,14 +722,14 @@ describe('the machine\'s calls and its polling', () => {
     expect(m.actor.getSnapshot().value).toBe('signedOut');
 
     const back = onRoster();
-    back.done('loadRoster', { modified: true, roster: demoRoster(), etag: '"1"' });
+    back.done('loadRoster', { kind: 'full', roster: demoRoster() });
     back.actor.send({ type: 'venue.chosen', venueId: rooms.one.id });
     back.actor.send({ type: 'schedules.requested' });
     expect(back.actor.getSnapshot().matches({ signedIn: 'schedules' })).toBe(true);
     back.done('loadSchedules', { schedules: demoSchedules, server_time: serverTime });
     back.actor.send({ type: 'schedule.chosen', code: 'DEMO-2027' });
-    expect(back.actor.getSnapshot().context).toMatchObject({ scheduleCode: 'DEMO-2027', roster: null, etag: null, venueId: null, audit: [] });
-    expect(back.inputs.loadRoster?.at(-1)).toEqual({ token: 'staff-token', code: 'DEMO-2027', etag: null });
+    expect(back.actor.getSnapshot().context).toMatchObject({ scheduleCode: 'DEMO-2027', roster: null, cursor: null, venueId: null, audit: [] });
+    expect(back.inputs.loadRoster?.at(-1)).toEqual({ token: 'staff-token', code: 'DEMO-2027', venueId: null, since: null });
   });
 
   it('before the roster\'s first answer, no pupil action can be asked for', () => {

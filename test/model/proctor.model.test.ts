@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
-import type { AdminSchedulesResponse, AuditResponse, StaffLoginResponse } from '../../contract/admin.ts';
+import type { AdminSchedulesResponse, AuditResponse, RosterChanges, RosterPupil, StaffLoginResponse } from '../../contract/admin.ts';
 import { connect, type ProctorSnapshot } from '../../machines/proctor/proctor.connect.ts';
 import { inFilter, matchesSearch, proctorMachine, visiblePupils } from '../../machines/proctor/proctor.machine.ts';
 import type { ActionResult, ProctorContext, RestoredSession, RosterResult } from '../../machines/proctor/proctor.types.ts';
@@ -114,13 +114,21 @@ describeModel({
       { type: 'schedule.chosen', code: 'NO-SUCH-SCHEDULE' },
     ],
     'xstate.done.actor.loadRoster': (snapshot) => {
-      const outputs: RosterResult[] = [named({ modified: true, roster: demoRoster(), etag: '"r1"' }, 'roster of 7 pupils')];
-      if (contextOf(snapshot).roster !== null) outputs.push(named({ modified: false }, 'unchanged (304)'));
+      const outputs: RosterResult[] = [named({ kind: 'full', roster: demoRoster() }, 'roster of 7 pupils')];
+      const held = contextOf(snapshot).roster;
+      if (held !== null) {
+        const changes = (pupils: RosterPupil[]): RosterChanges => ({
+          kind: 'changes', since: held.cursor, venue: held.venue, pupils, cursor: `${held.cursor}1`, upload_window_ms: held.upload_window_ms, server_time: serverTime,
+        });
+        outputs.push(named({ kind: 'changes', changes: changes([]) }, 'no change'));
+        outputs.push(named({ kind: 'changes', changes: changes([{ ...held.pupils[0]!, question_index: 9 }]) }, 'one row changed'));
+      }
       return outputs.map((output) => ({ type: 'xstate.done.actor.loadRoster', output }));
     },
     'xstate.error.actor.loadRoster': [
       { type: 'xstate.error.actor.loadRoster', error: unauthorized() },
       { type: 'xstate.error.actor.loadRoster', error: offline() },
+      { type: 'xstate.error.actor.loadRoster', error: new ApiFailure('ROSTER_CURSOR_INVALID', 422) },
     ],
     'venue.chosen': [
       { type: 'venue.chosen', venueId: null },
@@ -191,6 +199,8 @@ describeModel({
     const signedIn = snapshot.matches('signedIn') || snapshot.matches('signingOut');
     assert.equal(context.token !== null, signedIn);
     assert.equal(context.staff !== null, signedIn);
+    // A cursor only with a roster held, and it is that roster's own (its last answer's).
+    if (context.cursor !== null) assert.equal(context.cursor, context.roster?.cursor);
     // The password is held only while the login call runs.
     assert.equal(context.credentials !== null, snapshot.matches('signingIn'));
     // An action is sent only with its confirmed reason; minutes with every extension.

@@ -2,7 +2,7 @@
  * The proctor page's staff calls end to end below the machine: the real actors
  * (machines/proctor/proctor.actors.ts) over the browser's admin client (src/api/admin-client.ts)
  * against a tiny local HTTP server. The staff token and only it as the bearer, the language
- * headers, If-None-Match and the roster's 304, every answer parsed with the contract's schemas,
+ * headers, the roster in full and its changes since a cursor, every answer parsed with the contract's schemas,
  * the error envelope, and what the network did.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -100,27 +100,25 @@ describe('the admin client and the proctor actors', () => {
     expect(seen).toEqual([]);
   });
 
-  it('sends If-None-Match and reads a 304 as unchanged, a 200 as a new roster with its ETag', async () => {
+  it('asks for the roster in full, then for a room\'s changes with the cursor in the query', async () => {
     handler = json(200, demoRoster(), { etag: '"abc"' });
-    const first = await loadRoster(client(), { token: 'staff-1', code: 'DEMO-2026', etag: null });
-    expect(first).toEqual({ modified: true, roster: demoRoster(), etag: '"abc"' });
+    const first = await loadRoster(client(), { token: 'staff-1', code: 'DEMO-2026', venueId: null, since: null });
+    expect(first).toEqual({ kind: 'full', roster: demoRoster() });
     expect(seen[0]!.url).toBe('/api/admin/schedules/DEMO-2026/roster');
     expect(seen[0]!.headers['if-none-match']).toBeUndefined();
-    handler = (_req, res) => {
-      res.writeHead(304, { etag: '"abc"' });
-      res.end();
-    };
-    expect(await loadRoster(client(), { token: 'staff-1', code: 'DEMO-2026', etag: '"abc"' })).toEqual({ modified: false });
-    expect(seen[1]!.headers['if-none-match']).toBe('"abc"');
+    const changes = { kind: 'changes', since: '5.1000', venue: null, pupils: [], cursor: '6.2000', upload_window_ms: 0, server_time: new Date(2000).toISOString() };
+    handler = json(200, changes);
+    expect(await loadRoster(client(), { token: 'staff-1', code: 'DEMO-2026', venueId: 3, since: '5.1000' })).toEqual({ kind: 'changes', changes });
+    expect(seen[1]!.url).toBe('/api/admin/schedules/DEMO-2026/roster?venue_id=3&since=5.1000');
   });
 
   it('rejects with the envelope code and status, GENERIC_ERROR for an answer off the contract', async () => {
     handler = json(401, { code: 'NOT_LOGGED_IN', message: 'gone' });
-    const refused = await loadRoster(client(), { token: 'old', code: 'DEMO-2026', etag: null }).catch((e: unknown) => e);
+    const refused = await loadRoster(client(), { token: 'old', code: 'DEMO-2026', venueId: null, since: null }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ApiFailure);
     expect(refused).toMatchObject({ code: 'NOT_LOGGED_IN', status: 401 });
     handler = json(200, { pupils: 'not a roster' });
-    await expect(loadRoster(client(), { token: 'staff-1', code: 'DEMO-2026', etag: null })).rejects.toMatchObject({ code: 'GENERIC_ERROR' });
+    await expect(loadRoster(client(), { token: 'staff-1', code: 'DEMO-2026', venueId: null, since: null })).rejects.toMatchObject({ code: 'GENERIC_ERROR' });
   });
 
   it('posts each action to its path with its body, and parses the pupil row or the count', async () => {

@@ -31,7 +31,7 @@ function onRoster(pupils: RosterPupil[] = demoPupils()) {
   actor.send({ type: 'xstate.done.actor.restoreSession', output: { token: 't', staff: demoStaff } } as never);
   actor.send({ type: 'xstate.done.actor.loadSchedules', output: { schedules: demoSchedules, server_time: serverTime } } as never);
   actor.send({ type: 'schedule.chosen', code: 'DEMO-2026' });
-  actor.send({ type: 'xstate.done.actor.loadRoster', output: { modified: true, roster: demoRoster(pupils), etag: '"1"' } } as never);
+  actor.send({ type: 'xstate.done.actor.loadRoster', output: { kind: 'full', roster: demoRoster(pupils) } } as never);
   vi.useRealTimers();
   return actor;
 }

@@ -404,6 +404,27 @@ describe('proctor: the roster', () => {
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
     expect(screen.getByText(/The list updates by itself every 5 seconds/)).toBeTruthy();
   });
+
+  it('a cursor the server does not take: says the roster is loaded again in full, and the next poll asks in full', async () => {
+    const admin = createFakeAdmin();
+    const send = admin.send.bind(admin);
+    let refuseCursor = false;
+    admin.send = async (request) => {
+      if (refuseCursor && request.query?.['since'] !== undefined) return { status: 422, body: { code: 'ROSTER_CURSOR_INVALID', message: 'm' }, etag: null };
+      return send(request);
+    };
+    const view = await renderProctor({ admin });
+    await openRoster(view);
+    refuseCursor = true;
+    await act(async () => view.actor.send({ type: 'roster.refreshRequested' }));
+    const banner = await screen.findByRole('alert');
+    expect(banner.textContent).toMatch(/^The roster could not be updated\. It is loaded again in full\. Last updated \d{2}:\d{2}:\d{2}\./);
+    expect(rowOf('Amara Okafor')).toBeTruthy();
+    await view.user.click(within(banner).getByRole('button', { name: 'Try now' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    const rosterCalls = admin.requests.filter((r) => r.path.endsWith('/roster'));
+    expect(rosterCalls.at(-1)?.query).toBeUndefined();
+  });
 });
 
 describe('proctor: actions', () => {
