@@ -401,7 +401,7 @@ export const answers = pgTable(
 /**
  * A terminal a proctor moved a pupil away from (server/domain/proctor.ts, moveTerminal): its
  * X-Device-Token and when. That terminal may still deliver the answers it holds that were given
- * before `moved_at` (server/domain/answers.ts), for this sitting only; nothing given later.
+ * before `moved_at` (server/domain/answers/), for this sitting only; nothing given later.
  */
 export const deviceMoves = pgTable(
   'device_moves',

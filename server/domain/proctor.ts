@@ -8,14 +8,14 @@
  *   terminal's next call: 403 INCORRECT_DEVICE); answers, deadline and status stay. The pupil
  *   logs in on the new terminal, and Start there binds it and resumes (server/domain/exam.ts).
  *   The old terminal and the moment are kept (device_moves): it may still deliver the answers it
- *   holds that were given before the move (server/domain/answers.ts), nothing later.
+ *   holds that were given before the move (server/domain/answers/), nothing later.
  * - retake: the reset (server/domain/retake.ts), shared with the command line.
  * - extendSitting / extendSchedule: give a DOING sitting (one pupil, or every DOING sitting of a
  *   schedule or of one room of it) whole minutes more. The minutes run from the later of the
  *   deadline and now (`extendedDeadline`): before the deadline they are added to it; once it has
  *   passed (the roster's `time_up`, while answers given before it may still arrive) the pupil
  *   gets that many minutes from the moment the proctor gives them, never fewer. Past the upload
- *   window the sitting is over (its answers are refused TIME_END, server/domain/answers.ts; the
+ *   window the sitting is over (its answers are refused TIME_END, server/domain/answers/; the
  *   automatic finish ends it): the extension is refused TIME_END too (`extensionRefusal`), and
  *   the room-wide one leaves such a sitting out. extra_seconds counts the time given. Everything
  *   that judges time reads deadline_at (answers and their upload window, the heartbeat, Start,
@@ -194,7 +194,7 @@ export const moveTerminal = sittingAction(async (tx, sitting, principal, context
     .set({ deviceToken: null, deviceReleasedAt: now, waitingAnswers: 0, refusedElsewhereAt: null })
     .where(eq(scheduleHistories.id, sitting.id));
   if (sitting.deviceToken !== null) {
-    // The terminal moved away from may still deliver what it holds, given before now (answers.ts).
+    // The terminal moved away from may still deliver what it holds, given before now (server/domain/answers/).
     await tx
       .insert(deviceMoves)
       .values({ scheduleHistoryId: sitting.id, deviceToken: sitting.deviceToken, movedAt: now })
