@@ -36,7 +36,7 @@ import {
   type SaveState,
 } from './exam.selectors.ts';
 import type { AnswerEntry, ExamContext, ExamEvent } from './exam.types.ts';
-import type { Position, PositionEvent } from '../position/position.types.ts';
+import type { Draft, Position, PositionEvent } from '../position/position.types.ts';
 
 export type { ExamSnapshot, SaveState } from './exam.selectors.ts';
 
@@ -125,8 +125,14 @@ export interface ExamScreenApi {
   keyboardOpen: boolean;
   /** The alphabet keyboard types capitals (mode_upper_case_flag). */
   upperCase: boolean;
+  /** The text answer being typed and not given yet (the position child's; null when none is). */
+  draft: Pick<Draft, 'questionId' | 'value'> | null;
   retry(): void;
   answer(questionId: number, value: string): void;
+  /** A keystroke in a text answer: the text so far (given by the position child once typing pauses). */
+  type(questionId: number, value: string): void;
+  /** Gives the draft now (the field left, Enter, before a move or Finish). */
+  commitDraft(): void;
   next(): void;
   previous(): void;
   /** Jump to the question at this 0-based index (the question list). */
@@ -167,7 +173,7 @@ type SendPosition = (event: PositionEvent) => void;
 
 /** The exam's `position` child while it runs: what it holds, and where its events go. */
 export interface PositionLink {
-  snapshot: { context: Position };
+  snapshot: { context: Position & { draft?: Draft | null } };
   send: SendPosition;
 }
 
@@ -209,6 +215,8 @@ function movesOf(send: SendPosition) {
     toggleList: () => send({ type: 'questionList.toggled' }),
     toggleKeyboard: () => send({ type: 'keyboard.toggled' }),
     toggleUpperCase: () => send({ type: 'upperCase.toggled' }),
+    type: (questionId: number, value: string, held: string) => send({ type: 'answer.typed', questionId, value, held }),
+    commitDraft: () => send({ type: 'draft.committed' }),
   };
 }
 
@@ -278,12 +286,13 @@ function examOf(snapshot: ExamSnapshot, send: Send, position: PositionLink | und
   const h = handlers(send);
   const m = moves(position?.send);
   const { questionIndex, view } = position?.snapshot.context ?? context;
+  const answers = answersView(context.answers);
   const finishing = snapshot.matches('finishing') || snapshot.matches('finishFailed');
   return {
     status: snapshot.matches('answering') ? 'answering' : finishing ? 'finishing' : 'loading',
     questions: context.questions,
     index: questionIndex,
-    answers: answersView(context.answers),
+    answers,
     deadlineAt: context.deadlineAt ?? 0,
     clockOffsetMs: context.clockOffsetMs,
     timeLimitSeconds: selectTimeLimitSeconds(context),
@@ -293,8 +302,12 @@ function examOf(snapshot: ExamSnapshot, send: Send, position: PositionLink | und
     listOpen: view.listOpen,
     keyboardOpen: view.keyboardOpen,
     upperCase: view.upperCase,
+    draft: position?.snapshot.context.draft ?? null,
     retry: h.retry,
     answer: h.answer,
+    // Typed beside the answer the exam holds, so a draft typed back to it is not given again.
+    type: (questionId, value) => m.type(questionId, value, answers[questionId]?.value ?? ''),
+    commitDraft: m.commitDraft,
     next: m.next,
     previous: m.previous,
     select: m.select,

@@ -19,6 +19,13 @@
  * report, between one and two pauses after its last move, and no move starts or cancels a timer.
  * A flag for review is the pupil's own mark, not a swap: it is reported at once, with the rest.
  *
+ * The typed text of a text answer (`draft`) is kept here too, keystroke by keystroke, and given to
+ * the exam (`answer.given` to the parent) once typing pauses for TEXT_COMMIT_DELAY_MS, or at once
+ * when the screen commits it (`draft.committed`: the field left, Enter, a move, Finish). Each
+ * keystroke raises the pause's end (`draft.paused`) again, the one before cancelled; a draft equal
+ * to the answer the exam held as it was typed is not given again. The screen shows the draft and
+ * sends the keystrokes; it times nothing.
+ *
  * Invariants:
  * - the index stays within the exam's questions (moves past either end, and an index outside
  *   them, change nothing); a flag marks only a question of the exam;
@@ -26,7 +33,7 @@
  *   or goes away or answering ends, by the exam itself, which reads this machine's snapshot then
  *   (`position.taken` tells this machine it need not report it again).
  */
-import { assign, sendParent, setup } from 'xstate';
+import { assign, enqueueActions, sendParent, setup } from 'xstate';
 import type { PositionContext, PositionEvent, PositionInput, PositionParentEvent } from './position.types.ts';
 import { quiet } from '../shared/quiet.ts';
 
@@ -35,6 +42,12 @@ import { quiet } from '../shared/quiet.ts';
  * stored session): a burst of moves is one report, after its last move, never on a swap's frame.
  */
 export const POSITION_PAUSE_MS = 400;
+
+/** How long typing may pause before the typed answer is given to the exam. */
+export const TEXT_COMMIT_DELAY_MS = 800;
+
+/** The id of the pending end of the typing pause (cancelled by the next keystroke). */
+const TYPING_PAUSE = 'typingPause';
 
 /** Quiet (machines/shared/quiet.ts): no kiosk-wide watcher hears a question swap. */
 export const positionMachine = quiet(setup({
@@ -65,6 +78,23 @@ export const positionMachine = quiet(setup({
     }),
     /** The pause begins (again): no move came during it yet. */
     beginPause: assign({ movedAgain: false }),
+    /** The keystroke's text, the pause's end raised again (the one pending cancelled). */
+    keepDraft: enqueueActions(({ event, enqueue }) => {
+      if (event.type !== 'answer.typed') return;
+      enqueue.assign({ draft: { questionId: event.questionId, value: event.value, held: event.held } });
+      enqueue.cancel(TYPING_PAUSE);
+      enqueue.raise({ type: 'draft.paused' }, { id: TYPING_PAUSE, delay: TEXT_COMMIT_DELAY_MS });
+    }),
+    /** The draft to the exam as an answer (`answer.given`), unless it is the answer the exam held as it was typed. */
+    giveAnswer: enqueueActions(({ context, enqueue }) => {
+      const { draft } = context;
+      if (draft && draft.value !== draft.held) enqueue.sendParent({ type: 'answer.given', questionId: draft.questionId, value: draft.value });
+    }),
+    /** No draft, and no pause's end pending. */
+    clearDraft: enqueueActions(({ enqueue }) => {
+      enqueue.cancel(TYPING_PAUSE);
+      enqueue.assign({ draft: null });
+    }),
     /** The position to the exam, which reports it to the kiosk. */
     report: sendParent(({ context }): PositionParentEvent => ({
       type: 'position.reported',
@@ -81,7 +111,8 @@ export const positionMachine = quiet(setup({
       event.index >= 0 &&
       event.index < context.questionIds.length &&
       event.index !== context.questionIndex,
-    isQuestionOfExam: ({ context, event }) => event.type === 'question.flagged' && context.questionIds.includes(event.questionId),
+    isQuestionOfExam: ({ context, event }) =>
+      (event.type === 'question.flagged' || event.type === 'answer.typed') && context.questionIds.includes(event.questionId),
     /** A move or a toggle came during the pause that just ended. */
     hasMovedAgain: ({ context }) => context.movedAgain,
   },
@@ -96,12 +127,17 @@ export const positionMachine = quiet(setup({
     questionIndex: input.questionIndex,
     view: input.view,
     movedAgain: false,
+    draft: null,
   }),
   initial: 'reported',
   on: {
     // Reported at once, with the move or toggle waiting for the pause if one is.
     'question.flagged': { guard: 'isQuestionOfExam', target: '.reported', actions: ['toggleFlag', 'report'] },
     'position.taken': '.reported',
+    // Typing: kept, and given after the pause or when the screen commits it (no state left or entered).
+    'answer.typed': { guard: 'isQuestionOfExam', actions: 'keepDraft' },
+    'draft.paused': { actions: ['giveAnswer', 'clearDraft'] },
+    'draft.committed': { actions: ['giveAnswer', 'clearDraft'] },
   },
   states: {
     reported: {

@@ -34,6 +34,20 @@ export interface PositionContext extends Position {
    * again instead of reporting (so a burst of moves is reported once, after its last move).
    */
   movedAgain: boolean;
+  /**
+   * The text answer being typed and not handed to the exam yet (null when none is): given once
+   * typing pauses for TEXT_COMMIT_DELAY_MS, or at once when the screen commits it (the field left,
+   * Enter, a move, Finish).
+   */
+  draft: Draft | null;
+}
+
+/** A text answer as typed, beside the answer the exam held when it was last typed. */
+export interface Draft {
+  questionId: number;
+  value: string;
+  /** The exam's answer to that question as the pupil typed (empty when none): a draft equal to it is not given again. */
+  held: string;
 }
 
 export interface PositionInput extends Position {
@@ -52,11 +66,19 @@ export type PositionEvent =
   | { type: 'keyboard.toggled' }
   /** Switches the alphabet keyboard between capital and small letters (mode_upper_case_flag). */
   | { type: 'upperCase.toggled' }
+  /** A keystroke in a text answer: the draft so far, and the answer the exam holds for that question. */
+  | { type: 'answer.typed'; questionId: number; value: string; held: string }
+  /** The draft is handed over now (the field left, Enter, a move or Finish on the screen). */
+  | { type: 'draft.committed' }
+  /** Typing paused for TEXT_COMMIT_DELAY_MS (raised by this machine after each keystroke). */
+  | { type: 'draft.paused' }
   /**
    * The exam took the position itself (the page hidden or going away: it reads this machine's
    * snapshot and reports at once): nothing waits for the pause any more.
    */
   | { type: 'position.taken' };
 
-/** What the position machine tells the exam (its parent). */
-export type PositionParentEvent = { type: 'position.reported'; position: Position };
+/** What the position machine tells the exam (its parent): the position, and a typed answer once it is given. */
+export type PositionParentEvent =
+  | { type: 'position.reported'; position: Position }
+  | { type: 'answer.given'; questionId: number; value: string };

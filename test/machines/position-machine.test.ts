@@ -8,11 +8,14 @@
  * exam, toggles, and is reported at once; the toggles of the list, the keyboard and its capitals;
  * the pause (one move: reported POSITION_PAUSE_MS later; a move during the pause starts it again
  * when it ends, so a burst is one report between one and two pauses after its last move); and
- * `position.taken` (the exam took the position itself) leaves nothing to report.
+ * `position.taken` (the exam took the position itself) leaves nothing to report; and the typed
+ * text of a text answer, given to the exam (`answer.given`) once typing pauses for
+ * TEXT_COMMIT_DELAY_MS or at once when the screen commits it, never when it is the answer the exam
+ * holds.
  */
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor, setup } from 'xstate';
-import { POSITION_PAUSE_MS, positionMachine } from '../../machines/position/position.machine.ts';
+import { POSITION_PAUSE_MS, TEXT_COMMIT_DELAY_MS, positionMachine } from '../../machines/position/position.machine.ts';
 import type { Position, PositionEvent, PositionInput, PositionParentEvent } from '../../machines/position/position.types.ts';
 
 const questionIds = [101, 102, 103];
@@ -30,12 +33,16 @@ function pass(clock: SimulatedClock, ms: number) {
 /** The position machine as the exam's child, from `input`; `reports` records what it tells its parent. */
 function positioned(input: Partial<PositionInput> = {}) {
   const reports: Position[] = [];
+  const given: Array<[number, string]> = [];
   const parent = setup({
     types: { events: {} as PositionParentEvent },
     actors: { position: positionMachine },
   }).createMachine({
     invoke: { id: 'position', src: 'position', input: { ...opening, ...input } },
-    on: { 'position.reported': { actions: ({ event }) => void reports.push(event.position) } },
+    on: {
+      'position.reported': { actions: ({ event }) => void reports.push(event.position) },
+      'answer.given': { actions: ({ event }) => void given.push([event.questionId, event.value]) },
+    },
   });
   const clock = new SimulatedClock();
   const actor = createActor(parent, { clock });
@@ -45,7 +52,7 @@ function positioned(input: Partial<PositionInput> = {}) {
   const send = (...events: PositionEvent[]) => events.forEach((event) => position.send(event));
   const state = () => position.getSnapshot().value;
   const context = () => position.getSnapshot().context;
-  return { position, clock, reports, send, state, context };
+  return { position, clock, reports, given, send, state, context };
 }
 
 describe('the position machine: where a move may go', () => {
@@ -242,5 +249,57 @@ describe('the position machine: the pupil\'s pause', () => {
     expect(context()).toEqual(before);
     pass(clock, 2 * POSITION_PAUSE_MS);
     expect(reports).toEqual([]);
+  });
+});
+
+describe('the position machine: a typed answer', () => {
+  const typed = (value: string, held = ''): PositionEvent => ({ type: 'answer.typed', questionId: 102, value, held });
+
+  it('is given once typing pauses for TEXT_COMMIT_DELAY_MS, each keystroke starting the pause again', () => {
+    const { clock, given, send, context } = positioned({ questionIndex: 1 });
+    send(typed('co'));
+    pass(clock, TEXT_COMMIT_DELAY_MS / 2);
+    send(typed('col'));
+    pass(clock, TEXT_COMMIT_DELAY_MS - 10);
+    expect(given).toEqual([]);
+    expect(context().draft).toEqual({ questionId: 102, value: 'col', held: '' });
+    pass(clock, 20);
+    expect(given).toEqual([[102, 'col']]);
+    expect(context().draft).toBeNull();
+  });
+
+  it('is given at once when the screen commits it, and the pause then gives nothing more', () => {
+    const { clock, given, send, context } = positioned({ questionIndex: 1 });
+    send(typed('cold'), { type: 'draft.committed' });
+    expect(given).toEqual([[102, 'cold']]);
+    expect(context().draft).toBeNull();
+    send({ type: 'draft.committed' });
+    pass(clock, 2 * TEXT_COMMIT_DELAY_MS);
+    expect(given).toEqual([[102, 'cold']]);
+  });
+
+  it('typed back to the answer the exam holds, is not given again', () => {
+    const { clock, given, send, context } = positioned({ questionIndex: 1 });
+    send(typed('colder', 'cold'), typed('cold', 'cold'));
+    pass(clock, TEXT_COMMIT_DELAY_MS);
+    expect(given).toEqual([]);
+    expect(context().draft).toBeNull();
+  });
+
+  it('of a question not in the exam, is not kept', () => {
+    const { clock, given, send, context } = positioned();
+    send({ type: 'answer.typed', questionId: 999, value: 'cold', held: '' });
+    expect(context().draft).toBeNull();
+    pass(clock, TEXT_COMMIT_DELAY_MS);
+    expect(given).toEqual([]);
+  });
+
+  it('changes neither the position nor its pause', () => {
+    const { clock, reports, send, state } = positioned({ questionIndex: 1 });
+    send({ type: 'question.next' }, typed('cold'));
+    expect(state()).toBe('unreported');
+    pass(clock, POSITION_PAUSE_MS);
+    expect(reports).toHaveLength(1);
+    expect(state()).toBe('reported');
   });
 });

@@ -16,7 +16,8 @@
  * A move between questions or a toggle of the view is kept in the stored session once the pupil
  * pauses (the exam's `position` child): each such step clicks, sees nothing stored yet, and lets
  * the pause pass; one step leafs through two questions and hides the window within the pause;
- * one makes every move and toggle within one pause, and sees it stored one pause later.
+ * one makes every move and toggle within one pause, and sees it stored one pause later. A typed
+ * answer is given by the same child once typing pauses (the clock passes it) or the box is left.
  *
  * Every state checks what is on screen, the URL, the calls waiting and what is stored. The exam,
  * retry and position machines' transitions taken are reported as `model coverage exam (through
@@ -34,7 +35,7 @@ import { SHELL_READY_TIMEOUT_MS } from '../../machines/exam/exam.rules.ts';
 import { POSITION_PAUSE_MS } from '../../machines/exam/exam.setup.ts';
 import type { ClockShared, ExamContext, ExamSession, TerminalPort, TerminalSignal } from '../../machines/exam/exam.types.ts';
 import type { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
-import { positionMachine } from '../../machines/position/position.machine.ts';
+import { TEXT_COMMIT_DELAY_MS, positionMachine } from '../../machines/position/position.machine.ts';
 import { retryMachine } from '../../machines/retry/retry.machine.ts';
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
 import { createMemoryOutbox } from '../../machines/shared/memory-outbox.ts';
@@ -262,8 +263,13 @@ const pupilExamModel = createMachine({
         'pupil.goesToPreviousQuestion': 'answering',
         'pupil.hidesKeyboard': 'keyboardHidden',
         'pupil.switchesToCapitals': 'capitalsOn',
+        // The typed answer is given once typing pauses, or at once when the box is left.
+        'pupil.typesAndPauses': 'textAnswerSaving',
+        'pupil.typesAndLeavesTheBox': 'textAnswerSaving',
       },
     },
+    textAnswerSaving: { on: { 'server.savesAnswer': 'textAnswered' } },
+    textAnswered: {},
     keyboardHidden: {
       on: {
         'pupil.showsKeyboard': 'onTextQuestion',
@@ -589,6 +595,13 @@ async function movesAndPauses(app: AppUnderTest, click: () => Promise<void>) {
   await passTime(app, POSITION_PAUSE_MS);
 }
 
+/** Types "cold" into the text answer's box: nothing is given while the pupil types. */
+async function typeCold(app: AppUnderTest) {
+  await app.user.type(screen.getByRole('textbox', { name: 'Your answer' }), 'cold');
+  expect(app.control.waiting()).toEqual([]);
+  expect(examContext(app)?.answers[102]).toBeUndefined();
+}
+
 /** The page tells the exam something (a tick, the page hidden or shown again), as the browser would. */
 async function pageSignal(app: AppUnderTest, signal: TerminalSignal) {
   await act(async () => app.terminal.emit(signal));
@@ -905,6 +918,18 @@ describe('a pupil through the exam in the app, every transition of the exam mode
                 expect(screen.getByRole('button', { name: 'Capital letters', pressed: false })).toBeTruthy();
                 expect(screen.getByRole('textbox', { name: 'Your answer' }).getAttribute('inputmode')).toBe('none');
                 expect(stored(app)).toMatchObject({ question_index: 1, alphabets_keyboard_flag: true, mode_upper_case_flag: false });
+              },
+              textAnswerSaving: async () => {
+                await seeQuestion(2);
+                await callWaits(app, 'saveAnswer');
+                expect((screen.getByRole('textbox', { name: 'Your answer' }) as HTMLInputElement).value).toBe('cold');
+                await waitFor(() => expect(saved()).toBe('Saved on this terminal'));
+                expect(examContext(app)?.answers[102]?.value).toBe('cold');
+              },
+              textAnswered: async () => {
+                await waitFor(() => expect(saved()).toBe('Saved on the server'));
+                expect((screen.getByRole('textbox', { name: 'Your answer' }) as HTMLInputElement).value).toBe('cold');
+                expect(app.control.waiting()).toEqual([]);
               },
               keyboardHidden: async () => {
                 await seeQuestion(2);
@@ -1247,6 +1272,17 @@ describe('a pupil through the exam in the app, every transition of the exam mode
               },
               'pupil.flagsQuestion': () => app.user.click(screen.getByRole('button', { name: 'Flag for review' })),
               'pupil.removesFlag': () => app.user.click(screen.getByRole('button', { name: 'Remove flag' })),
+              'pupil.typesAndPauses': async () => {
+                await typeCold(app);
+                // Given only once typing has paused.
+                await passTime(app, TEXT_COMMIT_DELAY_MS - 1);
+                expect(app.control.waiting()).toEqual([]);
+                await passTime(app, 1);
+              },
+              'pupil.typesAndLeavesTheBox': async () => {
+                await typeCold(app);
+                await app.user.tab();
+              },
               'pupil.hidesKeyboard': () => movesAndPauses(app, () => app.user.click(screen.getByRole('button', { name: 'Hide alphabet keyboard' }))),
               'pupil.showsKeyboard': () => movesAndPauses(app, () => app.user.click(screen.getByRole('button', { name: 'Show alphabet keyboard' }))),
               'pupil.switchesToCapitals': () => movesAndPauses(app, () => app.user.click(screen.getByRole('button', { name: 'Capital letters', pressed: false }))),

@@ -1,12 +1,14 @@
 // @vitest-environment jsdom
 /**
  * The exam at /start: the question and its answer input, the saved indicator, Previous and Next,
- * text answers handed over on blur, Next and a pause, the finish dialog, no context menu.
+ * text answers handed over on blur, Next and a pause (the position machine's, run live), the finish dialog, no context menu.
  */
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ExamScreen, TEXT_COMMIT_DELAY_MS } from '../../src/screens/exam/exam.tsx';
+import { TEXT_COMMIT_DELAY_MS } from '../../machines/position/position.machine.ts';
+import { ExamScreen } from '../../src/screens/exam/exam.tsx';
 import { examScreenApi } from '../helpers/exam-fixtures.ts';
+import { TypingExamScreen } from '../helpers/exam-typing.tsx';
 import { renderView } from '../helpers/render-view.tsx';
 
 const props = examScreenApi;
@@ -98,14 +100,14 @@ describe('moving between questions', () => {
 
 describe('a text question', () => {
   it('shows the saved answer in a box labelled "Your answer"', async () => {
-    await renderView(<ExamScreen api={props({ index: 1, answers: { 102: { value: 'cold', saved: 'server' } } })} />);
+    await renderView(<TypingExamScreen api={props({ index: 1, answers: { 102: { value: 'cold', saved: 'server' } } })} />);
     expect((screen.getByRole('textbox', { name: 'Your answer' }) as HTMLInputElement).value).toBe('cold');
     expect(screen.getByRole('status').textContent).toBe('Saved on the server');
   });
 
   it('hands the answer over when the box loses focus, once', async () => {
     const onAnswer = vi.fn();
-    const { user } = await renderView(<ExamScreen api={props({ index: 1, answer: onAnswer })} />);
+    const { user } = await renderView(<TypingExamScreen api={props({ index: 1, answer: onAnswer })} />);
     await user.type(screen.getByRole('textbox', { name: 'Your answer' }), 'cold');
     await user.tab();
     await user.click(document.body);
@@ -115,7 +117,7 @@ describe('a text question', () => {
   it('hands the answer over before moving on', async () => {
     const calls: string[] = [];
     const { user } = await renderView(
-      <ExamScreen
+      <TypingExamScreen
         api={props({
           index: 1,
           answer: (id, value) => calls.push(`answer ${id} ${value}`),
@@ -132,7 +134,7 @@ describe('a text question', () => {
 
   it('hands the answer over after a short pause in typing', async () => {
     const onAnswer = vi.fn();
-    await renderView(<ExamScreen api={props({ index: 1, answer: onAnswer })} />);
+    await renderView(<TypingExamScreen api={props({ index: 1, answer: onAnswer })} />);
     // Only the clocks are faked, after the catalog has loaded.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     const box = screen.getByRole('textbox', { name: 'Your answer' });

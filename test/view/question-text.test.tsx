@@ -3,7 +3,7 @@
  * A text question with the on-screen alphabet keyboard: large letter keys, Space, Backspace
  * and the capital-letters toggle, each a named button, reachable with one Tab and the arrow
  * keys; upper-case mode starts in capitals and stays there. The typed text is handed over like
- * any typed answer (on Next here). Whether the keyboard is shown and types capitals is the exam
+ * any typed answer (on Next here), through a live position machine. Whether the keyboard is shown and types capitals is the exam
  * machine's (alphabets_keyboard_flag, mode_upper_case_flag): the screen shows the props and
  * sends the toggles; a stand-in owner below keeps them the way the machine does.
  */
@@ -11,9 +11,9 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { ExamScreenApi } from '../../machines/exam/exam.connect.ts';
-import { ExamScreen } from '../../src/screens/exam/exam.tsx';
 import type { Question } from '../../contract/exam.ts';
 import { examScreenApi } from '../helpers/exam-fixtures.ts';
+import { TypingExamScreen } from '../helpers/exam-typing.tsx';
 import { renderView } from '../helpers/render-view.tsx';
 
 function textQuestion(input: Question['input']): Question {
@@ -32,7 +32,7 @@ function WithFlags({ api, initialKeyboardOpen = true, initialUpperCase = false }
   const [keyboardOpen, setKeyboardOpen] = useState(initialKeyboardOpen);
   const [upperCase, setUpperCase] = useState(initialUpperCase);
   return (
-    <ExamScreen
+    <TypingExamScreen
       api={{
         ...api,
         keyboardOpen,
@@ -52,7 +52,7 @@ function WithFlags({ api, initialKeyboardOpen = true, initialUpperCase = false }
 
 describe('a text question without the on-screen keyboard', () => {
   it('has only the text box', async () => {
-    await renderView(<ExamScreen api={props(textQuestion(null))} />);
+    await renderView(<TypingExamScreen api={props(textQuestion(null))} />);
     expect(box()).toBeTruthy();
     expect(screen.queryByRole('group', { name: 'Alphabet keyboard' })).toBeNull();
     expect(screen.queryByRole('button', { name: /alphabet keyboard/ })).toBeNull();
@@ -61,7 +61,7 @@ describe('a text question without the on-screen keyboard', () => {
 
 describe('the alphabet keyboard', () => {
   it('has a named button for every letter, Space, Backspace and capital letters', async () => {
-    await renderView(<ExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }))} />);
+    await renderView(<TypingExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }))} />);
     const keyboard = screen.getByRole('group', { name: 'Alphabet keyboard' });
     for (const letter of 'abcdefghijklmnopqrstuvwxyz') expect(within(keyboard).getByRole('button', { name: letter })).toBeTruthy();
     expect(within(keyboard).getByRole('button', { name: 'Space' })).toBeTruthy();
@@ -92,7 +92,7 @@ describe('the alphabet keyboard', () => {
   });
 
   it('shows what the machine says: capitals when upper-case mode is on', async () => {
-    await renderView(<ExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }), { upperCase: true })} />);
+    await renderView(<TypingExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }), { upperCase: true })} />);
     expect(screen.getByRole('button', { name: 'Capital letters', pressed: true }).getAttribute('aria-disabled')).toBeNull();
     expect(screen.getByRole('button', { name: 'Q' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'q' })).toBeNull();
@@ -119,13 +119,13 @@ describe('the alphabet keyboard', () => {
   });
 
   it('stays hidden when the machine says so (after a reload)', async () => {
-    await renderView(<ExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }), { keyboardOpen: false })} />);
+    await renderView(<TypingExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }), { keyboardOpen: false })} />);
     expect(screen.queryByRole('group', { name: 'Alphabet keyboard' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Show alphabet keyboard' })).toBeTruthy();
   });
 
   it('is one Tab stop, moved through with the arrow keys and pressed with Enter', async () => {
-    const { user } = await renderView(<ExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }))} />);
+    const { user } = await renderView(<TypingExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }))} />);
     box().focus();
     await user.tab();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'q' }));
@@ -159,7 +159,7 @@ describe('the alphabet keyboard', () => {
   });
 
   it('takes no key while the answers are being sent', async () => {
-    await renderView(<ExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }), { status: 'finishing' })} />);
+    await renderView(<TypingExamScreen api={props(textQuestion({ kind: 'alphabet', upper_case: false }), { status: 'finishing' })} />);
     expect((screen.getByRole('button', { name: 'a' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -23,8 +23,8 @@ const exam: ExamApi = {
   examStart: { busy: false, offline: null, error: null, timeLimitMinutes: 40, start: noop, startAnyway: noop },
   exam: {
     status: 'answering', questions, index: 0, answers: {}, deadlineAt: Date.now() + 2_400_000, clockOffsetMs: 0, timeLimitSeconds: 2_400,
-    confirmingFinish: false, error: null, flagged: [], listOpen: false, keyboardOpen: true, upperCase: false,
-    retry: noop, answer: noop, next: noop, previous: noop, select: noop, flag: noop, toggleList: noop, toggleKeyboard: noop,
+    confirmingFinish: false, error: null, flagged: [], listOpen: false, keyboardOpen: true, upperCase: false, draft: null,
+    retry: noop, answer: noop, type: noop, commitDraft: noop, next: noop, previous: noop, select: noop, flag: noop, toggleList: noop, toggleKeyboard: noop,
     toggleUpperCase: noop, requestFinish: noop, confirmFinish: noop, cancelFinish: noop, focusLost: noop,
   },
   examEnd: { outcome: 'sent', receipt: null, errorCode: null, movedAway: null, canLogout: true, logout: noop },

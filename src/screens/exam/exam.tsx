@@ -4,9 +4,10 @@
  * the test" on every question behind a confirmation dialog.
  *
  * Presentational: the exam machine owns the questions, the index, the answers and where each
- * is saved (on the server, or only on this terminal); this view only sends what the pupil did. A typed answer is the one
- * piece of local state (form text): it is handed to the connect's `answer` when the field loses focus, on
- * Enter, on Previous/Next/Finish and after a short pause in typing.
+ * is saved (on the server, or only on this terminal); this view only sends what the pupil did. A typed answer is
+ * the `position` child's draft (machines/position): each keystroke goes to the connect's `type`, and
+ * the machine gives the answer once typing pauses; this view commits it (`commitDraft`) when the
+ * field loses focus, on Enter and before Previous/Next/Finish, the list and a jump from it.
  *
  * The question list overview (question_list_flag) lists every question as answered, not
  * answered or flagged, and jumps to any of them; "Flag for review" marks the question on screen.
@@ -27,7 +28,7 @@
  * (Lingui's context).
  */
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, type ClipboardEvent, type MouseEvent } from 'react';
 import { isAnswered, unansweredCount } from '../../../machines/exam/exam.rules.ts';
 import type { AnswerView, ExamScreenApi } from '../../../machines/exam/exam.connect.ts';
 import { ExamHeader } from '../../components/exam-header/exam-header.tsx';
@@ -39,9 +40,6 @@ import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleto
 import { useFocusLossReport, useLeaveGuard } from '../../platform/page-guards.ts';
 import { QuestionView } from './question-view.tsx';
 import styles from './exam.module.css';
-
-/** How long typing may pause before the answer is handed over. */
-export const TEXT_COMMIT_DELAY_MS = 800;
 
 /** Given, by the exam's rule (machines/exam/exam.rules.ts). */
 function isGiven(answer: AnswerView | undefined): boolean {
@@ -159,7 +157,7 @@ const FinishButton = memo(function FinishButton({ finishing, primary, disabled, 
 
 export function ExamScreen({ api }: { api: ExamScreenApi }) {
   const { status, questions, index, answers, deadlineAt, clockOffsetMs, confirmingFinish, error, timeLimitSeconds } = api;
-  const { flagged, listOpen, keyboardOpen, upperCase, answer } = api;
+  const { flagged, listOpen, keyboardOpen, upperCase, answer, draft } = api;
   const question = status === 'loading' ? undefined : questions[index];
   const isFirst = index <= 0;
   const isLast = index >= questions.length - 1;
@@ -170,30 +168,13 @@ export function ExamScreen({ api }: { api: ExamScreenApi }) {
   useLeaveGuard(answering);
   useFocusLossReport(answering, api.focusLost);
 
-  // The typed text of a text question, until it is handed over.
-  const [draft, setDraft] = useState<{ questionId: number; value: string } | null>(null);
-  const sent = useRef(new Map<number, string>());
-
-  const commit = useCallback(() => {
-    if (!draft) return;
-    const current = answers[draft.questionId]?.value ?? '';
-    if (draft.value === current || draft.value === sent.current.get(draft.questionId)) return;
-    sent.current.set(draft.questionId, draft.value);
-    answer(draft.questionId, draft.value);
-  }, [draft, answers, answer]);
-
-  useEffect(() => {
-    if (!draft) return;
-    const timer = setTimeout(commit, TEXT_COMMIT_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [draft, commit]);
+  // The draft, given now (the machine gives it by itself once typing pauses).
+  const commit = useStableHandler(() => {
+    if (api.draft) api.commitDraft();
+  });
 
   // Hand over what was typed if the screen goes away (time up, another screen).
-  const latestCommit = useRef(commit);
-  useEffect(() => {
-    latestCommit.current = commit;
-  }, [commit]);
-  useEffect(() => () => latestCommit.current(), []);
+  useEffect(() => commit, [commit]);
 
   // The buttons' handlers: the same functions from render to render (see useStableHandler).
   const toggleList = useStableHandler(() => {
@@ -272,7 +253,7 @@ export function ExamScreen({ api }: { api: ExamScreenApi }) {
               textValue={textValue}
               disabled={finishing}
               onChoose={(value) => answer(question.id, value)}
-              onType={(value) => setDraft({ questionId: question.id, value })}
+              onType={(value) => api.type(question.id, value)}
               onCommit={commit}
               keyboardOpen={keyboardOpen}
               upperCase={upperCase}
