@@ -131,18 +131,7 @@ describe('the level in the pupil\'s language, as the score report says it', () =
       server_time: '2026-11-22T09:00:00.000Z',
     };
     await renderView(
-      <ShortResultScreen
-        status="ready"
-        result={result}
-        error={null}
-        canRetry
-        canOpenReport={false}
-        canBuy
-        onBuy={vi.fn()}
-        onOpenReport={vi.fn()}
-        onBack={vi.fn()}
-        onRetry={vi.fn()}
-      />,
+      <ShortResultScreen api={{ status: 'ready', result, error: null, canRetry: true, canOpenReport: false, canBuy: true, onBuy: vi.fn(), onOpenReport: vi.fn(), onBack: vi.fn(), onRetry: vi.fn() }} />,
       { language: 'ar-nu-arab' },
     );
     expect(document.body.textContent).not.toContain('(server)');

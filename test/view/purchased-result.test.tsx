@@ -6,12 +6,9 @@
  */
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { Purchases } from '../../machines/results/results.connect.ts';
+import type { PurchasedResultApi, Purchases } from '../../machines/results/results.connect.ts';
 import { canDownloadCertificate, hasItemsToBuy, ownsResultSheet } from '../../machines/results/results.selectors.ts';
-import {
-  PurchasedResultScreen,
-  type PurchasedResultScreenProps,
-} from '../../src/screens/purchased-result/purchased-result.tsx';
+import { PurchasedResultScreen } from '../../src/screens/purchased-result/purchased-result.tsx';
 import { renderView } from '../helpers/render-view.tsx';
 
 /** What results.connect.ts decides from what is owned, by the results' own rules. */
@@ -20,7 +17,7 @@ function decided(purchases: Purchases | null) {
   return { canOpenReport: ownsResultSheet(facts), canDownloadCertificate: canDownloadCertificate(facts), canBuy: hasItemsToBuy(facts) };
 }
 
-function props(overrides: Partial<PurchasedResultScreenProps> = {}): PurchasedResultScreenProps {
+function props(overrides: Partial<PurchasedResultApi> = {}): PurchasedResultApi {
   const purchases = 'purchases' in overrides ? (overrides.purchases ?? null) : { result_sheet: true, certificate: true, passed: true };
   return {
     status: 'ready',
@@ -45,7 +42,7 @@ describe('purchased-result', () => {
   it('lists both items as purchased and offers the report (primary) and the certificate', async () => {
     const onOpenReport = vi.fn();
     const onDownloadCertificate = vi.fn();
-    const { user } = await renderView(<PurchasedResultScreen {...props({ onOpenReport, onDownloadCertificate })} />);
+    const { user } = await renderView(<PurchasedResultScreen api={props({ onOpenReport, onDownloadCertificate })} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Purchased result' })).toBeTruthy();
     expect(within(row('Result sheet')).getByText('Purchased')).toBeTruthy();
     expect(within(row('Certificate')).getByText('Purchased')).toBeTruthy();
@@ -61,7 +58,7 @@ describe('purchased-result', () => {
   it('offers the certificate still to buy when only the sheet is owned, and no download', async () => {
     const onBuy = vi.fn();
     const { user } = await renderView(
-      <PurchasedResultScreen {...props({ purchases: { result_sheet: true, certificate: false, passed: true }, onBuy })} />,
+      <PurchasedResultScreen api={props({ purchases: { result_sheet: true, certificate: false, passed: true }, onBuy })} />,
     );
     expect(within(row('Certificate')).getByText('Not purchased')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Download the certificate' })).toBeNull();
@@ -70,14 +67,14 @@ describe('purchased-result', () => {
   });
 
   it('says a certificate is only for a passed exam, and sells nothing more', async () => {
-    await renderView(<PurchasedResultScreen {...props({ purchases: { result_sheet: true, certificate: false, passed: false } })} />);
+    await renderView(<PurchasedResultScreen api={props({ purchases: { result_sheet: true, certificate: false, passed: false } })} />);
     expect(within(row('Certificate')).getByText('A certificate is issued only for a passed exam.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Download the certificate' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Buy the result sheet / certificate' })).toBeNull();
   });
 
   it('makes the download the primary action when only the certificate is owned', async () => {
-    await renderView(<PurchasedResultScreen {...props({ purchases: { result_sheet: false, certificate: true, passed: true } })} />);
+    await renderView(<PurchasedResultScreen api={props({ purchases: { result_sheet: false, certificate: true, passed: true } })} />);
     expect(screen.queryByRole('button', { name: 'Open the score report' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Download the certificate' }).getAttribute('data-variant')).toBe('primary');
   });
@@ -85,7 +82,7 @@ describe('purchased-result', () => {
   it('is busy while the certificate downloads', async () => {
     const onDownloadCertificate = vi.fn();
     const { user } = await renderView(
-      <PurchasedResultScreen {...props({ download: { status: 'downloading', error: null }, onDownloadCertificate })} />,
+      <PurchasedResultScreen api={props({ download: { status: 'downloading', error: null }, onDownloadCertificate })} />,
     );
     const button = screen.getByRole('button', { name: 'Downloading the certificate…' }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
@@ -98,7 +95,7 @@ describe('purchased-result', () => {
   it('tells a failed download and lets it be tried again', async () => {
     const onDownloadCertificate = vi.fn();
     const { user } = await renderView(
-      <PurchasedResultScreen {...props({ download: { status: 'failed', error: 'DOCUMENT_UNAVAILABLE' }, onDownloadCertificate })} />,
+      <PurchasedResultScreen api={props({ download: { status: 'failed', error: 'DOCUMENT_UNAVAILABLE' }, onDownloadCertificate })} />,
     );
     expect(screen.getByRole('alert').textContent).toBe('The document cannot be created right now. Please try again later.');
     await user.click(screen.getByRole('button', { name: 'Download the certificate' }));
@@ -108,7 +105,7 @@ describe('purchased-result', () => {
   it('says when nothing is bought yet and offers the purchase', async () => {
     const onBuy = vi.fn();
     const { user } = await renderView(
-      <PurchasedResultScreen {...props({ purchases: { result_sheet: false, certificate: false, passed: true }, onBuy })} />,
+      <PurchasedResultScreen api={props({ purchases: { result_sheet: false, certificate: false, passed: true }, onBuy })} />,
     );
     expect(screen.getByRole('status').textContent).toBe('You have not bought the result sheet or the certificate yet.');
     await user.click(screen.getByRole('button', { name: 'Buy the result sheet / certificate' }));
@@ -117,7 +114,7 @@ describe('purchased-result', () => {
   });
 
   it('shows a skeleton while loading, and no buttons', async () => {
-    await renderView(<PurchasedResultScreen {...props({ status: 'loading', purchases: null })} />);
+    await renderView(<PurchasedResultScreen api={props({ status: 'loading', purchases: null })} />);
     expect(screen.getByRole('status').textContent).toBe('Loading…');
     expect(screen.queryAllByRole('button')).toHaveLength(0);
   });
@@ -126,7 +123,7 @@ describe('purchased-result', () => {
     const onRetry = vi.fn();
     const onBack = vi.fn();
     const { user } = await renderView(
-      <PurchasedResultScreen {...props({ status: 'error', purchases: null, error: 'PAYMENT_REQUIRED', onRetry, onBack })} />,
+      <PurchasedResultScreen api={props({ status: 'error', purchases: null, error: 'PAYMENT_REQUIRED', onRetry, onBack })} />,
     );
     expect(screen.getByRole('alert').textContent).toBe('This has not been paid for yet.');
     await user.click(screen.getByRole('button', { name: 'Try again' }));
@@ -136,7 +133,7 @@ describe('purchased-result', () => {
   });
 
   it('renders in Japanese from the ja catalog', async () => {
-    await renderView(<PurchasedResultScreen {...props()} />, { language: 'ja' });
+    await renderView(<PurchasedResultScreen api={props()} />, { language: 'ja' });
     expect(screen.getByRole('button', { name: '成績表をひらく' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '合格証をダウンロード' })).toBeTruthy();
   });

@@ -6,5 +6,5 @@ import { PurchasedResultScreen } from '../../screens/purchased-result/purchased-
 import { useResults } from './use-results.ts';
 
 export function ConnectedPurchasedResult() {
-  return <PurchasedResultScreen {...useResults().purchasedResult} />;
+  return <PurchasedResultScreen api={useResults().purchasedResult} />;
 }

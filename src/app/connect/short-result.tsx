@@ -6,5 +6,5 @@ import { ShortResultScreen } from '../../screens/short-result/short-result.tsx';
 import { useResults } from './use-results.ts';
 
 export function ConnectedShortResult() {
-  return <ShortResultScreen {...useResults().shortResult} />;
+  return <ShortResultScreen api={useResults().shortResult} />;
 }

@@ -21,8 +21,6 @@ import { failureMessage } from '../../i18n/failure-messages.ts';
 import { BackToMenu, BuyButton, OpenReportButton } from '../result-parts/result-parts.tsx';
 import styles from './purchased-result.module.css';
 
-export type PurchasedResultScreenProps = PurchasedResultApi;
-
 function Owned({ owned, children, note }: { owned: boolean; children: ReactNode; note?: ReactNode }) {
   return (
     <li className={styles.item} data-owned={owned}>
@@ -52,7 +50,7 @@ function Ready({
   onOpenReport,
   onDownloadCertificate,
   onBuy,
-}: Omit<PurchasedResultScreenProps, 'purchases'> & { purchases: Purchases }) {
+}: Omit<PurchasedResultApi, 'purchases'> & { purchases: Purchases }) {
   const { i18n } = useLingui();
   const downloading = download.status === 'downloading';
   if (!purchases.result_sheet && !purchases.certificate) {
@@ -107,8 +105,8 @@ function Ready({
   );
 }
 
-export function PurchasedResultScreen(props: PurchasedResultScreenProps) {
-  const { status, purchases, error, onBack, onRetry } = props;
+export function PurchasedResultScreen({ api }: { api: PurchasedResultApi }) {
+  const { status, purchases, error, onBack, onRetry } = api;
   return (
     <CardPage heading={<Trans>Purchased result</Trans>}>
       {status === 'loading' && (
@@ -121,7 +119,7 @@ export function PurchasedResultScreen(props: PurchasedResultScreenProps) {
         </SkeletonRegion>
       )}
       {status === 'error' && <LoadFailed code={error} onRetry={onRetry} />}
-      {status === 'ready' && purchases && <Ready {...props} purchases={purchases} />}
+      {status === 'ready' && purchases && <Ready {...api} purchases={purchases} />}
       {status !== 'loading' && <BackToMenu onBack={onBack} />}
     </CardPage>
   );

@@ -29,8 +29,6 @@ import { subjectName } from '../../i18n/subjects.ts';
 import { BackToMenu, BuyButton, OpenReportButton } from '../result-parts/result-parts.tsx';
 import styles from './short-result.module.css';
 
-export type ShortResultScreenProps = ShortResultApi;
-
 /** A refusal that says when the result can be seen (not released yet, no longer viewable). */
 function Unavailable({ code }: { code: FailureCode }) {
   const { i18n } = useLingui();
@@ -93,8 +91,8 @@ function Result({ result }: { result: ShortResult }) {
   );
 }
 
-export function ShortResultScreen(props: ShortResultScreenProps) {
-  const { status, result, error, canRetry, canOpenReport, canBuy, onBuy, onOpenReport, onBack, onRetry } = props;
+export function ShortResultScreen({ api }: { api: ShortResultApi }) {
+  const { status, result, error, canRetry, canOpenReport, canBuy, onBuy, onOpenReport, onBack, onRetry } = api;
   return (
     <CardPage heading={<Trans>Your result</Trans>}>
       {status === 'loading' && (
