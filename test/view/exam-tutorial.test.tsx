@@ -25,7 +25,7 @@ import { renderView } from '../helpers/render-view.tsx';
 
 describe('exam-tutorial', () => {
   it('explains the number of questions, the time, the timer, moving and saving', async () => {
-    await renderView(<ExamTutorialScreen questionCount={12} timeLimitMinutes={40} onContinue={vi.fn()} />);
+    await renderView(<ExamTutorialScreen api={{ questionCount: 12, timeLimitMinutes: 40, complete: vi.fn() }} />);
     expect(screen.getByRole('heading', { level: 1, name: 'How the test works' })).toBeTruthy();
     const text = document.body.textContent ?? '';
     expect(text).toContain('The test has 12 questions.');
@@ -37,13 +37,13 @@ describe('exam-tutorial', () => {
   });
 
   it('uses the singular for one question', async () => {
-    await renderView(<ExamTutorialScreen questionCount={1} timeLimitMinutes={40} onContinue={vi.fn()} />);
+    await renderView(<ExamTutorialScreen api={{ questionCount: 1, timeLimitMinutes: 40, complete: vi.fn() }} />);
     expect(document.body.textContent).toContain('The test has 1 question.');
   });
 
   it('continues', async () => {
     const onContinue = vi.fn();
-    const { user } = await renderView(<ExamTutorialScreen questionCount={3} timeLimitMinutes={40} onContinue={onContinue} />);
+    const { user } = await renderView(<ExamTutorialScreen api={{ questionCount: 3, timeLimitMinutes: 40, complete: onContinue }} />);
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(onContinue).toHaveBeenCalledOnce();
   });

@@ -33,13 +33,13 @@ describe('the Arabic numerals variant (ar-nu-arab) reaches every number', () => 
   });
 
   it('in the tutorial: the timer\'s end "٠٠:٠٠"', async () => {
-    await renderView(<ExamTutorialScreen questionCount={20} timeLimitMinutes={40} onContinue={vi.fn()} />, { language: 'ar-nu-arab' });
+    await renderView(<ExamTutorialScreen api={{ questionCount: 20, timeLimitMinutes: 40, complete: vi.fn() }} />, { language: 'ar-nu-arab' });
     expect(screen.getByText(/٠٠:٠٠/)).toBeTruthy();
     expect(document.body.textContent).not.toContain('00:00');
   });
 
   it('in English the tutorial still says 00:00', async () => {
-    await renderView(<ExamTutorialScreen questionCount={20} timeLimitMinutes={40} onContinue={vi.fn()} />);
+    await renderView(<ExamTutorialScreen api={{ questionCount: 20, timeLimitMinutes: 40, complete: vi.fn() }} />);
     expect(screen.getByText(/When it reaches 00:00, the test ends by itself\./)).toBeTruthy();
   });
 

@@ -14,24 +14,14 @@ import { useExam } from './use-exam.ts';
 
 export function BoundExamTutorial({ actor }: { actor: SystemActors['tutorial'] }) {
   const snapshot = useSelector(actor, (s) => s);
-  const tutorial = connect(snapshot, actor.send);
-  return (
-    <ExamTutorialScreen
-      questionCount={tutorial.rules.questionCount}
-      timeLimitMinutes={tutorial.rules.timeLimitMinutes}
-      onContinue={tutorial.finish}
-      tutorial={tutorial}
-    />
-  );
+  return <ExamTutorialScreen api={connect(snapshot, actor.send)} />;
 }
 
 /** The four points alone, from the exam's details, while no tutorial child runs. */
 function ExamTutorialPoints() {
   const points = useExam()?.tutorial;
   if (!points || points.questionCount === null) return <BootingScreen />;
-  return (
-    <ExamTutorialScreen questionCount={points.questionCount} timeLimitMinutes={points.timeLimitMinutes} onContinue={points.complete} />
-  );
+  return <ExamTutorialScreen api={points} />;
 }
 
 export function ConnectedExamTutorial() {

@@ -13,19 +13,20 @@ import { ArrowIcon, CheckIcon, ClockIcon, InfoIcon } from '../../components/icon
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { formatClock } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
+import type { TutorialPointsApi } from '../../../machines/exam/exam.connect.ts';
 import type { TutorialApi } from '../../../machines/tutorial/tutorial.connect.ts';
 import { Practice } from './practice.tsx';
 import styles from './exam-tutorial.module.css';
 
-export interface ExamTutorialScreenProps {
-  questionCount: number;
-  timeLimitMinutes: number;
-  onContinue(): void;
-  /** The practice (the tutorial machine's view); without it, the points alone. */
-  tutorial?: TutorialApi;
-}
-
-export function ExamTutorialScreen({ questionCount, timeLimitMinutes, onContinue, tutorial }: ExamTutorialScreenProps) {
+/**
+ * The tutorial machine's connect (the points from its rules, and the practice); while no tutorial
+ * runs, the exam connect's points alone (its host shows them once the question count is known).
+ */
+export function ExamTutorialScreen({ api }: { api: TutorialApi | TutorialPointsApi }) {
+  const { questionCount, timeLimitMinutes, onContinue, tutorial } =
+    'rules' in api
+      ? { questionCount: api.rules.questionCount, timeLimitMinutes: api.rules.timeLimitMinutes, onContinue: api.finish, tutorial: api }
+      : { questionCount: api.questionCount ?? 0, timeLimitMinutes: api.timeLimitMinutes, onContinue: api.complete, tutorial: null };
   const { language } = useLanguage();
   // The timer's end as the header's timer shows it, in the language's digits.
   const zeroTime = formatClock(0, language);
