@@ -13,8 +13,9 @@
  *
  * While the pupil answers, the question on screen and the view around it (the list, the flags,
  * the keyboard and its capitals) are the exam's `position` child's (machines/position): `position`
- * is that child's snapshot and `send`, and the exam screen's moves and toggles go to it directly
- * (a question swap is a transition of that small machine alone). Without it (loading,
+ * is that child's snapshot and `send`, and the exam screen's moves, toggles and keystrokes go to it
+ * directly (a question swap is a transition of that small machine alone; a typed answer reaches the
+ * exam from it once typing pauses or the screen commits it). Without it (loading,
  * finishing) the screen shows the position the exam last took, and moves do nothing.
  *
  * `connectLazily` gives the same, each part made only when first read (a screen reads one).
