@@ -14,7 +14,7 @@ import { createActor } from 'xstate';
 import { connectivityImplementations } from '../../machines/connectivity/connectivity.actors.ts';
 import { connectivityMachine } from '../../machines/connectivity/connectivity.machine.ts';
 import type { LanguageKey } from '../../contract/languages.ts';
-import { ConnectivityScreen } from '../../src/screens/connectivity/connectivity.tsx';
+import { BoundConnectivity } from '../../src/app/connect/connectivity.tsx';
 import { LoginCodeScreen } from '../../src/screens/login-code/login-code.tsx';
 import { LoginScreen } from '../../src/screens/login/login.tsx';
 import { FAKE_SERVER_TIME, createFakeConnectivity, fakeUrls, type FakeConnectivity } from '../helpers/fake-connectivity.ts';
@@ -23,7 +23,7 @@ import { loginApi, loginCodeApi } from '../helpers/session-fixtures.ts';
 
 async function renderCheck(port: FakeConnectivity = createFakeConnectivity(), language: LanguageKey = 'en') {
   const actor = createActor(connectivityMachine.provide(connectivityImplementations(port))).start();
-  const view = await renderView(<ConnectivityScreen actor={actor} />, { language });
+  const view = await renderView(<BoundConnectivity actor={actor} />, { language });
   return { ...view, actor, port };
 }
 

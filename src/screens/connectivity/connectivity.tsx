@@ -1,7 +1,6 @@
 /**
- * The terminal check (/checking-domain-connection): subscribes to the
- * connectivity actor with `useSelector` and renders what `connect`
- * (machines/connectivity/connectivity.connect.ts) gives it. It decides nothing, fetches nothing,
+ * The terminal check (/checking-domain-connection): renders what `connect`
+ * (machines/connectivity/connectivity.connect.ts) gives it, its one `api` prop. It decides nothing, fetches nothing,
  * navigates nowhere: "Check again" and "Back" send the events connect hands it, and a change of
  * the interface language (the picker at the foot) is reported as a fact, so its fonts are checked.
  *
@@ -12,11 +11,8 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { Plural, Trans } from '@lingui/react/macro';
-import { useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
-import type { ActorRefFrom } from 'xstate';
-import { connect, type Summary } from '../../../machines/connectivity/connectivity.connect.ts';
-import type { connectivityMachine } from '../../../machines/connectivity/connectivity.machine.ts';
+import type { ConnectivityApi, Summary } from '../../../machines/connectivity/connectivity.connect.ts';
 import { ArrowIcon, CheckIcon, ErrorIcon, SavingIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import { LanguagePicker } from '../../components/language-picker/language-picker.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
@@ -25,8 +21,6 @@ import { formatNumber } from '../../i18n/format.ts';
 import type { LanguageKey } from '../../../contract/languages.ts';
 import { CheckRowView } from './check-row.tsx';
 import styles from './connectivity.module.css';
-
-export type ConnectivityActor = ActorRefFrom<typeof connectivityMachine>;
 
 const checksLabel = msg`Checks`;
 
@@ -64,10 +58,8 @@ function SummaryBanner({ summary, language }: { summary: Summary; language: Lang
   );
 }
 
-export function ConnectivityScreen({ actor }: { actor: ConnectivityActor }) {
+export function ConnectivityScreen({ api }: { api: ConnectivityApi }) {
   const { i18n } = useLingui();
-  const snapshot = useSelector(actor, (s) => s);
-  const api = connect(snapshot, actor.send);
   const { language } = useLanguage();
 
   // The interface language changed while the check is shown: a fact for the machine (fonts).
