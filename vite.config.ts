@@ -5,6 +5,7 @@ import { lingui, linguiTransformerBabelPreset } from '@lingui/vite-plugin';
 import { VitePWA } from 'vite-plugin-pwa';
 import { compressPlugin } from './scripts/lib/compress-plugin.ts';
 import { mathAssetsPlugin } from './scripts/lib/math-assets-plugin.ts';
+import { catalogPartsPlugin } from './scripts/lib/catalog-parts-plugin.ts';
 
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3001';
 
@@ -13,8 +14,8 @@ const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3001';
  * through vite-plugin-pwa, precaches the built app so a reload with no network still shows it.
  *
  * - Precached: index.html, the app's JS and CSS, every lazily loaded chunk the exam may need
- *   (all 23 compiled catalogs, so any language the terminal or the pupil picks works offline,
- *   about 0.5 MB in all; the Intl date data of km, my, kk and pa; KaTeX's script, stylesheet
+ *   (both parts of all 23 compiled catalogs, so any language the terminal or the pupil picks
+ *   works offline, about 0.5 MB in all; the Intl date data of km, my, kk and pa; KaTeX's script, stylesheet
  *   and its woff2 fonts, the only format Chromium asks for; the score report and every other
  *   route's view, lazy in src/routes/; workbox-window) and the favicon. The app ships no font
  *   of its own (Noto comes with the terminal's system fonts). Not the build's manifest
@@ -56,7 +57,8 @@ export default defineConfig({
   // The Lingui macro runs through Babel before React's transform (ARCHITECTURE.md, "Toolchain").
   // mathAssetsPlugin: index.html names KaTeX's built files for the terminal check.
   // compressPlugin: brotli and gzip copies of dist/'s text files, served by the server.
-  plugins: [babel({ presets: [linguiTransformerBabelPreset()] }), react(), lingui(), pwa, mathAssetsPlugin(), compressPlugin()],
+  // catalogPartsPlugin: each catalog in two parts, the first screen's messages and the rest.
+  plugins: [babel({ presets: [linguiTransformerBabelPreset()] }), react(), lingui(), catalogPartsPlugin(), pwa, mathAssetsPlugin(), compressPlugin()],
   build: {
     outDir: 'dist',
     sourcemap: true,

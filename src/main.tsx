@@ -17,6 +17,7 @@ import { createRevocationSender } from '../machines/session/session.revocation.t
 import { readSession, readStoredErrorCode, readToken } from '../machines/shared/storage.ts';
 import { startEmbedBridge } from './app/embed.ts';
 import { App } from './app/app.tsx';
+import { loadLaterSchemas } from './api/client.ts';
 import { createBrowserEnvironment, type BrowserEnvironment } from './app/environment.ts';
 import { preloadLikelyScreens } from './app/preload.ts';
 import { createAppRouter } from './app/router.ts';
@@ -108,7 +109,7 @@ async function boot() {
     void revocations.flush();
   });
   const history = createBrowserHistory();
-  const router = createAppRouter({ history });
+  const router = createAppRouter({ history, catalogComplete: () => environment.language.complete() });
   syncRouterWithKiosk(history, kiosk, (listener) => watchKiosk(kiosk, listener));
   startEmbedBridge({ history, host: window, loadConfig: () => environment.api.clientConfig() });
   // After the first location is judged: the print route gets no worker. Its module (and
@@ -131,7 +132,7 @@ async function boot() {
     </StrictMode>,
   );
   // The route views, the exam's next screens first, once the first screen is up (src/app/preload.ts).
-  preloadLikelyScreens(router, undefined, () => Promise.all([preloadKioskChildren(), environment.preloadPorts()]));
+  preloadLikelyScreens(router, undefined, () => Promise.all([preloadKioskChildren(), environment.preloadPorts(), loadLaterSchemas()]));
 }
 
 void boot();

@@ -6,7 +6,7 @@
  * name they use is checked against it.
  */
 import { assign, fromPromise, sendParent, sendTo, setup } from 'xstate';
-import { type ChoosePageStatus } from '../../contract/results.ts';
+import type { ChoosePageStatus } from '../../contract/results.ts';
 import {
   normalizeLoginCode,
   type ClientConfig,

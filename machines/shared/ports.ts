@@ -1,6 +1,6 @@
 /**
  * The edges the machines talk through. Machines never fetch or touch the DOM: the browser
- * side provides an ApiPort (ofetch, src/api/) and a Web Storage; tests provide fakes.
+ * side provides an ApiPort (fetch, src/api/) and a Web Storage; tests provide fakes.
  */
 import type { ErrorCode } from '../../contract/errors.ts';
 import type {

@@ -1,5 +1,5 @@
 /**
- * The browser's ApiPort (machines/shared/ports.ts) over ofetch, for the calls of seed section 7.
+ * The browser's ApiPort (machines/shared/ports.ts) over fetch (src/api/fetch.ts), for the calls of seed section 7.
  *
  * Promises: a 60 000 ms time-out per call; on every call the bearer token when there is one,
  * Accept-Language (BCP 47), X-Locale (the catalog key) and X-Device-Token; every response
@@ -13,29 +13,13 @@
  * answer came. Nothing else is tried again here: the calls of the exam run in the retry
  * machine (machines/retry), which decides whether to call again and opens the retry dialog.
  */
-import { ofetch, type FetchOptions } from 'ofetch';
 import * as v from 'valibot';
 import type { PaymentPort } from '../../machines/payment/payment.types.ts';
 import { backoffMs } from '../../machines/shared/backoff.ts';
 import { ApiFailure, failureCodeOf, type ApiPort } from '../../machines/shared/ports.ts';
 import { ErrorBodySchema } from '../../contract/errors.ts';
-import {
-  ExamDetailsSchema,
-  ExamQuestionsSchema,
-  FinishExamResponseSchema,
-  FocusLossResponseSchema,
-  SaveAnswerResponseSchema,
-  StartExamResponseSchema,
-  type SaveAnswerRequest,
-} from '../../contract/exam.ts';
+import type { SaveAnswerRequest } from '../../contract/exam.ts';
 import { headerNames } from '../../contract/http.ts';
-import {
-  ExamPaymentSettingSchema,
-  PaymentSessionSchema,
-  PaymentStatusResponseSchema,
-  ResultPaymentSettingSchema,
-} from '../../contract/payments.ts';
-import { ChoosePageStatusSchema, ScoreReportSchema, ShortResultSchema } from '../../contract/results.ts';
 import {
   AppScheduleSchema,
   ClientConfigSchema,
@@ -52,10 +36,8 @@ import {
   type LoginIdRequest,
   type SaveExamineeInfoRequest,
 } from '../../contract/session.ts';
-import { HeartbeatResponseSchema } from '../../contract/presence.ts';
-import { TutorialSettingSchema } from '../../contract/tutorial.ts';
-import { LoginSlipsResponseSchema } from '../../contract/exports.ts';
 import { catalogOf, languages, type LanguageKey } from '../../contract/languages.ts';
+import { createFetch, NetworkError, type SendOptions } from './fetch.ts';
 
 /** Seed section 7 and 9: every call gives up after 60 s. */
 export const API_TIMEOUT_MS = 60_000;
@@ -200,16 +182,34 @@ export interface ApiClientOptions {
 
 type Method = 'GET' | 'POST';
 
-const notJson = Symbol('not JSON');
+/**
+ * The schemas of the calls the first screen never makes, in a chunk of their own
+ * (src/api/later-schemas.ts): loaded by the first such call, or ahead by src/main.tsx's preload.
+ */
+export const loadLaterSchemas = () => import('./later-schemas.ts');
+type LaterSchemas = Awaited<ReturnType<typeof loadLaterSchemas>>;
 
-/** What a failed request (no answer, time-out, or an exception of ofetch's) means for the machines. */
+/** A response schema read from src/api/later-schemas.ts once it is loaded. */
+type Later<S extends v.GenericSchema> = { readonly later: (schemas: LaterSchemas) => S };
+const later = <S extends v.GenericSchema>(pick: (schemas: LaterSchemas) => S): Later<S> => ({ later: pick });
+
+/** The schema itself, or the later one once its chunk is in; a chunk that cannot be loaded leaves the answer unread. */
+async function schemaOf<S extends v.GenericSchema>(schema: S | Later<S>): Promise<S> {
+  if (!('later' in schema)) return schema;
+  let schemas: LaterSchemas;
+  try {
+    schemas = await loadLaterSchemas();
+  } catch {
+    throw new ApiFailure('GENERIC_ERROR', undefined, 'The response schemas could not be loaded');
+  }
+  return schema.later(schemas);
+}
+
+/** What a failed request (no answer, time-out, or another exception) means for the machines. */
 function failureOf(error: unknown): ApiFailure {
   if (error instanceof ApiFailure) return error;
   if (isTimeout(error)) return new ApiFailure('TIMEOUT');
-  // ofetch wraps a failed fetch (no answer) in a FetchError without a response.
-  if (error && typeof error === 'object' && 'response' in error && error.response === undefined) {
-    return new ApiFailure('NETWORK_ERROR');
-  }
+  if (error instanceof NetworkError) return new ApiFailure('NETWORK_ERROR');
   return new ApiFailure('GENERIC_ERROR', undefined, error instanceof Error ? error.message : undefined);
 }
 
@@ -224,49 +224,43 @@ function isTimeout(error: unknown): boolean {
 export function createApiClient(options: ApiClientOptions): ApiPort & PaymentPort {
   const { baseURL = '/api', getToken, getLanguage, getDeviceToken, timeoutMs = API_TIMEOUT_MS } = options;
 
-  const client = ofetch.create({
+  // Bodies are parsed strictly: text that is not JSON fails the schema instead of passing as a string.
+  const send = createFetch({
     baseURL,
     timeout: timeoutMs,
-    retry: false,
-    // Bodies are parsed strictly: text that is not JSON fails the schema instead of passing as a string.
-    parseResponse: (text: string) => {
-      try {
-        return JSON.parse(text);
-      } catch {
-        return notJson;
-      }
-    },
-    ignoreResponseError: true,
-    onRequest({ options: request }) {
+    beforeSend(headers) {
       const language = getLanguage();
       const token = getToken();
       // A call made with its own token (the print route's) keeps it.
-      if (token && !request.headers.has(headerNames.authorization)) request.headers.set(headerNames.authorization, `Bearer ${token}`);
-      request.headers.set(headerNames.acceptLanguage, languages[language].tag);
-      request.headers.set(headerNames.locale, catalogOf(language));
-      request.headers.set(headerNames.deviceToken, getDeviceToken());
+      if (token && !headers.has(headerNames.authorization)) headers.set(headerNames.authorization, `Bearer ${token}`);
+      headers.set(headerNames.acceptLanguage, languages[language].tag);
+      headers.set(headerNames.locale, catalogOf(language));
+      headers.set(headerNames.deviceToken, getDeviceToken());
     },
   });
 
   async function call<S extends v.GenericSchema>(
     method: Method,
     path: string,
-    schema: S,
-    extra: Pick<FetchOptions<'json'>, 'body' | 'query' | 'headers' | 'timeout'> = {},
+    schema: S | Later<S>,
+    extra: Omit<SendOptions, 'method' | 'blob'> = {},
   ): Promise<v.InferOutput<S>> {
+    // Loaded beside the request, so every call still goes out the moment it is made.
+    const responseSchema = schemaOf(schema);
+    responseSchema.catch(() => undefined);
     let response;
     try {
-      response = await client.raw(path, { method, ...extra });
+      response = await send(path, { method, ...extra });
     } catch (error) {
       throw failureOf(error);
     }
     const { status } = response;
     if (status < 200 || status > 299) {
-      const envelope = v.safeParse(ErrorBodySchema, response._data);
+      const envelope = v.safeParse(ErrorBodySchema, response.data);
       if (envelope.success) throw new ApiFailure(envelope.output.code, status, envelope.output.message);
       throw new ApiFailure('GENERIC_ERROR', status);
     }
-    const parsed = v.safeParse(schema, response._data);
+    const parsed = v.safeParse(await responseSchema, response.data);
     if (!parsed.success) throw new ApiFailure('GENERIC_ERROR', status, `Unexpected response from ${method} ${path}`);
     return parsed.output;
   }
@@ -276,12 +270,12 @@ export function createApiClient(options: ApiClientOptions): ApiPort & PaymentPor
     let response;
     try {
       // The client's strict JSON parser would read the PDF as text: documents are read as a Blob.
-      response = await client.raw<Blob, 'blob'>(path, { method: 'GET', query, responseType: 'blob', parseResponse: undefined });
+      response = await send(path, { method: 'GET', query, blob: true });
     } catch (error) {
       throw failureOf(error);
     }
     const { status } = response;
-    const data = response._data;
+    const data = response.data;
     if (status < 200 || status > 299 || !(data instanceof Blob)) {
       let body: unknown;
       try {
@@ -317,16 +311,16 @@ export function createApiClient(options: ApiClientOptions): ApiPort & PaymentPor
       }),
     login: (body: LoginCodeRequest) => call('POST', '/login', LoginResponseSchema, { body }),
     examDetails: (scheduleHistoryId) =>
-      call('GET', '/exam-details', ExamDetailsSchema, { query: { schedule_history_id: scheduleHistoryId } }),
+      call('GET', '/exam-details', later((s) => s.ExamDetailsSchema), { query: { schedule_history_id: scheduleHistoryId } }),
     startExam: (scheduleHistoryId) =>
-      call('POST', '/exam/start', StartExamResponseSchema, { body: { schedule_history_id: scheduleHistoryId } }),
+      call('POST', '/exam/start', later((s) => s.StartExamResponseSchema), { body: { schedule_history_id: scheduleHistoryId } }),
     examQuestions: (scheduleHistoryId) =>
-      call('GET', '/exam/questions', ExamQuestionsSchema, { query: { schedule_history_id: scheduleHistoryId } }),
-    saveAnswer: (body: SaveAnswerRequest) => call('POST', '/exam/answers', SaveAnswerResponseSchema, { body }),
-    heartbeat: (body) => call('POST', '/exam/heartbeat', HeartbeatResponseSchema, { body }),
+      call('GET', '/exam/questions', later((s) => s.ExamQuestionsSchema), { query: { schedule_history_id: scheduleHistoryId } }),
+    saveAnswer: (body: SaveAnswerRequest) => call('POST', '/exam/answers', later((s) => s.SaveAnswerResponseSchema), { body }),
+    heartbeat: (body) => call('POST', '/exam/heartbeat', later((s) => s.HeartbeatResponseSchema), { body }),
     finishExam: (scheduleHistoryId) =>
-      call('POST', '/exam/finish', FinishExamResponseSchema, { body: { schedule_history_id: scheduleHistoryId } }),
-    focusLoss: (body) => call('POST', '/exam/focus-loss', FocusLossResponseSchema, { body }),
+      call('POST', '/exam/finish', later((s) => s.FinishExamResponseSchema), { body: { schedule_history_id: scheduleHistoryId } }),
+    focusLoss: (body) => call('POST', '/exam/focus-loss', later((s) => s.FocusLossResponseSchema), { body }),
     // With a token of its own (a revocation kept from an offline logout), that token is the one ended.
     logout: async (token) => {
       await call('POST', '/logout', LogoutResponseSchema, {
@@ -343,31 +337,31 @@ export function createApiClient(options: ApiClientOptions): ApiPort & PaymentPor
     me: () => call('GET', '/me', MeResponseSchema),
     saveExamineeInfo: (body: SaveExamineeInfoRequest) =>
       call('POST', '/save-examinee-info', SaveExamineeInfoResponseSchema, { body }),
-    chooseStatus: () => call('GET', '/get-status-choose-page', ChoosePageStatusSchema),
+    chooseStatus: () => call('GET', '/get-status-choose-page', later((s) => s.ChoosePageStatusSchema)),
     exams: () => call('GET', '/exams', ExamListSchema),
     clientConfig: () => call('GET', '/client-config', ClientConfigSchema),
     examPaymentSetting: (scheduleHistoryId) =>
-      call('GET', '/get-setting-payment-for-exam', ExamPaymentSettingSchema, { query: { schedule_history_id: scheduleHistoryId } }),
+      call('GET', '/get-setting-payment-for-exam', later((s) => s.ExamPaymentSettingSchema), { query: { schedule_history_id: scheduleHistoryId } }),
     resultPaymentSetting: (scheduleHistoryId) =>
-      call('GET', '/get-setting-payment-for-result', ResultPaymentSettingSchema, { query: { schedule_history_id: scheduleHistoryId } }),
-    createExamFeeSession: (body) => call('POST', '/payment/adyen/sessions/exam-fee', PaymentSessionSchema, { body }),
-    createResultFeeSession: (body) => call('POST', '/payment/adyen/sessions/result-fee', PaymentSessionSchema, { body }),
-    paymentStatus: (reference) => call('GET', '/payment/status', PaymentStatusResponseSchema, { query: { reference } }),
-    completeDemoPayment: (body) => call('POST', '/payment/demo/complete', PaymentStatusResponseSchema, { body }),
+      call('GET', '/get-setting-payment-for-result', later((s) => s.ResultPaymentSettingSchema), { query: { schedule_history_id: scheduleHistoryId } }),
+    createExamFeeSession: (body) => call('POST', '/payment/adyen/sessions/exam-fee', later((s) => s.PaymentSessionSchema), { body }),
+    createResultFeeSession: (body) => call('POST', '/payment/adyen/sessions/result-fee', later((s) => s.PaymentSessionSchema), { body }),
+    paymentStatus: (reference) => call('GET', '/payment/status', later((s) => s.PaymentStatusResponseSchema), { query: { reference } }),
+    completeDemoPayment: (body) => call('POST', '/payment/demo/complete', later((s) => s.PaymentStatusResponseSchema), { body }),
     shortResult: (scheduleHistoryId) =>
-      call('GET', '/get-short-result', ShortResultSchema, { query: { schedule_history_id: scheduleHistoryId } }),
+      call('GET', '/get-short-result', later((s) => s.ShortResultSchema), { query: { schedule_history_id: scheduleHistoryId } }),
     scoreReport: (scheduleHistoryId, token) =>
-      call('GET', '/score-report/results', ScoreReportSchema, {
+      call('GET', '/score-report/results', later((s) => s.ScoreReportSchema), {
         query: { schedule_history_id: scheduleHistoryId },
         ...(token ? { headers: { [headerNames.authorization]: `Bearer ${token}` } } : {}),
       }),
     loginSlips: (scheduleCode, venueId, token) =>
-      call('GET', `/admin/schedules/${encodeURIComponent(scheduleCode)}/slips`, LoginSlipsResponseSchema, {
+      call('GET', `/admin/schedules/${encodeURIComponent(scheduleCode)}/slips`, later((s) => s.LoginSlipsResponseSchema), {
         ...(venueId === null ? {} : { query: { venue: venueId } }),
         headers: { [headerNames.authorization]: `Bearer ${token}` },
       }),
     tutorialSetting: (scheduleHistoryId) =>
-      call('GET', '/tutorial-setting', TutorialSettingSchema, { query: { schedule_history_id: scheduleHistoryId } }),
+      call('GET', '/tutorial-setting', later((s) => s.TutorialSettingSchema), { query: { schedule_history_id: scheduleHistoryId } }),
   };
 
   // Every call of the table in its mode (callModes).

@@ -14,10 +14,13 @@
 import { createBrowserHistory, createRouter, type RouterHistory } from '@tanstack/react-router';
 import { searchRecord } from './router-sync.ts';
 import { routeTree } from '../routes/route-tree.ts';
+import type { RouterContext } from '../routes/__root.tsx';
 
-export function createAppRouter(options: { history?: RouterHistory } = {}) {
+export function createAppRouter(options: { history?: RouterHistory } & RouterContext = {}) {
   return createRouter({
     routeTree,
+    // Screens after the first wait for the rest of the catalog (src/routes/__root.tsx).
+    context: { catalogComplete: options.catalogComplete },
     history: options.history ?? createBrowserHistory(),
     scrollRestoration: false,
     defaultPreload: false,

@@ -95,11 +95,11 @@ test('with the network gone, a reload shows the app in the pupil\'s language, fr
     expect(await page.locator('body').innerText()).toContain(translated('km', 'You need to log in to see this page.'));
   }
 
-  // What the precache holds: the app, every catalog, the Intl data, KaTeX and its fonts.
+  // What the precache holds: the app, every catalog (its first screen's part and the rest), the Intl data, KaTeX and its fonts.
   const urls = await cachedUrls(page);
   const paths = urls.map((url) => new URL(url).pathname);
   expect(paths).toContain('/index.html');
-  expect(paths.filter((p) => /^\/assets\/messages-[\w-]+\.js$/.test(p))).toHaveLength(23);
+  expect(paths.filter((p) => /^\/assets\/messages-[\w-]+\.js$/.test(p))).toHaveLength(2 * 23);
   expect(paths.some((p) => /^\/assets\/katex-[\w-]+\.js$/.test(p))).toBe(true);
   expect(paths.some((p) => /^\/assets\/katex-[\w-]+\.css$/.test(p))).toBe(true);
   // Every font KaTeX's stylesheet asks Chromium for (its woff2 files) is there.

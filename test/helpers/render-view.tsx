@@ -34,7 +34,9 @@ export async function setupLanguage(language: LanguageKey = 'en') {
   const storage = memoryStorage();
   writeLanguage(storage, language);
   const controller = createLanguageController({ i18n, storage, browserLanguages: [], root: document.documentElement });
+  // The whole catalog, as every screen but the first waits for it (src/routes/__root.tsx).
   await controller.start();
+  await controller.complete();
   return { i18n, storage, controller };
 }
 

@@ -100,6 +100,70 @@ describe('the language controller', () => {
     });
     expect(await controller.start()).toBe('en');
   });
+
+  it('starts with the first screen\'s part of the catalog and merges the rest when complete() resolves, asking again after a failure', async () => {
+    const i18n = setupI18n();
+    const asked: Array<string | undefined> = [];
+    const rests: Array<{ resolve(messages: Record<string, string>): void; reject(error: Error): void }> = [];
+    const controller = createLanguageController({
+      i18n,
+      storage: memoryStorage(),
+      browserLanguages: [],
+      load: (_key, part) => {
+        asked.push(part);
+        if (part === 'first-screen') return Promise.resolve({ first: 'First' });
+        return new Promise((resolve, reject) => rests.push({ resolve, reject }));
+      },
+    });
+    await controller.start();
+    // Shown with the first screen's messages; the rest is still on its way.
+    expect(i18n._('first')).toBe('First');
+    expect(i18n._('later')).toBe('later');
+    const first = controller.complete();
+    rests[0]!.reject(new Error('offline'));
+    await first;
+    // The rest failed: the first screen's messages stay, and the next call asks again.
+    expect(i18n._('later')).toBe('later');
+    expect(asked).toEqual(['later', 'first-screen']);
+    const again = controller.complete();
+    expect(asked).toEqual(['later', 'first-screen', 'later']);
+    rests[1]!.resolve({ later: 'Later' });
+    await again;
+    expect(i18n._('later')).toBe('Later');
+    expect(i18n._('first')).toBe('First');
+  });
+
+  it('loads the whole catalog before a change of language is shown', async () => {
+    const i18n = setupI18n();
+    const asked: Array<string | undefined> = [];
+    const controller = createLanguageController({
+      i18n,
+      storage: memoryStorage(),
+      browserLanguages: [],
+      load: async (key, part) => {
+        asked.push(part);
+        return { hello: `${key} ${part ?? 'whole'}` };
+      },
+    });
+    await controller.start();
+    await controller.change('ja');
+    expect(i18n._('hello')).toBe('ja whole');
+    await controller.complete();
+    expect(asked.at(-1)).toBeUndefined();
+  });
+});
+
+describe('catalog parts', () => {
+  it('split each catalog in two: the first screen\'s messages and the rest, apart and together the whole', async () => {
+    for (const key of ['en', 'ja'] as const) {
+      const [first, later, whole] = await Promise.all([loadCatalog(key, 'first-screen'), loadCatalog(key, 'later'), loadCatalog(key)]);
+      expect(Object.keys(first).filter((id) => id in later), key).toEqual([]);
+      expect(Object.keys(whole).sort(), key).toEqual([...Object.keys(first), ...Object.keys(later)].sort());
+      // The first screen shows failures (src/i18n/failure-messages.ts); the score report's units are not on it.
+      expect(failureMessage('LOGIN_CODE_INCORRECT').id! in first, key).toBe(true);
+      expect(Object.keys(first).length, key).toBeLessThan(Object.keys(later).length / 5);
+    }
+  });
 });
 
 describe('failure messages', () => {

@@ -106,6 +106,22 @@ describe('routes', () => {
     expect(screen.queryByRole('heading', { level: 1 })).toBeNull();
   });
 
+  it('shows a screen after the first only once the rest of the catalog is in; the first screens do not wait for it', async () => {
+    let complete = noop as () => void;
+    const catalogComplete = vi.fn(() => new Promise<void>((resolve) => (complete = resolve)));
+    const router = createAppRouter({ history: createMemoryHistory({ initialEntries: ['/login-code'] }), catalogComplete });
+    await renderView(<RouterProvider router={router} />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in with your login code' })).toBeTruthy();
+    expect(catalogComplete).not.toHaveBeenCalled();
+    // The view's chunk is in: only the catalog holds the screen back.
+    await router.loadRouteChunk(router.routesById['/exam-end']);
+    void router.navigate({ to: '/exam-end' });
+    await vi.waitFor(() => expect(catalogComplete).toHaveBeenCalled());
+    expect(screen.getByRole('heading', { level: 1, name: 'Log in with your login code' })).toBeTruthy();
+    complete();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Test complete' })).toBeTruthy();
+  });
+
   it('shows the progress bar while the machine is busy', async () => {
     shell.busy = true;
     await visit('/login-code');
