@@ -23,7 +23,8 @@ import type { StoragePort } from '../../machines/shared/ports.ts';
 import { readSession, storageKeys } from '../../machines/shared/storage.ts';
 import type { ExamineeSession } from '../../contract/session.ts';
 import { startedExam, setUp } from '../helpers/exam-terminal.ts';
-import { createFakeApi, createMemoryStorage, VALID_CODE } from '../helpers/fake-api.ts';
+import { createFakeApi, VALID_CODE } from '../helpers/fake-api.ts';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 import { examOf, positionOf } from '../helpers/kiosk-exam.ts';
 
 /** Lets `ms` pass a millisecond at a time (a timer started by what fires counts from then, as in a browser). */
@@ -38,7 +39,7 @@ type Position = Pick<
 
 /** A terminal's storage that records the position in every write of the stored session. */
 function recordingStorage() {
-  const inner = createMemoryStorage();
+  const inner = memoryStorage();
   const writes: Position[] = [];
   const storage: StoragePort & { dump(): Record<string, string> } = {
     ...inner,
@@ -222,11 +223,13 @@ describe('the position between questions', () => {
   });
 
   it('writes at once when answering ends: moved to another terminal by a proctor', async () => {
-    const { exam, position, writes } = await answering();
+    const { exam, position, writes, storage } = await answering();
     position.send({ type: 'question.next' });
     exam.send({ type: 'FINISH_WITH_ERROR', code: 'INCORRECT_DEVICE' });
     expect(exam.getSnapshot().matches('movedAway')).toBe(true);
-    expect(writes.map((w) => w.question_index)).toEqual([1]);
+    // The position first (leaving answering), then the move away (moved_away_refused), which keeps it.
+    expect(writes.map((w) => w.question_index)).toEqual([1, 1]);
+    expect(readSession(storage)?.moved_away_refused).toBe(0);
   });
 
   it('writes at once when answering ends: the time is up', async () => {
