@@ -22,7 +22,7 @@ import { createRevocationSender } from '../../machines/session/session.revocatio
 import { ApiFailure, type ApiPort } from '../../machines/shared/ports.ts';
 import { examineeKeys, readPendingRevocations, readToken, storageKeys } from '../../machines/shared/storage.ts';
 import { createApiClient } from '../../src/api/client.ts';
-import { createMemoryStorage } from '../helpers/fake-api.ts';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 import { useApi } from '../helpers/server-api.ts';
 import { addSitting } from '../helpers/server-fixtures.ts';
 import { examOf } from '../helpers/kiosk-exam.ts';
@@ -51,7 +51,7 @@ describe('logout ends the token on the server', () => {
 
   /** A terminal: the kiosk over the real client, its storage, and a switch for the network. */
   function terminal() {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     const client = createApiClient({ baseURL, getToken: () => readToken(storage), getLanguage: () => 'en', getDeviceToken: () => DEVICE_TOKEN });
     const network = { up: true };
     const down = () => Promise.reject(new ApiFailure('NETWORK_ERROR'));
@@ -126,7 +126,7 @@ describe('logout ends the token on the server', () => {
     const pupil = await addSitting(api.db);
     const { token } = await api.loginAs(pupil.loginCode);
     expect((await api.call('POST', '/api/logout', { token })).status).toBe(200);
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     storage.setItem(storageKeys.pendingRevocations, JSON.stringify([token]));
     const client = createApiClient({ baseURL, getToken: () => null, getLanguage: () => 'en', getDeviceToken: () => DEVICE_TOKEN });
     expect(await createRevocationSender({ api: client, storage }).flush()).toBe(0);

@@ -20,12 +20,13 @@ import { selectPath, selectScreen } from '../../machines/kiosk/kiosk.selectors.t
 import { waitForKiosk, watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import { readSession } from '../../machines/shared/storage.ts';
 import { syncRouterWithKiosk } from '../../src/app/router-sync.ts';
-import { createFakeApi, createMemoryStorage, DEMO_PASSWORD, demoLogins, demoOrganizations, VALID_CODE, type FakeApi } from '../helpers/fake-api.ts';
+import { createFakeApi, DEMO_PASSWORD, demoLogins, demoOrganizations, VALID_CODE, type FakeApi } from '../helpers/fake-api.ts';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 type Kiosk = ReturnType<typeof bootAt>['kiosk'];
 
 /** The app at `url` over `storage`, as src/main.tsx boots it (a reload: a new kiosk over the same storage). */
-function bootAt(url: string, storage = createMemoryStorage(), api: FakeApi = createFakeApi()) {
+function bootAt(url: string, storage = memoryStorage(), api: FakeApi = createFakeApi()) {
   const kiosk = createActor(createKioskMachine({ api, storage }), { input: { storedSession: readSession(storage) } }).start();
   const history = createMemoryHistory({ initialEntries: [url] });
   const stop = syncRouterWithKiosk(history, kiosk, (listener) => watchKiosk(kiosk, listener));
@@ -39,7 +40,7 @@ const onMenu = (kiosk: Kiosk) =>
 
 /** A registered my-page pupil (basic information present) logged in on the school's page, on the menu. */
 async function myPagePupilOnMenu(api = createFakeApi()) {
-  const app = bootAt(`/login?org_code=${demoOrganizations.id}`, createMemoryStorage(), api);
+  const app = bootAt(`/login?org_code=${demoOrganizations.id}`, memoryStorage(), api);
   await waitForKiosk(app.kiosk, (s) => s.children.session?.getSnapshot().matches({ signedOut: { login: 'ready' } }) ?? false);
   session(app.kiosk).send({ type: 'login.submitted', login_id: demoLogins.registered, password: DEMO_PASSWORD });
   await at(app.kiosk, '/examinee-info');

@@ -10,10 +10,11 @@ import { selectPath } from '../../machines/kiosk/kiosk.selectors.ts';
 import { waitForKiosk, watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import { readSession, storageKeys } from '../../machines/shared/storage.ts';
 import { syncRouterWithKiosk } from '../../src/app/router-sync.ts';
-import { createFakeApi, createMemoryStorage, VALID_CODE } from '../helpers/fake-api.ts';
+import { createFakeApi, VALID_CODE } from '../helpers/fake-api.ts';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 import { examOf } from '../helpers/kiosk-exam.ts';
 
-function bootAt(url: string, storage = createMemoryStorage(), storedErrorCode: 'INCORRECT_DEVICE' | null = null) {
+function bootAt(url: string, storage = memoryStorage(), storedErrorCode: 'INCORRECT_DEVICE' | null = null) {
   const kiosk = createActor(createKioskMachine({ api: createFakeApi(), storage }), {
     input: { storedSession: readSession(storage), storedErrorCode },
   }).start();
@@ -138,7 +139,7 @@ describe('router sync', () => {
     });
 
     it('/exam-end stays without login only for INCORRECT_DEVICE or ER_SCHEDULE_HISTORY_RETAKE', () => {
-      expect(bootAt('/exam-end', createMemoryStorage(), 'INCORRECT_DEVICE').history.location.pathname).toBe('/exam-end');
+      expect(bootAt('/exam-end', memoryStorage(), 'INCORRECT_DEVICE').history.location.pathname).toBe('/exam-end');
       expect(bootAt('/exam-end').history.location.pathname).toBe('/login-code');
     });
 

@@ -3,7 +3,7 @@
  * server does (deadline fixed at Start, answers by idempotency key), and can be told to fail.
  */
 import type { PaymentPort } from '../../machines/payment/payment.types.ts';
-import type { ApiPort, FailureCode, StoragePort } from '../../machines/shared/ports.ts';
+import type { ApiPort, FailureCode } from '../../machines/shared/ports.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { scoreReportFixture } from './score-report-fixture.ts';
 import type { HeartbeatRequest } from '../../contract/presence.ts';
@@ -441,13 +441,3 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** A Web Storage stand-in that records what it holds. */
-export function createMemoryStorage(): StoragePort & { dump(): Record<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    getItem: (key) => data.get(key) ?? null,
-    setItem: (key, value) => void data.set(key, String(value)),
-    removeItem: (key) => void data.delete(key),
-    dump: () => Object.fromEntries(data),
-  };
-}

@@ -7,21 +7,11 @@ import { setupI18n } from '@lingui/core';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement, ReactNode } from 'react';
-import type { StoragePort } from '../../machines/shared/ports.ts';
 import { writeLanguage } from '../../machines/shared/storage.ts';
+import { memoryStorage } from './memory-storage.ts';
 import { AppProviders } from '../../src/app/providers.tsx';
 import { createLanguageController } from '../../src/i18n/language-controller.ts';
 import type { LanguageKey } from '../../contract/languages.ts';
-
-export function memoryStorage(): StoragePort & { items: Map<string, string> } {
-  const items = new Map<string, string>();
-  return {
-    items,
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-  };
-}
 
 export interface RenderOptions {
   language?: LanguageKey;

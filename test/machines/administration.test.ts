@@ -16,7 +16,7 @@ import { proctorImplementations } from '../../machines/proctor/proctor.actors.ts
 import { proctorMachine } from '../../machines/proctor/proctor.machine.ts';
 import { adminFixtures } from '../helpers/fake-administration.ts';
 import { createFakeAdmin, demoStaff } from '../helpers/fake-admin.ts';
-import { memoryStorage } from '../helpers/render-view.tsx';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 const admin = { name: 'Ada Admin', login_id: 'root', role: 'admin' as const, org_code: null, org_name: null };
 

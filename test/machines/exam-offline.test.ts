@@ -26,7 +26,7 @@ import { readSession, writeSession } from '../../machines/shared/storage.ts';
 import { afterDeadline, settle, setUp, startedExam, until } from '../helpers/exam-terminal.ts';
 import { positionOf } from '../helpers/kiosk-exam.ts';
 import { demoExaminee } from '../helpers/fake-api.ts';
-import { memoryStorage } from '../helpers/render-view.tsx';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 describe('time running out while offline', () => {
   it('finishes by itself at 00:00, shows the retry dialog, and completes once the network is back', async () => {

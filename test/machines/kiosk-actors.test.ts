@@ -13,7 +13,8 @@ import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import type { AdminPort } from '../../machines/proctor/proctor.types.ts';
 import { isPendingSnapshot, lazyModule } from '../../machines/shared/lazy-machine.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
-import { createFakeApi, createMemoryStorage } from '../helpers/fake-api.ts';
+import { createFakeApi } from '../helpers/fake-api.ts';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 const NO_PORT = 'No ConnectivityPort was given to createKioskMachine';
 const signal = new AbortController().signal;
@@ -48,7 +49,7 @@ const fakePortResults: Record<CheckId, CheckResult> = {
 
 /** A kiosk at the terminal check (the URL opens it), and the check's child. */
 function atTerminalCheck(deps: Partial<Parameters<typeof createKioskMachine>[0]> = {}) {
-  const actor = createActor(createKioskMachine({ api: createFakeApi(), storage: createMemoryStorage(), ...deps }), {
+  const actor = createActor(createKioskMachine({ api: createFakeApi(), storage: memoryStorage(), ...deps }), {
     input: { storedSession: null },
   }).start();
   actor.send({ type: 'location.changed', path: '/checking-domain-connection' });
@@ -95,7 +96,7 @@ describe('kiosk actors: the terminal check', () => {
 
 describe('kiosk actors: the staff API', () => {
   it('without one: the login fails as GENERIC_ERROR', async () => {
-    const actor = createActor(createKioskMachine({ api: createFakeApi(), storage: createMemoryStorage() }), { input: { storedSession: null } }).start();
+    const actor = createActor(createKioskMachine({ api: createFakeApi(), storage: memoryStorage() }), { input: { storedSession: null } }).start();
     actor.send({ type: 'location.changed', path: '/proctor' });
     const proctor = actor.getSnapshot().children.proctor!;
     await vi.waitFor(() => expect(proctor.getSnapshot().matches('signedOut')).toBe(true), { timeout: 10_000 });
@@ -151,7 +152,7 @@ describe('kiosk actors: what each child is given', () => {
   it('with every port: each child gets the edge’s own ports, as they are', async () => {
     const { createKioskMachine: create, build } = await recordingKiosk();
     const api = createFakeApi();
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     const language = { change: async () => {} };
     const admin: AdminPort = { send: () => Promise.reject(new ApiFailure('ACCOUNT_LOCKED', 403)) };
     const connectivity = fakePort();
@@ -175,7 +176,7 @@ describe('kiosk actors: what each child is given', () => {
     const port = fakePort();
     let arrive!: (loaded: ConnectivityPort) => void;
     const module = lazyModule(() => new Promise<ConnectivityPort>((resolve) => (arrive = resolve)));
-    const machine = create({ api: createFakeApi(), storage: createMemoryStorage(), connectivity: module });
+    const machine = create({ api: createFakeApi(), storage: memoryStorage(), connectivity: module });
     expect(build(machine).connectivity).toBeUndefined();
     void module.load();
     arrive(port);
@@ -186,7 +187,7 @@ describe('kiosk actors: what each child is given', () => {
 
   it('without a staff API: a port whose every call rejects as GENERIC_ERROR', async () => {
     const { createKioskMachine: create, build, ApiFailure: FreshApiFailure } = await recordingKiosk();
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     const given = build(create({ api: createFakeApi(), storage }));
     const { admin, storage: kept } = given.proctor![0] as { admin: AdminPort; storage: unknown };
     expect(kept).toBe(storage);
@@ -199,7 +200,7 @@ describe('kiosk actors: what each child is given', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-06-01T09:00:00.000Z'));
     const { createKioskMachine: create, build } = await recordingKiosk();
-    const port = build(create({ api: createFakeApi(), storage: createMemoryStorage() })).connectivity![0] as ConnectivityPort;
+    const port = build(create({ api: createFakeApi(), storage: memoryStorage() })).connectivity![0] as ConnectivityPort;
     expect(port.now()).toBe(Date.parse('2026-06-01T09:00:00.000Z'));
     vi.setSystemTime(new Date('2026-06-01T09:00:01.500Z'));
     expect(port.now()).toBe(Date.parse('2026-06-01T09:00:01.500Z'));

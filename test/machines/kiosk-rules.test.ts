@@ -16,7 +16,8 @@ import { selectActiveChild, selectPath, selectScreen } from '../../machines/kios
 import { waitForKiosk, watchKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import { sessionFromLogin } from '../../machines/session/session.machine.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
-import { createFakeApi, createMemoryStorage, demoExaminee } from '../helpers/fake-api.ts';
+import { createFakeApi, demoExaminee } from '../helpers/fake-api.ts';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 const session = sessionFromLogin(
   { access_token: 'token-1', examinee: demoExaminee, server_time: '2026-11-22T09:00:00.000Z' },
@@ -258,7 +259,7 @@ describe('kiosk: which child decides', () => {
 
 describe('kiosk: the edge without a staff API or terminal check', () => {
   it('fails every staff call as GENERIC_ERROR and every terminal check as not available', async () => {
-    const actor = createActor(createKioskMachine({ api: createFakeApi(), storage: createMemoryStorage() }), {
+    const actor = createActor(createKioskMachine({ api: createFakeApi(), storage: memoryStorage() }), {
       input: { storedSession: null },
     }).start();
     actor.send({ type: 'location.changed', path: '/proctor' });
@@ -285,7 +286,7 @@ describe('kiosk: the edge with a staff API', () => {
         return Promise.reject(new ApiFailure('ACCOUNT_LOCKED', 403));
       },
     };
-    const actor = createActor(createKioskMachine({ api: createFakeApi(), storage: createMemoryStorage(), admin: admin as never }), {
+    const actor = createActor(createKioskMachine({ api: createFakeApi(), storage: memoryStorage(), admin: admin as never }), {
       input: { storedSession: null },
     }).start();
     actor.send({ type: 'location.changed', path: '/proctor' });

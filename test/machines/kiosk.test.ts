@@ -9,10 +9,11 @@ import { waitForKiosk as waitFor, watchKiosk } from '../../machines/kiosk/kiosk.
 import { createKioskMachine } from '../../machines/kiosk/kiosk.actors.ts';
 import { selectPath, selectScreen } from '../../machines/kiosk/kiosk.selectors.ts';
 import { readSession, storageKeys } from '../../machines/shared/storage.ts';
-import { createFakeApi, createMemoryStorage, demoQuestions, VALID_CODE } from '../helpers/fake-api.ts';
+import { createFakeApi, demoQuestions, VALID_CODE } from '../helpers/fake-api.ts';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 import { examOf, positionOf } from '../helpers/kiosk-exam.ts';
 
-function boot(storage = createMemoryStorage(), api = createFakeApi(), clock?: SimulatedClock) {
+function boot(storage = memoryStorage(), api = createFakeApi(), clock?: SimulatedClock) {
   const actor = createActor(createKioskMachine({ api, storage }), { input: { storedSession: readSession(storage) }, ...(clock ? { clock } : {}) });
   actor.start();
   return { actor, api, storage };
@@ -25,7 +26,7 @@ describe('kiosk', () => {
   it('walks the journey from login code to logout and leaves nothing of the pupil', async () => {
     // The machines' delays move only when the test says (the pupil's pause after a move).
     const clock = new SimulatedClock();
-    const { actor, api, storage } = boot(createMemoryStorage(), createFakeApi(), clock);
+    const { actor, api, storage } = boot(memoryStorage(), createFakeApi(), clock);
     expect(selectPath(actor.getSnapshot())).toBe('/login-code');
     actor.getSnapshot().children.session!.send({ type: 'loginCode.submitted', code: 'ac3ef4ghj6km' });
     await settle(actor, '/login-confirm');
@@ -58,7 +59,7 @@ describe('kiosk', () => {
 
   it('wakes the kiosk-wide watchers for the exam, not for a question swap (the position child)', async () => {
     const clock = new SimulatedClock();
-    const { actor, storage } = boot(createMemoryStorage(), createFakeApi(), clock);
+    const { actor, storage } = boot(memoryStorage(), createFakeApi(), clock);
     actor.getSnapshot().children.session!.send({ type: 'loginCode.submitted', code: VALID_CODE });
     await settle(actor, '/login-confirm');
     examOf(actor).send({ type: 'identity.confirmed' });
@@ -113,7 +114,7 @@ describe('kiosk', () => {
   });
 
   it('resumes after a reload at the same question with the stored session', async () => {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     const api = createFakeApi();
     // The machines' delays move only when the test says: the pupil's pause never ends on its own
     // while the test waits for the save (real time), so nothing is reported before the pagehide.

@@ -11,9 +11,10 @@ import { createActor, toPromise, type AnyActorLogic } from 'xstate';
 import type { RosterChanges, RosterPupil } from '../../contract/admin.ts';
 import { loadRoster, performAction, proctorImplementations } from '../../machines/proctor/proctor.actors.ts';
 import type { ActionRequest, AdminPort, AdminRequest, AdminResponse } from '../../machines/proctor/proctor.types.ts';
-import { ApiFailure, type StoragePort } from '../../machines/shared/ports.ts';
+import { ApiFailure } from '../../machines/shared/ports.ts';
 import { storageKeys } from '../../machines/shared/storage.ts';
 import { FAKE_NOW, demoPupils, demoRoster, demoSchedules, demoStaff } from '../helpers/fake-admin.ts';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 const server_time = new Date(FAKE_NOW).toISOString();
 const pupil: RosterPupil = demoPupils()[0]!;
@@ -45,16 +46,6 @@ async function refusal(promise: Promise<unknown>) {
   expect(error).toBeInstanceOf(ApiFailure);
   const failure = error as ApiFailure;
   return { code: failure.code, status: failure.status, message: failure.message };
-}
-
-function memoryStorage(initial: Record<string, string> = {}) {
-  const items = new Map(Object.entries(initial));
-  const storage: StoragePort = {
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-  };
-  return { storage, items };
 }
 
 function run<T>(logic: unknown, input?: unknown): Promise<T> {
@@ -203,12 +194,12 @@ describe('proctorImplementations', () => {
   it('restores with the stored staff token and GET /admin/me; without one it asks nothing', async () => {
     const stored = memoryStorage({ [storageKeys.staffToken]: 'kept' });
     const { port, requests } = scripted(answer(200, { staff: demoStaff, server_time }));
-    const { actors } = proctorImplementations({ admin: port, storage: stored.storage });
+    const { actors } = proctorImplementations({ admin: port, storage: stored });
     expect(await run(actors.restoreSession)).toEqual({ token: 'kept', staff: demoStaff });
     expect(requests).toEqual([{ method: 'GET', path: '/admin/me', token: 'kept' }]);
 
     const empty = scripted();
-    expect(await run(proctorImplementations({ admin: empty.port, storage: memoryStorage().storage }).actors.restoreSession)).toBeNull();
+    expect(await run(proctorImplementations({ admin: empty.port, storage: memoryStorage() }).actors.restoreSession)).toBeNull();
     expect(empty.requests).toEqual([]);
   });
 
@@ -219,7 +210,7 @@ describe('proctorImplementations', () => {
       answer(200, { schedules: demoSchedules, server_time }),
       answer(200, { entries: [], server_time }),
     );
-    const { actors } = proctorImplementations({ admin: port, storage: memoryStorage().storage });
+    const { actors } = proctorImplementations({ admin: port, storage: memoryStorage() });
     expect(await run(actors.signIn, credentials)).toEqual({ access_token: 'new', staff: demoStaff, server_time });
     expect(await run(actors.loadSchedules, { token: 'new' })).toEqual({ schedules: demoSchedules, server_time });
     expect(await run(actors.loadAudit, { token: 'new', code: 'DEMO-2026' })).toEqual({ entries: [], server_time });
@@ -232,7 +223,7 @@ describe('proctorImplementations', () => {
 
   it('runs the roster and the actions as actors', async () => {
     const { port, requests } = scripted(answer(200, demoRoster()), answer(200, { pupil, server_time }));
-    const { actors } = proctorImplementations({ admin: port, storage: memoryStorage().storage });
+    const { actors } = proctorImplementations({ admin: port, storage: memoryStorage() });
     expect(await run(actors.loadRoster, { token: 't', code: 'C', venueId: null, since: null })).toEqual({ kind: 'full', roster: demoRoster() });
     const request = { kind: 'retake', sittingId: 7, reason: 'r', minutes: null } as unknown as ActionRequest;
     expect(await run(actors.performAction, { token: 't', scheduleCode: 'C', request })).toEqual({ pupil, extended: null, server_time });
@@ -242,20 +233,21 @@ describe('proctorImplementations', () => {
   it('signs out with the token: 2xx and 401 are a sign-out, anything else a refusal; no token, no call', async () => {
     for (const status of [200, 204, 299, 401]) {
       const { port, requests } = scripted(answer(status, undefined));
-      await expect(run(proctorImplementations({ admin: port, storage: memoryStorage().storage }).actors.signOut, { token: 'tok' })).resolves.toBeUndefined();
+      await expect(run(proctorImplementations({ admin: port, storage: memoryStorage() }).actors.signOut, { token: 'tok' })).resolves.toBeUndefined();
       expect(requests).toEqual([{ method: 'POST', path: '/admin/logout', token: 'tok' }]);
     }
     for (const status of [199, 300, 403, 500]) {
       const { port } = scripted(answer(status, { code: 'GENERIC_ERROR', message: 'no' }));
-      expect(await refusal(run(proctorImplementations({ admin: port, storage: memoryStorage().storage }).actors.signOut, { token: 'tok' }))).toMatchObject({ status });
+      expect(await refusal(run(proctorImplementations({ admin: port, storage: memoryStorage() }).actors.signOut, { token: 'tok' }))).toMatchObject({ status });
     }
     const none = scripted();
-    await run(proctorImplementations({ admin: none.port, storage: memoryStorage().storage }).actors.signOut, { token: '' });
+    await run(proctorImplementations({ admin: none.port, storage: memoryStorage() }).actors.signOut, { token: '' });
     expect(none.requests).toEqual([]);
   });
 
   it('keeps the staff token under its own key, and forgets only that', () => {
-    const { storage, items } = memoryStorage({ other: 'x' });
+    const storage = memoryStorage({ other: 'x' });
+    const { items } = storage;
     const { actions } = proctorImplementations({ admin: scripted().port, storage });
     actions.storeToken(undefined, { token: 'abc' });
     expect(Object.fromEntries(items)).toEqual({ other: 'x', [storageKeys.staffToken]: 'abc' });

@@ -13,7 +13,8 @@ import { selectPath } from '../../machines/kiosk/kiosk.selectors.ts';
 import { waitForKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import { menuViewOf } from '../../machines/session/session.selectors.ts';
 import { readSession } from '../../machines/shared/storage.ts';
-import { createFakeApi, createMemoryStorage, DEMO_PASSWORD, demoChooseStatus, demoLogins, demoOrganizations } from '../helpers/fake-api.ts';
+import { createFakeApi, DEMO_PASSWORD, demoChooseStatus, demoLogins, demoOrganizations } from '../helpers/fake-api.ts';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 const now = new Date('2026-11-22T09:00:00.000Z');
 const status = (examFee: ChoosePageStatus['exam_fee'], canTake: boolean): ChoosePageStatus => ({
@@ -62,7 +63,7 @@ describe('the session machine on the testing menu', () => {
   async function onTheMenu(menu: ChoosePageStatus['exam_fee'], canTake: boolean) {
     const api = createFakeApi();
     api.menu = { ...structuredClone(demoChooseStatus), exam_fee: menu, exam: { ...demoChooseStatus.exam, can_take: canTake } };
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     const actor = createActor(createKioskMachine({ api, storage, leaveApp: () => {} }), { input: { storedSession: readSession(storage) } }).start();
     actor.send({ type: 'location.changed', path: '/login', search: { org_code: demoOrganizations.id } });
     const session = () => actor.getSnapshot().children.session!;

@@ -13,7 +13,7 @@ import {
   readToken,
   storageKeys,
 } from '../../machines/shared/storage.ts';
-import { createMemoryStorage } from '../helpers/fake-api.ts';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 /** A logout endpoint that answers per token as the test says. */
 function serverSaying(answers: Record<string, 'ok' | ApiFailure>) {
@@ -30,7 +30,7 @@ function serverSaying(answers: Record<string, 'ok' | ApiFailure>) {
 
 describe('the pending-revocation store', () => {
   it('holds bare tokens under its own key, once each, and is never read as a session', () => {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     holdRevocation(storage, 'token-a');
     holdRevocation(storage, 'token-b');
     holdRevocation(storage, 'token-a');
@@ -41,14 +41,14 @@ describe('the pending-revocation store', () => {
   });
 
   it('removes its key once the last token is dropped', () => {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     holdRevocation(storage, 'token-a');
     dropRevocation(storage, 'token-a');
     expect(storage.dump()).toEqual({});
   });
 
   it('reads anything but a list of token strings as nothing waiting', () => {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     for (const raw of ['not json', '{"token":"x"}', '[1,2]', '[""]']) {
       storage.setItem(storageKeys.pendingRevocations, raw);
       expect(readPendingRevocations(storage)).toEqual([]);
@@ -58,7 +58,7 @@ describe('the pending-revocation store', () => {
 
 describe('sending the revocations', () => {
   it('sends each token with its own Authorization and forgets the ones the server ended', async () => {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     holdRevocation(storage, 'token-a');
     holdRevocation(storage, 'token-b');
     const server = serverSaying({ 'token-a': 'ok', 'token-b': 'ok' });
@@ -68,7 +68,7 @@ describe('sending the revocations', () => {
   });
 
   it('counts a 401 (revoked or expired already, or reset by an administrator) as done', async () => {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     holdRevocation(storage, 'token-a');
     holdRevocation(storage, 'token-b');
     const server = serverSaying({
@@ -80,7 +80,7 @@ describe('sending the revocations', () => {
   });
 
   it('keeps a token on no answer, a time-out, a server failure or maintenance, and tries it again next time', async () => {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     for (const token of ['offline', 'slow', 'broken', 'maintenance', 'fine']) holdRevocation(storage, token);
     const answers: Record<string, 'ok' | ApiFailure> = {
       offline: new ApiFailure('NETWORK_ERROR'),
@@ -101,7 +101,7 @@ describe('sending the revocations', () => {
   });
 
   it('runs one flush at a time, and once more for a token held while it ran', async () => {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     holdRevocation(storage, 'token-a');
     const sent: Array<string | undefined> = [];
     let release: () => void = () => {};

@@ -42,7 +42,8 @@ import { examRowsOf, feeOf, menuViewOf } from '../../machines/session/session.se
 import type { SessionContext, SessionInput } from '../../machines/session/session.types.ts';
 import { ApiFailure, type ApiPort } from '../../machines/shared/ports.ts';
 import { readPendingRevocations, readSession, storageKeys } from '../../machines/shared/storage.ts';
-import { createFakeApi, createMemoryStorage, demoExaminee } from '../helpers/fake-api.ts';
+import { createFakeApi, demoExaminee } from '../helpers/fake-api.ts';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 const serverTime = '2026-11-22T09:00:00.000Z';
 const login = (change: Partial<typeof demoExaminee> = {}) => ({
@@ -377,7 +378,7 @@ describe('session actors', () => {
 
   it('makes each call of the edge with its input, and writes storage as the machine asks', async () => {
     const api = createFakeApi();
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     const left: string[] = [];
     let cleared = 0;
     const impl = sessionImplementations({
@@ -412,7 +413,7 @@ describe('session actors', () => {
     expect(readPendingRevocations(storage)).toEqual(['tok']);
     act.dropRevocation!({}, { token: 'tok' });
     expect(readPendingRevocations(storage)).toEqual([]);
-    const fresh = createMemoryStorage();
+    const fresh = memoryStorage();
     (sessionImplementations({ api, storage: fresh }).actions.persistSchoolId as (args: unknown, params: unknown) => void)({}, { schoolId: null });
     expect(fresh.dump()).toEqual({});
     act.persistSchoolId!({}, { schoolId: 'ORG9' });

@@ -10,9 +10,10 @@ import { selectPath, selectScreen } from '../../machines/kiosk/kiosk.selectors.t
 import { waitForKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import { loadLoginPlace, loginWithPassword } from '../../machines/session/session.actors.ts';
 import { readSession, storageKeys } from '../../machines/shared/storage.ts';
-import { createFakeApi, createMemoryStorage, DEMO_PASSWORD, demoLogins, demoOrganizations } from '../helpers/fake-api.ts';
+import { createFakeApi, DEMO_PASSWORD, demoLogins, demoOrganizations } from '../helpers/fake-api.ts';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
-function boot(url: string, api = createFakeApi(), storage = createMemoryStorage()) {
+function boot(url: string, api = createFakeApi(), storage = memoryStorage()) {
   const left: string[] = [];
   const actor = createActor(createKioskMachine({ api, storage, leaveApp: (to) => void left.push(to) }), {
     input: { storedSession: readSession(storage) },

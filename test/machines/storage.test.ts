@@ -6,7 +6,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ExamineeSession } from '../../contract/session.ts';
-import type { StoragePort } from '../../machines/shared/ports.ts';
 import {
   clearExaminee,
   clearStaffToken,
@@ -29,16 +28,7 @@ import {
   writeStaffToken,
 } from '../../machines/shared/storage.ts';
 import { demoExaminee } from '../helpers/fake-api.ts';
-
-function mapStorage(): StoragePort & { items: Map<string, string> } {
-  const items = new Map<string, string>();
-  return {
-    items,
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-  };
-}
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 const session: ExamineeSession = {
   ...demoExaminee,
@@ -62,7 +52,7 @@ const decoded = (text: string | undefined) => JSON.parse(Buffer.from(text ?? '',
 
 describe('the stored session', () => {
   it('is written under the seed key names, the session info as base64 of its UTF-8 JSON', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     writeSession(storage, session);
     expect(Object.fromEntries(storage.items)).toEqual({
       'Examinee-Token': 'token-1',
@@ -77,7 +67,7 @@ describe('the stored session', () => {
   });
 
   it('reads back what was written', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     writeSession(storage, session);
     expect(readSession(storage)).toEqual(session);
     expect(readToken(storage)).toBe('token-1');
@@ -85,7 +75,7 @@ describe('the stored session', () => {
   });
 
   it('is no session when the info or the token is missing, or the token is another one', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     expect(readSession(storage)).toBeNull();
     writeSession(storage, session);
     storage.removeItem(storageKeys.token);
@@ -101,7 +91,7 @@ describe('the stored session', () => {
   });
 
   it('is no session when the info is not base64, not JSON, or not a session', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     writeSession(storage, session);
     for (const raw of ['%%%', btoa('not json'), encoded({ ...session, question_index: 'three' }), encoded({ token: 'token-1' })]) {
       storage.setItem(storageKeys.examineeInfo, raw);
@@ -110,7 +100,7 @@ describe('the stored session', () => {
   });
 
   it('is updated in place while logged in, and not created by an update after logout', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     writeSession(storage, session);
     updateSession(storage, { question_index: 7, is_completed: true });
     expect(readSession(storage)).toEqual({ ...session, question_index: 7, is_completed: true });
@@ -121,7 +111,7 @@ describe('the stored session', () => {
   });
 
   it('merges update after update, and reads the stored session again once someone else wrote it', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     writeSession(storage, session);
     updateSession(storage, { question_index: 1 });
     updateSession(storage, { question_list_flag: true });
@@ -139,7 +129,7 @@ describe('the stored session', () => {
 
 describe('what a single sign-on entry and its error store', () => {
   it('the entry: token, school id, login type and step mode, without session info', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     writeEntry(storage, { token: 'sso-token', schoolId: 'GRADUS-OAUTH', loginType: 2, stepMode: false });
     expect(Object.fromEntries(storage.items)).toEqual({
       'Examinee-Token': 'sso-token',
@@ -153,7 +143,7 @@ describe('what a single sign-on entry and its error store', () => {
   });
 
   it('an error: the school id alone', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     writeSchoolId(storage, 'GRADUS-OAUTH');
     expect(Object.fromEntries(storage.items)).toEqual({ examinee_school_id: 'GRADUS-OAUTH' });
   });
@@ -161,14 +151,14 @@ describe('what a single sign-on entry and its error store', () => {
 
 describe('the error code the stored info ends with', () => {
   it('is read even without a token', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     writeSession(storage, { ...session, error_code: 'INCORRECT_DEVICE' });
     storage.removeItem(storageKeys.token);
     expect(readStoredErrorCode(storage)).toBe('INCORRECT_DEVICE');
   });
 
   it('is null without info, with no code, with an unknown code or unreadable info', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     expect(readStoredErrorCode(storage)).toBeNull();
     writeSession(storage, session);
     expect(readStoredErrorCode(storage)).toBeNull();
@@ -181,7 +171,7 @@ describe('the error code the stored info ends with', () => {
 
 describe('logout on a shared terminal', () => {
   it('removes everything of the pupil and keeps the terminal, the staff token and the pending revocations', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     writeSession(storage, session);
     writeLanguage(storage, 'ja');
     deviceToken(storage, () => '0f0e0d0c-0b0a-4909-8807-060504030201');
@@ -201,7 +191,7 @@ describe('logout on a shared terminal', () => {
 
 describe('the device token', () => {
   it('is made once and kept', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     const made: string[] = [];
     const generate = () => {
       made.push(`00000000-0000-4000-8000-00000000000${made.length}`);
@@ -215,7 +205,7 @@ describe('the device token', () => {
 
   it('a stored value that is not one of ours is replaced', () => {
     for (const bad of ['', 'not-a-token', 'x00000000-0000-4000-8000-000000000000', '00000000-0000-4000-8000-000000000000x']) {
-      const storage = mapStorage();
+      const storage = memoryStorage();
       storage.setItem(storageKeys.deviceToken, bad);
       expect(deviceToken(storage, () => 'aaaaaaaa-0000-4000-8000-000000000000'), bad).toBe('aaaaaaaa-0000-4000-8000-000000000000');
       expect(storage.items.get('device_token')).toBe('aaaaaaaa-0000-4000-8000-000000000000');
@@ -225,7 +215,7 @@ describe('the device token', () => {
 
 describe('tokens waiting for their revocation', () => {
   it('are kept oldest first, each once, and the key goes when the last one is dropped', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     expect(readPendingRevocations(storage)).toEqual([]);
     holdRevocation(storage, 'a');
     holdRevocation(storage, 'b');
@@ -242,7 +232,7 @@ describe('tokens waiting for their revocation', () => {
   });
 
   it('at most the 50 newest are kept', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     for (let i = 0; i < 52; i += 1) holdRevocation(storage, `t${i}`);
     const kept = readPendingRevocations(storage);
     expect(kept).toHaveLength(50);
@@ -251,7 +241,7 @@ describe('tokens waiting for their revocation', () => {
   });
 
   it('unreadable or malformed: none', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     for (const raw of ['not json', '{"a":1}', '[1,2]', '[""]', JSON.stringify(['x'.repeat(513)])]) {
       storage.setItem(storageKeys.pendingRevocations, raw);
       expect(readPendingRevocations(storage), raw).toEqual([]);
@@ -263,7 +253,7 @@ describe('tokens waiting for their revocation', () => {
 
 describe('the staff token', () => {
   it('has its own key; clearing it leaves the pupil alone', () => {
-    const storage = mapStorage();
+    const storage = memoryStorage();
     writeSession(storage, session);
     expect(readStaffToken(storage)).toBeNull();
     writeStaffToken(storage, 'staff-token');

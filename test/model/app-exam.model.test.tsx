@@ -46,7 +46,7 @@ import type { Question } from '../../contract/exam.ts';
 import { createControlledApi, type ControlledApi } from '../helpers/controlled-api.ts';
 import { demoExaminee, demoQuestions } from '../helpers/fake-api.ts';
 import { renderKioskApp, serverAnswers } from '../helpers/render-app.tsx';
-import { memoryStorage } from '../helpers/render-view.tsx';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 import { CoverageRecorder, allTransitions, recordByMachine } from './harness.ts';
 
 /** What the pupil sees and does during the exam; the server, the network, the clock and a reload are events too. */

@@ -20,7 +20,7 @@ import { storageKeys, writeStaffToken } from '../../machines/shared/storage.ts';
 import { createControlledApi } from '../helpers/controlled-api.ts';
 import { STAFF_PASSWORD, createControlledAdmin, demoStaff, rooms, type AdminCall, type ControlledAdmin } from '../helpers/fake-admin.ts';
 import { renderKioskApp } from '../helpers/render-app.tsx';
-import { memoryStorage } from '../helpers/render-view.tsx';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 import { CoverageRecorder, allTransitions, recordByMachine } from './harness.ts';
 
 /** What the proctor sees and does; the server's answers and the poll timer are events too. */

@@ -47,7 +47,7 @@ import {
 import { ChoosePageStatusSchema, ScoreReportSchema, ShortResultSchema } from '../../contract/results.ts';
 import { createControlledApi, type ControlledApi } from '../helpers/controlled-api.ts';
 import { DEMO_PASSWORD, createFakeApi, demoLogins, type FakeApi } from '../helpers/fake-api.ts';
-import { memoryStorage } from '../helpers/render-view.tsx';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 import { CoverageRecorder, allTransitions, recordByMachine } from './harness.ts';
 import { renderKioskApp, sendCode, serverAnswers } from '../helpers/render-app.tsx';
 import { adyenWeb, resetAdyenWeb } from '../helpers/adyen-web-stand-in.ts';

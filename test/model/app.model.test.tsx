@@ -31,7 +31,7 @@ import { examineeKeys, storageKeys } from '../../machines/shared/storage.ts';
 import type { Question } from '../../contract/exam.ts';
 import { createControlledApi, type ControlledApi } from '../helpers/controlled-api.ts';
 import { DEMO_PASSWORD, demoLogins, demoOrganizations, demoQuestions, type FakeApi } from '../helpers/fake-api.ts';
-import { memoryStorage } from '../helpers/render-view.tsx';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 import { CoverageRecorder, allTransitions, recordByMachine } from './harness.ts';
 import { renderKioskApp, sendCode, serverAnswers } from '../helpers/render-app.tsx';
 import { adyenWeb, resetAdyenWeb } from '../helpers/adyen-web-stand-in.ts';

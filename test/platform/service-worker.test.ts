@@ -12,7 +12,8 @@ import type { ScreenName } from '../../machines/kiosk/kiosk.selectors.ts';
 import { waitForKiosk } from '../../machines/kiosk/kiosk.watch.ts';
 import { readSession } from '../../machines/shared/storage.ts';
 import { mayActivateUpdate, shellReady, startServiceWorker, updateMomentOf, type ShellEnvironment } from '../../src/platform/service-worker.ts';
-import { createFakeApi, createMemoryStorage, demoQuestions, VALID_CODE } from '../helpers/fake-api.ts';
+import { createFakeApi, demoQuestions, VALID_CODE } from '../helpers/fake-api.ts';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 import { createFakeConnectivity } from '../helpers/fake-connectivity.ts';
 import { examOf } from '../helpers/kiosk-exam.ts';
 
@@ -52,7 +53,7 @@ describe('may a waiting version activate now?', () => {
 
 describe('the policy on the kiosk as a pupil sits the exam', () => {
   it('allows an update before Start and after the end, never in between', async () => {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     const api = createFakeApi();
     const kiosk = createActor(createKioskMachine({ api, storage }), { input: { storedSession: readSession(storage) } }).start();
     const mayNow = () => mayActivateUpdate(updateMomentOf(kiosk.getSnapshot()));
@@ -94,7 +95,7 @@ describe('the policy on the kiosk as a pupil sits the exam', () => {
   });
 
   it('allows an update on the terminal check once its checks are done, not while one runs', async () => {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     const connectivity = createFakeConnectivity();
     connectivity.hold = true;
     const kiosk = createActor(createKioskMachine({ api: createFakeApi(), storage, connectivity }), {

@@ -15,7 +15,7 @@ import { ApiFailure } from '../../machines/shared/ports.ts';
 import { storageKeys, writeStaffToken } from '../../machines/shared/storage.ts';
 import { createAdminClient } from '../../src/api/admin-client.ts';
 import { demoPupils, demoRoster, demoStaff } from '../helpers/fake-admin.ts';
-import { memoryStorage } from '../helpers/render-view.tsx';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 interface Seen {
   method: string;

@@ -11,7 +11,8 @@ import { ExamEndScreen } from '../../src/screens/exam-end/exam-end.tsx';
 import { createControlledApi } from '../helpers/controlled-api.ts';
 import { examEndApi } from '../helpers/exam-fixtures.ts';
 import { renderKioskApp } from '../helpers/render-app.tsx';
-import { memoryStorage, renderView } from '../helpers/render-view.tsx';
+import { renderView } from '../helpers/render-view.tsx';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 const digest = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 

@@ -30,7 +30,8 @@ import { syncRouterWithKiosk } from '../../src/app/router-sync.ts';
 import { createControlledApi } from '../helpers/controlled-api.ts';
 import { demoExaminee } from '../helpers/fake-api.ts';
 import { serverAnswers } from '../helpers/render-app.tsx';
-import { memoryStorage, setupLanguage } from '../helpers/render-view.tsx';
+import { setupLanguage } from '../helpers/render-view.tsx';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 /** Renders counted by profiler id (hoisted: the module mocks below count into it). */
 const { renders, countRender } = vi.hoisted(() => {

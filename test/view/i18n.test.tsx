@@ -15,7 +15,7 @@ import { formatDate, formatPercent } from '../../src/i18n/format.ts';
 import { createLanguageController } from '../../src/i18n/language-controller.ts';
 import { catalogKeys, catalogOf, intlLocale, languageOptions, languages } from '../../contract/languages.ts';
 import { loadCatalog } from '../../src/i18n/catalog.ts';
-import { memoryStorage } from '../helpers/render-view.tsx';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 describe('catalog keys', () => {
   it('are exactly the ones lingui.config.ts lists, each with a PO catalog', () => {

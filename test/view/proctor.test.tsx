@@ -19,7 +19,8 @@ import { ApiFailure } from '../../machines/shared/ports.ts';
 import { clearExaminee, storageKeys, writeStaffToken } from '../../machines/shared/storage.ts';
 import { ProctorScreen } from '../../src/screens/proctor/proctor.tsx';
 import { FAKE_NOW, FAKE_UPLOAD_WINDOW_MS, LOCKED_LOGIN_ID, STAFF_PASSWORD, createFakeAdmin, demoStaff, type FakeAdmin } from '../helpers/fake-admin.ts';
-import { memoryStorage, renderView } from '../helpers/render-view.tsx';
+import { renderView } from '../helpers/render-view.tsx';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'], now: FAKE_NOW });

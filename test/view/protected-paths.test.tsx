@@ -15,7 +15,7 @@ import { sessionMachine } from '../../machines/session/session.machine.ts';
 import { isProtectedPath, loginRedirectPaths, protectedPaths, protectedRouteTargets } from '../../machines/session/session.rules.ts';
 import { createControlledApi } from '../helpers/controlled-api.ts';
 import { renderKioskApp } from '../helpers/render-app.tsx';
-import { memoryStorage } from '../helpers/render-view.tsx';
+import { memoryStorage } from '../helpers/memory-storage.ts';
 
 /** Every path a screen of the app shows (the results' come with the session's), and the print route. */
 const appPaths = [
