@@ -282,6 +282,26 @@ function examStartOf(snapshot: ExamSnapshot, send: Send): ExamStartApi {
   };
 }
 
+const typeCache = new WeakMap<ReturnType<typeof movesOf>, WeakMap<Record<number, AnswerView>, ExamScreenApi['type']>>();
+/**
+ * A keystroke typed beside the answer the exam holds, so a draft typed back to it is not given
+ * again: the same function for the same moves and answers (what a swap leaves alone stays the
+ * same object).
+ */
+function typeBeside(m: ReturnType<typeof movesOf>, answers: Record<number, AnswerView>): ExamScreenApi['type'] {
+  let byAnswers = typeCache.get(m);
+  if (!byAnswers) {
+    byAnswers = new WeakMap();
+    typeCache.set(m, byAnswers);
+  }
+  let made = byAnswers.get(answers);
+  if (!made) {
+    made = (questionId, value) => m.type(questionId, value, answers[questionId]?.value ?? '');
+    byAnswers.set(answers, made);
+  }
+  return made;
+}
+
 function examOf(snapshot: ExamSnapshot, send: Send, position: PositionLink | undefined): ExamScreenApi {
   const context: ExamContext = snapshot.context;
   const h = handlers(send);
@@ -306,8 +326,7 @@ function examOf(snapshot: ExamSnapshot, send: Send, position: PositionLink | und
     draft: position?.snapshot.context.draft ?? null,
     retry: h.retry,
     answer: h.answer,
-    // Typed beside the answer the exam holds, so a draft typed back to it is not given again.
-    type: (questionId, value) => m.type(questionId, value, answers[questionId]?.value ?? ''),
+    type: typeBeside(m, answers),
     commitDraft: m.commitDraft,
     next: m.next,
     previous: m.previous,

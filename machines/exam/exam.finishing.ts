@@ -22,7 +22,10 @@ export const finishingState = examSetup.createStateConfig({
   meta: { path: '/start', screen: 'exam' },
   // The pupil's Finish (or time up) outlives a reload: the stored session keeps it until the
   // exam is completed (`reportCompleted`), and a resume comes straight back here.
-  entry: [assign({ finishPending: true }), { type: 'reportFinishing', params: { pending: true } }],
+  entry: [
+    assign({ stored: ({ context }) => ({ movedAwayRefused: null, ...context.stored, finishPending: true }) }),
+    { type: 'reportFinishing', params: { pending: true } },
+  ],
   initial: 'checking',
   states: {
     checking: {

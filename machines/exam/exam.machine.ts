@@ -84,7 +84,7 @@
  *   end; at 00:00 the exam finishes by itself the same way;
  * - once `finishing` is entered (Finish confirmed, time up, the server's word that the exam is
  *   over), the pupil's Finish outlives a reload: it is reported at once to the kiosk, which keeps
- *   it in the stored session (finish_pending, read back as `finishPending`), and a resume,
+ *   it in the stored session (finish_pending, read back as `stored.finishPending`), and a resume,
  *   online or offline, loads the questions and the outbox and goes straight back to finishing
  *   (`loaded`), never to answering; it is cleared when the exam is completed (`reportCompleted`)
  *   or a new attempt starts, and goes with the stored session at a logout;
@@ -163,8 +163,7 @@ export const examMachine = examSetup.createMachine({
       upperCase: input.session.mode_upper_case_flag,
     },
     focusLosses: 0,
-    finishPending: input.session.finish_pending ?? false,
-    movedAwayRefused: input.session.moved_away_refused ?? null,
+    stored: { finishPending: input.session.finish_pending ?? false, movedAwayRefused: input.session.moved_away_refused ?? null },
   }),
   initial: 'idle',
   on: {
@@ -319,8 +318,8 @@ export const examMachine = examSetup.createMachine({
             'reportProgress',
             // A new attempt: no Finish of an earlier one is pending (reported only when one was).
             enqueueActions(({ context, enqueue }) => {
-              if (!context.finishPending) return;
-              enqueue.assign({ finishPending: false });
+              if (!context.stored?.finishPending) return;
+              enqueue.assign({ stored: { ...context.stored, finishPending: false } });
               enqueue({ type: 'reportFinishing', params: { pending: false } });
             }),
           ],

@@ -272,7 +272,7 @@ export function allRefused(context: ExamContext): AnswerToSave[] {
  * those counted before a reload (the stored session's moved_away_refused) and this page's.
  */
 export function refusedOnThisTerminal(context: ExamContext): number {
-  return (context.movedAwayRefused ?? 0) + allRefused(context).length;
+  return (context.stored?.movedAwayRefused ?? 0) + allRefused(context).length;
 }
 
 /**

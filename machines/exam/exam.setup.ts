@@ -144,7 +144,7 @@ export const examSetup = setup({
       change: {
         is_completed: true,
         error_code: context.outcome === 'cancelled' ? (context.error as never) : null,
-        ...(context.finishPending ? { finish_pending: false } : {}),
+        ...(context.stored?.finishPending ? { finish_pending: false } : {}),
       },
     })),
     /**
@@ -295,9 +295,9 @@ export const examSetup = setup({
     hasUnwrittenAnswer: ({ context }) => firstUnwritten(context) !== undefined,
     hasAnswerNotSaved: ({ context }) => allNotSaved(context).length > 0,
     /** The stored session says the pupil's Finish is still pending (a reload during finishing). */
-    isFinishPending: ({ context }) => context.finishPending === true,
+    isFinishPending: ({ context }) => context.stored?.finishPending === true,
     /** The stored session says a proctor moved the pupil away from this terminal (moved_away_refused). */
-    wasMovedAway: ({ context }) => context.movedAwayRefused != null,
+    wasMovedAway: ({ context }) => context.stored?.movedAwayRefused != null,
   },
   delays: {
     /** Start's wait for the app shell before the pupil may start without it. */

@@ -82,18 +82,26 @@ export interface ExamContext {
   /** Kiosk: how often the window lost focus while answering (reported to the server). */
   focusLosses: number;
   /**
-   * The pupil confirmed Finish (or time ran out): the exam is finishing, and a reload goes
-   * straight back to finishing, never to answering. Read from the stored session
-   * (finish_pending), written to it as finishing is entered, cleared when the exam is completed.
-   * Always set by the machine; optional only for contexts built by hand (absent: false).
+   * What the stored session says a reload resumes into (one key: see ExamContext.view). Always
+   * set by the machine; optional only for contexts built by hand (absent: neither).
    */
-  finishPending?: boolean;
+  stored?: StoredResume;
+}
+
+/** What the stored session says a reload of the exam resumes into, read back from it at the start. */
+export interface StoredResume {
   /**
-   * A proctor moved the pupil away from this terminal, as the stored session says
-   * (moved_away_refused): the answers given here the server refused before this page loaded;
-   * null while the stored session does not say so. Optional only for contexts built by hand.
+   * The pupil confirmed Finish (or time ran out): the exam is finishing, and a reload goes
+   * straight back to finishing, never to answering (finish_pending: written as finishing is
+   * entered, cleared when the exam is completed).
    */
-  movedAwayRefused?: number | null;
+  finishPending: boolean;
+  /**
+   * A proctor moved the pupil away from this terminal (moved_away_refused, written as movedAway
+   * is entered): the answers given here the server refused before this page loaded; null while
+   * the stored session does not say so. A reload goes straight to the moved-away end.
+   */
+  movedAwayRefused: number | null;
 }
 
 /**

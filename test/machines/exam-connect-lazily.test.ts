@@ -46,5 +46,6 @@ describe('the exam connect, part by part', () => {
     // What a swap does not change stays the same object (the handlers of one send, the questions).
     expect(second.exam.next).toBe(first.exam.next);
     expect(second.exam.questions).toBe(first.exam.questions);
+    expect(second.exam.type).toBe(first.exam.type);
   });
 });

@@ -343,7 +343,7 @@ describeModel({
       answers: Object.fromEntries(Object.entries(c.answers).map(([id, a]) => [id, a.status])),
       error: c.error,
       outcome: c.outcome,
-      finishPending: c.finishPending,
+      finishPending: c.stored?.finishPending,
       position: [c.questionIndex, c.view.flagged.length],
     };
   },
@@ -353,8 +353,8 @@ describeModel({
     // Once started, the deadline is known wherever questions are shown.
     if (snapshot.matches('answering')) assert.notEqual(context.deadlineAt, null);
     // A Finish the pupil confirmed (or time up) is never undone by answering again.
-    if (snapshot.matches('answering')) assert.equal(context.finishPending, false);
-    if (snapshot.matches('finishing')) assert.equal(context.finishPending, true);
+    if (snapshot.matches('answering')) assert.equal(context.stored?.finishPending, false);
+    if (snapshot.matches('finishing')) assert.equal(context.stored?.finishPending, true);
     // The heartbeat only ever moves the deadline to the server's word: the one fixed at Start, or the extension.
     if (context.deadlineAt !== null) assert.ok([Date.parse(deadline), Date.parse(extended)].includes(context.deadlineAt));
     // A replaced answer shows the server's value (the samples' servers hold 'a' or 'b'), and is never sent again.
@@ -368,7 +368,7 @@ describeModel({
     // Moved to another terminal: "sent" (and Log out) only once nothing is left to send from here.
     if (snapshot.matches({ movedAway: 'sent' })) assert.deepStrictEqual(withStatus(snapshot, 'writing', 'local', 'unsaved'), []);
     // A terminal the stored session says was moved away from never answers again.
-    if (context.movedAwayRefused != null) assert.ok(!snapshot.matches('answering') && !snapshot.matches('loadingDetails'));
+    if (context.stored?.movedAwayRefused != null) assert.ok(!snapshot.matches('answering') && !snapshot.matches('loadingDetails'));
     // Only questions of the exam are flagged, each at most once.
     assert.equal(new Set(context.view.flagged).size, context.view.flagged.length);
     for (const id of context.view.flagged) assert.equal(context.questions.some((q) => q.id === id), true);
