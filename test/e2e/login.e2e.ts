@@ -130,7 +130,8 @@ describe('every way in, every way out', () => {
     await seeScreen(page, 'Check your details');
     await page.getByRole('button', { name: 'Register', exact: true }).click();
     await expectPath(page, '/examinee-info');
-    expect(await screenText(page)).toContain('pupil@example.com');
+    // The address changes as the next screen loads: wait for it to show the details registered.
+    await expect.poll(() => screenText(page)).toContain('pupil@example.com');
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await seeScreen(page, 'Menu');
     await expectPath(page, '/testing-menu');
