@@ -142,12 +142,21 @@ export const ScheduleCodeParamSchema = v.object({ code: CodeSchema });
 /** Path parameter `:id` (a schedule history id) of the sitting calls. */
 export const SittingIdParamSchema = v.object({ id: NumericParam });
 
+/** The longest cursor the server gives (and the longest `since` it reads). */
+export const ROSTER_CURSOR_MAX_LENGTH = 160;
+
 /**
  * The roster's cursor: what an answer's `cursor` carries, sent back as `since` to get only what
  * changed after that answer. Opaque to the page; the server reads it as
- * `<transaction horizon>.<answer time, ms since the epoch>`.
+ * `<oldest running transaction>.<answer time, ms since the epoch>`, optionally followed by the
+ * rest of the answer's snapshot: `.<next transaction, from the oldest>` and
+ * `.<running transactions, from the oldest, joined by _>` (server/domain/roster.ts).
  */
-export const RosterCursorSchema = v.pipe(v.string(), v.regex(/^[0-9]{1,19}\.[0-9]{1,15}$/, 'invalid'));
+export const RosterCursorSchema = v.pipe(
+  v.string(),
+  v.maxLength(ROSTER_CURSOR_MAX_LENGTH, 'invalid'),
+  v.regex(/^[0-9]{1,19}\.[0-9]{1,15}(\.[0-9]{1,10}(\.[0-9]{1,10}(_[0-9]{1,10})*)?)?$/, 'invalid'),
+);
 export type RosterCursor = v.InferOutput<typeof RosterCursorSchema>;
 
 /**
@@ -157,7 +166,7 @@ export type RosterCursor = v.InferOutput<typeof RosterCursorSchema>;
  * database) is 422 ROSTER_CURSOR_INVALID: ask without it. (`since` is checked apart from the
  * rest, with RosterCursorSchema, so it has its own code.)
  */
-export const RosterQuerySchema = v.object({ venue_id: v.optional(NumericParam), since: v.optional(v.pipe(v.string(), v.maxLength(64))) });
+export const RosterQuerySchema = v.object({ venue_id: v.optional(NumericParam), since: v.optional(v.pipe(v.string(), v.maxLength(ROSTER_CURSOR_MAX_LENGTH))) });
 
 /**
  * A pupil's live state, derived on the server at `server_time`:

@@ -17,11 +17,17 @@
  * roster reads that room's pupils through `examinees_venue_idx`, never the whole test period.
  *
  * The roster is polled (contract/admin.ts explains why not SSE): once in full, then for its
- * changes (`since`, a cursor: `<version>.<time>`). A sitting's `roster_version` is the transaction
- * that last changed what the roster shows of it (a trigger, migration 0013; a contact-only update
- * changes nothing), and the cursor's version is the oldest transaction still running when the
- * answer was made, so a change that commits after the answer is never missed (one that committed
- * before may come twice: a merge takes a row again). What the time alone moves (offline 30 s after
+ * changes (`since`, a cursor). A sitting's `roster_version` is the transaction that last changed
+ * what the roster shows of it (a trigger, migration 0013; a contact-only update changes nothing),
+ * and the cursor carries the snapshot the answer was made with (PostgreSQL's `pg_current_snapshot()`,
+ * taken before the rows are read): a row changed since is one whose version that snapshot does
+ * not see (`pg_visible_in_snapshot`), committed after it or still running then. So a change that
+ * commits after the answer is never missed, one the answer saw is not sent again (one that
+ * commits between the snapshot and the read may come twice: a merge takes a row again), and a
+ * transaction left open anywhere in the cluster (snapshots are cluster-wide: a backup of another
+ * database) costs a poll nothing. A snapshot with more running transactions than a cursor holds
+ * (ROSTER_CURSOR_MAX_LENGTH) gives the conservative cursor, its oldest running transaction alone:
+ * every version from it on counts as changed. What the time alone moves (offline 30 s after
  * the last contact, time up at the deadline, a login's expiry) is found between the cursor's time
  * and now, and the answers saved by the time they were received; both look ROSTER_CURSOR_MARGIN_MS
  * further back, so a save stamped before the last answer but committed after it still counts.
@@ -32,6 +38,7 @@ import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { and, asc, count, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import {
+  ROSTER_CURSOR_MAX_LENGTH,
   RosterCursorSchema,
   type AdminSchedule,
   type RosterChanges,
@@ -262,27 +269,57 @@ function pupilView(row: PupilRow, now: Date): RosterPupil {
  */
 export const ROSTER_CURSOR_MARGIN_MS = 2_000;
 
-/** A cursor as the server reads it: the transaction horizon and the answer's time (ms). */
-export type RosterCursorParts = { version: bigint; at: number };
+/**
+ * A transaction snapshot (PostgreSQL's `pg_snapshot`): every transaction before `xmin` had ended,
+ * none from `xmax` on had begun, and `xip` (ascending, within them) were running.
+ */
+export type RosterSnapshot = { xmin: bigint; xmax: bigint; xip: bigint[] };
 
-/** The cursor of an answer made at `now` with the transaction horizon `version`. */
-export function cursorOf(version: bigint, now: Date): string {
-  return `${version}.${now.getTime()}`;
+/**
+ * A cursor as the server reads it: the answer's time (ms) and its snapshot, or (the conservative
+ * form) only the snapshot's `xmin`: every version from it on counts as changed.
+ */
+export type RosterCursorParts = { at: number; xmin: bigint; snapshot: RosterSnapshot | null };
+
+/**
+ * The cursor of an answer made at `now` with `snapshot`: `<xmin>.<ms>.<xmax - xmin>` and, when
+ * transactions were running, `.<each - xmin, joined by _>`; the conservative `<xmin>.<ms>` when
+ * that is longer than ROSTER_CURSOR_MAX_LENGTH (a great many running at once).
+ */
+export function cursorOf(snapshot: RosterSnapshot, now: Date): string {
+  const conservative = `${snapshot.xmin}.${now.getTime()}`;
+  const running = snapshot.xip.map((xid) => (xid - snapshot.xmin).toString()).join('_');
+  const exact = `${conservative}.${snapshot.xmax - snapshot.xmin}${running === '' ? '' : `.${running}`}`;
+  return exact.length <= ROSTER_CURSOR_MAX_LENGTH && v.is(RosterCursorSchema, exact) ? exact : conservative;
 }
 
 /** `since` as the server reads it, or 422 ROSTER_CURSOR_INVALID when it is not a cursor's shape. */
 export function readCursor(since: string): RosterCursorParts {
   if (!v.is(RosterCursorSchema, since)) throw new DomainError('ROSTER_CURSOR_INVALID');
-  const [version, at] = since.split('.') as [string, string];
-  return { version: BigInt(version), at: Number(at) };
+  const [xminText, atText, span, running] = since.split('.') as [string, string, string?, string?];
+  const xmin = BigInt(xminText);
+  const at = Number(atText);
+  if (span === undefined) return { at, xmin, snapshot: null };
+  const xmax = xmin + BigInt(span);
+  const xip = running === undefined ? [] : running.split('_').map((offset) => xmin + BigInt(offset));
+  // As PostgreSQL writes a snapshot: the running ones ascending, from xmin and before xmax.
+  if (xip.some((xid, i) => xid >= xmax || (i > 0 && xid <= xip[i - 1]!))) throw new DomainError('ROSTER_CURSOR_INVALID');
+  return { at, xmin, snapshot: { xmin, xmax, xip } };
 }
 
-/** The transaction horizon now: the oldest running (xmin) and the next to start (xmax). */
-async function horizon(tx: Tx): Promise<{ xmin: bigint; xmax: bigint }> {
-  const result = await tx.execute(sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_snapshot_xmax(pg_current_snapshot())::text as xmax`);
-  const [row] = (result as { rows: Array<{ xmin: string; xmax: string }> }).rows;
-  if (!row) throw new Error('No transaction horizon');
-  return { xmin: BigInt(row.xmin), xmax: BigInt(row.xmax) };
+/** The snapshot's text as PostgreSQL reads a `pg_snapshot`: `xmin:xmax:xip,...`. */
+function snapshotText(snapshot: RosterSnapshot): string {
+  return `${snapshot.xmin}:${snapshot.xmax}:${snapshot.xip.join(',')}`;
+}
+
+/** The current snapshot (`pg_current_snapshot()`). */
+async function currentSnapshot(tx: Tx): Promise<RosterSnapshot> {
+  const result = await tx.execute(sql`select pg_current_snapshot()::text as snapshot`);
+  const [row] = (result as { rows: Array<{ snapshot: string }> }).rows;
+  const match = row && /^(\d+):(\d+):([\d,]*)$/.exec(row.snapshot);
+  if (!match) throw new Error(`Not a snapshot: ${row?.snapshot}`);
+  const xip = match[3] === '' ? [] : match[3]!.split(',').map(BigInt);
+  return { xmin: BigInt(match[1]!), xmax: BigInt(match[2]!), xip: xip.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
 }
 
 /** Which sittings of the schedule are in the room (null: all of them); reads `examinees` (join it). */
@@ -300,7 +337,12 @@ function changedSince(cursor: RosterCursorParts, now: Date): SQL {
   const from = cursor.at - ROSTER_CURSOR_MARGIN_MS;
   const to = now.getTime();
   const h = scheduleHistories;
-  return sql`(${h.rosterVersion} >= ${cursor.version.toString()}::bigint
+  // A version before xmin is seen by every snapshot: the range leaves those out before the test.
+  const unseen =
+    cursor.snapshot === null
+      ? sql`${h.rosterVersion} >= ${cursor.xmin.toString()}::bigint`
+      : sql`(${h.rosterVersion} >= ${cursor.xmin.toString()}::bigint and not pg_visible_in_snapshot(${h.rosterVersion}::text::xid8, ${snapshotText(cursor.snapshot)}::pg_snapshot))`;
+  return sql`(${unseen}
     or (${h.status} = ${S.DOING} and ${h.lastContactAt} >= ${iso(from - OFFLINE_AFTER_MS)} and ${h.lastContactAt} <= ${iso(to - OFFLINE_AFTER_MS)})
     or (${h.status} = ${S.DOING} and ${h.deadlineAt} >= ${iso(from)} and ${h.deadlineAt} <= ${iso(to)})
     or exists (select 1 from ${answers} where ${answers.scheduleHistoryId} = ${h.id} and ${answers.receivedAt} > ${iso(from)})
@@ -341,11 +383,13 @@ export async function getRoster(
   const cursor = input.since === undefined ? null : readCursor(input.since);
   const schedule = await findSchedule(tx, principal, input.code);
   const venue = input.venueId === undefined ? null : await findVenue(tx, principal, input.venueId);
-  // Taken before the rows are read: whatever commits after it is after the cursor.
-  const { xmin, xmax } = await horizon(tx);
-  if (cursor !== null && (cursor.version > xmax || cursor.at > input.now.getTime() + 60_000)) throw new DomainError('ROSTER_CURSOR_INVALID');
+  // Taken before the rows are read: whatever it does not see is after the cursor.
+  const snapshot = await currentSnapshot(tx);
+  // A cursor this database gave never holds a transaction that has not begun yet.
+  const cursorXmax = cursor === null ? 0n : (cursor.snapshot?.xmax ?? cursor.xmin);
+  if (cursor !== null && (cursorXmax > snapshot.xmax || cursor.at > input.now.getTime() + 60_000)) throw new DomainError('ROSTER_CURSOR_INVALID');
   const room = roomWhere(schedule, venue);
-  const next = cursorOf(xmin, input.now);
+  const next = cursorOf(snapshot, input.now);
   if (cursor !== null) {
     const rows = await selectPupils(tx, and(room, changedSince(cursor, input.now)), input.now);
     return {

@@ -4,15 +4,19 @@
  * `since` gets only the rows that changed after it (a new question, an answer, a login, an
  * action) and those whose state the time alone moved (offline after 30 s of silence, time up),
  * never a heartbeat that changes nothing the roster shows, nor another room's pupils. A `since`
- * that is not a cursor of this database is 422 ROSTER_CURSOR_INVALID.
+ * that is not a cursor of this database is 422 ROSTER_CURSOR_INVALID. A transaction left open
+ * anywhere in the PostgreSQL cluster (a backup of another database) does not make a poll send
+ * again what an earlier poll sent: the cursor carries its answer's snapshot.
  */
 import { eq } from 'drizzle-orm';
+import pg from 'pg';
 import * as v from 'valibot';
-import { describe, expect, test } from 'vitest';
-import { RosterAnswerSchema, RosterChangesSchema, RosterResponseSchema, type RosterPupil } from '../../contract/admin.ts';
+import { afterEach, describe, expect, test } from 'vitest';
+import { ROSTER_CURSOR_MAX_LENGTH, RosterAnswerSchema, RosterChangesSchema, RosterResponseSchema, type RosterPupil } from '../../contract/admin.ts';
 import { examinees, scheduleHistories, venues } from '../../server/db/schema.ts';
-import { testDatabaseKinds } from '../helpers/db.ts';
-import { errorOf, useApi, type ApiContext } from '../helpers/server-api.ts';
+import { cursorOf, readCursor } from '../../server/domain/roster.ts';
+import { postgresAdminUrl, testDatabaseKinds } from '../helpers/db.ts';
+import { errorOf, TEST_START, useApi, type ApiContext } from '../helpers/server-api.ts';
 import { addSitting, answerKey, type TestSitting } from '../helpers/server-fixtures.ts';
 import { addClassmate, addStaff, staffLogin, terminal } from '../helpers/admin-api.ts';
 
@@ -165,13 +169,118 @@ describe.each(kinds)('the roster by cursor on %s', (kind) => {
     const { first, token } = await classWithProctor(api);
     const { cursor } = await full(api, token, first.scheduleCode);
     const [, at] = cursor.split('.');
-    for (const since of ['abc', '1.2.3', '', '-1.5', '99999999999999999.1', `1.${Number(at) + 3_600_000}`]) {
+    for (const since of ['abc', '1..3', '1.2.3.4.5', '1.2.3_4', '', '-1.5', '99999999999999999.1', `1.${Number(at) + 3_600_000}`]) {
       const response = await api.call('GET', `/api/admin/schedules/${first.scheduleCode}/roster?since=${encodeURIComponent(since)}`, { token });
       expect(response.status, since).toBe(422);
       expect(errorOf(response).code, since).toBe('ROSTER_CURSOR_INVALID');
     }
-    // The cursor itself is fine, and so is an old one.
+    // The snapshot's part: a transaction not begun yet, running ones out of order, twice, or
+    // from xmax on, or a part too many.
+    const [xmin, , span] = cursor.split('.') as [string, string, string];
+    const next = BigInt(xmin) + BigInt(span);
+    for (const since of [
+      `${next + 1000n}.${at}.0`,
+      `${xmin}.${at}.${Number(span) + 1000}`,
+      `${xmin}.${at}.10.3_1`,
+      `${xmin}.${at}.10.1_1`,
+      `${xmin}.${at}.10.10`,
+      `${xmin}.${at}.10.1.1`,
+      `${xmin}.${at}.10.1_`,
+    ]) {
+      const response = await api.call('GET', `/api/admin/schedules/${first.scheduleCode}/roster?since=${encodeURIComponent(since)}`, { token });
+      expect(response.status, since).toBe(422);
+      expect(errorOf(response).code, since).toBe('ROSTER_CURSOR_INVALID');
+    }
+    // The cursor itself is fine, and so is an old one, and one of the conservative form.
     expect((await changes(api, token, first.scheduleCode, cursor)).pupils).toEqual([]);
     expect((await changes(api, token, first.scheduleCode, '1.0')).pupils.length).toBe(1);
+    expect((await changes(api, token, first.scheduleCode, '1.0.0')).pupils.length).toBe(1);
   });
 });
+
+describe('the cursor', () => {
+  const now = new Date(TEST_START);
+  const ms = now.getTime();
+
+  test('carries the snapshot: the oldest running, the next to begin and those running, from the oldest', () => {
+    expect(cursorOf({ xmin: 700n, xmax: 700n, xip: [] }, now)).toBe(`700.${ms}.0`);
+    const cursor = cursorOf({ xmin: 700n, xmax: 745n, xip: [700n, 702n, 744n] }, now);
+    expect(cursor).toBe(`700.${ms}.45.0_2_44`);
+    expect(readCursor(cursor)).toEqual({ at: ms, xmin: 700n, snapshot: { xmin: 700n, xmax: 745n, xip: [700n, 702n, 744n] } });
+    expect(readCursor(`700.${ms}`)).toEqual({ at: ms, xmin: 700n, snapshot: null });
+  });
+
+  test('with more running transactions than it holds, is the conservative form: the oldest running alone', () => {
+    const xip = Array.from({ length: 40 }, (_, i) => 1_000_000n + BigInt(i) * 1_000n);
+    const cursor = cursorOf({ xmin: 1_000_000n, xmax: 1_100_000n, xip }, now);
+    expect(cursor).toBe(`1000000.${ms}`);
+    expect(readCursor(cursor)).toEqual({ at: ms, xmin: 1_000_000n, snapshot: null });
+    // Short of the limit, the exact form.
+    const few = cursorOf({ xmin: 1_000_000n, xmax: 1_100_000n, xip: xip.slice(0, 5) }, now);
+    expect(few.length).toBeLessThanOrEqual(ROSTER_CURSOR_MAX_LENGTH);
+    expect(readCursor(few).snapshot?.xip).toEqual(xip.slice(0, 5));
+  });
+});
+
+if (kinds.includes('postgres')) {
+  describe('the roster by cursor on postgres, beside a long transaction elsewhere in the cluster', () => {
+    const api = useApi('postgres');
+    let held: pg.Client | undefined;
+    afterEach(async () => {
+      await held?.query('rollback').catch(() => {});
+      await held?.end();
+      held = undefined;
+    });
+
+    test('a poll after nothing changed gets no pupils while another database keeps a transaction open', async () => {
+      const { first, token } = await classWithProctor(api);
+      const second = await addClassmate(api.db, first);
+      const lab1 = terminal(api);
+      const one = await lab1.sit(first.loginCode);
+      const lab2 = terminal(api);
+      const two = await lab2.sit(second.loginCode);
+
+      // Another database of the cluster (the test server's own) holds a transaction with an id
+      // open across every poll below, as a long backup would: the oldest transaction running.
+      held = new pg.Client({ connectionString: postgresAdminUrl });
+      await held.connect();
+      await held.query('begin');
+      const { rows } = await held.query<{ xid: string }>('select pg_current_xact_id()::text as xid');
+      const heldXid = BigInt(rows[0]!.xid);
+
+      const initial = await full(api, token, first.scheduleCode);
+      expect(initial.pupils).toHaveLength(2);
+      let cursor = initial.cursor;
+
+      // A new question on screen, committed after the held transaction began: that pupil alone.
+      api.clock.advance(5_000);
+      expect((await lab1.heartbeat(one.token, one.scheduleHistoryId, 2)).status).toBe(200);
+      let answer = await changes(api, token, first.scheduleCode, cursor);
+      expect(ids(answer.pupils)).toEqual([first.scheduleHistoryId]);
+      cursor = answer.cursor;
+
+      // Nothing changed since: no pupils, poll after poll, although the held transaction is older
+      // than that change.
+      for (let poll = 0; poll < 3; poll++) {
+        api.clock.advance(5_000);
+        answer = await changes(api, token, first.scheduleCode, cursor);
+        expect(answer.pupils, `poll ${poll}`).toEqual([]);
+        cursor = answer.cursor;
+      }
+
+      // Another change is still seen, and only it.
+      expect((await lab2.heartbeat(two.token, two.scheduleHistoryId, 5)).status).toBe(200);
+      answer = await changes(api, token, first.scheduleCode, cursor);
+      expect(ids(answer.pupils)).toEqual([second.scheduleHistoryId]);
+      expect(rowOf(answer.pupils, second)?.question_index).toBe(5);
+
+      // The cursor names the held transaction among those running.
+      const [xmin, , , running = ''] = answer.cursor.split('.');
+      expect(running.split('_').map((offset) => BigInt(xmin!) + BigInt(offset))).toContain(heldXid);
+      // Its conservative form (the oldest running alone) counts everything since the held
+      // transaction began as changed: both pupils.
+      const conservative = await changes(api, token, first.scheduleCode, answer.cursor.split('.').slice(0, 2).join('.'));
+      expect(ids(conservative.pupils)).toEqual([first.scheduleHistoryId, second.scheduleHistoryId].sort((a, b) => a - b));
+    });
+  });
+}
