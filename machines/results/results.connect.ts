@@ -74,26 +74,39 @@ export interface PurchasedResultApi {
 /** Where a PDF download stands. */
 export type DownloadState = 'idle' | 'working' | 'failed';
 
-export interface ScoreReportApi {
+/** What the score report shows on either host: the report, or why it is not there. */
+interface ScoreReportShown {
   status: Load;
   report: ScoreReport | null;
   error: FailureCode | null;
+  /** Offered only where trying again may help (no answer, a time-out, the generic error). */
+  onRetry?: () => void;
+}
+
+/** The score report in the app (`score-report/{id}`): print, the PDFs and back to the menu. */
+export interface ScoreReportScreenApi extends ScoreReportShown {
   variant: 'screen';
   download: { report: DownloadState; certificate: DownloadState };
   onPrint(): void;
   onDownloadPdf(): void;
   onDownloadCertificate(): void;
   onBack(): void;
-  /** Offered only where trying again may help (no answer, a time-out, the generic error). */
-  onRetry?: () => void;
 }
+
+/** The score report on the print route (`score-report-embed/{id}`, the document connect's): no buttons. */
+export interface ScoreReportPrintApi extends ScoreReportShown {
+  variant: 'print';
+}
+
+/** The score report screen's one prop: the results connect's in the app, the document connect's on the print route. */
+export type ScoreReportApi = ScoreReportScreenApi | ScoreReportPrintApi;
 
 export interface ResultsApi {
   /** The results screen shown, or null when none (the results are over, or not running). */
   screen: ResultsScreen | null;
   shortResult: ShortResultApi;
   purchasedResult: PurchasedResultApi;
-  scoreReport: ScoreReportApi;
+  scoreReport: ScoreReportScreenApi;
   /** Pay-exam-result's Back (to the short result) and Continue (to the purchased result): the result payment's owner. */
   paymentOwner(event: PaymentOwnerEvent): void;
 }

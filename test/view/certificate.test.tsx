@@ -12,7 +12,7 @@ import { renderView } from '../helpers/render-view.tsx';
 
 describe('certificate', () => {
   it('certifies the pupil by name, subject, level, date and organisation, with its number', async () => {
-    await renderView(<CertificateDocument report={scoreReportFixture()} />);
+    await renderView(<CertificateDocument api={{ report: scoreReportFixture() }} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Certificate of achievement' })).toBeTruthy();
     expect(document.querySelector('[data-item="name"]')!.textContent).toBe('Aiko Tanaka');
     expect(document.querySelector('[data-item="passed"]')!.textContent).toBe('has passed Calculation, Level 3');
@@ -22,7 +22,7 @@ describe('certificate', () => {
   });
 
   it('is written in the current language', async () => {
-    await renderView(<CertificateDocument report={scoreReportFixture()} />, { language: 'ja' });
+    await renderView(<CertificateDocument api={{ report: scoreReportFixture() }} />, { language: 'ja' });
     expect(document.querySelector('[data-item="exam-date"]')!.textContent).toBe('2026年10月14日');
     expect(screen.queryByText('Certificate of achievement')).toBeNull();
   });

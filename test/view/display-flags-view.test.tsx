@@ -17,16 +17,7 @@ import { scoreReportFixture } from '../helpers/score-report-fixture.ts';
 
 function renderReport(rank: Parameters<typeof scoreReportFixture>[0]) {
   return renderView(
-    <ScoreReportScreen
-      status="ready"
-      report={scoreReportFixture(rank)}
-      error={null}
-      variant="print"
-      download={{ report: 'idle', certificate: 'idle' }}
-      onPrint={vi.fn()}
-      onDownloadPdf={vi.fn()}
-      onDownloadCertificate={vi.fn()}
-    />,
+    <ScoreReportScreen api={{ variant: 'print', status: 'ready', report: scoreReportFixture(rank), error: null }} />,
   );
 }
 

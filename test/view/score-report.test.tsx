@@ -7,11 +7,12 @@
  */
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { ScoreReportScreen, type ScoreReportScreenProps } from '../../src/screens/score-report/score-report.tsx';
+import type { ScoreReportApi, ScoreReportScreenApi } from '../../machines/results/results.connect.ts';
+import { ScoreReportScreen } from '../../src/screens/score-report/score-report.tsx';
 import { scoreReportFixture } from '../helpers/score-report-fixture.ts';
 import { renderView } from '../helpers/render-view.tsx';
 
-function props(overrides: Partial<ScoreReportScreenProps> = {}): ScoreReportScreenProps {
+function props(overrides: Partial<ScoreReportScreenApi> = {}): ScoreReportScreenApi {
   return {
     status: 'ready',
     report: scoreReportFixture(),
@@ -21,8 +22,15 @@ function props(overrides: Partial<ScoreReportScreenProps> = {}): ScoreReportScre
     onPrint: vi.fn(),
     onDownloadPdf: vi.fn(),
     onDownloadCertificate: vi.fn(),
+    onBack: vi.fn(),
     ...overrides,
   };
+}
+
+/** The print route's part (the document connect's): the same report, no buttons. */
+function printed(): ScoreReportApi {
+  const { status, report, error } = props();
+  return { variant: 'print', status, report, error };
 }
 
 function item(name: string): HTMLElement {
@@ -33,7 +41,7 @@ function item(name: string): HTMLElement {
 
 describe('score-report', () => {
   it('shows every item of the seed: examinee, overall result, chart and rating, units, wrong answer, print and PDF', async () => {
-    await renderView(<ScoreReportScreen {...props()} />);
+    await renderView(<ScoreReportScreen api={props()} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Score report' })).toBeTruthy();
     for (const title of ['Examinee information', 'Overall result', 'Chart and rating', 'Correct answers per unit', 'A wrong answer, explained']) {
       expect(screen.getByRole('heading', { level: 2, name: title })).toBeTruthy();
@@ -77,7 +85,7 @@ describe('score-report', () => {
 
   it('calls back print, save as PDF and the certificate download', async () => {
     const p = props();
-    const { user } = await renderView(<ScoreReportScreen {...p} />);
+    const { user } = await renderView(<ScoreReportScreen api={p} />);
     await user.click(screen.getByRole('button', { name: 'Print' }));
     await user.click(screen.getByRole('button', { name: 'Save as PDF' }));
     await user.click(screen.getByRole('button', { name: 'Download the certificate' }));
@@ -93,7 +101,7 @@ describe('score-report', () => {
       result: { ...base.result, passed: false, score: 40, rating: 'D' },
       certificate_available: false,
     });
-    await renderView(<ScoreReportScreen {...props({ report })} />);
+    await renderView(<ScoreReportScreen api={props({ report })} />);
     expect(item('rank').textContent).toContain('Rank aggregation is in progress. Please check again later.');
     expect(item('rank').textContent).not.toMatch(/out of/);
     expect(item('passed').textContent).toContain('Did not pass');
@@ -102,10 +110,10 @@ describe('score-report', () => {
   });
 
   it('shows the correct rate with one decimal in English and in Arabic digits, right to left', async () => {
-    const english = await renderView(<ScoreReportScreen {...props()} />, { language: 'en' });
+    const english = await renderView(<ScoreReportScreen api={props()} />, { language: 'en' });
     expect(document.querySelector('[data-value="correct-rate"]')!.textContent).toBe('77.5%');
     english.unmount();
-    await renderView(<ScoreReportScreen {...props()} />, { language: 'ar-nu-arab' });
+    await renderView(<ScoreReportScreen api={props()} />, { language: 'ar-nu-arab' });
     const expected = new Intl.NumberFormat('ar-u-nu-arab', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(0.775);
     const rate = document.querySelector('[data-value="correct-rate"]')!.textContent!;
     expect(rate).toBe(expected);
@@ -120,7 +128,7 @@ describe('score-report', () => {
     const report = scoreReportFixture({
       wrong_answer_example: { question_number: 3, unit: 'Colour words', type: 'single_choice', prompt: 'Which one is a colour?', math: false, given: 'Apple', correct: 'Red' },
     });
-    await renderView(<ScoreReportScreen {...props({ report })} />, { language: 'ar' });
+    await renderView(<ScoreReportScreen api={props({ report })} />, { language: 'ar' });
     expect(document.documentElement.dir).toBe('rtl');
     const example = item('wrong-answer');
     // The question is a paragraph of its own direction: its "?" stays at its end, not at the left.
@@ -133,33 +141,33 @@ describe('score-report', () => {
   });
 
   it('writes Japanese dates in the long format', async () => {
-    await renderView(<ScoreReportScreen {...props()} />, { language: 'ja' });
+    await renderView(<ScoreReportScreen api={props()} />, { language: 'ja' });
     expect(item('exam-date').textContent).toContain('2026年10月14日');
     expect(document.querySelector('[data-value="correct-rate"]')!.textContent).toBe('77.5%');
     expect(document.documentElement.dir).toBe('ltr');
   });
 
   it('prints without buttons (the embed route)', async () => {
-    await renderView(<ScoreReportScreen {...props({ variant: 'print' })} />);
+    await renderView(<ScoreReportScreen api={printed()} />);
     expect(screen.queryAllByRole('button')).toHaveLength(0);
     expect(item('name').textContent).toContain('Aiko Tanaka');
   });
 
   it('shows a skeleton while loading, and why a report is not there', async () => {
-    const view = await renderView(<ScoreReportScreen {...props({ status: 'loading', report: null })} />);
+    const view = await renderView(<ScoreReportScreen api={props({ status: 'loading', report: null })} />);
     expect(screen.getByRole('status').textContent).toBe('Loading…');
-    view.rerender(<ScoreReportScreen {...props({ status: 'error', report: null, error: 'RESULT_NOT_RELEASED' })} />);
+    view.rerender(<ScoreReportScreen api={props({ status: 'error', report: null, error: 'RESULT_NOT_RELEASED' })} />);
     expect(screen.getByRole('status').textContent).toContain('Waiting for the result to be released');
-    view.rerender(<ScoreReportScreen {...props({ status: 'error', report: null, error: 'PAYMENT_REQUIRED' })} />);
+    view.rerender(<ScoreReportScreen api={props({ status: 'error', report: null, error: 'PAYMENT_REQUIRED' })} />);
     expect(screen.getByRole('status').textContent).toContain('The result sheet has not been purchased yet');
     const onRetry = vi.fn();
-    view.rerender(<ScoreReportScreen {...props({ status: 'error', report: null, error: 'NETWORK_ERROR', onRetry })} />);
+    view.rerender(<ScoreReportScreen api={props({ status: 'error', report: null, error: 'NETWORK_ERROR', onRetry })} />);
     await view.user.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' }));
     expect(onRetry).toHaveBeenCalledOnce();
   });
 
   it('shows the download as under way, and a failed one', async () => {
-    await renderView(<ScoreReportScreen {...props({ download: { report: 'working', certificate: 'failed' } })} />);
+    await renderView(<ScoreReportScreen api={props({ download: { report: 'working', certificate: 'failed' } })} />);
     const pdf = screen.getByRole('button', { name: 'Preparing the PDF…' }) as HTMLButtonElement;
     expect(pdf.disabled).toBe(true);
     expect(screen.getByRole('alert').textContent).toContain('The document cannot be created right now');

@@ -8,7 +8,7 @@
  */
 import { setupI18n } from '@lingui/core';
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { catalogKeys, languages } from '../../contract/languages.ts';
 import { unitsBySubject } from '../../server/seed/demo-content.ts';
 import { loadCatalog } from '../../src/i18n/catalog.ts';
@@ -60,16 +60,7 @@ describe('score report: units in the pupil\'s language', () => {
       wrong_answer_example: { ...scoreReportFixture().wrong_answer_example!, unit: 'fractions' },
     });
     await renderView(
-      <ScoreReportScreen
-        status="ready"
-        report={report}
-        error={null}
-        variant="print"
-        download={{ report: 'idle', certificate: 'idle' }}
-        onPrint={vi.fn()}
-        onDownloadPdf={vi.fn()}
-        onDownloadCertificate={vi.fn()}
-      />,
+      <ScoreReportScreen api={{ variant: 'print', status: 'ready', report: report, error: null }} />,
       { language: 'ja' },
     );
     const table = document.querySelector('[data-item="units"] table') as HTMLElement;

@@ -14,6 +14,6 @@ import { useDocument, useDocumentReady } from './use-document.ts';
 export function ConnectedScoreReportEmbed() {
   const api = useDocument('report');
   useDocumentReady(api.status, api.error, api.needsMath);
-  if (api.page === 'certificate' && api.report) return <CertificateDocument report={api.report} />;
-  return <ScoreReportScreen variant="print" status={api.status} report={api.report} error={api.error} onRetry={api.canRetry ? api.retry : undefined} />;
+  if (api.certificate) return <CertificateDocument api={api.certificate} />;
+  return <ScoreReportScreen api={api.scoreReport} />;
 }

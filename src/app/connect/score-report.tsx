@@ -7,5 +7,5 @@ import { ScoreReportScreen } from '../../screens/score-report/score-report.tsx';
 import { useResults } from './use-results.ts';
 
 export function ConnectedScoreReport() {
-  return <ScoreReportScreen {...useResults().scoreReport} />;
+  return <ScoreReportScreen api={useResults().scoreReport} />;
 }

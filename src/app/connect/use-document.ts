@@ -12,12 +12,23 @@
  */
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
-import { connect, type DocumentApi } from '../../../machines/document/document.connect.ts';
+import { connect, printedReport, type DocumentApi } from '../../../machines/document/document.connect.ts';
 import { loadKatex } from '../../components/math/katex-loader.ts';
 import { useSystemActor } from '../actors.ts';
 
 function judging(page: DocumentApi['page']): DocumentApi {
-  return { status: 'loading', page, report: null, slips: null, error: null, needsMath: false, canRetry: false, retry: () => undefined };
+  return {
+    status: 'loading',
+    page,
+    report: null,
+    slips: null,
+    error: null,
+    needsMath: false,
+    canRetry: false,
+    retry: () => undefined,
+    scoreReport: printedReport('loading', null, null, undefined),
+    certificate: null,
+  };
 }
 
 export function useDocument(page: DocumentApi['page']): DocumentApi {

@@ -2,10 +2,12 @@
  * The certificate (issue "Results, payments, score report and certificate"): a printable A4
  * landscape document for a passed, paid result: the pupil's name, the subject and level, the
  * exam date, "has passed", the organisation and the certificate number, in the current language.
- * Presentational; the PDF renderer prints it from the embed route (`document=certificate`).
+ * Presentational: it renders the document connect's certificate part (machines/document/
+ * document.connect.ts) as its one `api` prop; the PDF renderer prints it from the embed route
+ * (`document=certificate`).
  */
 import { Trans, useLingui } from '@lingui/react/macro';
-import type { ScoreReport } from '../../../contract/results.ts';
+import type { CertificateApi } from '../../../machines/document/document.connect.ts';
 import { formatDate, formatNumber } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { subjectName } from '../../i18n/subjects.ts';
@@ -13,11 +15,8 @@ import { PRODUCT_NAME } from '../../app/product.ts';
 import { certificateNumber } from './certificate-number.ts';
 import styles from './certificate.module.css';
 
-export interface CertificateScreenProps {
-  report: ScoreReport;
-}
-
-export function CertificateDocument({ report }: CertificateScreenProps) {
+export function CertificateDocument({ api }: { api: CertificateApi }) {
+  const { report } = api;
   const { i18n } = useLingui();
   const { language } = useLanguage();
   const subject = subjectName(i18n, report.exam.subject);

@@ -4,14 +4,16 @@
  * the login code (large, monospace, XXXX-XXXX-XXXX), the school, where to log in and the test
  * period's dates. Each slip is written in its pupil's language, inside an I18nProvider of that
  * language (one page may mix languages; Arabic slips read right to left); the page around them
- * keeps the page's own language. Presentational: the slips and a Lingui instance per language
- * come from the connect (src/app/connect/login-slips.tsx).
+ * keeps the page's own language. Presentational: it renders its one `api` prop, the document
+ * connect's `connectLoginSlips` (the slips and a Lingui instance per language, which
+ * src/app/connect/login-slips.tsx loads).
  */
 import type { I18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { LoginSlip, LoginSlipsResponse } from '../../../contract/exports.ts';
 import { languages } from '../../../contract/languages.ts';
+import type { LoginSlipsApi } from '../../../machines/document/document.connect.ts';
 import { PRODUCT_NAME } from '../../app/product.ts';
 import { failureMessage } from '../../i18n/failure-messages.ts';
 import { formatDate } from '../../i18n/format.ts';
@@ -19,15 +21,6 @@ import styles from './login-slips.module.css';
 
 /** Slips on one A4 page: 2 columns, 4 rows. */
 export const SLIPS_PER_PAGE = 8;
-
-export interface LoginSlipsScreenProps {
-  status: 'loading' | 'ready' | 'error';
-  slips: LoginSlipsResponse | null;
-  /** A Lingui instance per slip language, its catalog loaded; null while they load. */
-  catalogs: ReadonlyMap<string, I18n> | null;
-  error: string | null;
-  onRetry?: () => void;
-}
 
 function pagesOf<T>(items: readonly T[], size: number): T[][] {
   const pages: T[][] = [];
@@ -89,8 +82,9 @@ function Slip({ slip, data }: { slip: LoginSlip; data: LoginSlipsResponse }) {
   );
 }
 
-export function LoginSlipsScreen({ status, slips, catalogs, error, onRetry }: LoginSlipsScreenProps) {
+export function LoginSlipsScreen({ api }: { api: LoginSlipsApi<I18n> }) {
   const { t } = useLingui();
+  const { status, slips, catalogs, error, onRetry } = api;
   if (status === 'error') {
     return (
       <main className={styles.message}>

@@ -8,14 +8,15 @@
  * named in the pupil's language: src/i18n/units.ts), a wrong-answer example, and print and
  * save-PDF buttons.
  *
- * Presentational: props in, callbacks out (in the app, results.connect.ts's ScoreReportApi; on the
- * print route, the document machine's view). `variant: 'print'` is the document the PDF renderer
- * and the Android app print (`score-report-embed/{id}`): no buttons. The print stylesheet gives
- * the on-screen variant the same paper layout (A4, no buttons, page breaks between sections).
+ * Presentational: it renders its one `api` prop, results.connect.ts's ScoreReportApi (in the app,
+ * the results connect's part; on the print route, the document connect's). `variant: 'print'` is
+ * the document the PDF renderer and the Android app print (`score-report-embed/{id}`): no buttons.
+ * The print stylesheet gives the on-screen variant the same paper layout (A4, no buttons, page
+ * breaks between sections).
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
-import type { DownloadState } from '../../../machines/results/results.connect.ts';
+import type { ScoreReportApi, ScoreReportScreenApi } from '../../../machines/results/results.connect.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import type { ScoreReport } from '../../../contract/results.ts';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
@@ -33,24 +34,6 @@ import { subjectName } from '../../i18n/subjects.ts';
 import { unitName } from '../../i18n/units.ts';
 import { DistributionChart, UnitsChart } from './score-report-charts.tsx';
 import styles from './score-report.module.css';
-
-export interface ScoreReportScreenProps {
-  status: 'loading' | 'ready' | 'error';
-  /** The report once loaded; null while loading or after a failure. */
-  report: ScoreReport | null;
-  /** Why the report could not be shown (RESULT_NOT_RELEASED, PAYMENT_REQUIRED, a network error...). */
-  error: FailureCode | null;
-  /** 'screen' in the app; 'print' for the embed route (the PDF and the Android app): no buttons. */
-  variant: 'screen' | 'print';
-  download?: { report: DownloadState; certificate: DownloadState };
-  onPrint?(): void;
-  onDownloadPdf?(): void;
-  /** Back to the testing menu (the app's screen variant). */
-  onBack?(): void;
-  onDownloadCertificate?(): void;
-  /** "Try again", given only where trying again may help (the host decides). */
-  onRetry?(): void;
-}
 
 /** A percentage 0-100 with one decimal, in the language's numbering system (seed section 3). */
 export function formatRate(percent: number, language: LanguageKey): string {
@@ -121,8 +104,8 @@ function Failure({ error, onRetry }: { error: FailureCode; onRetry?: () => void 
   );
 }
 
-export function ScoreReportScreen(props: ScoreReportScreenProps) {
-  const { status, report, error, variant } = props;
+export function ScoreReportScreen({ api }: { api: ScoreReportApi }) {
+  const { status, report, error, variant } = api;
   return (
     <Page align="start" width="wide" className={styles.page}>
       <div className={styles.report} data-variant={variant} data-status={status}>
@@ -130,11 +113,11 @@ export function ScoreReportScreen(props: ScoreReportScreenProps) {
           <Trans>Score report</Trans>
         </PageHeading>
         {status === 'loading' && <Loading />}
-        {status === 'error' && <Failure error={error ?? 'GENERIC_ERROR'} onRetry={props.onRetry} />}
-        {status === 'ready' && report && <Report {...props} report={report} />}
-        {variant === 'screen' && props.onBack && (
+        {status === 'error' && <Failure error={error ?? 'GENERIC_ERROR'} onRetry={api.onRetry} />}
+        {status === 'ready' && report && <Report api={api} report={report} />}
+        {api.variant === 'screen' && (
           <div className={`button-row ${styles.actions}`}>
-            <button type="button" className="button" onClick={props.onBack}>
+            <button type="button" className="button" onClick={api.onBack}>
               <Trans>Back to menu</Trans>
             </button>
           </div>
@@ -144,7 +127,7 @@ export function ScoreReportScreen(props: ScoreReportScreenProps) {
   );
 }
 
-function Report({ report, variant, download, onPrint, onDownloadPdf, onDownloadCertificate }: ScoreReportScreenProps & { report: ScoreReport }) {
+function Report({ api, report }: { api: ScoreReportApi; report: ScoreReport }) {
   const { t, i18n } = useLingui();
   const { language } = useLanguage();
   const n = (value: number) => formatNumber(value, language);
@@ -169,35 +152,7 @@ function Report({ report, variant, download, onPrint, onDownloadPdf, onDownloadC
 
   return (
     <>
-      {variant === 'screen' && (
-        <div className={`button-row ${styles.actions}`}>
-          <button type="button" className="button" onClick={onPrint}>
-            <Trans>Print</Trans>
-          </button>
-          <button
-            type="button"
-            className="button"
-            data-variant="primary"
-            onClick={onDownloadPdf}
-            disabled={download?.report === 'working'}
-            aria-busy={download?.report === 'working'}
-          >
-            {download?.report === 'working' ? <Trans>Preparing the PDF…</Trans> : <Trans>Save as PDF</Trans>}
-          </button>
-          {report.certificate_available && (
-            <button
-              type="button"
-              className="button"
-              onClick={onDownloadCertificate}
-              disabled={download?.certificate === 'working'}
-              aria-busy={download?.certificate === 'working'}
-            >
-              {download?.certificate === 'working' ? <Trans>Preparing the certificate…</Trans> : <Trans>Download the certificate</Trans>}
-            </button>
-          )}
-          {(download?.report === 'failed' || download?.certificate === 'failed') && <FailureAlert code="DOCUMENT_UNAVAILABLE" />}
-        </div>
-      )}
+      {api.variant === 'screen' && <ReportActions api={api} certificate={report.certificate_available} />}
 
       <Section item="examinee" title={<Trans>Examinee information</Trans>}>
         <dl className={styles.details}>
@@ -352,6 +307,40 @@ function Report({ report, variant, download, onPrint, onDownloadPdf, onDownloadC
         )}
       </Section>
     </>
+  );
+}
+
+/** Print, save as PDF and the certificate (the app's screen variant); a failed download says so. */
+function ReportActions({ api, certificate }: { api: ScoreReportScreenApi; certificate: boolean }) {
+  const { download } = api;
+  return (
+    <div className={`button-row ${styles.actions}`}>
+      <button type="button" className="button" onClick={api.onPrint}>
+        <Trans>Print</Trans>
+      </button>
+      <button
+        type="button"
+        className="button"
+        data-variant="primary"
+        onClick={api.onDownloadPdf}
+        disabled={download.report === 'working'}
+        aria-busy={download.report === 'working'}
+      >
+        {download.report === 'working' ? <Trans>Preparing the PDF…</Trans> : <Trans>Save as PDF</Trans>}
+      </button>
+      {certificate && (
+        <button
+          type="button"
+          className="button"
+          onClick={api.onDownloadCertificate}
+          disabled={download.certificate === 'working'}
+          aria-busy={download.certificate === 'working'}
+        >
+          {download.certificate === 'working' ? <Trans>Preparing the certificate…</Trans> : <Trans>Download the certificate</Trans>}
+        </button>
+      )}
+      {(download.report === 'failed' || download.certificate === 'failed') && <FailureAlert code="DOCUMENT_UNAVAILABLE" />}
+    </div>
   );
 }
 
