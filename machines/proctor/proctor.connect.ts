@@ -1,12 +1,16 @@
 /**
- * The proctor page's binding, in the chakra-ui/zag style: `connect(snapshot, send, now)` turns a
- * snapshot of the proctor machine into exactly what the screens render and the events they may
- * send, and nothing else. Pure: no React, no DOM, no clock of its own (`now` is this terminal's
- * time in ms; the screen passes it on every tick, and an action asked for carries it, so the
- * machine judges the action at the time the page showed it). Strings are the screens' (Lingui);
- * this gives them facts and codes.
+ * The proctor page's binding, in the chakra-ui/zag style: `connect(snapshot, send, now,
+ * administration)` turns a snapshot of the proctor machine into exactly what the screens render
+ * and the events they may send, and nothing else. Pure: no React, no DOM, no clock of its own
+ * (`now` is this terminal's time in ms; the page's host passes it on every tick, and an action
+ * asked for carries it, so the machine judges the action at the time the page showed it). For an
+ * administrator the host passes the snapshot of the proctor's child `administration` too, and its
+ * console's part is the administration connect's. Strings are the screens' (Lingui); this gives
+ * them facts and codes.
  */
 import type { AdminSchedule, AuditEntry, Staff } from '../../contract/admin.ts';
+import { connect as connectAdministration, type AdministrationApi, type AdministrationSnapshot } from '../administration/administration.connect.ts';
+import type { AdministrationEvent } from '../administration/administration.types.ts';
 import type { FailureCode } from '../shared/ports.ts';
 import { pupilsToExtend, roomsOf, rosterFilters, serverNow } from './proctor.machine.ts';
 import { selectPhase, selectRoster, type ProctorPhase, type ProctorSnapshot, type RosterRow } from './proctor.selectors.ts';
@@ -62,6 +66,17 @@ export interface ProctorApi {
     close(): void;
     retry(): void;
   };
+  /**
+   * The administrator's console around exam day (the proctor's child `administration`, which
+   * runs for an administrator only); null for a proctor.
+   */
+  administration: AdministrationApi | null;
+}
+
+/** The proctor's child `administration` as the page's host reads it: its snapshot and where its events go. */
+export interface AdministrationChild {
+  snapshot: AdministrationSnapshot;
+  send(event: AdministrationEvent): void;
 }
 
 export interface RosterApi {
@@ -163,7 +178,12 @@ function columnsFor(rows: number): number {
   return Math.min(MAX_COLUMNS, Math.max(1, Math.ceil(rows / ROWS_PER_COLUMN)));
 }
 
-export function connect(snapshot: ProctorSnapshot, send: (event: ProctorEvent) => void, now: number): ProctorApi {
+export function connect(
+  snapshot: ProctorSnapshot,
+  send: (event: ProctorEvent) => void,
+  now: number,
+  administration: AdministrationChild | null = null,
+): ProctorApi {
   const { context } = snapshot;
   const phase = selectPhase(snapshot);
   const inSchedules = (state: 'loading' | 'failed' | 'ready') => snapshot.matches({ signedIn: { schedules: state } });
@@ -261,5 +281,6 @@ export function connect(snapshot: ProctorSnapshot, send: (event: ProctorEvent) =
       close: () => send({ type: 'audit.closed' }),
       retry: () => send({ type: 'retry.requested' }),
     },
+    administration: administration ? connectAdministration(administration.snapshot, administration.send) : null,
   };
 }

@@ -10,9 +10,11 @@
  * Try again; and a 401 that ends the console with "Sign in again".
  */
 import { screen, waitFor, within } from '@testing-library/react';
+import { useSelector } from '@xstate/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
+import { createActor, type ActorRefFrom } from 'xstate';
 import { administrationImplementations } from '../../machines/administration/administration.actors.ts';
+import { connect } from '../../machines/administration/administration.connect.ts';
 import { administrationMachine } from '../../machines/administration/administration.machine.ts';
 import { AdministrationConsole } from '../../src/screens/administration/administration.tsx';
 import { createFakeAdministration, type FakeAdministration } from '../helpers/fake-administration.ts';
@@ -20,12 +22,18 @@ import { renderView } from '../helpers/render-view.tsx';
 
 afterEach(() => vi.restoreAllMocks());
 
+/** The console bound to its actor as the proctor page's host binds it: subscribed, rendered from its connect. */
+function BoundConsole({ actor, signInAgain }: { actor: ActorRefFrom<typeof administrationMachine>; signInAgain(): void }) {
+  const snapshot = useSelector(actor, (current) => current);
+  return <AdministrationConsole api={connect(snapshot, actor.send)} examDay={<p>The schedules of today</p>} signInAgain={signInAgain} />;
+}
+
 async function renderConsole(admin: FakeAdministration = createFakeAdministration()) {
   const actor = createActor(administrationMachine.provide(administrationImplementations({ admin })), {
     input: { token: 'staff-token-1', loginId: 'root' },
   }).start();
   const signInAgain = vi.fn();
-  const view = await renderView(<AdministrationConsole actor={actor} examDay={<p>The schedules of today</p>} signInAgain={signInAgain} />);
+  const view = await renderView(<BoundConsole actor={actor} signInAgain={signInAgain} />);
   return { ...view, actor, admin, signInAgain };
 }
 

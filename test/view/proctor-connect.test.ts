@@ -3,16 +3,21 @@
  * with its own events) and a time in, exactly what the page renders out. Rows are on the server's
  * clock (the offset kept from the roster's server_time), a pupil in the exam neither heard from
  * nor confirmed in the exam by a roster answer for more than 30 s shows offline, the room filter and the room-wide
- * extension follow the rows shown, and every callback sends the event it names.
+ * extension follow the rows shown, and every callback sends the event it names. An administrator's
+ * console (the child `administration`, when the host passes it) is the administration connect's part.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import type { RosterPupil } from '../../contract/admin.ts';
+import { administrationImplementations } from '../../machines/administration/administration.actors.ts';
+import { administrationMachine } from '../../machines/administration/administration.machine.ts';
+import type { AdministrationEvent } from '../../machines/administration/administration.types.ts';
 import { connect } from '../../machines/proctor/proctor.connect.ts';
 import { actionsFor, pollDelayMs, proctorMachine } from '../../machines/proctor/proctor.machine.ts';
 import { rowOf } from '../../machines/proctor/proctor.selectors.ts';
 import type { ProctorEvent } from '../../machines/proctor/proctor.types.ts';
 import { FAKE_NOW, FAKE_UPLOAD_WINDOW_MS, demoPupils, demoRoster, demoSchedules, demoStaff, rooms } from '../helpers/fake-admin.ts';
+import { createFakeAdministration } from '../helpers/fake-administration.ts';
 import { never } from '../helpers/never.ts';
 
 const serverTime = new Date(FAKE_NOW).toISOString();
@@ -168,5 +173,22 @@ describe('proctor connect', () => {
 
   it('polls every 5 s, and backs off to at most 30 s after failures', () => {
     expect([0, 1, 2, 3, 4, 10].map(pollDelayMs)).toEqual([5_000, 5_000, 10_000, 20_000, 30_000, 30_000]);
+  });
+
+  it('gives the console of an administrator (the child the host passes) the administration connect\'s part, its events to that child', () => {
+    const actor = onRoster();
+    expect(connect(actor.getSnapshot(), () => {}, FAKE_NOW).administration).toBeNull();
+    const child = createActor(administrationMachine.provide(administrationImplementations({ admin: createFakeAdministration() })), {
+      input: { token: 't', loginId: 'root' },
+    }).start();
+    const sent: AdministrationEvent[] = [];
+    const proctorSent: ProctorEvent[] = [];
+    const api = connect(actor.getSnapshot(), (event) => proctorSent.push(event), FAKE_NOW, { snapshot: child.getSnapshot(), send: (event) => sent.push(event) });
+    expect(api.administration).toMatchObject({ section: 'examDay', sessionEnded: false });
+    expect(api.administration?.sections.map((section) => section.id)).toEqual(['examDay', 'schools', 'imports', 'exams', 'documents', 'staff', 'audit']);
+    api.administration?.sections.find((section) => section.id === 'schools')?.choose();
+    expect(sent).toEqual([{ type: 'section.chosen', section: 'schools' }]);
+    expect(proctorSent).toEqual([]);
+    child.stop();
   });
 });

@@ -17,7 +17,7 @@ import { proctorImplementations } from '../../machines/proctor/proctor.actors.ts
 import { proctorMachine } from '../../machines/proctor/proctor.machine.ts';
 import { ApiFailure } from '../../machines/shared/ports.ts';
 import { clearExaminee, storageKeys, writeStaffToken } from '../../machines/shared/storage.ts';
-import { ProctorScreen } from '../../src/screens/proctor/proctor.tsx';
+import { BoundProctor } from '../../src/app/connect/proctor.tsx';
 import { FAKE_NOW, FAKE_UPLOAD_WINDOW_MS, LOCKED_LOGIN_ID, STAFF_PASSWORD, createFakeAdmin, demoStaff, type FakeAdmin } from '../helpers/fake-admin.ts';
 import { renderView } from '../helpers/render-view.tsx';
 import { memoryStorage } from '../helpers/memory-storage.ts';
@@ -34,7 +34,7 @@ async function renderProctor(options: { admin?: FakeAdmin; storage?: ReturnType<
   const admin = options.admin ?? createFakeAdmin();
   const storage = options.storage ?? memoryStorage();
   const actor = createActor(proctorMachine.provide(proctorImplementations({ admin, storage }))).start();
-  const view = await renderView(<ProctorScreen actor={actor} />);
+  const view = await renderView(<BoundProctor actor={actor} />);
   return { ...view, actor, admin, storage };
 }
 

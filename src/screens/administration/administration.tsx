@@ -1,16 +1,13 @@
 /**
  * The administrator's console on /proctor: a side navigation of the sections (buttons, the one
- * shown marked aria-current) and the section itself. It subscribes to the administration actor
- * (the proctor machine's child) and renders what `connect` gives it; exam day is the proctor
- * page's own parts, passed in. Each section's heading takes focus when the section opens. When a
+ * shown marked aria-current) and the section itself. It renders its `api` prop, what the
+ * administration connect gives for the proctor machine's child `administration` (the proctor
+ * connect's `administration` part); exam day is the proctor page's own parts, passed in. Each section's heading takes focus when the section opens. When a
  * call met a 401 the console says the staff session ended, with "Sign in again".
  */
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
-import type { ActorRefFrom } from 'xstate';
-import { connect } from '../../../machines/administration/administration.connect.ts';
-import type { administrationMachine } from '../../../machines/administration/administration.machine.ts';
+import type { AdministrationApi } from '../../../machines/administration/administration.connect.ts';
 import { sectionLabels } from '../../i18n/administration-messages.ts';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import { StaffFailure } from '../proctor/staff-failure.tsx';
@@ -22,12 +19,8 @@ import { SchoolsAndPupils } from './schools.tsx';
 import { Staff } from './staff.tsx';
 import styles from './administration.module.css';
 
-export type AdministrationActor = ActorRefFrom<typeof administrationMachine>;
-
-export function AdministrationConsole({ actor, examDay, signInAgain }: { actor: AdministrationActor; examDay: ReactNode; signInAgain(): void }) {
+export function AdministrationConsole({ api, examDay, signInAgain }: { api: AdministrationApi; examDay: ReactNode; signInAgain(): void }) {
   const { i18n, t } = useLingui();
-  const snapshot = useSelector(actor, (s) => s);
-  const api = connect(snapshot, actor.send);
 
   if (api.sessionEnded) {
     return (

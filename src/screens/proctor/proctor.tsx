@@ -1,24 +1,21 @@
 /**
- * The proctor page (/proctor): subscribes to the proctor actor with `useSelector` and renders
- * what `connect` (machines/proctor/proctor.connect.ts) gives it, re-read every second so "12 s
- * ago" and the time left move on their own. It decides nothing, fetches nothing, navigates
- * nowhere: every button sends the event connect hands it.
+ * The proctor page (/proctor): renders its one `api` prop, what `connect`
+ * (machines/proctor/proctor.connect.ts) gives for the proctor actor (and, for an administrator,
+ * its child `administration`), which src/app/connect/proctor.tsx subscribes to and re-reads every
+ * second so "12 s ago" and the time left move on their own. It decides nothing, fetches nothing,
+ * navigates nowhere: every button sends the event connect hands it.
  *
  * One part at a time: the staff sign-in, the schedules, the roster (with the confirm dialog over
  * it, the rest of the page inert while the dialog is open) or the audit log; a header with who is
- * signed in and "Sign out" on every signed-in part. An administrator (the proctor machine's child
- * `administration` runs) sees the console's navigation around them: exam day is one section.
+ * signed in and "Sign out" on every signed-in part. An administrator (the console's part is there)
+ * sees the console's navigation around them: exam day is one section.
  */
 import { Trans } from '@lingui/react/macro';
-import { useSelector } from '@xstate/react';
-import { useNow } from '../../platform/clock.ts';
-import type { ActorRefFrom } from 'xstate';
-import { connect } from '../../../machines/proctor/proctor.connect.ts';
-import type { proctorMachine } from '../../../machines/proctor/proctor.machine.ts';
+import type { ProctorApi } from '../../../machines/proctor/proctor.connect.ts';
 import { Page, PageHeading } from '../../components/page/page.tsx';
 import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
-import { AdministrationConsole, type AdministrationActor } from '../administration/administration.tsx';
+import { AdministrationConsole } from '../administration/administration.tsx';
 import { ActionDialog } from './action-dialog.tsx';
 import { AuditLog } from './audit-log.tsx';
 import { RosterView } from './roster.tsx';
@@ -27,18 +24,10 @@ import { StaffFailure } from './staff-failure.tsx';
 import { StaffLogin } from './staff-login.tsx';
 import styles from './proctor.module.css';
 
-export type ProctorActor = ActorRefFrom<typeof proctorMachine>;
-
-export function ProctorScreen({ actor }: { actor: ProctorActor }) {
-  const snapshot = useSelector(actor, (s) => s);
-  // This terminal's clock, re-read every second while the page is shown (the roster's "last seen").
-  const now = useNow(1_000);
-  const api = connect(snapshot, actor.send, now);
+export function ProctorScreen({ api }: { api: ProctorApi }) {
   const signedIn = api.staff !== null && api.phase !== 'signingOut';
   const staffName = api.staff?.name ?? '';
   const orgName = api.staff?.org_name ?? '';
-  // Spawned by the proctor machine for an administrator only (machines/administration).
-  const administration = snapshot.children.administration as AdministrationActor | undefined;
 
   if (api.phase === 'signedOut') {
     return (
@@ -110,7 +99,7 @@ export function ProctorScreen({ actor }: { actor: ProctorActor }) {
           </header>
         )}
         <Page align="start" width="wide" className={styles.column}>
-          {administration ? <AdministrationConsole actor={administration} examDay={examDay} signInAgain={api.logout} /> : examDay}
+          {api.administration ? <AdministrationConsole api={api.administration} examDay={examDay} signInAgain={api.logout} /> : examDay}
         </Page>
       </div>
       {api.dialog && <ActionDialog dialog={api.dialog} />}
