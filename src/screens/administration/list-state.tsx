@@ -1,7 +1,8 @@
 /**
- * The states every list of the console has, the same way in each section: a skeleton while it
- * loads, the failure's message with "Try again", and an empty state in the caller's words.
- * Renders `children` only when the list is ready and has something in it.
+ * The states every staff list has, the same way in each section of the console and on the
+ * proctor page (the schedules, a schedule's audit trail): a skeleton while it loads (three 3rem
+ * boxes unless the list says otherwise), the failure's message with "Try again", and an empty
+ * state in the caller's words. Renders `children` only when the list is ready and has something in it.
  */
 import type { ReactNode } from 'react';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
@@ -16,6 +17,7 @@ export function ListState({
   retry,
   empty,
   emptyText,
+  skeleton = { boxes: 3, blockSize: '3rem' },
   children,
 }: {
   status: 'loading' | 'ready' | 'failed';
@@ -23,14 +25,16 @@ export function ListState({
   retry(): void;
   empty: boolean;
   emptyText: ReactNode;
+  /** The boxes shown while the list loads, about the height of its rows. */
+  skeleton?: { boxes: number; blockSize: string };
   children: ReactNode;
 }) {
   if (status === 'loading') {
     return (
       <SkeletonRegion>
-        <SkeletonBlock shape="box" blockSize="3rem" />
-        <SkeletonBlock shape="box" blockSize="3rem" />
-        <SkeletonBlock shape="box" blockSize="3rem" />
+        {Array.from({ length: skeleton.boxes }, (_, box) => (
+          <SkeletonBlock key={box} shape="box" blockSize={skeleton.blockSize} />
+        ))}
       </SkeletonRegion>
     );
   }

@@ -8,15 +8,13 @@ import { useLingui } from '@lingui/react';
 import { Plural, Trans } from '@lingui/react/macro';
 import type { AuditEntry } from '../../../contract/admin.ts';
 import type { ProctorApi } from '../../../machines/proctor/proctor.connect.ts';
-import { ArrowIcon, InfoIcon } from '../../components/icon/icons.tsx';
+import { ArrowIcon } from '../../components/icon/icons.tsx';
 import { PageHeading } from '../../components/page/page.tsx';
-import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { auditActionLabels } from '../../i18n/administration-messages.ts';
 import { formatDate, formatDuration } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
-import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
+import { ListState } from '../administration/list-state.tsx';
 import { clockTime } from './roster.tsx';
-import { StaffFailure } from './staff-failure.tsx';
 import styles from './proctor.module.css';
 
 /** Newest first, whatever order the entries came in. */
@@ -88,24 +86,14 @@ export function AuditLog({ audit }: { audit: ProctorApi['audit'] }) {
       <p className={styles.sub} dir="auto">
         {scheduleName}
       </p>
-      {audit.status === 'loading' && (
-        <SkeletonRegion>
-          <SkeletonBlock shape="box" blockSize="3rem" />
-          <SkeletonBlock shape="box" blockSize="3rem" />
-        </SkeletonRegion>
-      )}
-      {audit.status === 'failed' && (
-        <StaffFailure code={audit.failure} message={staffFailureMessage(audit.failure ?? 'GENERIC_ERROR')} onRetry={audit.retry} />
-      )}
-      {audit.status === 'ready' && audit.entries.length === 0 && (
-        <div className="alert" data-tone="info" role="status">
-          <InfoIcon />
-          <p>
-            <Trans>Nothing has been done in this schedule yet.</Trans>
-          </p>
-        </div>
-      )}
-      {audit.status === 'ready' && audit.entries.length > 0 && (
+      <ListState
+        status={audit.status}
+        failure={audit.failure}
+        retry={audit.retry}
+        empty={audit.entries.length === 0}
+        emptyText={<Trans>Nothing has been done in this schedule yet.</Trans>}
+        skeleton={{ boxes: 2, blockSize: '3rem' }}
+      >
         <div className={styles.tableFrame} role="region" aria-labelledby="proctor-audit" tabIndex={0}>
           <table className={styles.table}>
             <caption className="visually-hidden">
@@ -149,7 +137,7 @@ export function AuditLog({ audit }: { audit: ProctorApi['audit'] }) {
             </tbody>
           </table>
         </div>
-      )}
+      </ListState>
     </section>
   );
 }

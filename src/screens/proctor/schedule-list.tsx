@@ -5,13 +5,10 @@
  */
 import { Plural, Trans } from '@lingui/react/macro';
 import type { ProctorApi } from '../../../machines/proctor/proctor.connect.ts';
-import { InfoIcon } from '../../components/icon/icons.tsx';
 import { PageHeading } from '../../components/page/page.tsx';
-import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleton.tsx';
 import { formatDate, formatTime } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
-import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
-import { StaffFailure } from './staff-failure.tsx';
+import { ListState } from '../administration/list-state.tsx';
 import styles from './proctor.module.css';
 
 export function ScheduleList({ schedules }: { schedules: ProctorApi['schedules'] }) {
@@ -30,24 +27,14 @@ export function ScheduleList({ schedules }: { schedules: ProctorApi['schedules']
           </button>
         )}
       </div>
-      {schedules.status === 'loading' && (
-        <SkeletonRegion>
-          <SkeletonBlock shape="box" blockSize="5rem" />
-          <SkeletonBlock shape="box" blockSize="5rem" />
-        </SkeletonRegion>
-      )}
-      {schedules.status === 'failed' && (
-        <StaffFailure code={schedules.failure} message={staffFailureMessage(schedules.failure ?? 'GENERIC_ERROR')} onRetry={schedules.retry} />
-      )}
-      {schedules.status === 'ready' && schedules.items.length === 0 && (
-        <div className="alert" data-tone="info" role="status">
-          <InfoIcon />
-          <p>
-            <Trans>Your organisation has no schedules yet. Schedules appear here once pupils are booked for an exam.</Trans>
-          </p>
-        </div>
-      )}
-      {schedules.status === 'ready' && schedules.items.length > 0 && (
+      <ListState
+        status={schedules.status}
+        failure={schedules.failure}
+        retry={schedules.retry}
+        empty={schedules.items.length === 0}
+        emptyText={<Trans>Your organisation has no schedules yet. Schedules appear here once pupils are booked for an exam.</Trans>}
+        skeleton={{ boxes: 2, blockSize: '5rem' }}
+      >
         <ul className={styles.scheduleList}>
           {schedules.items.map((schedule) => {
             const starts = when(schedule.starts_at);
@@ -76,7 +63,7 @@ export function ScheduleList({ schedules }: { schedules: ProctorApi['schedules']
             );
           })}
         </ul>
-      )}
+      </ListState>
     </section>
   );
 }
