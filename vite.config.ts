@@ -6,6 +6,9 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { compressPlugin } from './scripts/lib/compress-plugin.ts';
 import { mathAssetsPlugin } from './scripts/lib/math-assets-plugin.ts';
 import { catalogPartsPlugin } from './scripts/lib/catalog-parts-plugin.ts';
+import { splitTestFiles } from './scripts/lib/test-files.ts';
+
+const testFiles = splitTestFiles('test/**/*.test.{ts,tsx}');
 
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3001';
 
@@ -80,7 +83,6 @@ export default defineConfig({
   },
   server: { port: 5173, proxy: { '/api': apiTarget } },
   test: {
-    include: ['test/**/*.test.{ts,tsx}'],
     exclude: ['test/e2e/**', 'node_modules/**'],
     environment: 'node',
     setupFiles: ['test/setup.ts'],
@@ -90,5 +92,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     benchmark: { include: ['test/bench/**/*.bench.ts'] },
+    projects: [
+      { extends: true, test: { name: 'shared', include: testFiles.shared, isolate: false } },
+      // Benchmarks (`npm run bench`) belong to the first project only, so each runs once.
+      { extends: true, test: { name: 'isolated', include: testFiles.isolated, isolate: true, benchmark: { include: [] } } },
+    ],
   },
 });

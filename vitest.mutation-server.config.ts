@@ -20,6 +20,8 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    // One list of files, run as listed (not vite.config.ts's two projects).
+    projects: undefined,
     include: mutationTests([
       'test/api/login.test.ts',
       'test/api/login-id.test.ts',

@@ -62,6 +62,8 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    // One list of files, run as listed (not vite.config.ts's two projects).
+    projects: undefined,
     include: mutationTests([
       'test/machines/**/*.test.ts',
       'test/model/*.model.test.ts',

@@ -59,9 +59,16 @@ vi.mock('../../src/app/use-kiosk.ts', () => ({
   useKioskApi: () => kiosk,
 }));
 
-beforeAll(() => {
+beforeAll(async () => {
   // The router starts every navigation at the top; jsdom has no scrolling.
   window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+  // Every route's view is a lazy module (src/routes/): loaded here first, as the built app's
+  // precache has them, so a test waits for its screen and never for Vite to transform a module
+  // on a busy machine (longer than findByRole's second).
+  const router = createAppRouter({ history: createMemoryHistory({ initialEntries: ['/'] }) });
+  const preloads = Object.values(router.routesById).map((route) => (route.options.component as { preload?: () => Promise<void> } | undefined)?.preload);
+  expect(preloads.filter(Boolean).length, 'the routes have lazy views to load').toBeGreaterThan(10);
+  await Promise.all(preloads.map((preload) => preload?.()));
 });
 
 async function visit(path: string) {
