@@ -37,6 +37,7 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { and, asc, count, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import {
   ROSTER_CURSOR_MAX_LENGTH,
   RosterCursorSchema,
@@ -157,8 +158,18 @@ export async function listSchedules(tx: Tx, principal: StaffPrincipal, now: Date
 /** The row data a roster entry is derived from. */
 type PupilRow = Awaited<ReturnType<typeof selectPupils>>[number];
 
+/** A pupil's room (selectPupils). */
+const pupilRoom = alias(venues, 'pupil_room');
+
 function selectPupils(tx: Tx, where: SQL | undefined, now: Date) {
   const at = sql`${now.toISOString()}::timestamptz`;
+  // Per paper rather than per pupil: a lateral join PostgreSQL memoizes by exam (a room sits a
+  // few papers), where a subquery in the select list runs for every row.
+  const questionCount = tx
+    .select({ n: sql<number>`count(*)::int`.as('n') })
+    .from(questions)
+    .where(eq(questions.examId, scheduleHistories.examId))
+    .as('question_count');
   return tx
     .select({
       history: {
@@ -186,17 +197,19 @@ function selectPupils(tx: Tx, where: SQL | undefined, now: Date) {
       subjectId: levels.subjectId,
       // The pupil's room: their classroom, else the schedule's venue.
       venueId: sql<number | null>`coalesce(${examinees.venueId}, ${schedules.venueId})`,
-      venueName: sql<string | null>`(select ${venues.name} from ${venues} where ${venues.id} = coalesce(${examinees.venueId}, ${schedules.venueId}))`,
-      questionCount: sql<number>`(select count(*)::int from ${questions} where ${questions.examId} = ${scheduleHistories.examId})`,
+      venueName: pupilRoom.name,
+      questionCount: questionCount.n,
       answersSaved: sql<number>`(select count(*)::int from ${answers} where ${answers.scheduleHistoryId} = ${scheduleHistories.id} and ${answers.value} <> '')`,
       loggedIn: sql<boolean>`exists (select 1 from ${authTokens} where ${authTokens.revokedAt} is null and ${authTokens.expiresAt} > ${at} and (${authTokens.scheduleHistoryId} = ${scheduleHistories.id} or (${authTokens.scheduleHistoryId} is null and ${authTokens.examineeId} = ${scheduleHistories.examineeId})))`,
     })
-    // The sitting's schedule (its room's name above), then the pupil and the paper.
+    // The sitting's schedule, the pupil, the paper, the room and the paper's length.
     .from(scheduleHistories)
     .innerJoin(schedules, eq(schedules.id, scheduleHistories.scheduleId))
     .innerJoin(examinees, eq(examinees.id, scheduleHistories.examineeId))
     .innerJoin(exams, eq(exams.id, scheduleHistories.examId))
     .innerJoin(levels, eq(levels.id, exams.levelId))
+    .leftJoin(pupilRoom, eq(pupilRoom.id, sql`coalesce(${examinees.venueId}, ${schedules.venueId})`))
+    .innerJoinLateral(questionCount, sql`true`)
     .where(where)
     .orderBy(asc(examinees.name), asc(scheduleHistories.id));
 }
@@ -312,14 +325,44 @@ function snapshotText(snapshot: RosterSnapshot): string {
   return `${snapshot.xmin}:${snapshot.xmax}:${snapshot.xip.join(',')}`;
 }
 
-/** The current snapshot (`pg_current_snapshot()`). */
-async function currentSnapshot(tx: Tx): Promise<RosterSnapshot> {
-  const result = await tx.execute(sql`select pg_current_snapshot()::text as snapshot`);
-  const [row] = (result as { rows: Array<{ snapshot: string }> }).rows;
-  const match = row && /^(\d+):(\d+):([\d,]*)$/.exec(row.snapshot);
-  if (!match) throw new Error(`Not a snapshot: ${row?.snapshot}`);
+/** A `pg_snapshot`'s text (`xmin:xmax:xip,...`) read. */
+function parseSnapshot(text: string): RosterSnapshot {
+  const match = /^(\d+):(\d+):([\d,]*)$/.exec(text);
+  if (!match) throw new Error(`Not a snapshot: ${text}`);
   const xip = match[3] === '' ? [] : match[3]!.split(',').map(BigInt);
   return { xmin: BigInt(match[1]!), xmax: BigInt(match[2]!), xip: xip.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
+}
+
+const askedRoom = alias(venues, 'asked_room');
+
+/**
+ * What a roster answer reads before its rows, in one statement: the schedule (findSchedule), the
+ * room asked for (findVenue; null when none is) and the current snapshot (`pg_current_snapshot()`).
+ */
+async function scheduleRoomAndSnapshot(
+  tx: Tx,
+  principal: StaffPrincipal,
+  code: string,
+  venueId: number | undefined,
+): Promise<{ schedule: StaffSchedule; venue: Venue | null; snapshot: RosterSnapshot }> {
+  const asked = venueId === undefined || venueId > MAX_ID ? sql`false` : and(eq(askedRoom.id, venueId), withinReach(principal, askedRoom.organizationId))!;
+  const row = await byCode(
+    (match) =>
+      tx
+        .select({ ...scheduleColumns, roomId: askedRoom.id, roomName: askedRoom.name, snapshot: sql<string>`pg_current_snapshot()::text` })
+        .from(schedules)
+        .leftJoin(venues, eq(venues.id, schedules.venueId))
+        .leftJoin(askedRoom, asked)
+        .where(and(match, withinReach(principal, schedules.organizationId)))
+        .orderBy(asc(schedules.id))
+        .limit(1),
+    schedules.scheduleCode,
+    code,
+  );
+  if (!row) throw notFound('No such schedule.');
+  if (venueId !== undefined && (row.roomId === null || row.roomName === null)) throw notFound('No such room.');
+  const venue = row.roomId === null || row.roomName === null ? null : { id: row.roomId, name: row.roomName };
+  return { schedule: toStaffSchedule(row), venue, snapshot: parseSnapshot(row.snapshot) };
 }
 
 /** Which sittings of the schedule are in the room (null: all of them); reads `examinees` (join it). */
@@ -381,10 +424,8 @@ export async function getRoster(
   input: RosterInput,
 ): Promise<Omit<RosterResponse, 'server_time'> | Omit<RosterChanges, 'server_time'>> {
   const cursor = input.since === undefined ? null : readCursor(input.since);
-  const schedule = await findSchedule(tx, principal, input.code);
-  const venue = input.venueId === undefined ? null : await findVenue(tx, principal, input.venueId);
-  // Taken before the rows are read: whatever it does not see is after the cursor.
-  const snapshot = await currentSnapshot(tx);
+  // The snapshot is taken before the rows are read: whatever it does not see is after the cursor.
+  const { schedule, venue, snapshot } = await scheduleRoomAndSnapshot(tx, principal, input.code, input.venueId);
   // A cursor this database gave never holds a transaction that has not begun yet.
   const cursorXmax = cursor === null ? 0n : (cursor.snapshot?.xmax ?? cursor.xmin);
   if (cursor !== null && (cursorXmax > snapshot.xmax || cursor.at > input.now.getTime() + 60_000)) throw new DomainError('ROSTER_CURSOR_INVALID');
