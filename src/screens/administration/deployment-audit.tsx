@@ -9,7 +9,7 @@ import { PageHeading } from '../../components/page/page.tsx';
 import { formatDate, formatTime } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { auditActionLabels } from '../../i18n/administration-messages.ts';
-import { ListState } from './list-state.tsx';
+import { ListState, RefreshButton } from './list-state.tsx';
 import styles from './administration.module.css';
 
 /** A record's fields as "key: value", one a line (the values are the server's, not translated). */
@@ -29,13 +29,9 @@ export function DeploymentAudit({ api }: { api: AdministrationApi['audit'] }) {
         <PageHeading id="admin-audit">
           <Trans>Audit log</Trans>
         </PageHeading>
-        {api.status === 'ready' && (
-          <button type="button" className="button" onClick={api.retry}>
-            <Trans>Refresh</Trans>
-          </button>
-        )}
+        <RefreshButton list={api} />
       </div>
-      <ListState status={api.status} failure={api.failure} retry={api.retry} empty={api.entries.length === 0} emptyText={<Trans>Nothing has been changed yet.</Trans>}>
+      <ListState list={api} empty={api.entries.length === 0} emptyText={<Trans>Nothing has been changed yet.</Trans>}>
         <div className={styles.tableFrame} role="region" aria-labelledby="admin-audit" tabIndex={0}>
           <table className={styles.table}>
             <thead>

@@ -61,7 +61,7 @@ export function Documents({ api }: { api: DocumentsApi }) {
       <PageHeading id="admin-documents">
         <Trans>Login slips and results</Trans>
       </PageHeading>
-      <ListState status={api.status} failure={api.failure} retry={api.retry} empty={periods.length === 0} emptyText={<Trans>No test periods yet. Import them under Imports.</Trans>}>
+      <ListState list={api} empty={periods.length === 0} emptyText={<Trans>No test periods yet. Import them under Imports.</Trans>}>
         <div className={styles.form}>
           <div className="field">
             <label htmlFor={ids.schedule} className="field-label"><Trans>Test period</Trans></label>

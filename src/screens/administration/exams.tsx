@@ -8,7 +8,7 @@ import type { AdministrationApi } from '../../../machines/administration/adminis
 import { PageHeading } from '../../components/page/page.tsx';
 import { formatNumber } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
-import { ListState } from './list-state.tsx';
+import { ListState, RefreshButton } from './list-state.tsx';
 import styles from './administration.module.css';
 
 export function Exams({ api }: { api: AdministrationApi['exams'] }) {
@@ -19,13 +19,9 @@ export function Exams({ api }: { api: AdministrationApi['exams'] }) {
         <PageHeading id="admin-exams">
           <Trans>Exams</Trans>
         </PageHeading>
-        {api.status === 'ready' && (
-          <button type="button" className="button" onClick={api.retry}>
-            <Trans>Refresh</Trans>
-          </button>
-        )}
+        <RefreshButton list={api} />
       </div>
-      <ListState status={api.status} failure={api.failure} retry={api.retry} empty={api.items.length === 0} emptyText={<Trans>No exams yet. Import one under Imports.</Trans>}>
+      <ListState list={api} empty={api.items.length === 0} emptyText={<Trans>No exams yet. Import one under Imports.</Trans>}>
         <div className={styles.tableFrame} role="region" aria-labelledby="admin-exams" tabIndex={0}>
           <table className={styles.table}>
             <thead>

@@ -2,8 +2,10 @@
  * The states every staff list has, the same way in each section of the console and on the
  * proctor page (the schedules, a schedule's audit trail): a skeleton while it loads (three 3rem
  * boxes unless the list says otherwise), the failure's message with "Try again", and an empty
- * state in the caller's words. Renders `children` only when the list is ready and has something in it.
+ * state in the caller's words. Renders `children` only when the list is ready and has something in
+ * it. `RefreshButton` is the "Refresh" beside a shown list's heading, which loads it again.
  */
+import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { InfoIcon } from '../../components/icon/icons.tsx';
@@ -11,18 +13,21 @@ import { SkeletonBlock, SkeletonRegion } from '../../components/skeleton/skeleto
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import { StaffFailure } from '../proctor/staff-failure.tsx';
 
+/** A staff list's part of its connect: where its loading stands, why it failed, and loading it again. */
+export interface ListPart {
+  status: 'loading' | 'ready' | 'failed';
+  failure: FailureCode | null;
+  retry(): void;
+}
+
 export function ListState({
-  status,
-  failure,
-  retry,
+  list: { status, failure, retry },
   empty,
   emptyText,
   skeleton = { boxes: 3, blockSize: '3rem' },
   children,
 }: {
-  status: 'loading' | 'ready' | 'failed';
-  failure: FailureCode | null;
-  retry(): void;
+  list: ListPart;
   empty: boolean;
   emptyText: ReactNode;
   /** The boxes shown while the list loads, about the height of its rows. */
@@ -48,4 +53,14 @@ export function ListState({
     );
   }
   return <>{children}</>;
+}
+
+/** "Refresh" once the list is shown: loads it again. */
+export function RefreshButton({ list }: { list: ListPart }) {
+  if (list.status !== 'ready') return null;
+  return (
+    <button type="button" className="button" onClick={list.retry}>
+      <Trans>Refresh</Trans>
+    </button>
+  );
 }

@@ -14,7 +14,7 @@ import { formatDate } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import { StaffFailure } from '../proctor/staff-failure.tsx';
-import { ListState } from './list-state.tsx';
+import { ListState, RefreshButton } from './list-state.tsx';
 import styles from './administration.module.css';
 
 type SchoolsApi = AdministrationApi['schools'];
@@ -153,13 +153,9 @@ export function SchoolsAndPupils({ api }: { api: SchoolsApi }) {
         <PageHeading id="admin-schools">
           <Trans>Schools and pupils</Trans>
         </PageHeading>
-        {api.status === 'ready' && (
-          <button type="button" className="button" onClick={api.retry}>
-            <Trans>Refresh</Trans>
-          </button>
-        )}
+        <RefreshButton list={api} />
       </div>
-      <ListState status={api.status} failure={api.failure} retry={api.retry} empty={api.items.length === 0} emptyText={<Trans>No schools yet. Import them under Imports, starting with the schools file.</Trans>}>
+      <ListState list={api} empty={api.items.length === 0} emptyText={<Trans>No schools yet. Import them under Imports, starting with the schools file.</Trans>}>
         <PupilSearch api={api} />
         <h2><Trans>Schools</Trans></h2>
         {api.items.map((school) => (

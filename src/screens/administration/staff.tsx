@@ -174,7 +174,7 @@ export function Staff({ api }: { api: StaffApi }) {
         </div>
       )}
       {api.editor && <StaffForm key={`${api.editor.mode}-${api.editor.member?.id ?? 'new'}`} editor={api.editor} />}
-      <ListState status={api.status} failure={api.failure} retry={api.retry} empty={api.items.length === 0} emptyText={<Trans>No staff accounts yet.</Trans>}>
+      <ListState list={api} empty={api.items.length === 0} emptyText={<Trans>No staff accounts yet.</Trans>}>
         <div className={styles.tableFrame} role="region" aria-labelledby="admin-staff" tabIndex={0}>
           <table className={styles.table}>
             <thead>

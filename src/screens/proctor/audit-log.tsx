@@ -13,7 +13,7 @@ import { PageHeading } from '../../components/page/page.tsx';
 import { auditActionLabels } from '../../i18n/administration-messages.ts';
 import { formatDate, formatDuration } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
-import { ListState } from '../administration/list-state.tsx';
+import { ListState, RefreshButton } from '../administration/list-state.tsx';
 import { clockTime } from './roster.tsx';
 import styles from './proctor.module.css';
 
@@ -76,20 +76,14 @@ export function AuditLog({ audit }: { audit: ProctorApi['audit'] }) {
             <ArrowIcon direction="back" />
             <Trans>Back to the roster</Trans>
           </button>
-          {audit.status === 'ready' && (
-            <button type="button" className="button" onClick={audit.retry}>
-              <Trans>Refresh</Trans>
-            </button>
-          )}
+          <RefreshButton list={audit} />
         </div>
       </div>
       <p className={styles.sub} dir="auto">
         {scheduleName}
       </p>
       <ListState
-        status={audit.status}
-        failure={audit.failure}
-        retry={audit.retry}
+        list={audit}
         empty={audit.entries.length === 0}
         emptyText={<Trans>Nothing has been done in this schedule yet.</Trans>}
         skeleton={{ boxes: 2, blockSize: '3rem' }}

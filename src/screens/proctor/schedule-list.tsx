@@ -8,7 +8,7 @@ import type { ProctorApi } from '../../../machines/proctor/proctor.connect.ts';
 import { PageHeading } from '../../components/page/page.tsx';
 import { formatDate, formatTime } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
-import { ListState } from '../administration/list-state.tsx';
+import { ListState, RefreshButton } from '../administration/list-state.tsx';
 import styles from './proctor.module.css';
 
 export function ScheduleList({ schedules }: { schedules: ProctorApi['schedules'] }) {
@@ -21,16 +21,10 @@ export function ScheduleList({ schedules }: { schedules: ProctorApi['schedules']
         <PageHeading id="proctor-schedules">
           <Trans>Choose a schedule</Trans>
         </PageHeading>
-        {schedules.status === 'ready' && (
-          <button type="button" className="button" onClick={schedules.retry}>
-            <Trans>Refresh</Trans>
-          </button>
-        )}
+        <RefreshButton list={schedules} />
       </div>
       <ListState
-        status={schedules.status}
-        failure={schedules.failure}
-        retry={schedules.retry}
+        list={schedules}
         empty={schedules.items.length === 0}
         emptyText={<Trans>Your organisation has no schedules yet. Schedules appear here once pupils are booked for an exam.</Trans>}
         skeleton={{ boxes: 2, blockSize: '5rem' }}
