@@ -23,6 +23,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { DeploymentAuditResponse, StaffListResponse, StaffMemberResponse } from '../../contract/admin.ts';
 import type { ExamsResponse, PupilsResponse, ReissueCodeResponse, SchoolsResponse } from '../../contract/imports.ts';
+import { listStates as staffListStates } from '../shared/list-states.ts';
 import { failureCodeOf } from '../shared/ports.ts';
 import { canApply, checkStaffForm, isUnauthorized } from './administration.rules.ts';
 import type {
@@ -53,25 +54,10 @@ const placeholder = (name: string) => async (): Promise<never> => {
 type Loader = 'loadSchools' | 'loadExams' | 'loadStaff' | 'loadAudit';
 type Assigner = 'assignSchools' | 'assignExams' | 'assignStaff' | 'assignAudit';
 
-/** A section's list: loading (busy) -> ready ("Refresh" loads again) | failed ("Try again"). */
+/** A section's list: loading (busy) -> ready ("Refresh" loads again) | failed ("Try again"); a 401 ends the console. */
 function listStates<const S extends Loader, const A extends Assigner, const R extends object>(src: S, assignList: A, ready: R) {
-  return {
-    initial: 'loading',
-    states: {
-      loading: {
-        tags: ['busy'],
-        invoke: {
-          id: src,
-          src,
-          input: ({ context }: { context: AdministrationContext }) => ({ token: context.token }),
-          onDone: { target: 'ready', actions: assignList },
-          onError: [endOnRefusal, { target: 'failed', actions: 'assignFailure' }],
-        },
-      },
-      failed: { tags: ['error'], on: { 'retry.requested': 'loading' } },
-      ready,
-    },
-  } as const;
+  const input = ({ context }: { context: AdministrationContext }) => ({ token: context.token });
+  return staffListStates({ src, input, keep: assignList, refusal: endOnRefusal, ready });
 }
 
 const searchOn = {

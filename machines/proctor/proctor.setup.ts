@@ -16,6 +16,7 @@ import {
 } from '../../contract/admin.ts';
 import { administrationMachine } from '../administration/administration.machine.ts';
 import { backoffMs } from '../shared/backoff.ts';
+import { listStates as staffListStates } from '../shared/list-states.ts';
 import { ApiFailure, failureCodeOf } from '../shared/ports.ts';
 import { uuidV4 } from '../shared/uuid.ts';
 import {
@@ -102,26 +103,13 @@ export function listStates<const Src extends keyof ListInput, const Assign exten
   assign: Assign;
   readyOn: ReadyOn;
 }) {
-  return {
-    initial: 'loading',
-    states: {
-      loading: {
-        tags: ['busy'],
-        invoke: {
-          id: list.src,
-          src: list.src,
-          input: list.input,
-          onDone: {
-            target: 'ready',
-            actions: { type: list.assign, params: ({ event }: { event: { output: ListOutput[Src] } }) => event.output },
-          },
-          onError: [signOutOnRefusal, { target: 'failed', actions: 'assignFailure' }],
-        },
-      },
-      failed: { tags: ['error'], on: { 'retry.requested': 'loading' } },
-      ready: { on: { ...list.readyOn, 'retry.requested': 'loading' } },
-    },
-  } as const;
+  return staffListStates({
+    src: list.src,
+    input: list.input,
+    keep: { type: list.assign, params: ({ event }: { event: { output: ListOutput[Src] } }) => event.output },
+    refusal: signOutOnRefusal,
+    ready: { on: { ...list.readyOn, 'retry.requested': 'loading' } },
+  });
 }
 
 export const proctorSetup = setup({
