@@ -35,13 +35,15 @@ import {
   type StaffRequest,
 } from './administration.types.ts';
 
-function refusalOf(response: AdminResponse): ApiFailure {
+/** The failure a non-2xx answer stands for (the proctor's calls read it too). */
+export function refusalOf(response: AdminResponse): ApiFailure {
   const envelope = v.safeParse(ErrorBodySchema, response.body);
   return envelope.success
     ? new ApiFailure(envelope.output.code, response.status, envelope.output.message)
     : new ApiFailure('GENERIC_ERROR', response.status);
 }
 
+/** A 2xx answer parsed with `schema`; `what` names the call in the error of one that does not match. */
 function parse<S extends v.GenericSchema>(response: AdminResponse, schema: S, what: string): v.InferOutput<S> {
   if (response.status < 200 || response.status > 299) throw refusalOf(response);
   const parsed = v.safeParse(schema, response.body);
@@ -49,7 +51,8 @@ function parse<S extends v.GenericSchema>(response: AdminResponse, schema: S, wh
   return parsed.output;
 }
 
-async function call<S extends v.GenericSchema>(port: AdminPort, request: AdminRequest, schema: S): Promise<v.InferOutput<S>> {
+/** Sends the request and parses a 2xx answer with `schema` (the proctor's calls go this way too). */
+export async function call<S extends v.GenericSchema>(port: AdminPort, request: AdminRequest, schema: S): Promise<v.InferOutput<S>> {
   return parse(await port.send(request), schema, `${request.method} ${request.path}`);
 }
 

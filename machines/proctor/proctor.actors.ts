@@ -20,8 +20,7 @@ import {
   StaffMeResponseSchema,
   type StaffLoginRequest,
 } from '../../contract/admin.ts';
-import { ErrorBodySchema } from '../../contract/errors.ts';
-import { administrationImplementations } from '../administration/administration.actors.ts';
+import { administrationImplementations, call, refusalOf } from '../administration/administration.actors.ts';
 import { administrationMachine } from '../administration/administration.machine.ts';
 import type { FilePort } from '../administration/administration.types.ts';
 import { ApiFailure, type StoragePort } from '../shared/ports.ts';
@@ -31,28 +30,10 @@ import type {
   ActionResult,
   AdminPort,
   AdminRequest,
-  AdminResponse,
   RestoredSession,
   RosterRequest,
   RosterResult,
 } from './proctor.types.ts';
-
-/** The failure a non-2xx answer stands for. */
-function refusalOf(response: AdminResponse): ApiFailure {
-  const envelope = v.safeParse(ErrorBodySchema, response.body);
-  return envelope.success
-    ? new ApiFailure(envelope.output.code, response.status, envelope.output.message)
-    : new ApiFailure('GENERIC_ERROR', response.status);
-}
-
-/** Sends the request and parses a 2xx answer with `schema`. */
-async function call<S extends v.GenericSchema>(port: AdminPort, request: AdminRequest, schema: S): Promise<v.InferOutput<S>> {
-  const response = await port.send(request);
-  if (response.status < 200 || response.status > 299) throw refusalOf(response);
-  const parsed = v.safeParse(schema, response.body);
-  if (!parsed.success) throw new ApiFailure('GENERIC_ERROR', response.status, `Unexpected response from ${request.method} ${request.path}`);
-  return parsed.output;
-}
 
 const segment = (value: string | number) => encodeURIComponent(String(value));
 
