@@ -10,6 +10,7 @@ import { formatDate, formatTime } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { auditActionLabels } from '../../i18n/administration-messages.ts';
 import { ListState, RefreshButton } from './list-state.tsx';
+import { AdminTable } from './admin-table.tsx';
 import styles from './administration.module.css';
 
 /** A record's fields as "key: value", one a line (the values are the server's, not translated). */
@@ -32,38 +33,34 @@ export function DeploymentAudit({ api }: { api: AdministrationApi['audit'] }) {
         <RefreshButton list={api} />
       </div>
       <ListState list={api} empty={api.entries.length === 0} emptyText={<Trans>Nothing has been changed yet.</Trans>}>
-        <div className={styles.tableFrame} role="region" aria-labelledby="admin-audit" tabIndex={0}>
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col"><Trans>When</Trans></th>
-                <th scope="col"><Trans>Who</Trans></th>
-                <th scope="col"><Trans>What</Trans></th>
-                <th scope="col"><Trans>Before</Trans></th>
-                <th scope="col"><Trans>After</Trans></th>
-              </tr>
-            </thead>
-            <tbody>
-              {api.entries.map((entry) => (
-                <tr key={entry.id} data-action={entry.action}>
-                  <td><span className="ltr-isolate">{`${formatDate(entry.at, language)} ${formatTime(entry.at, language)}`}</span></td>
-                  <td dir="auto">{entry.actor === 'system' ? <Trans>Gradus (automatic)</Trans> : (entry.staff_name ?? entry.staff_login_id)}</td>
-                  <td>
-                    {i18n._(auditActionLabels[entry.action])}
-                    {entry.entity && (
-                      <>
-                        <br />
-                        <span className="ltr-isolate">{entry.entity}</span>
-                      </>
-                    )}
-                  </td>
-                  <td dir="ltr"><pre className={styles.record}>{fieldsOf(entry.before)}</pre></td>
-                  <td dir="ltr"><pre className={styles.record}>{fieldsOf(entry.after)}</pre></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable
+          labelledBy="admin-audit"
+          columns={[
+            <Trans>When</Trans>,
+            <Trans>Who</Trans>,
+            <Trans>What</Trans>,
+            <Trans>Before</Trans>,
+            <Trans>After</Trans>,
+          ]}
+        >
+          {api.entries.map((entry) => (
+            <tr key={entry.id} data-action={entry.action}>
+              <td><span className="ltr-isolate">{`${formatDate(entry.at, language)} ${formatTime(entry.at, language)}`}</span></td>
+              <td dir="auto">{entry.actor === 'system' ? <Trans>Gradus (automatic)</Trans> : (entry.staff_name ?? entry.staff_login_id)}</td>
+              <td>
+                {i18n._(auditActionLabels[entry.action])}
+                {entry.entity && (
+                  <>
+                    <br />
+                    <span className="ltr-isolate">{entry.entity}</span>
+                  </>
+                )}
+              </td>
+              <td dir="ltr"><pre className={styles.record}>{fieldsOf(entry.before)}</pre></td>
+              <td dir="ltr"><pre className={styles.record}>{fieldsOf(entry.after)}</pre></td>
+            </tr>
+          ))}
+        </AdminTable>
       </ListState>
     </section>
   );

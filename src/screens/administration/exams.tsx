@@ -9,6 +9,7 @@ import { PageHeading } from '../../components/page/page.tsx';
 import { formatNumber } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { ListState, RefreshButton } from './list-state.tsx';
+import { AdminTable } from './admin-table.tsx';
 import styles from './administration.module.css';
 
 export function Exams({ api }: { api: AdministrationApi['exams'] }) {
@@ -22,38 +23,34 @@ export function Exams({ api }: { api: AdministrationApi['exams'] }) {
         <RefreshButton list={api} />
       </div>
       <ListState list={api} empty={api.items.length === 0} emptyText={<Trans>No exams yet. Import one under Imports.</Trans>}>
-        <div className={styles.tableFrame} role="region" aria-labelledby="admin-exams" tabIndex={0}>
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col"><Trans>Code</Trans></th>
-                <th scope="col"><Trans>Version</Trans></th>
-                <th scope="col"><Trans>Title</Trans></th>
-                <th scope="col"><Trans>Questions</Trans></th>
-                <th scope="col"><Trans>Pass mark</Trans></th>
-                <th scope="col"><Trans>Time limit</Trans></th>
-                <th scope="col"><Trans>In use</Trans></th>
+        <AdminTable
+          labelledBy="admin-exams"
+          columns={[
+            <Trans>Code</Trans>,
+            <Trans>Version</Trans>,
+            <Trans>Title</Trans>,
+            <Trans>Questions</Trans>,
+            <Trans>Pass mark</Trans>,
+            <Trans>Time limit</Trans>,
+            <Trans>In use</Trans>,
+          ]}
+        >
+          {api.items.map((exam) => {
+            const minutes = formatNumber(Math.round(exam.time_limit_seconds / 60), language);
+            const percent = formatNumber(exam.pass_percent, language);
+            return (
+              <tr key={`${exam.code}/${exam.version}`}>
+                <th scope="row"><span className="ltr-isolate">{exam.code}</span></th>
+                <td>{formatNumber(exam.version, language)}</td>
+                <td dir="auto">{exam.title}</td>
+                <td>{formatNumber(exam.questions, language)}</td>
+                <td><Trans>{percent} %</Trans></td>
+                <td><Trans>{minutes} min</Trans></td>
+                <td>{exam.in_use ? <Trans>Yes, pupils have started it</Trans> : <Trans>No</Trans>}</td>
               </tr>
-            </thead>
-            <tbody>
-              {api.items.map((exam) => {
-                const minutes = formatNumber(Math.round(exam.time_limit_seconds / 60), language);
-                const percent = formatNumber(exam.pass_percent, language);
-                return (
-                  <tr key={`${exam.code}/${exam.version}`}>
-                    <th scope="row"><span className="ltr-isolate">{exam.code}</span></th>
-                    <td>{formatNumber(exam.version, language)}</td>
-                    <td dir="auto">{exam.title}</td>
-                    <td>{formatNumber(exam.questions, language)}</td>
-                    <td><Trans>{percent} %</Trans></td>
-                    <td><Trans>{minutes} min</Trans></td>
-                    <td>{exam.in_use ? <Trans>Yes, pupils have started it</Trans> : <Trans>No</Trans>}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </AdminTable>
       </ListState>
     </section>
   );

@@ -20,6 +20,7 @@ import { importKindLabels, importReasonMessages, outcomeLabels } from '../../i18
 import { subjectName } from '../../i18n/subjects.ts';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import { StaffFailure } from '../proctor/staff-failure.tsx';
+import { AdminTable } from './admin-table.tsx';
 import styles from './administration.module.css';
 
 type ImportsApi = AdministrationApi['imports'];
@@ -63,44 +64,40 @@ function Plan({ api }: { api: ImportsApi }) {
         </div>
       )}
       {plan.rows.length > 0 && (
-        <div className={styles.tableFrame} role="region" aria-labelledby="admin-import-plan" tabIndex={0}>
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col"><Trans>Row</Trans></th>
-                <th scope="col"><Trans>Record</Trans></th>
-                <th scope="col"><Trans>Outcome</Trans></th>
-                <th scope="col"><Trans>Column</Trans></th>
-                <th scope="col"><Trans>Reason</Trans></th>
+        <AdminTable
+          labelledBy="admin-import-plan"
+          columns={[
+            <Trans>Row</Trans>,
+            <Trans>Record</Trans>,
+            <Trans>Outcome</Trans>,
+            <Trans>Column</Trans>,
+            <Trans>Reason</Trans>,
+          ]}
+        >
+          {plan.rows.map((row, index) => {
+            const problems = row.problems.length > 0 ? row.problems : [null];
+            return problems.map((problem, p) => (
+              <tr key={`${index}-${p}`} data-outcome={row.outcome}>
+                <th scope="row">{row.row === null ? <Trans>Whole file</Trans> : formatNumber(row.row, language)}</th>
+                <td><span className="ltr-isolate" dir="auto">{row.key || '—'}</span></td>
+                <td>
+                  {row.outcome === 'refuse' && <ErrorIcon />}
+                  {i18n._(outcomeLabels[row.outcome])}
+                </td>
+                <td><span className="ltr-isolate">{problem?.column ?? '—'}</span></td>
+                <td>
+                  {problem ? i18n._(importReasonMessages[problem.reason]) : '—'}
+                  {problem?.value !== undefined && problem.value !== '' && (
+                    <>
+                      {' '}
+                      <span className="ltr-isolate" dir="auto">«{problem.value}»</span>
+                    </>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {plan.rows.map((row, index) => {
-                const problems = row.problems.length > 0 ? row.problems : [null];
-                return problems.map((problem, p) => (
-                  <tr key={`${index}-${p}`} data-outcome={row.outcome}>
-                    <th scope="row">{row.row === null ? <Trans>Whole file</Trans> : formatNumber(row.row, language)}</th>
-                    <td><span className="ltr-isolate" dir="auto">{row.key || '—'}</span></td>
-                    <td>
-                      {row.outcome === 'refuse' && <ErrorIcon />}
-                      {i18n._(outcomeLabels[row.outcome])}
-                    </td>
-                    <td><span className="ltr-isolate">{problem?.column ?? '—'}</span></td>
-                    <td>
-                      {problem ? i18n._(importReasonMessages[problem.reason]) : '—'}
-                      {problem?.value !== undefined && problem.value !== '' && (
-                        <>
-                          {' '}
-                          <span className="ltr-isolate" dir="auto">«{problem.value}»</span>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                ));
-              })}
-            </tbody>
-          </table>
-        </div>
+            ));
+          })}
+        </AdminTable>
       )}
     </section>
   );

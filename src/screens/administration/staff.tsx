@@ -18,6 +18,7 @@ import { roleLabels } from '../../i18n/administration-messages.ts';
 import { requiredFieldMessage } from '../../i18n/field-messages.ts';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import { ListState } from './list-state.tsx';
+import { AdminTable } from './admin-table.tsx';
 import styles from './administration.module.css';
 
 type StaffApi = AdministrationApi['staff'];
@@ -175,41 +176,37 @@ export function Staff({ api }: { api: StaffApi }) {
       )}
       {api.editor && <StaffForm key={`${api.editor.mode}-${api.editor.member?.id ?? 'new'}`} editor={api.editor} />}
       <ListState list={api} empty={api.items.length === 0} emptyText={<Trans>No staff accounts yet.</Trans>}>
-        <div className={styles.tableFrame} role="region" aria-labelledby="admin-staff" tabIndex={0}>
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col"><Trans>Login ID</Trans></th>
-                <th scope="col"><Trans>Name</Trans></th>
-                <th scope="col"><Trans>Role</Trans></th>
-                <th scope="col"><Trans>Organisation code</Trans></th>
-                <th scope="col"><Trans>Status</Trans></th>
-                <th scope="col"><span className="visually-hidden"><Trans>Actions</Trans></span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {api.items.map((member) => (
-                <tr key={member.id}>
-                  <th scope="row"><span className="ltr-isolate">{member.login_id}</span>{member.self && <> (<Trans>you</Trans>)</>}</th>
-                  <td dir="auto">{member.name}</td>
-                  <td>{i18n._(roleLabels[member.role])}</td>
-                  <td><span className="ltr-isolate">{member.org_code ?? '—'}</span></td>
-                  <td>{member.disabled ? <Trans>Disabled</Trans> : <Trans>Active</Trans>}</td>
-                  <td>
-                    <div className="button-row">
-                      <button type="button" className="button" onClick={() => api.edit(member.id)} disabled={!api.canChange}>
-                        <Trans>Edit</Trans>
-                      </button>
-                      <button type="button" className="button" onClick={() => api.setPassword(member.id)} disabled={!api.canChange}>
-                        <Trans>Set a new password</Trans>
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable
+          labelledBy="admin-staff"
+          columns={[
+            <Trans>Login ID</Trans>,
+            <Trans>Name</Trans>,
+            <Trans>Role</Trans>,
+            <Trans>Organisation code</Trans>,
+            <Trans>Status</Trans>,
+            <span className="visually-hidden"><Trans>Actions</Trans></span>,
+          ]}
+        >
+          {api.items.map((member) => (
+            <tr key={member.id}>
+              <th scope="row"><span className="ltr-isolate">{member.login_id}</span>{member.self && <> (<Trans>you</Trans>)</>}</th>
+              <td dir="auto">{member.name}</td>
+              <td>{i18n._(roleLabels[member.role])}</td>
+              <td><span className="ltr-isolate">{member.org_code ?? '—'}</span></td>
+              <td>{member.disabled ? <Trans>Disabled</Trans> : <Trans>Active</Trans>}</td>
+              <td>
+                <div className="button-row">
+                  <button type="button" className="button" onClick={() => api.edit(member.id)} disabled={!api.canChange}>
+                    <Trans>Edit</Trans>
+                  </button>
+                  <button type="button" className="button" onClick={() => api.setPassword(member.id)} disabled={!api.canChange}>
+                    <Trans>Set a new password</Trans>
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       </ListState>
     </section>
   );
