@@ -31,6 +31,7 @@ import {
   useKiosk,
 } from '../helpers/e2e-browser.ts';
 import { takeJourneyPupil } from '../helpers/e2e-demo-accounts.ts';
+import { START_TIMEOUT_MS } from '../helpers/e2e-sitting.ts';
 
 const kiosk = useKiosk();
 
@@ -63,7 +64,9 @@ describe('a full exam of each subject', () => {
     const pupil = takeJourneyPupil({ subject, level });
     const paper = paperOf(subject, level);
     const saved = watchSavedAnswers(page);
-    const questionsLoaded = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname.endsWith('/exam/questions'));
+    const questionsLoaded = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname.endsWith('/exam/questions'), {
+      timeout: START_TIMEOUT_MS,
+    });
 
     await openKiosk(page, '/login-code');
     await loginWithCode(page, pupil.login_code);

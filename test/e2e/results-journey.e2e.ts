@@ -50,6 +50,7 @@ import {
   useKiosk,
 } from '../helpers/e2e-browser.ts';
 import { takeResultsJourneyPupil } from '../helpers/e2e-demo-accounts.ts';
+import { START_TIMEOUT_MS } from '../helpers/e2e-sitting.ts';
 
 const kiosk = useKiosk();
 
@@ -269,7 +270,7 @@ describe('results journey: pay, sit, wait a week, see and buy the results', () =
       // 3. Take the test: confirm, tutorial, Start, every answer right, finish.
       step('7. "Take test": login-confirm, tutorial, start');
       const saved = watchSavedAnswers(page);
-      const questionsLoaded = page.waitForResponse(isApi('GET', '/exam/questions'));
+      const questionsLoaded = page.waitForResponse(isApi('GET', '/exam/questions'), { timeout: START_TIMEOUT_MS });
       await menuButton(page, 'Take test').click();
       const identity = await seeIdentity(page);
       expect(identity).toContain(pupil.name);

@@ -34,8 +34,11 @@ import { headerNames } from '../../contract/http.ts';
 import { answerCorrectly, digestOfAnswers, seeSaveState } from './e2e-answers.ts';
 import { goToQuestion } from './e2e-browser.ts';
 
-/** Start can come a while after the sitting is followed (login, confirm, tutorial on a slow machine). */
-const START_TIMEOUT_MS = 120_000;
+/**
+ * Start can come a while after the sitting is followed (login, confirm, tutorial on a slow
+ * machine): a wait for Start's calls set up before those screens takes this long, not a screen's.
+ */
+export const START_TIMEOUT_MS = 120_000;
 /** Long enough for the background sync's backoff (at most 8 s between tries) to come round a few times. */
 const SERVER_CATCH_UP_MS = 45_000;
 
