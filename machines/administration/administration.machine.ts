@@ -47,6 +47,23 @@ const outputOf = <T>(event: unknown) => (event as { output: T }).output;
 /** A 401 from any call: the staff session is over. */
 const endOnRefusal = { guard: 'isUnauthorized', target: '#administration.sessionEnded' } as const;
 
+/**
+ * A busy state that invokes one of the console's calls (also the invoke's id) with `input`: its
+ * answer goes to `done`, a 401 ends the console, any other failure goes to `failed` with `keepFailure`.
+ */
+function callState<const S extends string, const I, const D, const F extends string, const A extends string>(
+  src: S,
+  input: I,
+  done: D,
+  failed: F,
+  keepFailure: A,
+) {
+  return {
+    tags: ['busy'],
+    invoke: { id: src, src, input, onDone: done, onError: [endOnRefusal, { target: failed, actions: keepFailure }] },
+  } as const;
+}
+
 const placeholder = (name: string) => async (): Promise<never> => {
   throw new Error(`${name} is provided by the edge (administration.actors.ts)`);
 };
@@ -270,16 +287,13 @@ export const administrationMachine = setup({
       states: {
         // "Refresh" reloads the schools, but never in the middle of a re-issue or a search.
         idle: { on: { ...searchOn, 'retry.requested': '#administration.schools.loading' } },
-        searching: {
-          tags: ['busy'],
-          invoke: {
-            id: 'searchPupils',
-            src: 'searchPupils',
-            input: ({ context }: { context: AdministrationContext }) => ({ token: context.token, query: context.pupilQuery! }),
-            onDone: { target: 'found', actions: 'assignPupils' },
-            onError: [endOnRefusal, { target: 'searchFailed', actions: 'assignPupilsFailure' }],
-          },
-        },
+        searching: callState(
+          'searchPupils',
+          ({ context }: { context: AdministrationContext }) => ({ token: context.token, query: context.pupilQuery! }),
+          { target: 'found', actions: 'assignPupils' },
+          'searchFailed',
+          'assignPupilsFailure',
+        ),
         searchFailed: { tags: ['error'], on: { ...searchOn, 'pupils.retried': 'searching' } },
         found: {
           on: {
@@ -291,16 +305,13 @@ export const administrationMachine = setup({
         confirmingReissue: {
           on: { 'reissue.confirmed': 'reissuing', 'reissue.cancelled': { target: 'found', actions: 'clearReissue' } },
         },
-        reissuing: {
-          tags: ['busy'],
-          invoke: {
-            id: 'reissueCode',
-            src: 'reissueCode',
-            input: ({ context }: { context: AdministrationContext }) => ({ token: context.token, pupilId: context.reissue!.pupilId }),
-            onDone: { target: 'reissued', actions: 'assignReissued' },
-            onError: [endOnRefusal, { target: 'reissueFailed', actions: 'assignReissueFailure' }],
-          },
-        },
+        reissuing: callState(
+          'reissueCode',
+          ({ context }: { context: AdministrationContext }) => ({ token: context.token, pupilId: context.reissue!.pupilId }),
+          { target: 'reissued', actions: 'assignReissued' },
+          'reissueFailed',
+          'assignReissueFailure',
+        ),
         // "Try again" may re-issue twice: harmless, the newest code is the one shown and kept.
         reissueFailed: {
           tags: ['error'],
@@ -357,16 +368,13 @@ export const administrationMachine = setup({
       initial: 'idle',
       states: {
         idle: { on: { ...documentOn, 'retry.requested': '#administration.documents.loading' } },
-        downloading: {
-          tags: ['busy'],
-          invoke: {
-            id: 'downloadDocument',
-            src: 'downloadDocument',
-            input: ({ context }: { context: AdministrationContext }) => ({ token: context.token, request: context.document! }),
-            onDone: { target: 'downloaded', actions: 'assignDownloaded' },
-            onError: [endOnRefusal, { target: 'downloadFailed', actions: 'assignDocumentFailure' }],
-          },
-        },
+        downloading: callState(
+          'downloadDocument',
+          ({ context }: { context: AdministrationContext }) => ({ token: context.token, request: context.document! }),
+          { target: 'downloaded', actions: 'assignDownloaded' },
+          'downloadFailed',
+          'assignDocumentFailure',
+        ),
         downloadFailed: { tags: ['error'], on: { ...documentOn, 'retry.requested': 'downloading' } },
         downloaded: { on: documentOn },
       },
@@ -391,17 +399,14 @@ export const administrationMachine = setup({
             'staff.cancelled': { target: 'idle', actions: 'closeEditor' },
           },
         },
-        saving: {
-          tags: ['busy'],
-          invoke: {
-            id: 'saveStaff',
-            src: 'saveStaff',
-            input: ({ context }: { context: AdministrationContext }) => ({ token: context.token, request: context.staffRequest! }),
-            onDone: { target: 'idle', actions: 'assignSavedMember' },
-            // The form stays open with the server's reason (a login id taken, an unknown organisation).
-            onError: [endOnRefusal, { target: 'editing', actions: 'assignStaffFailure' }],
-          },
-        },
+        // A failure keeps the form open with the server's reason (a login id taken, an unknown organisation).
+        saving: callState(
+          'saveStaff',
+          ({ context }: { context: AdministrationContext }) => ({ token: context.token, request: context.staffRequest! }),
+          { target: 'idle', actions: 'assignSavedMember' },
+          'editing',
+          'assignStaffFailure',
+        ),
       },
     }),
     audit: listStates('loadAudit', 'assignAudit', { on: { 'retry.requested': 'loading' } }),
