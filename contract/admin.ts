@@ -290,10 +290,7 @@ export const RosterChangesSchema = v.object({
   kind: v.literal('changes'),
   /** The cursor these changes follow (the request's `since`). */
   since: RosterCursorSchema,
-  venue: v.nullable(VenueSchema),
-  pupils: v.array(RosterPupilSchema),
-  cursor: RosterCursorSchema,
-  upload_window_ms: v.pipe(v.number(), v.minValue(0)),
+  ...v.pick(RosterResponseSchema, ['venue', 'pupils', 'cursor', 'upload_window_ms']).entries,
   ...serverTime,
 });
 export type RosterChanges = v.InferOutput<typeof RosterChangesSchema>;
