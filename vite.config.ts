@@ -91,11 +91,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    benchmark: { include: ['test/bench/**/*.bench.ts'] },
     projects: [
-      { extends: true, test: { name: 'shared', include: testFiles.shared, isolate: false } },
-      // Benchmarks (`npm run bench`) belong to the first project only, so each runs once.
-      { extends: true, test: { name: 'isolated', include: testFiles.isolated, isolate: true, benchmark: { include: [] } } },
+      // Benchmarks (`npm run bench`) belong to this project alone, so each runs once.
+      { extends: true, test: { name: 'shared', include: testFiles.shared, isolate: false, benchmark: { include: ['test/bench/**/*.bench.ts'] } } },
+      { extends: true, test: { name: 'isolated', include: testFiles.isolated, isolate: true, benchmark: { exclude: ['**'] } } },
     ],
   },
 });
