@@ -64,6 +64,11 @@ function callState<const S extends string, const I, const D, const F extends str
   } as const;
 }
 
+/** A call's input: the staff token, then what the call asks of the context. */
+const withToken =
+  <T extends object>(ask: (context: AdministrationContext) => T) =>
+  ({ context }: { context: AdministrationContext }) => ({ token: context.token, ...ask(context) });
+
 const placeholder = (name: string) => async (): Promise<never> => {
   throw new Error(`${name} is provided by the edge (administration.actors.ts)`);
 };
@@ -287,13 +292,7 @@ export const administrationMachine = setup({
       states: {
         // "Refresh" reloads the schools, but never in the middle of a re-issue or a search.
         idle: { on: { ...searchOn, 'retry.requested': '#administration.schools.loading' } },
-        searching: callState(
-          'searchPupils',
-          ({ context }: { context: AdministrationContext }) => ({ token: context.token, query: context.pupilQuery! }),
-          { target: 'found', actions: 'assignPupils' },
-          'searchFailed',
-          'assignPupilsFailure',
-        ),
+        searching: callState('searchPupils', withToken((c) => ({ query: c.pupilQuery! })), { target: 'found', actions: 'assignPupils' }, 'searchFailed', 'assignPupilsFailure'),
         searchFailed: { tags: ['error'], on: { ...searchOn, 'pupils.retried': 'searching' } },
         found: {
           on: {
@@ -305,13 +304,7 @@ export const administrationMachine = setup({
         confirmingReissue: {
           on: { 'reissue.confirmed': 'reissuing', 'reissue.cancelled': { target: 'found', actions: 'clearReissue' } },
         },
-        reissuing: callState(
-          'reissueCode',
-          ({ context }: { context: AdministrationContext }) => ({ token: context.token, pupilId: context.reissue!.pupilId }),
-          { target: 'reissued', actions: 'assignReissued' },
-          'reissueFailed',
-          'assignReissueFailure',
-        ),
+        reissuing: callState('reissueCode', withToken((c) => ({ pupilId: c.reissue!.pupilId })), { target: 'reissued', actions: 'assignReissued' }, 'reissueFailed', 'assignReissueFailure'),
         // "Try again" may re-issue twice: harmless, the newest code is the one shown and kept.
         reissueFailed: {
           tags: ['error'],
@@ -368,13 +361,7 @@ export const administrationMachine = setup({
       initial: 'idle',
       states: {
         idle: { on: { ...documentOn, 'retry.requested': '#administration.documents.loading' } },
-        downloading: callState(
-          'downloadDocument',
-          ({ context }: { context: AdministrationContext }) => ({ token: context.token, request: context.document! }),
-          { target: 'downloaded', actions: 'assignDownloaded' },
-          'downloadFailed',
-          'assignDocumentFailure',
-        ),
+        downloading: callState('downloadDocument', withToken((c) => ({ request: c.document! })), { target: 'downloaded', actions: 'assignDownloaded' }, 'downloadFailed', 'assignDocumentFailure'),
         downloadFailed: { tags: ['error'], on: { ...documentOn, 'retry.requested': 'downloading' } },
         downloaded: { on: documentOn },
       },
@@ -400,13 +387,7 @@ export const administrationMachine = setup({
           },
         },
         // A failure keeps the form open with the server's reason (a login id taken, an unknown organisation).
-        saving: callState(
-          'saveStaff',
-          ({ context }: { context: AdministrationContext }) => ({ token: context.token, request: context.staffRequest! }),
-          { target: 'idle', actions: 'assignSavedMember' },
-          'editing',
-          'assignStaffFailure',
-        ),
+        saving: callState('saveStaff', withToken((c) => ({ request: c.staffRequest! })), { target: 'idle', actions: 'assignSavedMember' }, 'editing', 'assignStaffFailure'),
       },
     }),
     audit: listStates('loadAudit', 'assignAudit', { on: { 'retry.requested': 'loading' } }),
