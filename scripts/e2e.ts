@@ -4,7 +4,7 @@
  * 1. Finds Chromium (CHROMIUM_PATH, else /usr/bin/chromium); none: fails, naming the
  *    Debian package. A missing browser is never a skipped test.
  * 2. Uses the production build in dist/ (builds it when missing, or with --build).
- * 3. Starts the real server, `node server/main.ts`, once per worker (`--servers=N`, default 3),
+ * 3. Starts the real server, `node server/main.ts`, once per worker (`--servers=N`, default 2),
  *    each on a free port with a fresh embedded PGlite under a new temporary DATA_DIR
  *    (DATABASE_URL is removed, so every server starts from the demo seed), and waits for
  *    GET /api/health to answer 200 on each.
@@ -35,11 +35,10 @@ import { freePort, localBin, projectEnv, root, spawnNode, stopChild, waitForExit
 /** Migrating and seeding a fresh PGlite, two servers at once, on a loaded 2-core machine. */
 const HEALTH_TIMEOUT_MS = 300_000;
 /**
- * Three files at a time: an end-to-end file spends much of its time waiting on the app (a
- * pupil shown offline after 30 s, a one-minute sitting running out, a server restarting), and
- * with two the 2-core machine was busy about half of the step.
+ * Two files at a time. Three took longer on the 2-core machine (945 s against 719 s for the
+ * step: Chromium's renderers and three servers kept the load average near 12).
  */
-const DEFAULT_SERVERS = 3;
+const DEFAULT_SERVERS = 2;
 const artifactsDir = path.join(root, '.e2e');
 const resultsFile = path.resolve(root, process.env.E2E_RESULTS_FILE ?? 'test-results/e2e.json');
 

@@ -7,7 +7,7 @@
  *   build       vite build (the production build)                    ┘ whole as each ends
  *   bundle      scripts/check-bundle.ts (the first screen's JS, gzip, within its budget)
  *   vitest      vitest run (machines, model-based, views, API; two files at a time at least)
- *   e2e         scripts/e2e.ts (Chromium against the real servers serving that build, three files
+ *   e2e         scripts/e2e.ts (Chromium against the real servers serving that build, two files
  *               at a time, each against its own server)
  *
  * Vitest and e2e run one after the other: side by side on 2 cores, each slowed the other so much
