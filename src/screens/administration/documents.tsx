@@ -11,6 +11,7 @@ import type { DownloadedFile } from '../../../machines/administration/administra
 import { PageHeading } from '../../components/page/page.tsx';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import { StaffFailure } from '../proctor/staff-failure.tsx';
+import { ClassroomSelect } from './classroom-select.tsx';
 import { ListState } from './list-state.tsx';
 import styles from './administration.module.css';
 
@@ -47,7 +48,7 @@ function SaveLink({ file }: { file: DownloadedFile }) {
 }
 
 export function Documents({ api }: { api: DocumentsApi }) {
-  const ids = { schedule: useId(), venue: useId() };
+  const ids = { schedule: useId() };
   const periods = api.schools.flatMap((school) => school.schedules.map((schedule) => ({ school, schedule })));
   const [scheduleCode, setScheduleCode] = useState('');
   const [venue, setVenue] = useState('');
@@ -71,15 +72,7 @@ export function Documents({ api }: { api: DocumentsApi }) {
               ))}
             </select>
           </div>
-          <div className="field">
-            <label htmlFor={ids.venue} className="field-label"><Trans>Classroom</Trans></label>
-            <select id={ids.venue} className="input" value={venue} onChange={(e) => setVenue(e.target.value)}>
-              <option value=""><Trans>Every classroom</Trans></option>
-              {chosen?.school.venues.map((v) => (
-                <option key={v.id} value={String(v.id)}>{v.name}</option>
-              ))}
-            </select>
-          </div>
+          <ClassroomSelect rooms={chosen?.school.venues ?? []} value={venue} onChange={setVenue} />
         </div>
         <div className="button-row">
           <button type="button" className="button" onClick={() => ask('slips')} disabled={!download.canAsk} aria-busy={(download.status === 'downloading' && download.request?.kind === 'slips') || undefined}>

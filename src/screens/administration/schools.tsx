@@ -14,6 +14,7 @@ import { formatDate } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import { StaffFailure } from '../proctor/staff-failure.tsx';
+import { ClassroomSelect } from './classroom-select.tsx';
 import { ListState, RefreshButton } from './list-state.tsx';
 import styles from './administration.module.css';
 
@@ -63,7 +64,7 @@ function ReissueStep({ reissue }: { reissue: NonNullable<SchoolsApi['reissue']> 
 function PupilSearch({ api }: { api: SchoolsApi }) {
   const { t } = useLingui();
   const pupils = api.pupils;
-  const ids = { school: useId(), venue: useId(), q: useId() };
+  const ids = { school: useId(), q: useId() };
   const [school, setSchool] = useState(pupils.query?.school ?? api.items[0]?.code ?? '');
   const [venue, setVenue] = useState(pupils.query?.venueId == null ? '' : String(pupils.query.venueId));
   const [q, setQ] = useState(pupils.query?.q ?? '');
@@ -86,15 +87,7 @@ function PupilSearch({ api }: { api: SchoolsApi }) {
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor={ids.venue} className="field-label"><Trans>Classroom</Trans></label>
-          <select id={ids.venue} className="input" value={venue} onChange={(e) => setVenue(e.target.value)}>
-            <option value=""><Trans>Every classroom</Trans></option>
-            {rooms.map((room) => (
-              <option key={room.id} value={String(room.id)}>{room.name}</option>
-            ))}
-          </select>
-        </div>
+        <ClassroomSelect rooms={rooms} value={venue} onChange={setVenue} />
         <div className="field">
           <label htmlFor={ids.q} className="field-label"><Trans>Name, pupil ID or login code</Trans></label>
           <input id={ids.q} className="input" type="search" value={q} onChange={(e) => setQ(e.target.value)} maxLength={200} autoComplete="off" />
