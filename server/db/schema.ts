@@ -16,6 +16,7 @@ import { sql } from 'drizzle-orm';
 import { auditActions } from '../../contract/admin.ts';
 import {
   bigint,
+  type AnyPgColumn,
   boolean,
   check,
   customType,
@@ -36,6 +37,8 @@ import {
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const timestampTz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+/** A required reference to another table's id. */
+const requiredRef = (name: string, target: () => AnyPgColumn) => integer(name).notNull().references(target);
 
 /** Organisation categories (seed section 3). */
 export const organizationCategories = ['FOREIGN', 'SCHOOL', 'OUTSIDE_SCHOOL', 'COMPANY', 'OTHER'] as const;
@@ -83,9 +86,7 @@ export const venues = pgTable(
   'venues',
   {
     id: serial('id').primaryKey(),
-    organizationId: integer('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: requiredRef('organization_id', () => organizations.id),
     name: text('name').notNull(),
     disabled: boolean('disabled').notNull().default(false),
     /** Country or region of the venue (the score report's "venue region"); null: the organisation's. */
@@ -101,9 +102,7 @@ export const schedules = pgTable(
   {
     id: serial('id').primaryKey(),
     scheduleCode: text('schedule_code').notNull().unique(),
-    organizationId: integer('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: requiredRef('organization_id', () => organizations.id),
     venueId: integer('venue_id').references(() => venues.id),
     /** What the login page shows; empty: the schedule code is shown. */
     name: text('name').notNull().default(''),
@@ -139,12 +138,8 @@ export const schedules = pgTable(
 export const scheduleExams = pgTable(
   'schedule_exams',
   {
-    scheduleId: integer('schedule_id')
-      .notNull()
-      .references(() => schedules.id),
-    examId: integer('exam_id')
-      .notNull()
-      .references(() => exams.id),
+    scheduleId: requiredRef('schedule_id', () => schedules.id),
+    examId: requiredRef('exam_id', () => exams.id),
   },
   (t) => [primaryKey({ columns: [t.scheduleId, t.examId] })],
 );
@@ -185,9 +180,7 @@ export const exams = pgTable(
      * again adds the next version, which test periods created afterwards use.
      */
     version: integer('version').notNull().default(1),
-    levelId: integer('level_id')
-      .notNull()
-      .references(() => levels.id),
+    levelId: requiredRef('level_id', () => levels.id),
     title: text('title').notNull(),
     /** The title in other interface languages, by catalog key (`ja`, `ar`...); `title` otherwise. */
     titles: jsonb('titles').$type<Record<string, string>>().notNull().default({}),
@@ -223,9 +216,7 @@ export const questions = pgTable(
   'questions',
   {
     id: serial('id').primaryKey(),
-    examId: integer('exam_id')
-      .notNull()
-      .references(() => exams.id),
+    examId: requiredRef('exam_id', () => exams.id),
     /** 1-based position in the exam. */
     number: smallint('number').notNull(),
     type: text('type', { enum: questionTypes }).notNull(),
@@ -265,9 +256,7 @@ export const examinees = pgTable(
   'examinees',
   {
     id: serial('id').primaryKey(),
-    organizationId: integer('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: requiredRef('organization_id', () => organizations.id),
     name: text('name').notNull(),
     /** 1 to 12, or 99 for other (seed section 3). */
     gradeId: smallint('grade_id'),
@@ -314,15 +303,9 @@ export const scheduleHistories = pgTable(
   'schedule_histories',
   {
     id: serial('id').primaryKey(),
-    examineeId: integer('examinee_id')
-      .notNull()
-      .references(() => examinees.id),
-    scheduleId: integer('schedule_id')
-      .notNull()
-      .references(() => schedules.id),
-    examId: integer('exam_id')
-      .notNull()
-      .references(() => exams.id),
+    examineeId: requiredRef('examinee_id', () => examinees.id),
+    scheduleId: requiredRef('schedule_id', () => schedules.id),
+    examId: requiredRef('exam_id', () => exams.id),
     status: smallint('status').notNull().default(0),
     /** Opaque keys the client keeps in its session info (seed section 3). */
     userKey: text('user_key').notNull().unique(),
@@ -380,12 +363,8 @@ export const answers = pgTable(
   'answers',
   {
     id: serial('id').primaryKey(),
-    scheduleHistoryId: integer('schedule_history_id')
-      .notNull()
-      .references(() => scheduleHistories.id),
-    questionId: integer('question_id')
-      .notNull()
-      .references(() => questions.id),
+    scheduleHistoryId: requiredRef('schedule_history_id', () => scheduleHistories.id),
+    questionId: requiredRef('question_id', () => questions.id),
     value: text('value').notNull(),
     /** When the pupil answered, as the client reports it on the server's time. */
     answeredAt: timestampTz('answered_at').notNull(),
@@ -406,9 +385,7 @@ export const answers = pgTable(
 export const deviceMoves = pgTable(
   'device_moves',
   {
-    scheduleHistoryId: integer('schedule_history_id')
-      .notNull()
-      .references(() => scheduleHistories.id),
+    scheduleHistoryId: requiredRef('schedule_history_id', () => scheduleHistories.id),
     deviceToken: text('device_token').notNull(),
     movedAt: timestampTz('moved_at').notNull(),
   },
@@ -424,12 +401,8 @@ export const deviceMoves = pgTable(
 export const answerArchive = pgTable(
   'answer_archive',
   {
-    scheduleHistoryId: integer('schedule_history_id')
-      .notNull()
-      .references(() => scheduleHistories.id),
-    questionId: integer('question_id')
-      .notNull()
-      .references(() => questions.id),
+    scheduleHistoryId: requiredRef('schedule_history_id', () => scheduleHistories.id),
+    questionId: requiredRef('question_id', () => questions.id),
     value: text('value').notNull(),
     answeredAt: timestampTz('answered_at').notNull(),
     receivedAt: timestampTz('received_at').notNull(),
@@ -455,9 +428,7 @@ export const focusLosses = pgTable(
   'focus_losses',
   {
     id: serial('id').primaryKey(),
-    scheduleHistoryId: integer('schedule_history_id')
-      .notNull()
-      .references(() => scheduleHistories.id),
+    scheduleHistoryId: requiredRef('schedule_history_id', () => scheduleHistories.id),
     /** The terminal's running count of focus losses in this exam. */
     count: integer('count').notNull(),
     /** When the last loss happened, as the client reports it. */
@@ -488,9 +459,7 @@ export const payments = pgTable(
   {
     id: serial('id').primaryKey(),
     reference: text('reference').notNull().unique(),
-    scheduleHistoryId: integer('schedule_history_id')
-      .notNull()
-      .references(() => scheduleHistories.id),
+    scheduleHistoryId: requiredRef('schedule_history_id', () => scheduleHistories.id),
     purpose: text('purpose', { enum: paymentPurposes }).notNull(),
     status: smallint('status').notNull().default(0),
     outcome: text('outcome', { enum: paymentOutcomes }).notNull().default('open'),
@@ -522,9 +491,7 @@ export const paymentItems = pgTable(
   'payment_items',
   {
     id: serial('id').primaryKey(),
-    paymentId: integer('payment_id')
-      .notNull()
-      .references(() => payments.id),
+    paymentId: requiredRef('payment_id', () => payments.id),
     kind: text('kind', { enum: paymentKinds }).notNull(),
     quantity: integer('quantity').notNull().default(1),
     unitPriceMinor: integer('unit_price_minor').notNull(),
@@ -546,13 +513,9 @@ export const paymentItems = pgTable(
 export const purchases = pgTable(
   'purchases',
   {
-    scheduleHistoryId: integer('schedule_history_id')
-      .notNull()
-      .references(() => scheduleHistories.id),
+    scheduleHistoryId: requiredRef('schedule_history_id', () => scheduleHistories.id),
     kind: text('kind', { enum: paymentKinds }).notNull(),
-    paymentId: integer('payment_id')
-      .notNull()
-      .references(() => payments.id),
+    paymentId: requiredRef('payment_id', () => payments.id),
     paidAt: timestampTz('paid_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.scheduleHistoryId, t.kind] })],
@@ -605,9 +568,7 @@ export const results = pgTable(
 export const resultUnits = pgTable(
   'result_units',
   {
-    scheduleHistoryId: integer('schedule_history_id')
-      .notNull()
-      .references(() => scheduleHistories.id),
+    scheduleHistoryId: requiredRef('schedule_history_id', () => scheduleHistories.id),
     unit: text('unit').notNull(),
     questionCount: integer('question_count').notNull(),
     correctCount: integer('correct_count').notNull(),
@@ -623,9 +584,7 @@ export const unitStatistics = pgTable(
   'unit_statistics',
   {
     id: serial('id').primaryKey(),
-    levelId: integer('level_id')
-      .notNull()
-      .references(() => levels.id),
+    levelId: requiredRef('level_id', () => levels.id),
     organizationId: integer('organization_id').references(() => organizations.id),
     unit: text('unit').notNull(),
     examineeCount: integer('examinee_count').notNull(),
@@ -670,9 +629,7 @@ export const authTokens = pgTable(
   {
     id: serial('id').primaryKey(),
     tokenHash: text('token_hash').notNull().unique(),
-    examineeId: integer('examinee_id')
-      .notNull()
-      .references(() => examinees.id),
+    examineeId: requiredRef('examinee_id', () => examinees.id),
     scheduleHistoryId: integer('schedule_history_id').references(() => scheduleHistories.id),
     /** The login type (seed section 3) the token was issued for; null on tokens older than the column. */
     loginType: smallint('login_type'),
@@ -776,9 +733,7 @@ export const staffTokens = pgTable(
   {
     id: serial('id').primaryKey(),
     tokenHash: text('token_hash').notNull().unique(),
-    staffId: integer('staff_id')
-      .notNull()
-      .references(() => staff.id),
+    staffId: requiredRef('staff_id', () => staff.id),
     createdAt: timestampTz('created_at').notNull(),
     expiresAt: timestampTz('expires_at').notNull(),
     revokedAt: timestampTz('revoked_at'),
@@ -854,9 +809,7 @@ export const documentKinds = ['report', 'certificate'] as const;
 export const documents = pgTable(
   'documents',
   {
-    scheduleHistoryId: integer('schedule_history_id')
-      .notNull()
-      .references(() => scheduleHistories.id),
+    scheduleHistoryId: requiredRef('schedule_history_id', () => scheduleHistories.id),
     kind: text('kind', { enum: documentKinds }).notNull(),
     locale: text('locale').notNull(),
     bytes: bytea('bytes').notNull(),
