@@ -10,43 +10,37 @@
  * (test/helpers/mutation-db.ts) instead of being migrated and seeded again.
  *
  * MUTATION_TESTS=<files or globs, comma separated> runs these instead of the list below
- * (`mutationTests` in vitest.mutation.config.ts: a quick measure, its score a lower bound).
+ * (`mutationConfig` in vitest.mutation.config.ts: a quick measure, its score a lower bound).
  */
-import { defineConfig } from 'vitest/config';
 import base from './vite.config.ts';
-import { mutationTests, QuickFirstSequencer } from './vitest.mutation.config.ts';
+import { mutationConfig } from './vitest.mutation.config.ts';
 
-export default defineConfig({
-  ...base,
-  test: {
-    ...base.test,
-    // One list of files, run as listed (not vite.config.ts's two projects).
-    projects: undefined,
-    include: mutationTests([
-      'test/api/login.test.ts',
-      'test/api/login-id.test.ts',
-      'test/api/examinee.test.ts',
-      'test/api/logout.test.ts',
-      'test/api/device.test.ts',
-      'test/api/exam.test.ts',
-      'test/api/answer-outcome.test.ts',
-      'test/api/offline-answers.test.ts',
-      'test/api/tokens.test.ts',
-      'test/api/sitting.test.ts',
-      'test/api/status-refusals.test.ts',
-      'test/api/login-rules.test.ts',
-      'test/api/answer-save.test.ts',
-      'test/api/answers-rules.test.ts',
-      'test/api/pages.test.ts',
-      'test/api/lookups-mutation.test.ts',
-      'test/api/passwords-mutation.test.ts',
-      'test/api/batching.test.ts',
-      'test/api/errors-mutation.test.ts',
-      'test/api/login-mutation.test.ts',
-      'test/api/tokens-mutation.test.ts',
-    ]),
+export default mutationConfig(
+  [
+    'test/api/login.test.ts',
+    'test/api/login-id.test.ts',
+    'test/api/examinee.test.ts',
+    'test/api/logout.test.ts',
+    'test/api/device.test.ts',
+    'test/api/exam.test.ts',
+    'test/api/answer-outcome.test.ts',
+    'test/api/offline-answers.test.ts',
+    'test/api/tokens.test.ts',
+    'test/api/sitting.test.ts',
+    'test/api/status-refusals.test.ts',
+    'test/api/login-rules.test.ts',
+    'test/api/answer-save.test.ts',
+    'test/api/answers-rules.test.ts',
+    'test/api/pages.test.ts',
+    'test/api/lookups-mutation.test.ts',
+    'test/api/passwords-mutation.test.ts',
+    'test/api/batching.test.ts',
+    'test/api/errors-mutation.test.ts',
+    'test/api/login-mutation.test.ts',
+    'test/api/tokens-mutation.test.ts',
+  ],
+  {
     setupFiles: [...(base.test?.setupFiles ?? []), 'test/helpers/mutation-db.ts'],
-    sequence: { sequencer: QuickFirstSequencer },
     env: { TEST_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/mutation' },
   },
-});
+);

@@ -20,14 +20,14 @@
  * a lower bound), e.g.
  *   MUTATION_TESTS='test/machines/session*.test.ts,test/view/session-connect.test.ts' \
  *     npx stryker run stryker.config.mjs --mutate machines/session/session.machine.ts ...
- * The server's run (vitest.mutation-server.config.ts) reads the same variable (`mutationTests`).
+ * The server's run (vitest.mutation-server.config.ts) is built the same way (`mutationConfig`).
  */
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { BaseSequencer, type InlineConfig, type TestSpecification } from 'vitest/node';
 import base from './vite.config.ts';
 
 /** The files or globs of MUTATION_TESTS (see the header), or `defaults` when it is unset or empty. */
-export function mutationTests(defaults: string[]): string[] {
+function mutationTests(defaults: string[]): string[] {
   const only = (process.env.MUTATION_TESTS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
   return only.length > 0 ? only : defaults;
 }
@@ -58,18 +58,27 @@ export class QuickFirstSequencer extends BaseSequencer {
   }
 }
 
-export default defineConfig({
-  ...base,
-  test: {
-    ...base.test,
-    // One list of files, run as listed (not vite.config.ts's two projects).
-    projects: undefined,
-    include: mutationTests([
-      'test/machines/**/*.test.ts',
-      'test/model/*.model.test.ts',
-      'test/view/*-connect.test.ts',
-      'test/view/admin-client.test.ts',
-    ]),
-    sequence: { sequencer: QuickFirstSequencer },
-  },
-});
+/**
+ * A mutation run's configuration: vite.config.ts's, one list of files (MUTATION_TESTS, else
+ * `defaults`) run as listed, quick files first, and the run's own `settings` over the rest.
+ */
+export function mutationConfig(defaults: string[], settings: InlineConfig = {}) {
+  return defineConfig({
+    ...base,
+    test: {
+      ...base.test,
+      // One list of files, run as listed (not vite.config.ts's two projects).
+      projects: undefined,
+      include: mutationTests(defaults),
+      sequence: { sequencer: QuickFirstSequencer },
+      ...settings,
+    },
+  });
+}
+
+export default mutationConfig([
+  'test/machines/**/*.test.ts',
+  'test/model/*.model.test.ts',
+  'test/view/*-connect.test.ts',
+  'test/view/admin-client.test.ts',
+]);
