@@ -87,25 +87,14 @@ export function createApp(options: CreateAppOptions): Hono<AppEnv> {
   for (const [path, loginPath] of Object.entries(loginPaths)) api.use(path, guardLogin(loginPath, { throttle, metrics, security }));
   // Any successful exam call is contact for the proctor roster (the heartbeat records its own).
   api.use('/exam/*', recordExamContact(deps));
-  api.route('/', healthRoutes(deps));
-  api.route('/', pageRoutes(deps));
-  api.route('/', authRoutes(deps));
-  api.route('/', sessionRoutes(deps));
-  api.route('/', examRoutes(deps));
-  api.route('/', presenceRoutes(deps));
-  api.route('/', adminRoutes(deps));
-  api.route('/', examImportRoutes(deps));
-  api.route('/', importRoutes(deps));
-  api.route('/', staffRoutes(deps));
-  api.route('/', ssoRoutes(deps));
-  api.route('/', documentRoutes(deps, options.documents));
-  api.route('/', exportRoutes(deps));
-  api.route('/', resultRoutes(deps));
-  api.route('/', tutorialRoutes(deps));
-  api.route('/', testClockRoutes(deps));
-  api.route('/', paymentRoutes(deps));
-  api.route('/', cspReportRoutes(deps, { metrics, throttle, security }));
-  api.route('/', metricsRoutes(deps, metrics));
+  // Hono tries the routes in this order.
+  const routeGroups = [
+    healthRoutes(deps), pageRoutes(deps), authRoutes(deps), sessionRoutes(deps), examRoutes(deps), presenceRoutes(deps),
+    adminRoutes(deps), examImportRoutes(deps), importRoutes(deps), staffRoutes(deps), ssoRoutes(deps),
+    documentRoutes(deps, options.documents), exportRoutes(deps), resultRoutes(deps), tutorialRoutes(deps),
+    testClockRoutes(deps), paymentRoutes(deps), cspReportRoutes(deps, { metrics, throttle, security }), metricsRoutes(deps, metrics),
+  ];
+  for (const routes of routeGroups) api.route('/', routes);
   api.all('*', () => {
     throw new DomainError('NOT_FOUND', 'No such API route.');
   });
