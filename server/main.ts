@@ -30,7 +30,10 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { ROSTER_POLL_MS } from '../contract/admin.ts';
+import { PRESENCE_INTERVAL_MS } from '../contract/presence.ts';
 import { createOffsetClock, systemClock, type Clock } from './clock.ts';
 import { apiProcessCount, configFromEnv, defaultSettings, hoursToMs, paymentSettingsFromEnv, type AppSettings, type ServerConfig } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -191,6 +194,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const s = serve({ fetch: front.fetch, port: options.port ?? 3000, hostname: options.hostname }, () => resolve(s));
       s.once('error', reject);
+      keepIdleConnections(s);
     });
   } catch (error) {
     await jobRunner?.stop();
@@ -233,6 +237,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       return closing;
     },
   };
+}
+
+/**
+ * How long an idle keep-alive connection stays open: longer than the gap between two requests
+ * of a client that polls (the proctor's roster, the exam's presence beat), so each poll reuses
+ * its connection. Node's default, 5 s, is the roster's poll interval: the server would close a
+ * connection just as the next poll is sent on it, and that request would meet a reset.
+ */
+export const IDLE_CONNECTION_MS = Math.max(ROSTER_POLL_MS, PRESENCE_INTERVAL_MS) + 5_000;
+
+function keepIdleConnections(server: ServerType): void {
+  if (!('keepAliveTimeout' in server)) return;
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
+  // A request's headers get at least as long as an idle connection (Node's rule for the two).
+  server.headersTimeout = Math.max(server.headersTimeout, IDLE_CONNECTION_MS + 1_000);
 }
 
 /** The options `node server/main.ts` starts with, from the environment. */

@@ -108,20 +108,7 @@ function toStaffSchedule(row: { id: number; code: string; name: string; startsAt
 
 /** The staff member's organisation's schedule with this code (in any case: lookups.ts `byCode`), or NOT_FOUND. */
 export async function findSchedule(tx: Tx, principal: StaffPrincipal, code: string): Promise<StaffSchedule> {
-  const row = await byCode(
-    (match) =>
-      tx
-        .select(scheduleColumns)
-        .from(schedules)
-        .leftJoin(venues, eq(venues.id, schedules.venueId))
-        .where(and(match, withinReach(principal, schedules.organizationId)))
-        .orderBy(asc(schedules.id))
-        .limit(1),
-    schedules.scheduleCode,
-    code,
-  );
-  if (!row) throw notFound('No such schedule.');
-  return toStaffSchedule(row);
+  return (await scheduleRoomAndSnapshot(tx, principal, code, undefined)).schedule;
 }
 
 /** A venue (room) of the staff member's organisation, or NOT_FOUND. */
@@ -336,8 +323,9 @@ function parseSnapshot(text: string): RosterSnapshot {
 const askedRoom = alias(venues, 'asked_room');
 
 /**
- * What a roster answer reads before its rows, in one statement: the schedule (findSchedule), the
- * room asked for (findVenue; null when none is) and the current snapshot (`pg_current_snapshot()`).
+ * The staff member's organisation's schedule with this code (in any case: lookups.ts `byCode`),
+ * or NOT_FOUND; in the same statement, what a roster answer reads before its rows: the room asked
+ * for (as findVenue; null when none is) and the current snapshot (`pg_current_snapshot()`).
  */
 async function scheduleRoomAndSnapshot(
   tx: Tx,

@@ -4,16 +4,19 @@
  * client route, never cached), reads its settings from the environment, and closes cleanly.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ROSTER_POLL_MS } from '../../contract/admin.ts';
 import { HealthResponseSchema } from '../../contract/http.ts';
+import { PRESENCE_INTERVAL_MS } from '../../contract/presence.ts';
 import { LoginResponseSchema } from '../../contract/session.ts';
 import { createFakeClock } from '../../server/clock.ts';
 import { apiProcessCount, configFromEnv } from '../../server/config.ts';
 import { silentLogger } from '../../server/logger.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
+import { IDLE_CONNECTION_MS, startServer, type RunningServer } from '../../server/main.ts';
 import { createTestDatabase, testDatabaseKinds } from '../helpers/db.ts';
 
 const kinds = await testDatabaseKinds();
@@ -80,6 +83,27 @@ describe('startServer', () => {
     const response = await fetch(`${server.url}/api/exams-of-the-future`);
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  test('keeps an idle connection open past a poll interval, so the next poll reuses it', async () => {
+    // One socket: the second request goes on the first one's connection if the server kept it.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+        const request = httpGet(`${server.url}/api/health`, { agent }, (response) => {
+          response.resume();
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, reused: request.reusedSocket }));
+        });
+        request.on('error', reject);
+      });
+    try {
+      expect(await get()).toEqual({ status: 200, reused: false });
+      await new Promise((resolve) => setTimeout(resolve, ROSTER_POLL_MS + 1_000));
+      expect(await get()).toEqual({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
+    expect(IDLE_CONNECTION_MS).toBeGreaterThan(Math.max(ROSTER_POLL_MS, PRESENCE_INTERVAL_MS));
   });
 
   test('close() stops listening and may be called twice', async () => {

@@ -243,10 +243,8 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
 
     // The proctors: each loads its room in full, then polls its changes every
     // ROSTER_POLL_MS at its own phase until `stop`; the floor once a second beside them.
-    // A proctor's connection idles 5 s between polls, as long as the server keeps an idle one
-    // (Node's keepAliveTimeout): closed after 3 s idle here, so no poll is sent on a connection
-    // the server is closing (a browser retries such a request; this client would count a reset).
-    const proctorAgent = new Agent({ keepAlive: true, maxSockets: Math.max(1, PROCTORS), timeout: 3_000 });
+    // A proctor's connection idles between polls; the server keeps it (IDLE_CONNECTION_MS).
+    const proctorAgent = new Agent({ keepAlive: true, maxSockets: Math.max(1, PROCTORS) });
     const rowsPerPoll: number[] = [];
     const floorTimes: number[] = [];
     const startProctors = async () => {
