@@ -176,6 +176,11 @@ function problemsOf(issues: readonly v.BaseIssue<unknown>[]): ImportProblem[] {
   return [...byColumn.values()];
 }
 
+/** Each checked row planned by `plan`; a row that did not read cleanly is refused as it stands. */
+export function planRows<T>(checked: readonly Checked<T>[], plan: (checked: Checked<T>, value: T) => PlannedRow): PlannedRow[] {
+  return checked.map((c) => (!c.value || c.problems.length > 0 ? refused(c) : plan(c, c.value)));
+}
+
 /** A refused row of the plan. */
 export function refused(checked: Checked<unknown>, extra: readonly ImportProblem[] = []): PlannedRow {
   return { row: checked.record.row, key: checked.key, outcome: 'refuse', problems: [...checked.problems, ...extra] };

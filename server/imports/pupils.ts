@@ -38,6 +38,7 @@ import {
   optionalCell,
   overlay,
   plannedRow,
+  planRows,
   queryRows,
   refused,
   requiredText,
@@ -139,9 +140,7 @@ export const pupilsImporter: RosterImporter = {
     const loginIdsInFile = new Set<string>();
     const loginCodesInFile = new Set<string>();
     const changes: Change[] = [];
-    const rows: PlannedRow[] = checked.map((c) => {
-      if (!c.value || c.problems.length > 0) return refused(c);
-      const row = c.value;
+    const rows = planRows(checked, (c, row) => {
       const problems: PlannedRow['problems'] = [];
       const school = schools.get(fold(row.school));
       if (!school) return refused(c, [{ column: 'school', reason: 'unknown_school', value: row.school }]);

@@ -18,7 +18,7 @@ import * as v from 'valibot';
 import { ApplicationMode } from '../../contract/enums.ts';
 import type { Tx } from '../db/client.ts';
 import { exams, organizations, scheduleExams, scheduleHistories, schedules, venues } from '../db/schema.ts';
-import { checkRecords, codeCell, fold, instantCell, optionalCell, overlay, plannedRow, refused, requiredText, type PlannedRow, type RosterImporter } from './plan.ts';
+import { checkRecords, codeCell, fold, instantCell, optionalCell, overlay, plannedRow, planRows, refused, requiredText, type PlannedRow, type RosterImporter } from './plan.ts';
 import { organizationsByCode, venuesOf } from './venues.ts';
 
 const ScheduleRowSchema = v.object({
@@ -85,9 +85,7 @@ export const schedulesImporter: RosterImporter = {
 
     type Change = { id: number | null; code: string; organizationId: number; venueId: number | null; state: ScheduleState; addExamIds: number[]; removeExamIds: number[] };
     const changes: Change[] = [];
-    const rows: PlannedRow[] = checked.map((c) => {
-      if (!c.value || c.problems.length > 0) return refused(c);
-      const row = c.value;
+    const rows = planRows(checked, (c, row) => {
       const problems: PlannedRow['problems'] = [];
       const school = schools.get(fold(row.school));
       if (!school) problems.push({ column: 'school', reason: 'unknown_school', value: row.school });

@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { DisplayFlag } from '../../contract/enums.ts';
 import type { Tx } from '../db/client.ts';
 import { organizationCategories, organizations, regions } from '../db/schema.ts';
-import { checkRecords, codeCell, flagCell, fold, optionalCell, overlay, plannedRow, refused, requiredText, type PlannedRow, type RosterImporter } from './plan.ts';
+import { checkRecords, codeCell, flagCell, fold, optionalCell, overlay, plannedRow, planRows, requiredText, type RosterImporter } from './plan.ts';
 
 /** The login methods of seed section 3, as the file names them. */
 export const loginMethodWords = { code: 1, oauth: 2, examinee: 3 } as const;
@@ -63,9 +63,7 @@ export const schoolsImporter: RosterImporter = {
     const byCode = new Map(stored.map((row) => [fold(row.code), row]));
 
     const changes: { id: number | null; code: string; state: SchoolState }[] = [];
-    const rows: PlannedRow[] = checked.map((c) => {
-      if (!c.value || c.problems.length > 0) return refused(c);
-      const { code, ...given } = c.value;
+    const rows = planRows(checked, (c, { code, ...given }) => {
       const existing = byCode.get(fold(code));
       const before: SchoolState | null = existing
         ? {

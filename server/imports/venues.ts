@@ -7,7 +7,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Tx } from '../db/client.ts';
 import { organizations, regions, venues } from '../db/schema.ts';
-import { checkRecords, codeCell, flagCell, fold, optionalCell, overlay, plannedRow, refused, requiredText, type PlannedRow, type RosterImporter } from './plan.ts';
+import { checkRecords, codeCell, flagCell, fold, optionalCell, overlay, plannedRow, planRows, refused, requiredText, type RosterImporter } from './plan.ts';
 
 const VenueRowSchema = v.object({
   school: codeCell,
@@ -46,15 +46,14 @@ export const venuesImporter: RosterImporter = {
     const stored = await venuesOf(tx, [...schools.values()].map((school) => school.id));
 
     const changes: { id: number | null; organizationId: number; name: string; state: VenueState }[] = [];
-    const rows: PlannedRow[] = checked.map((c) => {
-      if (!c.value || c.problems.length > 0) return refused(c);
-      const school = schools.get(fold(c.value.school));
-      if (!school) return refused(c, [{ column: 'school', reason: 'unknown_school', value: c.value.school }]);
-      const existing = stored.get(`${school.id}/${c.value.name}`);
+    const rows = planRows(checked, (c, row) => {
+      const school = schools.get(fold(row.school));
+      if (!school) return refused(c, [{ column: 'school', reason: 'unknown_school', value: row.school }]);
+      const existing = stored.get(`${school.id}/${row.name}`);
       const before: VenueState | null = existing ? { region: existing.region, disabled: existing.disabled } : null;
-      const after = overlay(before ?? { region: null, disabled: false }, { region: c.value.region, disabled: c.value.disabled });
-      const planned = plannedRow(c, `venue:${school.code}/${c.value.name}`, before, after);
-      if (planned.outcome === 'create' || planned.outcome === 'update') changes.push({ id: existing?.id ?? null, organizationId: school.id, name: c.value.name, state: after });
+      const after = overlay(before ?? { region: null, disabled: false }, { region: row.region, disabled: row.disabled });
+      const planned = plannedRow(c, `venue:${school.code}/${row.name}`, before, after);
+      if (planned.outcome === 'create' || planned.outcome === 'update') changes.push({ id: existing?.id ?? null, organizationId: school.id, name: row.name, state: after });
       return planned;
     });
 
