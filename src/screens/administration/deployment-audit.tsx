@@ -5,12 +5,12 @@
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
 import type { AdministrationApi } from '../../../machines/administration/administration.connect.ts';
-import { PageHeading } from '../../components/page/page.tsx';
 import { formatDate, formatTime } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { auditActionLabels } from '../../i18n/administration-messages.ts';
 import { ListState, RefreshButton } from './list-state.tsx';
 import { AdminTable } from './admin-table.tsx';
+import { AdminSection } from './admin-section.tsx';
 import styles from './administration.module.css';
 
 /** A record's fields as "key: value", one a line (the values are the server's, not translated). */
@@ -25,13 +25,7 @@ export function DeploymentAudit({ api }: { api: AdministrationApi['audit'] }) {
   const { i18n } = useLingui();
   const { language } = useLanguage();
   return (
-    <section aria-labelledby="admin-audit" className={styles.section}>
-      <div className={styles.titleRow}>
-        <PageHeading id="admin-audit">
-          <Trans>Audit log</Trans>
-        </PageHeading>
-        <RefreshButton list={api} />
-      </div>
+    <AdminSection id="admin-audit" title={<Trans>Audit log</Trans>} actions={<RefreshButton list={api} />}>
       <ListState list={api} empty={api.entries.length === 0} emptyText={<Trans>Nothing has been changed yet.</Trans>}>
         <AdminTable
           labelledBy="admin-audit"
@@ -62,6 +56,6 @@ export function DeploymentAudit({ api }: { api: AdministrationApi['audit'] }) {
           ))}
         </AdminTable>
       </ListState>
-    </section>
+    </AdminSection>
   );
 }

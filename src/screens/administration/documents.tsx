@@ -8,11 +8,11 @@ import { Trans } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { AdministrationApi } from '../../../machines/administration/administration.connect.ts';
 import type { DownloadedFile } from '../../../machines/administration/administration.types.ts';
-import { PageHeading } from '../../components/page/page.tsx';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import { StaffFailure } from '../proctor/staff-failure.tsx';
 import { ClassroomSelect } from './classroom-select.tsx';
 import { ListState } from './list-state.tsx';
+import { AdminSection } from './admin-section.tsx';
 import styles from './administration.module.css';
 
 type DocumentsApi = AdministrationApi['documents'];
@@ -58,10 +58,7 @@ export function Documents({ api }: { api: DocumentsApi }) {
   const ask = (kind: 'slips' | 'results') => chosen && download.ask({ kind, scheduleCode: chosen.schedule.code, venueId });
 
   return (
-    <section aria-labelledby="admin-documents" className={styles.section}>
-      <PageHeading id="admin-documents">
-        <Trans>Login slips and results</Trans>
-      </PageHeading>
+    <AdminSection id="admin-documents" title={<Trans>Login slips and results</Trans>}>
       <ListState list={api} empty={periods.length === 0} emptyText={<Trans>No test periods yet. Import them under Imports.</Trans>}>
         <div className={styles.form}>
           <div className="field">
@@ -86,6 +83,6 @@ export function Documents({ api }: { api: DocumentsApi }) {
         {download.status === 'failed' && <StaffFailure code={download.failure} message={staffFailureMessage(download.failure ?? 'GENERIC_ERROR')} onRetry={download.retry} />}
         {download.file && <SaveLink file={download.file} />}
       </ListState>
-    </section>
+    </AdminSection>
   );
 }

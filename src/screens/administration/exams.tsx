@@ -5,23 +5,16 @@
  */
 import { Trans } from '@lingui/react/macro';
 import type { AdministrationApi } from '../../../machines/administration/administration.connect.ts';
-import { PageHeading } from '../../components/page/page.tsx';
 import { formatNumber } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { ListState, RefreshButton } from './list-state.tsx';
 import { AdminTable } from './admin-table.tsx';
-import styles from './administration.module.css';
+import { AdminSection } from './admin-section.tsx';
 
 export function Exams({ api }: { api: AdministrationApi['exams'] }) {
   const { language } = useLanguage();
   return (
-    <section aria-labelledby="admin-exams" className={styles.section}>
-      <div className={styles.titleRow}>
-        <PageHeading id="admin-exams">
-          <Trans>Exams</Trans>
-        </PageHeading>
-        <RefreshButton list={api} />
-      </div>
+    <AdminSection id="admin-exams" title={<Trans>Exams</Trans>} actions={<RefreshButton list={api} />}>
       <ListState list={api} empty={api.items.length === 0} emptyText={<Trans>No exams yet. Import one under Imports.</Trans>}>
         <AdminTable
           labelledBy="admin-exams"
@@ -52,6 +45,6 @@ export function Exams({ api }: { api: AdministrationApi['exams'] }) {
           })}
         </AdminTable>
       </ListState>
-    </section>
+    </AdminSection>
   );
 }

@@ -13,7 +13,6 @@ import { useEffect, useId, useRef, type RefObject } from 'react';
 import type { AdministrationApi } from '../../../machines/administration/administration.connect.ts';
 import { importOutcomes } from '../../../machines/administration/administration.types.ts';
 import { CheckIcon, ErrorIcon, InfoIcon } from '../../components/icon/icons.tsx';
-import { PageHeading } from '../../components/page/page.tsx';
 import { formatNumber } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { importKindLabels, importReasonMessages, outcomeLabels } from '../../i18n/administration-messages.ts';
@@ -21,6 +20,7 @@ import { subjectName } from '../../i18n/subjects.ts';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import { StaffFailure } from '../proctor/staff-failure.tsx';
 import { AdminTable } from './admin-table.tsx';
+import { AdminSection } from './admin-section.tsx';
 import styles from './administration.module.css';
 
 type ImportsApi = AdministrationApi['imports'];
@@ -146,10 +146,7 @@ export function Imports({ api }: { api: ImportsApi }) {
   const check = () => (api.kind === 'exam' ? api.check({ subject: typed('subject'), level: typed('level'), levelName: typed('level_name') }) : api.check());
 
   return (
-    <section aria-labelledby="admin-imports" className={styles.section}>
-      <PageHeading id="admin-imports">
-        <Trans>Imports</Trans>
-      </PageHeading>
+    <AdminSection id="admin-imports" title={<Trans>Imports</Trans>}>
       <p><Trans>Import in this order: schools, classrooms, test periods, pupils. Checking a file changes nothing; applying imports all of it or nothing.</Trans></p>
       <div className={styles.form}>
         <div className="field">
@@ -195,6 +192,6 @@ export function Imports({ api }: { api: ImportsApi }) {
       {busy && <p role="status">{api.status === 'checking' ? <Trans>Checking…</Trans> : <Trans>Applying…</Trans>}</p>}
       {api.failure && <StaffFailure code={api.failure} message={staffFailureMessage(api.failure)} onRetry={check} />}
       {api.plan && !busy && <Plan api={api} />}
-    </section>
+    </AdminSection>
   );
 }

@@ -9,13 +9,13 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AdministrationApi } from '../../../machines/administration/administration.connect.ts';
 import { CheckIcon } from '../../components/icon/icons.tsx';
-import { PageHeading } from '../../components/page/page.tsx';
 import { formatDate } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import { StaffFailure } from '../proctor/staff-failure.tsx';
 import { ClassroomSelect } from './classroom-select.tsx';
 import { ListState, RefreshButton } from './list-state.tsx';
+import { AdminSection } from './admin-section.tsx';
 import styles from './administration.module.css';
 
 type SchoolsApi = AdministrationApi['schools'];
@@ -141,13 +141,7 @@ function PupilSearch({ api }: { api: SchoolsApi }) {
 export function SchoolsAndPupils({ api }: { api: SchoolsApi }) {
   const { language } = useLanguage();
   return (
-    <section aria-labelledby="admin-schools" className={styles.section}>
-      <div className={styles.titleRow}>
-        <PageHeading id="admin-schools">
-          <Trans>Schools and pupils</Trans>
-        </PageHeading>
-        <RefreshButton list={api} />
-      </div>
+    <AdminSection id="admin-schools" title={<Trans>Schools and pupils</Trans>} actions={<RefreshButton list={api} />}>
       <ListState list={api} empty={api.items.length === 0} emptyText={<Trans>No schools yet. Import them under Imports, starting with the schools file.</Trans>}>
         <PupilSearch api={api} />
         <h2><Trans>Schools</Trans></h2>
@@ -185,6 +179,6 @@ export function SchoolsAndPupils({ api }: { api: SchoolsApi }) {
           </article>
         ))}
       </ListState>
-    </section>
+    </AdminSection>
   );
 }

@@ -13,12 +13,12 @@ import { STAFF_PASSWORD_MIN_LENGTH, staffRoles, type StaffRole } from '../../../
 import type { AdministrationApi } from '../../../machines/administration/administration.connect.ts';
 import type { StaffField, StaffFormValues } from '../../../machines/administration/administration.types.ts';
 import { CheckIcon, ErrorIcon } from '../../components/icon/icons.tsx';
-import { PageHeading } from '../../components/page/page.tsx';
 import { roleLabels } from '../../i18n/administration-messages.ts';
 import { requiredFieldMessage } from '../../i18n/field-messages.ts';
 import { staffFailureMessage } from '../../i18n/proctor-messages.ts';
 import { ListState } from './list-state.tsx';
 import { AdminTable } from './admin-table.tsx';
+import { AdminSection } from './admin-section.tsx';
 import styles from './administration.module.css';
 
 type StaffApi = AdministrationApi['staff'];
@@ -155,17 +155,15 @@ export function Staff({ api }: { api: StaffApi }) {
   const { i18n } = useLingui();
   const outcomeName = api.outcome?.name ?? '';
   return (
-    <section aria-labelledby="admin-staff" className={styles.section}>
-      <div className={styles.titleRow}>
-        <PageHeading id="admin-staff">
-          <Trans>Staff</Trans>
-        </PageHeading>
-        {api.status === 'ready' && (
-          <button type="button" className="button" data-variant="primary" onClick={api.add} disabled={!api.canChange}>
-            <Trans>Add a staff member</Trans>
-          </button>
-        )}
-      </div>
+    <AdminSection
+      id="admin-staff"
+      title={<Trans>Staff</Trans>}
+      actions={api.status === 'ready' && (
+        <button type="button" className="button" data-variant="primary" onClick={api.add} disabled={!api.canChange}>
+          <Trans>Add a staff member</Trans>
+        </button>
+      )}
+    >
       {api.outcome && (
         <div className="alert" data-tone="success" role="status">
           <CheckIcon />
@@ -208,6 +206,6 @@ export function Staff({ api }: { api: StaffApi }) {
           ))}
         </AdminTable>
       </ListState>
-    </section>
+    </AdminSection>
   );
 }
