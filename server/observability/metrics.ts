@@ -80,35 +80,14 @@ export function createMetrics(options: { db: Db; clock: Clock; logger: Logger; c
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const answerSaves = new Counter({
-    name: 'gradus_answer_saves_total',
-    help: 'Answers the server took, by outcome (saved, duplicate, superseded).',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  const answerSavesLate = new Counter({
-    name: 'gradus_answer_saves_late_total',
-    help: 'Answers saved after the deadline (outbox uploads arriving late, within the upload window).',
-    registers: [registry],
-  });
-  const answerRefusals = new Counter({
-    name: 'gradus_answer_refusals_total',
-    help: 'Answers refused, by error code.',
-    labelNames: ['code'] as const,
-    registers: [registry],
-  });
-  const loginThrottled = new Counter({
-    name: 'gradus_login_throttled_total',
-    help: 'Login attempts refused by a throttle, by limit.',
-    labelNames: ['limit'] as const,
-    registers: [registry],
-  });
-  const cspReports = new Counter({
-    name: 'gradus_csp_reports_total',
-    help: 'Content-Security-Policy violations reported by browsers, by directive.',
-    labelNames: ['directive'] as const,
-    registers: [registry],
-  });
+  /** A counter of this process, with these labels (none: one series). */
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+    new Counter<L>({ name, help, labelNames, registers: [registry] });
+  const answerSaves = counter('gradus_answer_saves_total', 'Answers the server took, by outcome (saved, duplicate, superseded).', ['outcome']);
+  const answerSavesLate = counter('gradus_answer_saves_late_total', 'Answers saved after the deadline (outbox uploads arriving late, within the upload window).');
+  const answerRefusals = counter('gradus_answer_refusals_total', 'Answers refused, by error code.', ['code']);
+  const loginThrottled = counter('gradus_login_throttled_total', 'Login attempts refused by a throttle, by limit.', ['limit']);
+  const cspReports = counter('gradus_csp_reports_total', 'Content-Security-Policy violations reported by browsers, by directive.', ['directive']);
 
   // --- Read from the database, at most once per DB_SNAPSHOT_MS ---------------------------------
   type Snapshot = {
