@@ -44,3 +44,9 @@ export function useKioskApi(): () => KioskApi {
   const kiosk = useKioskActor();
   return useCallback(() => connect(kiosk.getSnapshot(), kiosk.send), [kiosk]);
 }
+
+/** "Check this terminal" of a login page: acts on the kiosk as it is when the link is pressed. */
+export function useCheckTerminal(): Pick<KioskApi, 'checkTerminal'> {
+  const kiosk = useKioskApi();
+  return { checkTerminal: () => kiosk().checkTerminal() };
+}

@@ -4,14 +4,12 @@
  */
 import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { LoginCodeScreen } from '../../screens/login-code/login-code.tsx';
-import { useKioskApi } from '../use-kiosk.ts';
+import { useCheckTerminal } from '../use-kiosk.ts';
 import { useSession } from './use-session.ts';
 
 export function ConnectedLoginCode() {
-  const kiosk = useKioskApi();
-  // The kiosk as it is when the link is pressed.
-  const checkTerminal = { checkTerminal: () => kiosk().checkTerminal() };
+  const kiosk = useCheckTerminal();
   const api = useSession()?.loginCode;
   if (!api) return <BootingScreen />;
-  return <LoginCodeScreen api={api} kiosk={checkTerminal} />;
+  return <LoginCodeScreen api={api} kiosk={kiosk} />;
 }

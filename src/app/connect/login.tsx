@@ -4,14 +4,12 @@
  */
 import { BootingScreen } from '../../screens/booting/booting.tsx';
 import { LoginScreen } from '../../screens/login/login.tsx';
-import { useKioskApi } from '../use-kiosk.ts';
+import { useCheckTerminal } from '../use-kiosk.ts';
 import { useSession } from './use-session.ts';
 
 export function ConnectedLogin() {
-  const kiosk = useKioskApi();
-  // The kiosk as it is when the link is pressed.
-  const checkTerminal = { checkTerminal: () => kiosk().checkTerminal() };
+  const kiosk = useCheckTerminal();
   const api = useSession()?.login;
   if (!api) return <BootingScreen />;
-  return <LoginScreen api={api} kiosk={checkTerminal} />;
+  return <LoginScreen api={api} kiosk={kiosk} />;
 }
