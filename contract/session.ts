@@ -254,35 +254,26 @@ export type SsoErrorCode = (typeof ssoErrorCodes)[number];
 /** GET /sso/oidc/start?school= : generic OpenID Connect sign-in for one school (its organisation code). */
 export const OidcStartQuerySchema = v.object({ school: CodeSchema });
 
+/** A page's query (the address the browser opened): each named key optional, every value a string. */
+export function pageQuery<K extends string>(...keys: K[]) {
+  return v.object(Object.fromEntries(keys.map((key) => [key, v.optional(v.string())])) as Record<K, v.OptionalSchema<v.StringSchema<undefined>, undefined>>);
+}
+
 /**
  * The query of /oauth (seed section 2, rule 1), where every single sign-on ends: a token, or
- * an error with its code. Values arrive as strings.
+ * an error with its code.
  */
-export const OauthQuerySchema = v.object({
-  accessToken: v.optional(v.string()),
-  schoolId: v.optional(v.string()),
-  loginType: v.optional(v.string()),
-  error: v.optional(v.string()),
-  errorCode: v.optional(v.string()),
-  orgCode: v.optional(v.string()),
-  orgStepMode: v.optional(v.string()),
-});
+export const OauthQuerySchema = pageQuery('accessToken', 'schoolId', 'loginType', 'error', 'errorCode', 'orgCode', 'orgStepMode');
 
 export type OauthQuery = v.InferOutput<typeof OauthQuerySchema>;
 
 /** The query of /oauth-kaigen, /oauth-kaigen-philippine, /oauth-kenya and /oauth-egypt (rules 2, 3). */
-export const PartnerEntryQuerySchema = v.object({
-  token: v.optional(v.string()),
-  language: v.optional(v.string()),
-  loginType: v.optional(v.string()),
-  orgCode: v.optional(v.string()),
-  orgStepMode: v.optional(v.string()),
-});
+export const PartnerEntryQuerySchema = pageQuery('token', 'language', 'loginType', 'orgCode', 'orgStepMode');
 
 export type PartnerEntryQuery = v.InferOutput<typeof PartnerEntryQuerySchema>;
 
 /** The query of /app-entry (rule 4). */
-export const AppEntryQuerySchema = v.object({ organization_code: v.optional(v.string()) });
+export const AppEntryQuerySchema = pageQuery('organization_code');
 
 /** GET /me: who a bearer token belongs to (after a single sign-on, the token is all we have). */
 export const MeResponseSchema = v.object({

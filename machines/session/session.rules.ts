@@ -11,6 +11,7 @@ import type { ErrorCode } from '../../contract/errors.ts';
 import {
   AppEntryQuerySchema,
   OauthQuerySchema,
+  pageQuery,
   PartnerEntryQuerySchema,
   SsoErrorCodeSchema,
   type ExamineeSession,
@@ -80,16 +81,7 @@ export function isProtectedPath(path: string): boolean {
 export const keptExamEndCodes: ReadonlySet<string> = new Set(['INCORRECT_DEVICE', 'ER_SCHEDULE_HISTORY_RETAKE']);
 
 /** The login page's query: its school or schedule, and how the last session ended. */
-export const LoginPageQuerySchema = v.object({
-  org_code: v.optional(v.string()),
-  school: v.optional(v.string()),
-  schedule_code: v.optional(v.string()),
-  login_type: v.optional(v.string()),
-  venue_id: v.optional(v.string()),
-  from: v.optional(v.string()),
-  logout: v.optional(v.string()),
-  error_code: v.optional(v.string()),
-});
+export const LoginPageQuerySchema = pageQuery('org_code', 'school', 'schedule_code', 'login_type', 'venue_id', 'from', 'logout', 'error_code');
 export type LoginPageQuery = v.InferOutput<typeof LoginPageQuerySchema>;
 
 /** Only the keys a schema knows, as strings; an unparsable query is an empty one. */
