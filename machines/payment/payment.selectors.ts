@@ -10,16 +10,11 @@ import type { PaymentPhase, PaymentView } from './payment.types.ts';
 
 export type PaymentSnapshot = SnapshotFrom<typeof paymentMachine>;
 
+/** The phases that are the machine's top states by name, in the order they are tried; any other state is choosing. */
+const statePhases = ['loading', 'loadFailed', 'startingCheckout', 'checkout', 'returning', 'confirming', 'declined', 'paid'] as const satisfies readonly PaymentPhase[];
+
 function phaseOf(snapshot: PaymentSnapshot): PaymentPhase {
-  if (snapshot.matches('loading')) return 'loading';
-  if (snapshot.matches('loadFailed')) return 'loadFailed';
-  if (snapshot.matches('startingCheckout')) return 'startingCheckout';
-  if (snapshot.matches('checkout')) return 'checkout';
-  if (snapshot.matches('returning')) return 'returning';
-  if (snapshot.matches('confirming')) return 'confirming';
-  if (snapshot.matches('declined')) return 'declined';
-  if (snapshot.matches('paid')) return 'paid';
-  return 'choosing';
+  return statePhases.find((phase) => snapshot.matches(phase)) ?? 'choosing';
 }
 
 export function viewOf(snapshot: PaymentSnapshot): PaymentView {

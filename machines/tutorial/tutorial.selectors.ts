@@ -18,13 +18,11 @@ export type TutorialSnapshot = SnapshotFrom<typeof tutorialMachine>;
  */
 export type TutorialStatus = 'loading' | 'failed' | 'empty' | 'practising' | 'practised' | 'done';
 
+/** The statuses that are the machine's top states by name; any other state is loading. */
+const stateStatuses = ['failed', 'empty', 'practising', 'practised', 'done'] as const satisfies readonly TutorialStatus[];
+
 export function selectStatus(snapshot: TutorialSnapshot): TutorialStatus {
-  if (snapshot.matches('failed')) return 'failed';
-  if (snapshot.matches('empty')) return 'empty';
-  if (snapshot.matches('practising')) return 'practising';
-  if (snapshot.matches('practised')) return 'practised';
-  if (snapshot.matches('done')) return 'done';
-  return 'loading';
+  return stateStatuses.find((status) => snapshot.matches(status)) ?? 'loading';
 }
 
 /** The exam's rules the tutorial's points state: the setting's once loaded, the exam details' before. */
