@@ -2,8 +2,8 @@
  * Fault matrix, wake after the deadline with paused timers, in real Chromium against the
  * production build and the real server. A laptop's lid is closed mid-exam and opened after the
  * deadline: Playwright's clock pauses the page's clock and timers (nothing runs, as on a sleeping
- * laptop) while the real deadline passes on the server, then jumps them forward to the real time
- * (the lid opens; each due timer fires once).
+ * laptop) while the deadline passes on the server (its clock moved past it: POST /api/test/clock),
+ * then jumps them forward as far (the lid opens; each due timer fires once).
  *
  * A time-out demo pupil (demo-accounts.json, scenario `time-out`) sits EN-1-TIMEOUT, a copy of
  * English level 1 with a one-minute limit. Two answers are saved; the lid closes; the server's
@@ -11,9 +11,8 @@
  * without the pupil doing anything, and the receipt (the end screen's and the server's own)
  * counts exactly the answers given, with their digest.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, test } from 'vitest';
-import { loginAndStartExam, openKiosk, screens, seeReceipt, seeTimeLeft, useKiosk } from '../helpers/e2e-browser.ts';
+import { afterAll, describe, expect, test } from 'vitest';
+import { loginAndStartExam, moveServerClock, openKiosk, screens, seeReceipt, seeTimeLeft, useKiosk } from '../helpers/e2e-browser.ts';
 import { takeTimeOutPupil } from '../helpers/e2e-demo-accounts.ts';
 import { answerQuestion, expectReceiptOfAnswersGiven, followSitting, watchExamCalls } from '../helpers/e2e-sitting.ts';
 
@@ -23,6 +22,11 @@ const kiosk = useKiosk();
 const FINISH_TIMEOUT_MS = 30_000;
 
 describe('a terminal that slept past the deadline', () => {
+  // The files after this one on the same server expect the real time.
+  afterAll(async () => {
+    expect((await moveServerClock({ set: new Date().toISOString() })).status).toBe(200);
+  });
+
   test('finishes by itself on waking, with every answer given on the server', async () => {
     const page = kiosk.page;
     const pupil = takeTimeOutPupil();
@@ -44,14 +48,16 @@ describe('a terminal that slept past the deadline', () => {
     // The lid closes: the page's clock and timers stop where they are.
     const closedAt = await page.evaluate(() => Date.now());
     await page.clock.pauseAt(closedAt + 100);
-    // The real deadline passes on the server (plus a margin), while nothing runs in the page.
-    await sleep(Math.max(0, sitting.deadlineAt - Date.now()) + 3_000);
+    // The deadline passes on the server (plus a margin), while nothing runs in the page.
+    const asleepMs = Math.max(0, sitting.deadlineAt - Date.now()) + 3_000;
+    const moved = await moveServerClock({ advance_ms: asleepMs });
+    expect(moved.status).toBe(200);
+    expect(Date.parse(moved.server_time), 'the server is past the deadline').toBeGreaterThan(sitting.deadlineAt);
     expect(await seeTimeLeft(page), 'the frozen page still shows the time it had').toBeGreaterThan(0);
     expect(await page.getByRole('heading', { name: screens.examEnd }).count()).toBe(0);
 
-    // The lid opens: the page's clock jumps to the real time, each due timer fires once, then time runs on.
-    const asleep = Date.now() - (closedAt + 100);
-    await page.clock.fastForward(asleep);
+    // The lid opens: the page's clock jumps to the server's time, each due timer fires once, then time runs on.
+    await page.clock.fastForward(Date.now() + asleepMs - (closedAt + 100));
     await page.clock.resume();
 
     // Nobody touches anything: the exam finishes by itself.

@@ -36,6 +36,7 @@ import { ScoreReportSchema, ShortResultSchema } from '../../contract/results.ts'
 import { answerCorrectly, seeSaveState, watchSavedAnswers } from '../helpers/e2e-answers.ts';
 import {
   baseUrl,
+  moveServerClock,
   confirmIdentity,
   currentPath,
   finishExam,
@@ -202,11 +203,7 @@ const squeeze = (text: string) => text.replace(/\s+/g, '');
 describe('results journey: pay, sit, wait a week, see and buy the results', () => {
   // The server is shared by every file of the run: its clock goes back to the real time afterwards.
   afterAll(async () => {
-    const reset = await fetch(`${baseUrl()}/api/test/clock`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ set: new Date().toISOString() }),
-    });
+    const reset = await moveServerClock({ set: new Date().toISOString() });
     step(`server clock set back to the real time (HTTP ${reset.status})`);
   });
 
@@ -297,14 +294,9 @@ describe('results journey: pay, sit, wait a week, see and buy the results', () =
 
       // 4. A week passes: the server's clock moves eight days, the due jobs run.
       step('11. POST /api/test/clock { advance_ms: 8 days }');
-      const clock = await fetch(`${baseUrl()}/api/test/clock`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ advance_ms: 8 * DAY_MS }),
-      });
-      const clockBody = (await clock.json()) as { server_time: string; jobs_ran: number; jobs_failed: number };
+      const clockBody = await moveServerClock({ advance_ms: 8 * DAY_MS });
       step(`    server time ${clockBody.server_time}, ${clockBody.jobs_ran} job(s) ran, ${clockBody.jobs_failed} failed`);
-      expect(clock.status).toBe(200);
+      expect(clockBody.status).toBe(200);
       expect(clockBody.jobs_failed).toBe(0);
       expect(clockBody.jobs_ran, 'scoring, statistics and release ran').toBeGreaterThan(0);
 

@@ -58,6 +58,25 @@ export function baseUrl(): string {
   return requiredEnv('E2E_BASE_URL');
 }
 
+/** What POST /api/test/clock answers: the server's new time and the due jobs it ran. */
+export type ServerClockMove = { status: number; server_time: string; jobs_ran: number; jobs_failed: number };
+
+/**
+ * Moves this file's server's clock (POST /api/test/clock, server/routes/test-clock.ts): forward by
+ * `advance_ms`, or to the instant `set`; the server then runs its due jobs at once. A file that
+ * moves it sets it back to the real time when done (`{ set: new Date().toISOString() }`), as the
+ * files after it on the same server expect the real time.
+ */
+export async function moveServerClock(move: { advance_ms: number } | { set: string }): Promise<ServerClockMove> {
+  const response = await fetch(`${baseUrl()}/api/test/clock`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(move),
+  });
+  const body = (await response.json()) as Omit<ServerClockMove, 'status'>;
+  return { status: response.status, ...body };
+}
+
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
