@@ -104,6 +104,36 @@ function gcd(a: bigint, b: bigint): bigint {
   return a === 0n ? 1n : a;
 }
 
+const normalizedText = (text: string) => text.trim().replace(/\s+/g, ' ');
+
+/**
+ * Whether `value` is the right answer `answer` to a question of this type: the rules the server
+ * scores the exam by (server/domain/scoring.ts) and the terminal judges the tutorial's practice
+ * by (contract/tutorial.ts). Text is trimmed and inner runs of white space made one space, then
+ * compared case-insensitively unless `caseSensitive` (an empty text is wrong); numbers are equal
+ * as fractions ("0.5" = "1/2"; a malformed one is wrong); an ordering is the blocks in exactly
+ * the right order (an empty one is wrong); a choice is the right choice's id.
+ */
+export function isRightAnswer(type: QuestionType, answer: string, value: string, caseSensitive: boolean): boolean {
+  switch (type) {
+    case 'single_choice':
+      return value === answer;
+    case 'text': {
+      const given = normalizedText(value);
+      const expected = normalizedText(answer);
+      if (given === '') return false;
+      return caseSensitive ? given === expected : given.toLowerCase() === expected.toLowerCase();
+    }
+    case 'number': {
+      const given = parseKeypadNumber(value);
+      const expected = parseKeypadNumber(answer);
+      return given !== undefined && expected !== undefined && given.num === expected.num && given.den === expected.den;
+    }
+    case 'ordering':
+      return value !== '' && value === answer;
+  }
+}
+
 /** How a typed answer is entered (text and number questions). */
 export const AnswerInputSchema = v.variant('kind', [
   /** The device's own keyboard. */

@@ -16,7 +16,7 @@
  */
 import * as v from 'valibot';
 import { serverTime } from './common.ts';
-import { ExamDetailsQuerySchema, parseKeypadNumber, QuestionSchema, QuestionTypeSchema, type QuestionType } from './exam.ts';
+import { ExamDetailsQuerySchema, isRightAnswer, QuestionSchema, QuestionTypeSchema } from './exam.ts';
 
 /** GET /tutorial-setting?schedule_history_id= (the pupil's own sitting, as /exam-details). */
 export const TutorialSettingQuerySchema = ExamDetailsQuerySchema;
@@ -70,30 +70,7 @@ export const TutorialSettingSchema = v.object({
 
 export type TutorialSetting = v.InferOutput<typeof TutorialSettingSchema>;
 
-const normalized = (text: string) => text.trim().replace(/\s+/g, ' ');
-
-/**
- * Whether a practice answer is right, judged on the terminal by the rules the exam is scored by
- * (server/domain/scoring.ts): the choice's id; the text trimmed, inner spaces made one, compared
- * case-insensitively unless case_sensitive; numbers equal as fractions ("0.5" = "1/2"); the
- * blocks in exactly the right order.
- */
+/** Whether a practice answer is right, judged on the terminal by the rules the exam is scored by (isRightAnswer). */
 export function isPracticeAnswerRight(practice: PracticeQuestion, value: string): boolean {
-  const type: QuestionType = practice.question.type;
-  switch (type) {
-    case 'single_choice':
-    case 'ordering':
-      return value === practice.answer;
-    case 'text': {
-      const given = normalized(value);
-      const expected = normalized(practice.answer);
-      if (given === '') return false;
-      return practice.case_sensitive ? given === expected : given.toLowerCase() === expected.toLowerCase();
-    }
-    case 'number': {
-      const given = parseKeypadNumber(value);
-      const expected = parseKeypadNumber(practice.answer);
-      return given !== undefined && expected !== undefined && given.num === expected.num && given.den === expected.den;
-    }
-  }
+  return isRightAnswer(practice.question.type, practice.answer, value, practice.case_sensitive);
 }

@@ -1,6 +1,7 @@
 /**
  * Whether an answer is correct, for every question type, in the contract's answer encoding
- * (contract/exam.ts, QuestionTypeSchema). Pure: no database, no clock.
+ * (contract/exam.ts, QuestionTypeSchema; the rules are its isRightAnswer, which the tutorial's
+ * practice is judged by too). Pure: no database, no clock.
  *
  * - single_choice: the chosen choice id equals the stored one;
  * - text: trimmed (and inner runs of white space made one space), compared case-insensitively
@@ -12,7 +13,7 @@
  * Also the format checks the answer endpoint applies before saving (isWellFormedNumber,
  * isPermutationOf), so saving and scoring read values the same way.
  */
-import { parseKeypadNumber, type QuestionType } from '../../contract/exam.ts';
+import { isRightAnswer, parseKeypadNumber, type QuestionType } from '../../contract/exam.ts';
 
 export type ScorableQuestion = {
   type: QuestionType;
@@ -38,26 +39,6 @@ export function isPermutationOf(value: string, ids: readonly string[]): boolean 
   return new Set(given).size === given.length && given.every((id) => wanted.has(id));
 }
 
-export function normalizeText(value: string): string {
-  return value.trim().replace(/\s+/g, ' ');
-}
-
 export function isCorrect(question: ScorableQuestion, value: string): boolean {
-  switch (question.type) {
-    case 'single_choice':
-      return value === question.correctAnswer;
-    case 'text': {
-      const given = normalizeText(value);
-      const expected = normalizeText(question.correctAnswer);
-      if (given === '') return false;
-      return question.caseSensitive === true ? given === expected : given.toLowerCase() === expected.toLowerCase();
-    }
-    case 'number': {
-      const given = parseNumber(value);
-      const expected = parseNumber(question.correctAnswer);
-      return given !== undefined && expected !== undefined && given.num === expected.num && given.den === expected.den;
-    }
-    case 'ordering':
-      return value !== '' && value === question.correctAnswer;
-  }
+  return isRightAnswer(question.type, question.correctAnswer, value, question.caseSensitive === true);
 }
