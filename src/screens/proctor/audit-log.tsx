@@ -10,6 +10,7 @@ import type { AuditEntry } from '../../../contract/admin.ts';
 import type { ProctorApi } from '../../../machines/proctor/proctor.connect.ts';
 import { ArrowIcon } from '../../components/icon/icons.tsx';
 import { PageHeading } from '../../components/page/page.tsx';
+import { TableHead } from '../../components/table-head/table-head.tsx';
 import { auditActionLabels } from '../../i18n/administration-messages.ts';
 import { formatDate, formatDuration } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
@@ -93,25 +94,7 @@ export function AuditLog({ audit }: { audit: ProctorApi['audit'] }) {
             <caption className="visually-hidden">
               <Trans>What was done in {scheduleName}, newest first</Trans>
             </caption>
-            <thead>
-              <tr>
-                <th scope="col">
-                  <Trans>When</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Who</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>What</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Pupil</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Why</Trans>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={[<Trans>When</Trans>, <Trans>Who</Trans>, <Trans>What</Trans>, <Trans>Pupil</Trans>, <Trans>Why</Trans>]} />
             <tbody>
               {newestFirst(audit.entries).map((entry) => (
                 <tr key={entry.id} data-action={entry.action}>
