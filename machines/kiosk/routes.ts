@@ -62,22 +62,24 @@ export function screenActorOf(actor: AnyActorRef): AnyActorRef {
   }
 }
 
-/** The path the snapshot shows: the deepest active state's `meta.path`, if any. */
-export function pathOf(snapshot: { getMeta(): Record<string, unknown> }): string | undefined {
-  let path: string | undefined;
+type WithMeta = { getMeta(): Record<string, unknown> };
+
+/** The deepest active state's `meta[key]`, if any (a deeper state's overrides its parent's). */
+function deepestMeta(snapshot: WithMeta, key: 'path' | 'screen'): string | undefined {
+  let found: string | undefined;
   for (const meta of Object.values(snapshot.getMeta())) {
-    const candidate = (meta as { path?: string } | undefined)?.path;
-    if (candidate) path = candidate;
+    const candidate = (meta as Partial<Record<typeof key, string>> | undefined)?.[key];
+    if (candidate) found = candidate;
   }
-  return path;
+  return found;
+}
+
+/** The path the snapshot shows: the deepest active state's `meta.path`, if any. */
+export function pathOf(snapshot: WithMeta): string | undefined {
+  return deepestMeta(snapshot, 'path');
 }
 
 /** The screen the snapshot shows: the deepest active state's `meta.screen`, if any. */
-export function screenOf(snapshot: { getMeta(): Record<string, unknown> }): string | undefined {
-  let screen: string | undefined;
-  for (const meta of Object.values(snapshot.getMeta())) {
-    const candidate = (meta as { screen?: string } | undefined)?.screen;
-    if (candidate) screen = candidate;
-  }
-  return screen;
+export function screenOf(snapshot: WithMeta): string | undefined {
+  return deepestMeta(snapshot, 'screen');
 }
