@@ -407,13 +407,19 @@ export const AuditDetailSchema = v.object({
 });
 export type AuditDetail = v.InferOutput<typeof AuditDetailSchema>;
 
-export const AuditEntrySchema = v.object({
+/**
+ * Who did it and when, in either audit: a staff member, or the system (the server itself, e.g.
+ * automatic time credits; the command line), and the staff member's name (null for the system).
+ */
+const auditActor = {
   id: v.number(),
   at: isoTimestamp,
-  /** A proctor, or the server itself (automatic time credits). */
   actor: v.picklist(['staff', 'system']),
-  /** The proctor's name; null for the system. */
   staff_name: v.nullable(v.string()),
+};
+
+export const AuditEntrySchema = v.object({
+  ...auditActor,
   action: AuditActionSchema,
   examinee_name: v.nullable(v.string()),
   schedule_history_id: v.nullable(v.number()),
@@ -519,11 +525,7 @@ export type StaffMemberResponse = v.InferOutput<typeof StaffMemberResponseSchema
  * created). Passwords and their hashes are never in them.
  */
 export const DeploymentAuditEntrySchema = v.object({
-  id: v.number(),
-  at: isoTimestamp,
-  /** A staff member, or 'system' (the command line, the server itself). */
-  actor: v.picklist(['staff', 'system']),
-  staff_name: v.nullable(v.string()),
+  ...auditActor,
   staff_login_id: v.nullable(v.string()),
   action: AuditActionSchema,
   entity: v.nullable(v.string()),
