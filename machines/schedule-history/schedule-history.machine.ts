@@ -54,6 +54,12 @@ import { statusName, type ScheduleHistoryEvent, type Status, type StatusName } f
 /** One week in ms (seed section 9): results are viewable from then. */
 export const RESULT_RELEASE_MS = 604_800_000;
 
+/** From COMPLETED until the result is public: a cancellation is CANCELED_COMPLETED, a retake reset starts again. */
+const cancelOrResetOnceCompleted = {
+  'exam.cancelled': { target: 'CANCELED_COMPLETED' },
+  'retake.reset': { target: 'PENDING' },
+} as const;
+
 export const scheduleHistoryMachine = setup({
   types: {
     events: {} as ScheduleHistoryEvent,
@@ -90,24 +96,21 @@ export const scheduleHistoryMachine = setup({
     COMPLETED: {
       on: {
         'scoring.completed': { target: 'SCORING_COMPLETED' },
-        'exam.cancelled': { target: 'CANCELED_COMPLETED' },
-        'retake.reset': { target: 'PENDING' },
+        ...cancelOrResetOnceCompleted,
       },
     },
     SCORING_COMPLETED: {
       on: {
         'statistics.completed': { guard: 'isCohortClosed', target: 'STATISTIC_COMPLETED' },
         'result.released': { guard: 'isReleaseDue', target: 'RESULT_PUBLIC' },
-        'exam.cancelled': { target: 'CANCELED_COMPLETED' },
-        'retake.reset': { target: 'PENDING' },
+        ...cancelOrResetOnceCompleted,
       },
     },
     STATISTIC_COMPLETED: {
       on: {
         'result.released': { guard: 'isReleaseDue', target: 'RESULT_PUBLIC' },
         'statistics.completed': { guard: 'isCohortClosed' },
-        'exam.cancelled': { target: 'CANCELED_COMPLETED' },
-        'retake.reset': { target: 'PENDING' },
+        ...cancelOrResetOnceCompleted,
       },
     },
     RESULT_PUBLIC: {
