@@ -9,14 +9,15 @@
  * document: the download's usual way. It grants only where `grantDocument` would; anything it does
  * not grant goes the long way (authentication, then `grantDocument`), which tells why.
  */
-import { and, eq, exists, gt, gte, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Db } from '../db/client.ts';
-import { authTokens, documents, examinees, purchases, results, scheduleHistories } from '../db/schema.ts';
+import { namedParameters, prepare, type PreparedStatement } from '../db/prepared.ts';
+import { results } from '../db/schema.ts';
 import { DomainError } from '../domain/errors.ts';
 import { ownedBy } from '../domain/purchases.ts';
 import { RESULT_RELEASE_MS } from '../domain/session.ts';
-import { loadOwnSitting } from '../domain/sitting.ts';
+import { loadOwnSitting, MAX_ID } from '../domain/sitting.ts';
 import { hashToken, TOKEN_PATTERN, type Principal } from '../domain/tokens.ts';
 
 export type DocumentKind = 'report' | 'certificate';
@@ -59,54 +60,91 @@ export type StoredDocumentGrant = {
   etag: string;
 };
 
+/** grantStoredDocument's statement's values, by name (server/db/prepared.ts). */
+const GRANT = namedParameters<{
+  tokenHash: string;
+  sittingId: number;
+  kind: string;
+  purchaseKind: string;
+  /** The language asked for, or null for the exam's. */
+  locale: string | null;
+  /** The languages a document is made in, comma-separated: the exam's language when it is one of them, else English. */
+  selectable: string;
+  now: Date;
+  releasedBy: Date;
+  viewableFrom: Date;
+  pending: number;
+}>({
+  tokenHash: 'text',
+  sittingId: 'int',
+  kind: 'text',
+  purchaseKind: 'text',
+  locale: 'text',
+  selectable: 'text',
+  now: 'timestamptz',
+  releasedBy: 'timestamptz',
+  viewableFrom: 'timestamptz',
+  pending: 'int',
+});
+
+type GrantRow = { tokenId: number; examineeId: number; boundTo: number | null; loginType: number | null; locale: string; etag: string };
+
+/** grantDocument's rules, the token's and the stored document, as one prepared statement. */
+const GRANT_STORED_DOCUMENT = {
+  name: 'grant_stored_document',
+  text: `select t.id as "tokenId", t.examinee_id as "examineeId", t.schedule_history_id as "boundTo",
+      t.login_type as "loginType", d.locale, d.etag
+    from auth_tokens t
+    join examinees e on e.id = t.examinee_id
+    join schedule_histories h on h.id = ${GRANT.sql.sittingId} and h.examinee_id = t.examinee_id
+    join results r on r.schedule_history_id = h.id
+    join documents d on d.schedule_history_id = h.id and d.kind = ${GRANT.sql.kind}
+      and d.locale = coalesce(${GRANT.sql.locale},
+        case when h.locale = any(string_to_array(${GRANT.sql.selectable}, ',')) then h.locale else 'en' end)
+    where t.token_hash = ${GRANT.sql.tokenHash} and t.revoked_at is null and t.expires_at > ${GRANT.sql.now}
+      and not e.disabled
+      and (t.schedule_history_id is null or t.schedule_history_id = h.id)
+      -- A sitting still to be taken may be step-locked: that one goes the long way.
+      and h.status <> ${GRANT.sql.pending}
+      and (r.released_at <= ${GRANT.sql.now} or (r.released_at is null and h.finished_at <= ${GRANT.sql.releasedBy}))
+      and (h.finished_at is null or h.finished_at >= ${GRANT.sql.viewableFrom})
+      and (${GRANT.sql.kind} <> 'certificate' or r.passed)
+      and exists (select 1 from purchases p where p.schedule_history_id = h.id and p.kind = ${GRANT.sql.purchaseKind})
+    limit 1`,
+};
+
+const grantStatements = new WeakMap<Db, PreparedStatement<GrantRow> | null>();
+
 /**
  * The token's principal and the stored document when the token's pupil may download it now, in
- * one round trip; undefined otherwise (refused, or not stored in that language yet). `locale` is
- * the language asked for (a catalog key), or undefined for the language of the exam (`examLocale`
- * of the grant, English when it is none of `selectable`).
+ * one round trip (one prepared statement); undefined otherwise (refused, not stored in that
+ * language yet, or a handle that prepares nothing). `locale` is the language asked for (a catalog
+ * key), or undefined for the language of the exam (`examLocale` of the grant, English when it is
+ * none of `selectable`).
  */
 export async function grantStoredDocument(
   db: Db,
   request: { token: string; scheduleHistoryId: number; kind: DocumentKind; locale: string | undefined; now: Date; selectable: readonly string[] },
 ): Promise<StoredDocumentGrant | undefined> {
   const { token, scheduleHistoryId, kind, now } = request;
-  if (!TOKEN_PATTERN.test(token) || !Number.isSafeInteger(scheduleHistoryId) || scheduleHistoryId < 1) return undefined;
-  const examLocale = sql`case when ${scheduleHistories.locale} in (${sql.join(request.selectable.map((key) => sql`${key}`), sql`, `)}) then ${scheduleHistories.locale} else 'en' end`;
-  const locale: SQL = request.locale === undefined ? examLocale : sql`${request.locale}`;
-  const bought = db
-    .select({ one: sql`1` })
-    .from(purchases)
-    .where(and(eq(purchases.scheduleHistoryId, scheduleHistories.id), eq(purchases.kind, kind === 'report' ? 'result_sheet' : 'certificate')));
-  const [row] = await db
-    .select({
-      tokenId: authTokens.id,
-      examineeId: authTokens.examineeId,
-      boundTo: authTokens.scheduleHistoryId,
-      loginType: authTokens.loginType,
-      locale: documents.locale,
-      etag: documents.etag,
-    })
-    .from(authTokens)
-    .innerJoin(examinees, eq(examinees.id, authTokens.examineeId))
-    .innerJoin(scheduleHistories, and(eq(scheduleHistories.id, scheduleHistoryId), eq(scheduleHistories.examineeId, authTokens.examineeId)))
-    .innerJoin(results, eq(results.scheduleHistoryId, scheduleHistories.id))
-    .innerJoin(documents, and(eq(documents.scheduleHistoryId, scheduleHistories.id), eq(documents.kind, kind), eq(documents.locale, locale)))
-    .where(
-      and(
-        eq(authTokens.tokenHash, hashToken(token)),
-        isNull(authTokens.revokedAt),
-        gt(authTokens.expiresAt, now),
-        eq(examinees.disabled, false),
-        or(isNull(authTokens.scheduleHistoryId), eq(authTokens.scheduleHistoryId, scheduleHistoryId)),
-        // A sitting still to be taken may be step-locked: that one goes the long way.
-        ne(scheduleHistories.status, ScheduleHistoryStatus.PENDING),
-        or(lte(results.releasedAt, now), and(isNull(results.releasedAt), lte(scheduleHistories.finishedAt, new Date(now.getTime() - RESULT_RELEASE_MS)))),
-        or(isNull(scheduleHistories.finishedAt), gte(scheduleHistories.finishedAt, new Date(now.getTime() - VIEWABLE_MS))),
-        kind === 'certificate' ? eq(results.passed, true) : undefined,
-        exists(bought),
-      ),
-    )
-    .limit(1);
+  if (!TOKEN_PATTERN.test(token) || !Number.isSafeInteger(scheduleHistoryId) || scheduleHistoryId < 1 || scheduleHistoryId > MAX_ID) return undefined;
+  let statement = grantStatements.get(db);
+  if (statement === undefined) grantStatements.set(db, (statement = prepare<GrantRow>(db, GRANT_STORED_DOCUMENT) ?? null));
+  if (!statement) return undefined;
+  const [row] = await statement.run(
+    GRANT.values({
+      tokenHash: hashToken(token),
+      sittingId: scheduleHistoryId,
+      kind,
+      purchaseKind: kind === 'report' ? 'result_sheet' : 'certificate',
+      locale: request.locale ?? null,
+      selectable: request.selectable.join(','),
+      now,
+      releasedBy: new Date(now.getTime() - RESULT_RELEASE_MS),
+      viewableFrom: new Date(now.getTime() - VIEWABLE_MS),
+      pending: ScheduleHistoryStatus.PENDING,
+    }),
+  );
   if (!row) return undefined;
   return {
     principal: { tokenId: row.tokenId, examineeId: row.examineeId, scheduleHistoryId: row.boundTo, loginType: row.loginType },

@@ -11,7 +11,9 @@ import type { Hono } from 'hono';
 import { describe, expect, test } from 'vitest';
 import { RESULT_RELEASE_MS } from '../../machines/schedule-history/schedule-history.machine.ts';
 import { createApp } from '../../server/app.ts';
+import { grantStoredDocument, type DocumentKind } from '../../server/documents/access.ts';
 import type { DocumentRenderer, DocumentRequest } from '../../server/documents/renderer.ts';
+import { documentLanguages } from '../../server/documents/store.ts';
 import { runDueJobs } from '../../server/jobs/runner.ts';
 import { testDatabaseKinds } from '../helpers/db.ts';
 import { useApi, type ApiContext } from '../helpers/server-api.ts';
@@ -114,8 +116,19 @@ describe.each(kinds)('documents at rest on %s', (kind) => {
     // Two downloads of each document, and revalidations: no print beyond the job's.
     expect(renderer.requests).toHaveLength(printed.length);
 
+    // The usual way grants in one statement what the long way grants, and nothing else.
+    const grant = (as: string, sitting: number, document: DocumentKind, locale?: string) =>
+      grantStoredDocument(api.db, { token: as, scheduleHistoryId: sitting, kind: document, locale, now: api.clock.now(), selectable: documentLanguages });
+    const granted = await grant(token, scheduleHistoryId, 'report');
+    expect(granted).toMatchObject({ locale: 'en', principal: { examineeId: pupil.examineeId } });
+    expect(granted?.etag).toMatch(/^"[\w-]+"$/);
+    expect(await grant(token, scheduleHistoryId, 'certificate', 'en')).toMatchObject({ locale: 'en' });
+    expect(await grant(token, scheduleHistoryId, 'report', 'fr'), 'not stored in French yet').toBeUndefined();
+
     // Refused as before: another pupil's sitting, an unpaid result, a result past its two years.
     const other = await api.loginAs(unpaid.pupil.loginCode);
+    expect(await grant(other.token, scheduleHistoryId, 'report')).toBeUndefined();
+    expect(await grant(other.token, unpaid.scheduleHistoryId, 'report')).toBeUndefined();
     expect((await download(`/score-report/pdf-report?schedule_history_id=${scheduleHistoryId}`, other.token)).status).not.toBe(200);
     const unpaidReport = await download(`/score-report/pdf-report?schedule_history_id=${unpaid.scheduleHistoryId}`, other.token);
     expect(unpaidReport.status).toBe(403);
@@ -127,6 +140,7 @@ describe.each(kinds)('documents at rest on %s', (kind) => {
     const expired = await download(`/get-certificate?schedule_history_id=${scheduleHistoryId}`, late.token, { 'If-None-Match': sha(new Uint8Array()) });
     expect(expired.status).toBe(403);
     expect(JSON.parse(new TextDecoder().decode(expired.bytes)).code).toBe('RESULT_VIEW_EXPIRED');
+    expect(await grant(late.token, scheduleHistoryId, 'certificate')).toBeUndefined();
     expect(renderer.requests).toHaveLength(printed.length);
   });
 
