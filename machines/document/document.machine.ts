@@ -13,7 +13,8 @@
  *   (a language that cannot be loaded leaves the current one, and the report still loads);
  * - the slips never change the page's language: each slip is written in its own pupil's.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { unprovided } from '../shared/unprovided.ts';
 import type { LoginSlipsResponse } from '../../contract/exports.ts';
 import type { ScoreReport } from '../../contract/results.ts';
 import { failureCodeOf } from '../shared/ports.ts';
@@ -47,15 +48,9 @@ export const documentMachine = setup({
     input: {} as DocumentInput,
   },
   actors: {
-    applyLocale: fromPromise<void, { locale: string | null }>(async () => {
-      throw new Error('applyLocale is provided by the edge');
-    }),
-    loadScoreReport: fromPromise<ScoreReport, { scheduleHistoryId: number; token: string | null }>(async () => {
-      throw new Error('loadScoreReport is provided by the edge');
-    }),
-    loadLoginSlips: fromPromise<LoginSlipsResponse, { scheduleCode: string; venueId: number | null; token: string }>(async () => {
-      throw new Error('loadLoginSlips is provided by the edge');
-    }),
+    applyLocale: unprovided<void, { locale: string | null }>('applyLocale'),
+    loadScoreReport: unprovided<ScoreReport, { scheduleHistoryId: number; token: string | null }>('loadScoreReport'),
+    loadLoginSlips: unprovided<LoginSlipsResponse, { scheduleCode: string; venueId: number | null; token: string }>('loadLoginSlips'),
   },
   guards: {
     hasLocale: ({ context }) => context.locale !== null,

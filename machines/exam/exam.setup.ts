@@ -5,7 +5,8 @@
  * exam.machine.ts and its regions (exam.answering.ts, exam.presence.ts, exam.finishing.ts) are
  * built from this setup, so every name they use is checked against it.
  */
-import { assign, fromCallback, fromPromise, raise, sendParent, setup } from 'xstate';
+import { assign, fromCallback, raise, sendParent, setup } from 'xstate';
+import { unprovided } from '../shared/unprovided.ts';
 import { PRESENCE_INTERVAL_MS, type HeartbeatRequest, type HeartbeatResponse } from '../../contract/presence.ts';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { ExamQuestions, StartExamResponse } from '../../contract/exam.ts';
@@ -55,44 +56,28 @@ export const examSetup = setup({
   },
   actors: {
     /** GET /exam-details inside the retry machine (checkConnection); its output's value is the details. */
-    loadExamDetails: fromPromise<RetryOutput, RetryInput>(async () => {
-      throw new Error('loadExamDetails is provided by the edge');
-    }),
+    loadExamDetails: unprovided<RetryOutput, RetryInput>('loadExamDetails'),
     /** POST /exam/start: the server fixes the deadline. */
-    startExam: fromPromise<StartExamResponse, { scheduleHistoryId: number }>(async () => {
-      throw new Error('startExam is provided by the edge');
-    }),
+    startExam: unprovided<StartExamResponse, { scheduleHistoryId: number }>('startExam'),
     /**
      * GET /exam/questions, with the answers the server already holds and the outbox's unsent
      * ones, inside the retry machine (checkConnection); its output's value is a LoadedExam.
      */
-    loadQuestions: fromPromise<RetryOutput, RetryInput>(async () => {
-      throw new Error('loadQuestions is provided by the edge');
-    }),
+    loadQuestions: unprovided<RetryOutput, RetryInput>('loadQuestions'),
     /**
      * What this terminal's outbox holds of the sitting, unsent: all a terminal moved away from has
      * of its exam after a reload (the server no longer answers it). An outbox that cannot be read
      * holds nothing this page can send.
      */
-    loadUnsentAnswers: fromPromise<OutboxEntry[], { scheduleHistoryId: number }>(async () => {
-      throw new Error('loadUnsentAnswers is provided by the edge');
-    }),
+    loadUnsentAnswers: unprovided<OutboxEntry[], { scheduleHistoryId: number }>('loadUnsentAnswers'),
     /** Writes one answer to the outbox; resolves with its key once it is durable. */
-    storeAnswer: fromPromise<string, OutboxEntry>(async () => {
-      throw new Error('storeAnswer is provided by the edge');
-    }),
+    storeAnswer: unprovided<string, OutboxEntry>('storeAnswer'),
     /** POST /exam/answers for one answer; resolves with how the server took it. */
-    saveAnswer: fromPromise<SaveAcknowledgement, AnswerToSave>(async () => {
-      throw new Error('saveAnswer is provided by the edge');
-    }),
+    saveAnswer: unprovided<SaveAcknowledgement, AnswerToSave>('saveAnswer'),
     /** POST /exam/heartbeat: this terminal is present; answers the current deadline and server time. */
-    sendHeartbeat: fromPromise<HeartbeatResponse, HeartbeatRequest>(async () => {
-      throw new Error('sendHeartbeat is provided by the edge');
-    }),
+    sendHeartbeat: unprovided<HeartbeatResponse, HeartbeatRequest>('sendHeartbeat'),
     /** GET /exam/questions once more, for the answers the server holds now (a tab switch). */
-    loadServerAnswers: fromPromise<ExamQuestions, { scheduleHistoryId: number }>(async () => {
-      throw new Error('loadServerAnswers is provided by the edge');
-    }),
+    loadServerAnswers: unprovided<ExamQuestions, { scheduleHistoryId: number }>('loadServerAnswers'),
     /**
      * Whether a reload without the network would bring the exam back: `shell.installed` once the
      * app shell is installed and controls the page (TerminalPort.shellReady, which tries a failed
@@ -108,13 +93,9 @@ export const examSetup = setup({
      * exam.actors.ts); its output's value is a FlushResult: the keys acknowledged, and those
      * refused for good (given after the deadline), which must not keep Finish from completing.
      */
-    flushAnswers: fromPromise<RetryOutput, RetryInput>(async () => {
-      throw new Error('flushAnswers is provided by the edge');
-    }),
+    flushAnswers: unprovided<RetryOutput, RetryInput>('flushAnswers'),
     /** POST /exam/finish inside the retry machine (autoConnect); its output's value is the receipt. */
-    finishExam: fromPromise<RetryOutput, RetryInput>(async () => {
-      throw new Error('finishExam is provided by the edge');
-    }),
+    finishExam: unprovided<RetryOutput, RetryInput>('finishExam'),
     /** The tutorial and its practice, the `tutorial` state's child (its GET is provided by the edge). */
     tutorial: tutorialMachine,
     /** Where the pupil is and what the pupil arranged, while answering: the `position` child. */

@@ -5,7 +5,8 @@
  * so every name it uses is checked against it. A call's answer reaches an action or a guard
  * as its typed parameter (`params: ({ event }) => event.output`).
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { unprovided } from '../shared/unprovided.ts';
 import {
   PaymentStatus,
   type ExamPaymentSetting,
@@ -41,28 +42,13 @@ export const paymentSetup = setup({
   },
   actors: {
     /** GET /get-setting-payment-for-exam or -result. */
-    loadSetting: fromPromise<ExamPaymentSetting | ResultPaymentSetting, { scheduleHistoryId: number; purpose: PaymentPurpose }>(
-      async () => {
-        throw new Error('loadSetting is provided by the edge (payment.actors.ts)');
-      },
-    ),
+    loadSetting: unprovided<ExamPaymentSetting | ResultPaymentSetting, { scheduleHistoryId: number; purpose: PaymentPurpose }>('loadSetting', 'payment.actors.ts'),
     /** POST /payment/adyen/sessions/exam-fee or result-fee. */
-    startCheckout: fromPromise<
-      PaymentSession,
-      { scheduleHistoryId: number; purpose: PaymentPurpose; items: ResultItemKind[]; returnUrl: string }
-    >(async () => {
-      throw new Error('startCheckout is provided by the edge (payment.actors.ts)');
-    }),
+    startCheckout: unprovided<PaymentSession, { scheduleHistoryId: number; purpose: PaymentPurpose; items: ResultItemKind[]; returnUrl: string }>('startCheckout', 'payment.actors.ts'),
     /** POST /payment/demo/complete. */
-    completeDemo: fromPromise<PaymentStatusResponse, { reference: string; outcome: 'authorised' | 'refused' | 'cancelled' }>(
-      async () => {
-        throw new Error('completeDemo is provided by the edge (payment.actors.ts)');
-      },
-    ),
+    completeDemo: unprovided<PaymentStatusResponse, { reference: string; outcome: 'authorised' | 'refused' | 'cancelled' }>('completeDemo', 'payment.actors.ts'),
     /** GET /payment/status. */
-    checkStatus: fromPromise<PaymentStatusResponse, { reference: string }>(async () => {
-      throw new Error('checkStatus is provided by the edge (payment.actors.ts)');
-    }),
+    checkStatus: unprovided<PaymentStatusResponse, { reference: string }>('checkStatus', 'payment.actors.ts'),
   },
   actions: {
     assignSetting: assign(({ context }, setting: ExamPaymentSetting | ResultPaymentSetting) => {

@@ -6,7 +6,8 @@
  * every name it uses is checked against it. A call's answer reaches an action or a guard as its
  * typed parameter (`params: ({ event }) => event.output`).
  */
-import { assign, fromPromise, raise, setup, stopChild } from 'xstate';
+import { assign, raise, setup, stopChild } from 'xstate';
+import { unprovided } from '../shared/unprovided.ts';
 import {
   ROSTER_POLL_MS,
   type AdminSchedulesResponse,
@@ -119,35 +120,21 @@ export const proctorSetup = setup({
   },
   actors: {
     /** Reads the stored staff token and asks GET /admin/me whose it is; null when none is stored. */
-    restoreSession: fromPromise<RestoredSession | null, void>(async () => {
-      throw new Error('restoreSession is provided by the edge (proctor.actors.ts)');
-    }),
+    restoreSession: unprovided<RestoredSession | null, void>('restoreSession', 'proctor.actors.ts'),
     /** POST /admin/login. */
-    signIn: fromPromise<StaffLoginResponse, StaffLoginRequest>(async () => {
-      throw new Error('signIn is provided by the edge (proctor.actors.ts)');
-    }),
+    signIn: unprovided<StaffLoginResponse, StaffLoginRequest>('signIn', 'proctor.actors.ts'),
     /** GET /admin/schedules. */
-    loadSchedules: fromPromise<AdminSchedulesResponse, { token: string }>(async () => {
-      throw new Error('loadSchedules is provided by the edge (proctor.actors.ts)');
-    }),
+    loadSchedules: unprovided<AdminSchedulesResponse, { token: string }>('loadSchedules', 'proctor.actors.ts'),
     /** GET /admin/schedules/:code/roster?venue_id=&since=: in full, or the changes since the cursor. */
-    loadRoster: fromPromise<RosterResult, RosterRequest>(async () => {
-      throw new Error('loadRoster is provided by the edge (proctor.actors.ts)');
-    }),
+    loadRoster: unprovided<RosterResult, RosterRequest>('loadRoster', 'proctor.actors.ts'),
     /** POST /admin/sittings/:id/{move-terminal,retake,extend} or /admin/schedules/:code/extend. */
-    performAction: fromPromise<ActionResult, { token: string; scheduleCode: string; request: ActionRequest }>(async () => {
-      throw new Error('performAction is provided by the edge (proctor.actors.ts)');
-    }),
+    performAction: unprovided<ActionResult, { token: string; scheduleCode: string; request: ActionRequest }>('performAction', 'proctor.actors.ts'),
     /** GET /admin/audit?schedule=. */
-    loadAudit: fromPromise<AuditResponse, { token: string; code: string }>(async () => {
-      throw new Error('loadAudit is provided by the edge (proctor.actors.ts)');
-    }),
+    loadAudit: unprovided<AuditResponse, { token: string; code: string }>('loadAudit', 'proctor.actors.ts'),
     /** The administrator's console beside exam day (spawned as `administration` for role admin). */
     administration: administrationMachine,
     /** POST /admin/logout (revokes the staff token). */
-    signOut: fromPromise<void, { token: string }>(async () => {
-      throw new Error('signOut is provided by the edge (proctor.actors.ts)');
-    }),
+    signOut: unprovided<void, { token: string }>('signOut', 'proctor.actors.ts'),
   },
   actions: {
     /** Keeps the staff token under its own storage key (the edge provides it). */
