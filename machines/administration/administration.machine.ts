@@ -20,11 +20,12 @@
  * - a section is entered afresh: what the last one had (a list, a search, a file and its plan,
  *   a confirm step, a form) is dropped, and the section loads its list again.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { DeploymentAuditResponse, StaffListResponse, StaffMemberResponse } from '../../contract/admin.ts';
 import type { ExamsResponse, PupilsResponse, ReissueCodeResponse, SchoolsResponse } from '../../contract/imports.ts';
 import { listStates as staffListStates } from '../shared/list-states.ts';
 import { failureCodeOf } from '../shared/ports.ts';
+import { unprovided } from '../shared/unprovided.ts';
 import { canApply, checkStaffForm, isUnauthorized } from './administration.rules.ts';
 import type {
   AdministrationContext,
@@ -68,10 +69,6 @@ function callState<const S extends string, const I, const D, const F extends str
 const withToken =
   <T extends object>(ask: (context: AdministrationContext) => T) =>
   ({ context }: { context: AdministrationContext }) => ({ token: context.token, ...ask(context) });
-
-const placeholder = (name: string) => async (): Promise<never> => {
-  throw new Error(`${name} is provided by the edge (administration.actors.ts)`);
-};
 
 type Loader = 'loadSchools' | 'loadExams' | 'loadStaff' | 'loadAudit';
 type Assigner = 'assignSchools' | 'assignExams' | 'assignStaff' | 'assignAudit';
@@ -133,23 +130,23 @@ export const administrationMachine = setup({
   },
   actors: {
     /** GET /admin/schools. */
-    loadSchools: fromPromise<SchoolsResponse, { token: string }>(placeholder('loadSchools')),
+    loadSchools: unprovided<SchoolsResponse, { token: string }>('loadSchools', 'administration.actors.ts'),
     /** GET /admin/pupils?school=&q=&venue=. */
-    searchPupils: fromPromise<PupilsResponse, { token: string; query: PupilQuery }>(placeholder('searchPupils')),
+    searchPupils: unprovided<PupilsResponse, { token: string; query: PupilQuery }>('searchPupils', 'administration.actors.ts'),
     /** POST /admin/pupils/:id/reissue-code. */
-    reissueCode: fromPromise<ReissueCodeResponse, { token: string; pupilId: number }>(placeholder('reissueCode')),
+    reissueCode: unprovided<ReissueCodeResponse, { token: string; pupilId: number }>('reissueCode', 'administration.actors.ts'),
     /** POST /admin/imports/:kind (?apply=1): the file's bytes raw. */
-    runImport: fromPromise<ImportPlan, { token: string; kind: ImportKind; file: ChosenFile; exam: ExamDetails | null; apply: boolean }>(placeholder('runImport')),
+    runImport: unprovided<ImportPlan, { token: string; kind: ImportKind; file: ChosenFile; exam: ExamDetails | null; apply: boolean }>('runImport', 'administration.actors.ts'),
     /** GET /admin/exams. */
-    loadExams: fromPromise<ExamsResponse, { token: string }>(placeholder('loadExams')),
+    loadExams: unprovided<ExamsResponse, { token: string }>('loadExams', 'administration.actors.ts'),
     /** GET /admin/schedules/:code/slips.pdf or results.csv (?venue=). */
-    downloadDocument: fromPromise<DownloadedFile, { token: string; request: DocumentRequest }>(placeholder('downloadDocument')),
+    downloadDocument: unprovided<DownloadedFile, { token: string; request: DocumentRequest }>('downloadDocument', 'administration.actors.ts'),
     /** GET /admin/staff. */
-    loadStaff: fromPromise<StaffListResponse, { token: string }>(placeholder('loadStaff')),
+    loadStaff: unprovided<StaffListResponse, { token: string }>('loadStaff', 'administration.actors.ts'),
     /** POST /admin/staff or PATCH /admin/staff/:id. */
-    saveStaff: fromPromise<StaffMemberResponse, { token: string; request: StaffRequest }>(placeholder('saveStaff')),
+    saveStaff: unprovided<StaffMemberResponse, { token: string; request: StaffRequest }>('saveStaff', 'administration.actors.ts'),
     /** GET /admin/audit/deployment. */
-    loadAudit: fromPromise<DeploymentAuditResponse, { token: string }>(placeholder('loadAudit')),
+    loadAudit: unprovided<DeploymentAuditResponse, { token: string }>('loadAudit', 'administration.actors.ts'),
   },
   actions: {
     assignFailure: assign({ failure: ({ event }) => failureCodeOf(errorOf(event)) }),

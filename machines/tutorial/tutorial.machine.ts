@@ -33,9 +33,10 @@
  * - practice questions come one per type, in the order the exam first uses them; the index stays
  *   within them.
  */
-import { assertEvent, assign, fromPromise, sendParent, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
+import { assertEvent, assign, sendParent, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import { isPracticeAnswerRight } from '../../contract/tutorial.ts';
 import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
+import { unprovided } from '../shared/unprovided.ts';
 import type {
   PracticeAnswer,
   PracticeQuestion,
@@ -87,9 +88,7 @@ export const tutorialMachine = setup({
   },
   actors: {
     /** GET /tutorial-setting?schedule_history_id=, validated with the contract (tutorial.actors.ts). */
-    loadTutorialSetting: fromPromise<TutorialSetting, { scheduleHistoryId: number }>(async () => {
-      throw new Error('loadTutorialSetting is provided by the edge (tutorial.actors.ts)');
-    }),
+    loadTutorialSetting: unprovided<TutorialSetting, { scheduleHistoryId: number }>('loadTutorialSetting', 'tutorial.actors.ts'),
   },
   actions: {
     assignSetting: assign(({ event }) => ({ setting: settingOf(event), error: null, index: 0, answers: {} })),
