@@ -13,6 +13,14 @@ import { assign } from 'xstate';
 import { allNotSaved, offsetFrom, withServerAnswers } from './exam.rules.ts';
 import { examSetup } from './exam.setup.ts';
 
+/** A failed call of the region: the refusals that end the flow or say the exam is over; else silent, on to `next`. */
+const failedThen = <const T extends string>(next: T) =>
+  [
+    { guard: 'isUnauthorized', actions: 'raiseEnding' },
+    { guard: 'isExamOver', target: '#exam.finishing' },
+    { target: next },
+  ] as const;
+
 export const presenceRegion = examSetup.createStateConfig({
   initial: 'waiting',
   on: {
@@ -43,11 +51,7 @@ export const presenceRegion = examSetup.createStateConfig({
             'shareClock',
           ],
         },
-        onError: [
-          { guard: 'isUnauthorized', actions: 'raiseEnding' },
-          { guard: 'isExamOver', target: '#exam.finishing' },
-          { target: 'beating' },
-        ],
+        onError: failedThen('beating'),
       },
     },
     beating: {
@@ -73,11 +77,7 @@ export const presenceRegion = examSetup.createStateConfig({
             'shareClock',
           ],
         },
-        onError: [
-          { guard: 'isUnauthorized', actions: 'raiseEnding' },
-          { guard: 'isExamOver', target: '#exam.finishing' },
-          { target: 'waiting' },
-        ],
+        onError: failedThen('waiting'),
       },
     },
   },
