@@ -127,6 +127,13 @@ export function connect(given: ResultsSnapshot | undefined, send: (event: Result
   const reportStatus = load('scoreReport');
   // A failed download leaves the report on screen: both buttons say it failed.
   const failedDownload: DownloadState = reportStatus === 'ready' && failure ? 'failed' : 'idle';
+  // The short result's and the purchased result's buttons alike.
+  const resultButtons = {
+    onBuy: on({ type: 'resultItems.buyRequested' }),
+    onOpenReport: on({ type: 'report.openRequested' }),
+    onBack: on({ type: 'menu.requested' }),
+    onRetry: on({ type: 'retry.requested' }),
+  };
 
   return {
     screen: snapshot ? selectResultsScreen(snapshot) : null,
@@ -137,10 +144,7 @@ export function connect(given: ResultsSnapshot | undefined, send: (event: Result
       canRetry: isRetryableLoad(failure),
       canOpenReport,
       canBuy: Boolean(context?.short) && hasItemsToBuy(facts),
-      onBuy: on({ type: 'resultItems.buyRequested' }),
-      onOpenReport: on({ type: 'report.openRequested' }),
-      onBack: on({ type: 'menu.requested' }),
-      onRetry: on({ type: 'retry.requested' }),
+      ...resultButtons,
     },
     purchasedResult: {
       status: purchasedStatus,
@@ -150,12 +154,9 @@ export function connect(given: ResultsSnapshot | undefined, send: (event: Result
       canOpenReport,
       canDownloadCertificate: canDownloadCertificate(facts),
       canBuy: hasItemsToBuy(facts),
-      onOpenReport: on({ type: 'report.openRequested' }),
       onDownloadCertificate: on({ type: 'certificate.downloadRequested' }),
-      // "Buy" opens pay-exam-result for what is not owned yet, as on the short result.
-      onBuy: on({ type: 'resultItems.buyRequested' }),
-      onBack: on({ type: 'menu.requested' }),
-      onRetry: on({ type: 'retry.requested' }),
+      // As on the short result: "Buy" opens pay-exam-result for what is not owned yet.
+      ...resultButtons,
     },
     scoreReport: {
       status: reportStatus,
