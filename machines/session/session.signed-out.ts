@@ -22,7 +22,13 @@ import {
   visibleFailure,
 } from './session.rules.ts';
 import { sessionSetup } from './session.setup.ts';
-import type { EntryFacts, LoginPlace } from './session.types.ts';
+import type { EntryFacts, LoginPlace, SessionContext } from './session.types.ts';
+
+/** After a login: the session it opened (just assigned to the context) is stored. */
+const persistTheSession = {
+  type: 'persistSession',
+  params: ({ context }: { context: SessionContext }) => ({ session: context.session as ExamineeSession }),
+} as const;
 
 export const signedOutState = sessionSetup.createStateConfig({
   initial: 'loginCode',
@@ -118,7 +124,7 @@ export const signedOutState = sessionSetup.createStateConfig({
               target: '#session.signedIn',
               actions: [
                 assign({ session: ({ event }) => sessionFromLogin(event.output, uuidV4()), pendingCode: null, search: {} }),
-                { type: 'persistSession', params: ({ context }) => ({ session: context.session as ExamineeSession }) },
+                persistTheSession,
               ],
             },
             onError: {
@@ -194,7 +200,7 @@ export const signedOutState = sessionSetup.createStateConfig({
               target: '#session.signedIn',
               actions: [
                 assign({ session: ({ event }) => sessionFromLogin(event.output, uuidV4()), credentials: null, search: {} }),
-                { type: 'persistSession', params: ({ context }) => ({ session: context.session as ExamineeSession }) },
+                persistTheSession,
               ],
             },
             onError: {
@@ -270,7 +276,7 @@ export const signedOutState = sessionSetup.createStateConfig({
                     ),
                   entry: null,
                 }),
-                { type: 'persistSession', params: ({ context }) => ({ session: context.session as ExamineeSession }) },
+                persistTheSession,
               ],
             },
             onError: {
