@@ -19,3 +19,17 @@ export function DetailRow({ label, children, ...value }: { label: ReactNode; chi
     </div>
   );
 }
+
+/**
+ * One row of a `<dl>` that has its own look (a login slip's facts, a payment's figures, the
+ * certificate's facts, the exam's receipt): a plain `<div>` of its term and its value, the value
+ * with what it needs (a data-item, a direction, a class).
+ */
+export function Fact({ term, children, ...value }: { term: ReactNode; children: ReactNode } & HTMLAttributes<HTMLElement>) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd {...value}>{children}</dd>
+    </div>
+  );
+}

@@ -12,6 +12,7 @@ import { formatDate, formatNumber } from '../../i18n/format.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
 import { subjectName } from '../../i18n/subjects.ts';
 import { PRODUCT_NAME } from '../../app/product.ts';
+import { Fact } from '../../components/details/details.tsx';
 import { certificateNumber } from './certificate-number.ts';
 import styles from './certificate.module.css';
 
@@ -42,28 +43,13 @@ export function CertificateDocument({ api }: { api: CertificateApi }) {
           </Trans>
         </p>
         <dl className={styles.facts}>
-          <div>
-            <dt>
-              <Trans>Exam date</Trans>
-            </dt>
-            <dd data-item="exam-date">
-              <time dateTime={report.exam.exam_date}>{date}</time>
-            </dd>
-          </div>
-          <div>
-            <dt>
-              <Trans>Organisation</Trans>
-            </dt>
-            <dd data-item="organization">{report.examinee.organization_name}</dd>
-          </div>
-          <div>
-            <dt>
-              <Trans>Certificate number</Trans>
-            </dt>
-            <dd data-item="certificate-number" dir="ltr">
-              {number}
-            </dd>
-          </div>
+          <Fact term={<Trans>Exam date</Trans>} data-item="exam-date">
+            <time dateTime={report.exam.exam_date}>{date}</time>
+          </Fact>
+          <Fact term={<Trans>Organisation</Trans>} data-item="organization">{report.examinee.organization_name}</Fact>
+          <Fact term={<Trans>Certificate number</Trans>} data-item="certificate-number" dir="ltr">
+            {number}
+          </Fact>
         </dl>
       </div>
     </main>

@@ -12,6 +12,7 @@ import { explainedCancellations } from '../../../machines/exam/exam.rules.ts';
 import type { ExamEndApi } from '../../../machines/exam/exam.connect.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { failureMessages } from '../../i18n/failure-messages.ts';
+import { Fact } from '../../components/details/details.tsx';
 import { ExamHeader } from '../../components/exam-header/exam-header.tsx';
 import { CheckIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
@@ -87,18 +88,8 @@ export function ExamEndScreen({ api }: { api: ExamEndApi }) {
             </p>
             {receipt && (
               <dl className={styles.receipt}>
-                <div>
-                  <dt>
-                    <Trans>Answers received</Trans>
-                  </dt>
-                  <dd>{formatNumber(receipt.answer_count, language)}</dd>
-                </div>
-                <div>
-                  <dt>
-                    <Trans>Receipt</Trans>
-                  </dt>
-                  <dd className={`${styles.digest} ltr-isolate`}>{receipt.digest.slice(0, 8)}</dd>
-                </div>
+                <Fact term={<Trans>Answers received</Trans>}>{formatNumber(receipt.answer_count, language)}</Fact>
+                <Fact term={<Trans>Receipt</Trans>} className={`${styles.digest} ltr-isolate`}>{receipt.digest.slice(0, 8)}</Fact>
               </dl>
             )}
           </>

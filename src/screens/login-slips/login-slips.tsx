@@ -15,6 +15,7 @@ import type { LoginSlip, LoginSlipsResponse } from '../../../contract/exports.ts
 import { languages } from '../../../contract/languages.ts';
 import type { LoginSlipsApi } from '../../../machines/document/document.connect.ts';
 import { PRODUCT_NAME } from '../../app/product.ts';
+import { Fact } from '../../components/details/details.tsx';
 import { failureMessage } from '../../i18n/failure-messages.ts';
 import { formatDate } from '../../i18n/format.ts';
 import styles from './login-slips.module.css';
@@ -42,18 +43,8 @@ function Slip({ slip, data }: { slip: LoginSlip; data: LoginSlipsResponse }) {
         {slip.name}
       </p>
       <dl className={styles.facts}>
-        <div>
-          <dt>
-            <Trans>Class</Trans>
-          </dt>
-          <dd>{slip.class_name || '—'}</dd>
-        </div>
-        <div>
-          <dt>
-            <Trans>Classroom</Trans>
-          </dt>
-          <dd>{slip.classroom ?? '—'}</dd>
-        </div>
+        <Fact term={<Trans>Class</Trans>}>{slip.class_name || '—'}</Fact>
+        <Fact term={<Trans>Classroom</Trans>}>{slip.classroom ?? '—'}</Fact>
       </dl>
       <p className={styles.codeLabel}>
         <Trans>Login code</Trans>

@@ -21,6 +21,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import type { CheckoutApi, PaymentApi, PaymentItemApi } from '../../../machines/payment/payment.connect.ts';
 import type { FailureCode } from '../../../machines/shared/ports.ts';
 import { AdyenDropin } from '../../components/adyen-dropin/adyen-dropin.tsx';
+import { Fact } from '../../components/details/details.tsx';
 import { FailureAlert } from '../../components/failure-alert/failure-alert.tsx';
 import { CheckIcon, ClockIcon, InfoIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import { Page, PageHeading } from '../../components/page/page.tsx';
@@ -126,28 +127,13 @@ function Item({ item }: { item: PaymentItemApi }) {
         </p>
       )}
       <dl className={styles.figures}>
-        <div>
-          <dt>
-            <Trans>Quantity</Trans>
-          </dt>
-          <dd>{formatNumber(item.quantity, language)}</dd>
-        </div>
-        <div>
-          <dt>
-            <Trans>Unit price</Trans>
-          </dt>
-          <dd>
-            <Money minor={item.unitPriceMinor} />
-          </dd>
-        </div>
-        <div>
-          <dt>
-            <Trans>Amount</Trans>
-          </dt>
-          <dd>
-            <Money minor={item.totalMinor} />
-          </dd>
-        </div>
+        <Fact term={<Trans>Quantity</Trans>}>{formatNumber(item.quantity, language)}</Fact>
+        <Fact term={<Trans>Unit price</Trans>}>
+          <Money minor={item.unitPriceMinor} />
+        </Fact>
+        <Fact term={<Trans>Amount</Trans>}>
+          <Money minor={item.totalMinor} />
+        </Fact>
       </dl>
     </li>
   );
