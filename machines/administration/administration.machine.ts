@@ -27,6 +27,7 @@ import { listStates as staffListStates } from '../shared/list-states.ts';
 import { failureCodeOf } from '../shared/ports.ts';
 import { unprovided } from '../shared/unprovided.ts';
 import { canApply, checkStaffForm, isUnauthorized } from './administration.rules.ts';
+import { sections } from './administration.types.ts';
 import type {
   AdministrationContext,
   AdministrationEvent,
@@ -86,6 +87,11 @@ const searchOn = {
 const importChoiceOn = {
   'import.kindChosen': { target: '#administration.imports.choosing', actions: 'assignImportKind' },
   'import.fileChosen': { target: '#administration.imports.choosing', actions: 'assignImportFile' },
+} as const;
+
+const reissueOn = {
+  'reissue.confirmed': 'reissuing',
+  'reissue.cancelled': { target: 'found', actions: 'clearReissue' },
 } as const;
 
 const documentOn = {
@@ -256,15 +262,7 @@ export const administrationMachine = setup({
   initial: 'examDay',
   on: {
     // A section is entered afresh, the one shown too (its list loads again: a refresh).
-    'section.chosen': [
-      { guard: { type: 'isSection', params: { section: 'examDay' } }, target: '.examDay', actions: 'leaveSection' },
-      { guard: { type: 'isSection', params: { section: 'schools' } }, target: '.schools', actions: 'leaveSection' },
-      { guard: { type: 'isSection', params: { section: 'imports' } }, target: '.imports', actions: 'leaveSection' },
-      { guard: { type: 'isSection', params: { section: 'exams' } }, target: '.exams', actions: 'leaveSection' },
-      { guard: { type: 'isSection', params: { section: 'documents' } }, target: '.documents', actions: 'leaveSection' },
-      { guard: { type: 'isSection', params: { section: 'staff' } }, target: '.staff', actions: 'leaveSection' },
-      { guard: { type: 'isSection', params: { section: 'audit' } }, target: '.audit', actions: 'leaveSection' },
-    ],
+    'section.chosen': sections.map((section) => ({ guard: { type: 'isSection', params: { section } }, target: `.${section}`, actions: 'leaveSection' }) as const),
   },
   states: {
     examDay: {},
@@ -283,13 +281,13 @@ export const administrationMachine = setup({
           },
         },
         confirmingReissue: {
-          on: { 'reissue.confirmed': 'reissuing', 'reissue.cancelled': { target: 'found', actions: 'clearReissue' } },
+          on: reissueOn,
         },
         reissuing: callState('reissueCode', withToken((c) => ({ pupilId: c.reissue!.pupilId })), { target: 'reissued', actions: 'assignReissued' }, 'reissueFailed', 'assignReissueFailure'),
         // "Try again" may re-issue twice: harmless, the newest code is the one shown and kept.
         reissueFailed: {
           tags: ['error'],
-          on: { 'reissue.confirmed': 'reissuing', 'reissue.cancelled': { target: 'found', actions: 'clearReissue' } },
+          on: reissueOn,
         },
         reissued: { on: { 'reissue.cancelled': { target: 'found', actions: 'clearReissue' } } },
       },
