@@ -24,7 +24,7 @@ import { assign, setup } from 'xstate';
 import type { DeploymentAuditResponse, StaffListResponse, StaffMemberResponse } from '../../contract/admin.ts';
 import type { ExamsResponse, PupilsResponse, ReissueCodeResponse, SchoolsResponse } from '../../contract/imports.ts';
 import { listStates as staffListStates } from '../shared/list-states.ts';
-import { failureCodeOf } from '../shared/ports.ts';
+import { errorOf, failureCodeOf } from '../shared/ports.ts';
 import { unprovided } from '../shared/unprovided.ts';
 import { canApply, checkStaffForm, isUnauthorized } from './administration.rules.ts';
 import { sections } from './administration.types.ts';
@@ -43,7 +43,6 @@ import type {
   StaffRequest,
 } from './administration.types.ts';
 
-const errorOf = (event: unknown) => (event as { error?: unknown }).error;
 const outputOf = <T>(event: unknown) => (event as { output: T }).output;
 
 /** A 401 from any call: the staff session is over. */

@@ -15,7 +15,7 @@ import {
   type ResultItemKind,
   type ResultPaymentSetting,
 } from '../../contract/payments.ts';
-import { failureCodeOf, isNetworkFailure, type FailureCode } from '../shared/ports.ts';
+import { errorOf, failureCodeOf, isNetworkFailure, type FailureCode } from '../shared/ports.ts';
 import {
   canCheckout,
   checkLimit,
@@ -31,7 +31,7 @@ import type { PaymentContext, PaymentEvent, PaymentInput, PaymentOutput, Payment
 
 const { PENDING, PAID } = PaymentStatus;
 
-const failureOf = ({ event }: { event: unknown }) => failureCodeOf((event as { error?: unknown }).error);
+const failureOf = ({ event }: { event: unknown }) => failureCodeOf(errorOf(event));
 
 export const paymentSetup = setup({
   types: {
@@ -111,7 +111,7 @@ export const paymentSetup = setup({
     })),
     /** A call failed after the provider was reached: its failure, and the status as the server last had it. */
     declineOnError: assign(({ context, event }) => ({
-      failure: failureCodeOf((event as { error?: unknown }).error),
+      failure: failureCodeOf(errorOf(event)),
       paymentStatus: statusBeforeCheckout(context),
     })),
     declineUnconfirmed: assign(({ context }) => ({

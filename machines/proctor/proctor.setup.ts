@@ -18,7 +18,7 @@ import {
 import { administrationMachine } from '../administration/administration.machine.ts';
 import { backoffMs } from '../shared/backoff.ts';
 import { listStates as staffListStates } from '../shared/list-states.ts';
-import { ApiFailure, failureCodeOf } from '../shared/ports.ts';
+import { ApiFailure, errorOf, failureCodeOf } from '../shared/ports.ts';
 import { uuidV4 } from '../shared/uuid.ts';
 import {
   SEARCH_MAX_LENGTH,
@@ -52,7 +52,6 @@ export function pollDelayMs(failures: number): number {
   return backoffMs(failures - 1, { firstMs: ROSTER_POLL_MS, maxMs: POLL_BACKOFF_MAX_MS });
 }
 
-const errorOf = (event: unknown) => (event as { error?: unknown }).error;
 const failureOf = ({ event }: { event: unknown }) => failureCodeOf(errorOf(event));
 
 function offsetFrom(serverTime: string): number {

@@ -30,6 +30,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import type { ScoreReport } from '../../contract/results.ts';
 import { paymentMachine } from '../payment/payment.machine.ts';
 import { returnUrlOf } from '../payment/payment.return.ts';
+import { errorOf } from '../shared/ports.ts';
 import { isMaintenanceFailure, isUnauthorizedFailure, visibleFailure } from '../session/session.rules.ts';
 import { matchesPath } from '../kiosk/routes.ts';
 // The screens' paths (the kiosk shows them: `meta.path`), written out for the session's route
@@ -71,7 +72,7 @@ const resultsSetup = setup({
     keepShortResult: assign((_, loaded: ShortResultWithOwned) => ({ short: loaded.result, owned: loaded.owned, failure: null })),
     keepReport: assign((_, report: ScoreReport) => ({ report, failure: null })),
     /** A results call or download failed: the results screens show why. */
-    keepFailure: assign({ failure: ({ event }) => visibleFailure((event as { error?: unknown }).error) }),
+    keepFailure: assign({ failure: ({ event }) => visibleFailure(errorOf(event)) }),
     keepRefusal: assign((_, params: { refusal: ResultsContext['refusal'] }) => ({ refusal: params.refusal })),
     markDownloading: assign((_, params: { document: DocumentKind }) => ({ downloading: params.document, failure: null })),
     clearDownloading: assign({ downloading: null }),
@@ -86,8 +87,8 @@ const resultsSetup = setup({
     wasReloadedAt: ({ context }, params: { path: string }) => context.reloadedAt !== null && matchesPath(params.path, context.reloadedAt),
     ownsResultSheet: ({ context }) => ownsResultSheet(context),
     canDownloadCertificate: ({ context }) => canDownloadCertificate(ownedFactsOf(context)),
-    isMaintenance: ({ event }) => isMaintenanceFailure((event as { error?: unknown }).error),
-    isUnauthorized: ({ event }) => isUnauthorizedFailure((event as { error?: unknown }).error),
+    isMaintenance: ({ event }) => isMaintenanceFailure(errorOf(event)),
+    isUnauthorized: ({ event }) => isUnauthorizedFailure(errorOf(event)),
   },
 });
 

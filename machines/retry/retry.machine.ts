@@ -24,7 +24,7 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { backoffMs } from '../shared/backoff.ts';
-import { failureCodeOf, isNetworkFailure } from '../shared/ports.ts';
+import { errorOf, failureCodeOf, isNetworkFailure } from '../shared/ports.ts';
 import type { RetryContext, RetryEvent, RetryInput, RetryOutput } from './retry.types.ts';
 
 /** Total window of the backoff before the pupil is asked. */
@@ -40,7 +40,7 @@ export function withinWindow(context: RetryContext, windowMs = context.windowMs)
   return context.waitedMs + delayOf(context) <= windowMs;
 }
 
-const failureOf = ({ event }: { event: unknown }) => failureCodeOf((event as { error?: unknown }).error);
+const failureOf = ({ event }: { event: unknown }) => failureCodeOf(errorOf(event));
 
 export const retryMachine = setup({
   types: {

@@ -22,7 +22,7 @@ import { paymentPaths, paymentReturnOf } from '../payment/payment.return.ts';
 import { resultsRouteTable } from '../results/results.routes.ts';
 import type { ResultsOutput } from '../results/results.types.ts';
 import { matchesPath } from '../kiosk/routes.ts';
-import { failureCodeOf } from '../shared/ports.ts';
+import { errorOf, failureCodeOf } from '../shared/ports.ts';
 import {
   allEntryPaths,
   appEntryOrg,
@@ -176,7 +176,7 @@ export const sessionSetup = setup({
       event.type === 'location.unmatched' && event.path === paymentPaths.result_fee && paymentReturnOf(event.search) !== null,
     hasEntrySchool: ({ context }) => Boolean(context.entry?.schoolId),
     isInvalidPlace: ({ event }) => {
-      const code = failureCodeOf((event as { error?: unknown }).error);
+      const code = failureCodeOf(errorOf(event));
       return code === 'INVALID_SCHEDULE' || code === 'NOT_FOUND' || code === 'VALIDATION_ERROR';
     },
     areCredentialsIncomplete: ({ event }) =>
@@ -200,8 +200,8 @@ export const sessionSetup = setup({
     isChoosableExam: ({ context, event }) =>
       event.type === 'exam.chosen' &&
       context.exams.some((row) => row.schedule_history_id === event.scheduleHistoryId && !row.locked),
-    isMaintenance: ({ event }) => isMaintenanceFailure((event as { error?: unknown }).error),
-    isUnauthorized: ({ event }) => isUnauthorizedFailure((event as { error?: unknown }).error),
+    isMaintenance: ({ event }) => isMaintenanceFailure(errorOf(event)),
+    isUnauthorized: ({ event }) => isUnauthorizedFailure(errorOf(event)),
     isPartnerExit: ({ context }) => context.exit !== null && partnerLoginTypes.has(context.exit.loginType),
     isCodeExit: ({ context }) => context.exit?.loginType === 0,
     hasPartnerLogoutUrl: ({ context, event }) => {

@@ -47,6 +47,11 @@ export class ApiFailure extends Error {
   }
 }
 
+/** What an actor rejected with, from its error event. */
+export function errorOf(event: unknown): unknown {
+  return (event as { error?: unknown }).error;
+}
+
 /** Reads the failure code out of whatever an actor rejected with. */
 export function failureCodeOf(error: unknown): FailureCode {
   if (error instanceof ApiFailure) return error.code;
