@@ -6,6 +6,7 @@
  * (proctor.connect.ts) always matches the machine.
  */
 import assert from 'node:assert/strict';
+import { afterAll, vi } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import type { AdminSchedulesResponse, AuditResponse, RosterChanges, RosterPupil, StaffLoginResponse } from '../../contract/admin.ts';
 import { connect, type ProctorSnapshot } from '../../machines/proctor/proctor.connect.ts';
@@ -15,6 +16,17 @@ import { ApiFailure } from '../../machines/shared/ports.ts';
 import { FAKE_NOW, FAKE_UPLOAD_WINDOW_MS, demoPupils, demoRoster, demoSchedules, demoStaff, rooms } from '../helpers/fake-admin.ts';
 import { never } from '../helpers/never.ts';
 import { describeModel } from './suite.ts';
+
+/**
+ * The machine reads the terminal's time (Date.now) when an answer comes, for its offset from the
+ * server's clock, and `action.requested` carries that time: with the clock running, paths that
+ * reach one state a millisecond apart were told apart, and the number of paths changed from run to
+ * run. The terminal's Date stands still at FAKE_NOW for the file (timers stay real).
+ */
+vi.useFakeTimers({ toFake: ['Date'], now: FAKE_NOW });
+afterAll(() => {
+  vi.useRealTimers();
+});
 
 const machine = proctorMachine.provide({
   actors: {
