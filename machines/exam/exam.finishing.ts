@@ -6,7 +6,7 @@
  * other failure is `finishFailed` (Try again). ER_SCHEDULE_HISTORY_CANCELLED ends with
  * FINISH_WITH_ERROR; INCORRECT_DEVICE (a proctor moved the pupil to another terminal) leads to
  * `movedAway`, which sends what this terminal holds; the other ending codes end the exam flow
- * (exam.machine.ts's header). Reached from
+ * (machines/exam/README.md). Reached from
  * Finish, at 00:00, when the server says the exam is over, and from a reload while finishing:
  * entering it is reported to the stored session at once (finish_pending), so a reload, online or
  * offline, loads the questions and the outbox and comes straight back here, never to answering.

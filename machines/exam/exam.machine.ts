@@ -2,101 +2,25 @@
  * The exam machine: one examinee's exam, from INIT_TEST to FINISH or FINISH_WITH_ERROR.
  *
  * Top states: idle -> loadingDetails -> confirming (login-confirm) -> tutorial -> ready
- * (exam-start) -> preparingOffline (exam-start: the app shell installed for an offline reload)
- * -> starting -> loadingQuestions -> (loaded, transient) -> answering (/start) ->
- * finishing -> finished (exam-end); a reload while finishing goes loaded -> finishing; loading,
- * answering and finishing -> movedAway (exam-end) when the server says a proctor moved the pupil
- * to another terminal: what this terminal holds is sent first (exam.moved-away.ts);
- * detailsFailed, questionsFailed and finishFailed offer a retry; unauthorized and leaving hand
- * control back to the kiosk. While answering, five regions run side by side:
- * view (the finish dialog), outbox (writes each answer to this terminal's outbox), sync
- * (sends what the outbox holds, quietly trying again with backoff while the network fails),
- * presence (the heartbeat every PRESENCE_INTERVAL_MS and at once when the page changes, and the
- * server's answers read again when the page comes back: another window may have replaced one)
- * and position (what the `position` child reports once the pupil pauses, taken from the child at
- * once when the page is hidden or goes away and when answering ends; see the invariants). The
- * child (machines/position) holds the question on screen and the view around it while the pupil
- * answers; the screen sends it the moves directly, so a question swap never reaches this machine.
- * The page's edge (`watchTerminal`) ticks every second and reports visibilitychange, focus,
- * online and pagehide; each re-derives the time left from the server's deadline, and past it the
- * exam finishes the normal way (never one long timer: a sleeping laptop pauses timers). It also
- * brings the answers the other windows of this sitting on this terminal had saved
- * (`answer.savedElsewhere`).
- * What the pupil arranged on screen, as last reported, is context reported to the kiosk (which
- * persists it in the stored session, seed section 3) and read back after a reload: the question index
- * (question_index), the question list (question_list_flag), the flags for review, the on-screen
- * alphabet keyboard (alphabets_keyboard_flag) and its capital letters (mode_upper_case_flag).
- *
- * Ending calls (any call of the exam): 401 NOT_LOGGED_IN raises UNAUTHORIZED (the kiosk logs out);
- * 401 ER_SCHEDULE_HISTORY_RETAKE (an administrator reset the account) raises UPDATE_FLAG_RETAKE:
- * state `retake` asks the kiosk to log out to the login page with error_code (the seed's "An
- * administrator has reset this account. Please log in again."); 403 INCORRECT_DEVICE raises
- * FINISH_WITH_ERROR: refusing Start (another terminal pressed Start first), the end screen with
- * "An exam was already started for this account", error_code kept so rule 5 keeps /exam-end; from
- * any call of a sitting under way (loading it, a save, the heartbeat, finishing), another terminal
- * holds it (a proctor moved the pupil there): `movedAway`; 401 DURING_MAINTENANCE
- * raises DURING_MAINTENANCE. Decision: maintenance ENDS the exam flow with the outside-test-hours
- * message (state `maintenance`: logout to the login page with error_code=DURING_MAINTENANCE);
- * unsent answers stay in this terminal's IndexedDB outbox (logout never clears it) and go out on
- * the next login and start, within the server's upload window; the deadline keeps running on the
- * server, so nothing is gained by waiting on a frozen screen.
- *
- * Invariants:
- * - answers are accepted only while answering;
- * - Start asks the server only once this terminal can reload the exam without the network (the
- *   app shell installed and in control), or once the pupil, told it cannot, chose to start anyway;
- * - the deadline is the server's (fixed at Start, seed section 4; moved only by the server: an
- *   extension or a time credit, learnt from the heartbeat and every save); the machine tracks the
- *   offset between the server's clock and this terminal's, and time left is always deadline −
- *   (terminal now + offset), re-derived on every tick and page change;
- * - past the deadline (a tick, a page change, or the server's TIME_END on any call of the
- *   running exam) the exam finishes through `finishing`, as Finish does;
- * - an answer the server holds differently (a later one from another window) is `replaced` and
- *   shows the server's value, never as saved; the windows of one sitting on this terminal tell
- *   each other of every answer the server acknowledged (`announceSaved`, heard as
- *   `answer.savedElsewhere`), and a later one than this window's replaces it at once; they share
- *   the nearest clock offset any of them measured (`shareClock`, heard as `clock.shared`), so two
- *   windows order their answers as the pupil gave them;
- * - what the exam needs to resume (questions, deadline, offset, index, answers the server holds)
- *   is cached on this terminal for this login only (`cacheExam`), and forgotten when the exam
- *   flow ends (`clearExamCache`); a reload whose loading fails on the network resumes from it;
- * - a reload resumes the question on screen from the stored session, which the kiosk writes when
- *   the exam reports its position (`reportProgress`). A move or a toggle of the view is reported
- *   once the pupil pauses (the `position` child: between one and two POSITION_PAUSE_MS after the
- *   last move, a burst of moves is one write, and no write is on a swap's frame), and at once when
- *   the page is hidden or goes away (pagehide: a reload, the window closed) and whenever
- *   `answering` is left (Finish, time up, a logout, an error); Start and a flag for review are
- *   reported at once. Until it is reported, the context holds the position last reported: what
- *   the heartbeat sends and what a whole-exam cache write (`cacheExam`) keeps. So a reload, a hidden
- *   page or the end of answering never loses the position; only a crash within the pause (the
- *   browser or the terminal dying with no pagehide) resumes on the position last reported.
- *   The exam cache takes the position whenever it is reported: when the page is next idle
- *   after the pause (`cachePosition`: an IndexedDB write of the whole exam, never near a swap's
- *   frame, one for a burst of moves), at once when the page is hidden or goes away (`cacheExam`);
- *   answers are never affected (the outbox writes each one before it is shown as saved);
- * - an answer is "saved on this terminal" only once the outbox wrote it (`storeAnswer`), and
- *   "saved" only after the server acknowledged its idempotency key; only then is it removed
- *   from the outbox (`removeFromOutbox`);
- * - after a reload the outbox's unsent answers are merged over the server's (the later
- *   answered_at wins) and sent again;
- * - finishing first sends every answer not yet saved, then asks the server to finish; both
- *   calls run in the retry machine, so a network failure opens the retry dialog, never a dead
- *   end; at 00:00 the exam finishes by itself the same way;
- * - once `finishing` is entered (Finish confirmed, time up, the server's word that the exam is
- *   over), the pupil's Finish outlives a reload: it is reported at once to the kiosk, which keeps
- *   it in the stored session (finish_pending, read back as `stored.finishPending`), and a resume,
- *   online or offline, loads the questions and the outbox and goes straight back to finishing
- *   (`loaded`), never to answering; it is cleared when the exam is completed (`reportCompleted`)
- *   or a new attempt starts, and goes with the stored session at a logout;
- * - once started, nothing leads back to the start screen (the exam cannot be restarted);
- *   Back and typed URLs are honoured only before Start (tutorial <-> login-confirm/start).
+ * (exam-start) -> preparingOffline (exam-start) -> starting -> loadingQuestions -> (loaded,
+ * transient) -> answering (/start; five parallel regions: view, outbox, sync, presence and
+ * position) -> finishing -> finished (exam-end); a reload while finishing goes loaded ->
+ * finishing; loading, answering and finishing -> movedAway (exam-end) when the server says a
+ * proctor moved the pupil to another terminal; detailsFailed, questionsFailed and finishFailed
+ * offer a retry; unauthorized, retake, maintenance and leaving hand control back to the kiosk.
  *
  * Where each part lives: this file has the top states and the `answering` state's own events
- * (answers, moving between questions, the view and position regions, the clock);
- * `exam.saving.ts` the outbox and sync regions; `exam.presence.ts` the presence region;
- * `exam.finishing.ts` the finishing state; `exam.setup.ts` the actors, actions, guards and
- * delays by name; `exam.rules.ts` the pure rules they decide with; `exam.connect.ts` what the
- * screens render and may send.
+ * (answers, the `position` child's reports, the other windows' answers and clock, the clock,
+ * focus losses) and its view and position regions; `exam.saving.ts` the outbox and sync regions;
+ * `exam.presence.ts` the presence region; `exam.finishing.ts` the finishing state;
+ * `exam.moved-away.ts` the movedAway state; `exam.setup.ts` the actors, actions, guards and
+ * delays by name; `exam.rules.ts` the pure rules they decide with (`exam.constants.ts` the two
+ * facts the shell reads before the exam loads); `exam.types.ts` the context, events and input;
+ * `exam.actors.ts` the real calls; `memory-exam-cache.ts` the exam cache in memory;
+ * `exam.selectors.ts` snapshot to view; `exam.connect.ts` what the screens render and may send.
+ *
+ * The regions and the page's edge in detail, the calls that end the exam, and the invariants:
+ * machines/exam/README.md.
  */
 import { assign, enqueueActions, raise, sendTo, stateIn, type ActorRefFrom } from 'xstate';
 import type { positionMachine } from '../position/position.machine.ts';

@@ -9,7 +9,7 @@
  *   removed from the outbox. A network failure (or a passing server fault) waits and tries again
  *   quietly, 1 s doubling to SAVE_RETRY_MAX_MS, or at once when the browser is back online; a
  *   refusal for good is marked and forgotten; TIME_END finishes the exam; the ending codes end
- *   the exam flow (exam.machine.ts's header). An acknowledged answer is told to the other windows
+ *   the exam flow (machines/exam/README.md). An acknowledged answer is told to the other windows
  *   of this sitting on this terminal (`announceSaved`); the machine takes a later one of theirs
  *   (`answer.savedElsewhere`, exam.machine.ts).
  */

@@ -2,8 +2,8 @@
  * The exam machine's vocabulary, by name: its types, the actors the edge provides (exam.actors.ts
  * gives the real ones; these stand-ins only say what each call is), the actions, the guards
  * (questions about the context or a call's result, decided by exam.rules.ts) and the delays.
- * exam.machine.ts and its regions (exam.answering.ts, exam.presence.ts, exam.finishing.ts) are
- * built from this setup, so every name they use is checked against it.
+ * exam.machine.ts and its parts (exam.saving.ts, exam.presence.ts, exam.finishing.ts,
+ * exam.moved-away.ts) are built from this setup, so every name they use is checked against it.
  */
 import { assign, fromCallback, raise, sendParent, setup } from 'xstate';
 import { unprovided } from '../shared/unprovided.ts';
@@ -153,7 +153,7 @@ export const examSetup = setup({
       type: 'exam.logoutRequested',
       errorCode: context.error ?? 'GENERIC_ERROR',
     })),
-    /** Raises the exam-level event that a call's ending failure stands for (see the header). */
+    /** Raises the exam-level event that a call's ending failure stands for (machines/exam/README.md). */
     raiseEnding: raise(({ event }): ExamEvent => {
       const code = failureOfEvent(event);
       if (code === 'ER_SCHEDULE_HISTORY_RETAKE') return { type: 'UPDATE_FLAG_RETAKE' };
@@ -231,7 +231,7 @@ export const examSetup = setup({
       const status = detailsOf(event)?.status;
       return status !== undefined && status !== ScheduleHistoryStatus.PENDING && status !== ScheduleHistoryStatus.DOING;
     },
-    /** A failure that ends the exam flow (see the header): NOT_LOGGED_IN, RETAKE, maintenance, another device. */
+    /** A failure that ends the exam flow (machines/exam/README.md): NOT_LOGGED_IN, RETAKE, maintenance, another device. */
     isUnauthorized: (args) => endingCodes.has(errorCodeOf(args as never) ?? 'GENERIC_ERROR'),
     isAlreadyFinished: (args) => errorCodeOf(args as never) === 'ER_SCHEDULE_HISTORY_COMPLETED',
     isCancelled: (args) => errorCodeOf(args as never) === 'ER_SCHEDULE_HISTORY_CANCELLED',

@@ -6,38 +6,19 @@
  *
  * Top states: restoring (a stored staff token is checked with GET /admin/me) -> signedOut (the
  * staff login form) | signedIn; restoreFailed offers a retry. signedOut -> signingIn ->
- * signedIn. signedIn: schedules (loading, failed, ready: the list or its empty state) ->
- * watching (parallel: `roster` polls, `action` runs the confirm step) <-> audit (loading, failed,
- * ready). signedIn -> signingOut -> signedOut.
+ * signedIn (an administrator's also runs the child `administration`). signedIn: schedules
+ * (loading, failed, ready: the list or its empty state) -> watching (parallel: `roster` polls,
+ * `action` runs the confirm step) <-> audit (loading, failed, ready). signedIn -> signingOut ->
+ * signedOut.
  *
- * Live updates: the chosen room's roster (every room: the schedule's) is asked for in full once,
- * then every ROSTER_POLL_MS only its changes since the last answer's cursor (contract/admin.ts says
- * why polling rather than server-sent events), merged into the rows held (proctor.rules.ts
- * `mergeRoster`); an answer with no change only marks the roster current. A failed poll keeps the
- * last roster on screen, says since when it is not current, and tries again with a growing wait
- * (at most POLL_BACKOFF_MAX_MS): never a dead end; a cursor the server refuses
- * (ROSTER_CURSOR_INVALID) is dropped and the next poll asks in full. Choosing another room asks
- * for its roster in full at once.
+ * Where each part lives: this file has the states; `proctor.setup.ts` the actors, actions,
+ * guards and delays by name, the context a schedule starts from and the poll's backoff;
+ * `proctor.rules.ts` the pure rules they decide with (re-exported here for the page and the
+ * tests); `proctor.types.ts` the context, events and the edge's AdminPort; `proctor.actors.ts`
+ * the admin calls and the staff token's storage; `proctor.selectors.ts` snapshot to view;
+ * `proctor.connect.ts` what the page renders and may send.
  *
- * Invariants:
- * - every admin call but the login carries the staff token; a 401 on any of them (the staff
- *   session ended on the server) forgets the token and shows the login form with a message;
- * - an action is sent only after its confirm step, with a reason (1 to 500 characters) and,
- *   for an extension, whole minutes from 1 to 60; a pupil action only for a pupil the roster
- *   shows in a state where the action applies (`actionsFor`) and can succeed on the server's
- *   clock when asked (`unavailableActions`: no extension past the upload window); the room-wide
- *   extension only while it reaches someone (`pupilsToExtend`);
- * - an action is done at most once: its idempotency key is made when it is confirmed and sent
- *   again by "Try again" (the server answers a repeat as it did the first);
- * - one action at a time: while one is confirmed, sent or failed, no other can be asked for,
- *   and the page does not leave the roster (schedules, audit) until it is settled;
- * - the roster on screen is the server's: actions change it only with the pupil row the server
- *   answered, and a fresh poll follows every action;
- * - the state filter and the search (`roster.filterChosen`, `roster.searched`) change which rows
- *   the page shows, never the roster held, the room-wide extension's reach or an action's guard;
- *   a schedule chosen starts with every pupil and no search;
- * - signing out calls POST /admin/logout with the token first and forgets it after, whatever
- *   the answer (the pupil's Examinee-Token is never touched).
+ * How the roster stays live, and the invariants: machines/proctor/README.md.
  */
 import { enqueueActions } from 'xstate';
 import { listStates, proctorSetup, signOutOnRefusal, signedOutContext } from './proctor.setup.ts';

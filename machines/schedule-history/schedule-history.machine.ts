@@ -1,51 +1,28 @@
 /**
  * The schedule history machine: the lifecycle of one sitting through the nine statuses of seed
- * section 4. The seed lists the statuses but not the transitions; these are ours:
+ * section 4. The seed lists the statuses but not the transitions; these are ours.
  *
- *   PENDING 0      --exam.started [within the test period]--------------> DOING 6
- *   PENDING 0      --schedule.ended [the schedule is over]---------------> EXPIRED 7 (never taken)
- *   PENDING 0      --exam.cancelled-------------------------------------> CANCELED_PENDING 2
- *   DOING 6        --exam.finished (the pupil)---------------------------> COMPLETED 1
- *   DOING 6        --exam.autoFinished [deadline + upload window passed]-> COMPLETED 1 (the auto-finish job)
- *   DOING 6        --exam.cancelled-------------------------------------> CANCELED_PENDING 2
- *   DOING 6        --retake.reset---------------------------------------> PENDING 0
- *   COMPLETED 1    --scoring.completed----------------------------------> SCORING_COMPLETED 8
- *   COMPLETED 1    --exam.cancelled-------------------------------------> CANCELED_COMPLETED 3
- *   COMPLETED 1    --retake.reset---------------------------------------> PENDING 0
- *   SCORING_COMPLETED 8   --statistics.completed [cohort closed]---------> STATISTIC_COMPLETED 4
- *   SCORING_COMPLETED 8   --result.released [a week after the exam]------> RESULT_PUBLIC 5
- *   SCORING_COMPLETED 8   --exam.cancelled------------------------------> CANCELED_COMPLETED 3
- *   SCORING_COMPLETED 8   --retake.reset--------------------------------> PENDING 0
- *   STATISTIC_COMPLETED 4 --result.released [a week after the exam]------> RESULT_PUBLIC 5
- *   STATISTIC_COMPLETED 4 --statistics.completed [cohort closed]---------> (stays; ranks recomputed)
- *   STATISTIC_COMPLETED 4 --exam.cancelled------------------------------> CANCELED_COMPLETED 3
- *   STATISTIC_COMPLETED 4 --retake.reset--------------------------------> PENDING 0
- *   RESULT_PUBLIC 5       --statistics.completed [cohort closed]---------> (stays; the rank appears)
- *   RESULT_PUBLIC 5       --exam.cancelled------------------------------> CANCELED_COMPLETED 3
- *   CANCELED_PENDING 2, CANCELED_COMPLETED 3, EXPIRED 7: final.
- *
- * Why so:
- * - Release does not wait for statistics: a schedule open for months must not hold back a
- *   pupil's result beyond the week the seed promises. Until the cohort (same schedule, same
- *   level) is closed the rank reads "in progress"; statistics then run on a released result
- *   without changing its status.
- * - "Cohort closed" = the schedule has ended and none of its sittings at the level is still
- *   PENDING, DOING or unscored COMPLETED (the expiry, auto-finish and scoring jobs close them).
- * - A retake reset (server/admin.ts) is possible until the result is public; after that the
- *   pupil has seen a result, which a reset would silently take away.
- * - Cancellation before completion (PENDING, DOING) is CANCELED_PENDING; after (COMPLETED and
- *   later) CANCELED_COMPLETED.
+ * Top states (the statuses): PENDING 0 -> DOING 6 (started within the test period) or EXPIRED 7
+ * (never taken); DOING -> COMPLETED 1 (finished by the pupil, or by the auto-finish job) ->
+ * SCORING_COMPLETED 8 -> STATISTIC_COMPLETED 4 (cohort closed) -> RESULT_PUBLIC 5 (a week after
+ * the exam; straight from SCORING_COMPLETED when the release comes first); a cancellation ends
+ * in CANCELED_PENDING 2 before completion and CANCELED_COMPLETED 3 after; a retake reset takes
+ * DOING, COMPLETED, SCORING_COMPLETED and STATISTIC_COMPLETED back to PENDING.
+ * CANCELED_PENDING, CANCELED_COMPLETED and EXPIRED are final.
  *
  * Pure: no actors, no delays, no clock. Events carry the facts (instants in epoch ms) and the
  * guards check them, so the server (the authority: every status write goes through
  * `nextStatus`) and the client (display) decide alike.
  *
  * Its files: the statuses and events (.types.ts), what a status and its dates mean for the
- * results (.selectors.ts, read by the server and the client), what the pupil's screens say of a
- * sitting (.connect.ts, read by session.selectors.ts for the testing menu and the exam list).
- * There is no .actors.ts, because nothing here calls out: the machine never runs as an actor.
- * The server's jobs and routes ask `nextStatus` inside their own transactions
- * (server/domain/schedule-history.ts), and the client only reads statuses from the wire.
+ * results (.selectors.ts, read by the server, and by the client through .connect.ts), what the
+ * pupil's screens say of a sitting (.connect.ts, read by session.selectors.ts for the testing
+ * menu and the exam list). There is no .actors.ts, because nothing here calls out: the machine
+ * never runs as an actor. The server's jobs and routes ask `nextStatus` inside their own
+ * transactions (server/domain/schedule-history.ts), and the client only reads statuses from
+ * the wire.
+ *
+ * Every transition with its guard, and why so: machines/schedule-history/README.md.
  */
 import { setup, transition } from 'xstate';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';

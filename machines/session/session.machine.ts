@@ -1,14 +1,9 @@
 /**
  * The session machine: who is logged in on this terminal, how they got in, where they land
- * and how they leave (seed sections 2, 3, 4, 6, 8).
- *
- * Owns every way in (login code; login ID + password on a school's or schedule's page;
- * examinee login; the entry routes /oauth, /oauth-kaigen, /oauth-kaigen-philippine,
- * /oauth-kenya, /oauth-egypt and /app-entry), the entry guard rules 1-7, the landing rules
+ * and how they leave (seed sections 2, 3, 4, 6, 8). It owns every way in (login code, login ID
+ * and password, examinee login, the entry routes), the entry guard rules 1-7, the landing rules
  * (basic information, testing menu, exam list, or straight into the exam flow) and every way
- * out (logout per login type; 401 handling: DURING_MAINTENANCE ends the session on the login
- * page, a maintenance-exempt route, with the outside-test-hours message; any other 401 with
- * the generic error; seed section 8).
+ * out (logout per login type, and the 401 of any call).
  *
  * Top states: checking (boot: a stored session resumes its chosen exam, or lands again) ->
  * signedOut (loginCode | login | entering | entryFailed | forbidden | notFound | examEndKept |
@@ -16,33 +11,18 @@
  * testingMenu -> payExamFee | results; info -> reopening -> reopened -> payExamFee | results |
  * testingMenu (a reload past the menu); examList; -> examFlow) -> signingOut -> leaving (the
  * login page of the login type, with logout=1 or school and error_code; or the partner's site).
- * The results screens (short result, result payment, purchased result, score report) are the
- * results machine's (machines/results), invoked as the child `results` from the menu or the
- * payment provider's redirect back (`meta.screensOf`: its states carry the paths the kiosk
- * shows; the browser's Back among its screens is handed to it as `location.unmatched`); the exam
- * fee's payment is the child `payment`. The ways in while signed out are in
- * session.signed-out.ts; the actors, actions and guards by name in session.setup.ts.
- * Entry routes (/oauth*, /app-entry) and /login carry their query in `location.unmatched`;
- * the states they lead to without a path of their own (entering, entryFailed, left) leave
- * the URL as it is.
- * Invariants:
- * - a session is in context exactly while signedIn or signingOut;
- * - storage is written on sign-in and wiped on sign-out by this machine only;
- * - logout ends the token on the server before anything is wiped: POST /logout is sent with
- *   the session's token, and storage is wiped when it answers; with no answer (offline, a
- *   time-out), maintenance or a server failure, storage is wiped all the same and the token
- *   waits in the pending-revocation store (only the token string) until the network returns;
- *   a 401 means the token is gone already: nothing waits;
- * - a reload lands where the pupil was: the stored session lands again (the basic information or
- *   the exam), and the URL the browser reloads is judged there; a my-page screen past the menu
- *   (the fee's payment, a results screen) is reopened once the menu's status is read again
- *   (`reopening`: it names the sitting and says whether that screen can still be shown), else the
- *   menu stands in; the URL stays as it is meanwhile (no path);
- * - the results run exactly while signedIn.results; a 401 in them ends the session as any
- *   other call's does, and they end back on the testing menu otherwise;
- * - the exam flow (the kiosk's exam machine) starts only once a schedule history is known:
- *   `session.signedIn` is sent on entering examFlow, never before;
- * - leaving the app for a partner's site is a named action the edge provides.
+ *
+ * Where each part lives: this file has the top states and the signed-in ones;
+ * `session.signed-out.ts` the ways in while signed out; `session.setup.ts` the actors, actions
+ * and guards by name; `session.rules.ts` the pure rules they decide with; `session.types.ts` the
+ * context, events and input; `session.actors.ts` the real calls and storage writes, and
+ * `session.lazy.ts` the children (`payment`, `results`) loaded on demand;
+ * `session.revocation.ts` the logout's revocations sent again later; `session.selectors.ts`
+ * snapshot to view (the testing menu, the exam list); `session.connect.ts` what the screens
+ * render and may send.
+ *
+ * The ways in and out in full, the children and the URL, and the invariants:
+ * machines/session/README.md.
  */
 import { and, assign, or, stateIn, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import type { ChoosePageStatus } from '../../contract/results.ts';

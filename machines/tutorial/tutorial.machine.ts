@@ -13,25 +13,13 @@
  * questions to practise); from any of them "Continue" -> done (final), which tells the exam
  * `tutorial.completed`.
  *
- * Decisions:
- * - a practice answer is checked on this terminal when the pupil asks ("Check my answer"), never
- *   on every key (the keypad hands over "1" on the way to "12"); the pupil sees whether it was
- *   right and, if not, the right answer, and may change it and check again, as good practice
- *   modes do; the screen says that the test itself shows no such thing;
- * - the practice is optional: Continue works in every state, loading and failed included, so a
- *   tutorial that cannot load never keeps a pupil from the exam;
- * - a failure of the load that ends the exam flow for every exam call (NOT_LOGGED_IN, an
- *   administrator's reset, maintenance, another terminal) is told to the exam as the same event
- *   its own calls raise; the tutorial shows it as failed meanwhile.
+ * Where each part lives: this file has the machine with its actions and guards by name, and the
+ * helpers they read (the practice question on screen, its answer, the ending events);
+ * `tutorial.types.ts` the setting, context, events and input; `tutorial.actors.ts` the one real
+ * call; `tutorial.selectors.ts` snapshot to view; `tutorial.connect.ts` what the screen renders
+ * and may send. It has no rules file of its own.
  *
- * Invariants:
- * - nothing of the practice leaves this machine: it has no actor but the one GET, and no event
- *   to its parent carries an answer;
- * - only the practice question on screen takes an answer (`answer.given` names it), and a verdict
- *   always belongs to the value it judged: a new value clears it;
- * - "Check my answer" is possible only with an answer given, and only while it is unchecked;
- * - practice questions come one per type, in the order the exam first uses them; the index stays
- *   within them.
+ * Decisions and invariants: machines/tutorial/README.md.
  */
 import { assertEvent, assign, sendParent, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import { isPracticeAnswerRight } from '../../contract/tutorial.ts';
@@ -60,7 +48,7 @@ export function currentAnswer(context: TutorialContext): PracticeAnswer | undefi
 
 /**
  * The exam-level event a failed load stands for when it ends the exam flow (as every exam call's
- * does, machines/exam/exam.machine.ts), or null when the tutorial only shows it.
+ * does, machines/exam/README.md), or null when the tutorial only shows it.
  */
 export function endingEventOf(code: FailureCode): TutorialParentEvent | null {
   switch (code) {

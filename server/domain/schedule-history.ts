@@ -1,6 +1,6 @@
 /**
  * Schedule history status rules (seed section 4) as the server enforces them. The transitions
- * themselves are the schedule history machine's (machines/schedule-history/, its header lists
+ * themselves are the schedule history machine's (machines/schedule-history/, its README lists
  * them); every status the server writes comes from `nextStatus` there. Here: which contract
  * error code, if any, refuses an action in a status.
  */

@@ -1,7 +1,7 @@
 /**
  * Finish pressed while offline, then the page reloaded while still offline, in real Chromium
  * against the production build and the real server. The confirmed Finish is kept in the stored
- * session (finish_pending, machines/exam/exam.machine.ts's header), so the pupil is never back on
+ * session (finish_pending, machines/exam/README.md), so the pupil is never back on
  * the question with the clock running and "Finish the test": the reloaded page shows the exam
  * finishing with the retry dialog, never the Finish button, and once the network is back the
  * exam finishes by itself: "Test complete", with every answer given in the server's receipt.

@@ -1,10 +1,11 @@
 /**
- * The schedule history machine against the table in its header, written out here rather than
- * derived from the machine: the model test (test/model/schedule-history.model.test.ts) builds its
- * expected paths from the machine itself, so a wrong guard or a lost transition would walk
- * through it unnoticed. Each guard is tried on both sides of its boundary (the instants are
- * inclusive or exclusive as the seed and the header say), and every status is asked every
- * event, so a transition added, lost or retargeted fails here.
+ * The schedule history machine against the table in its README (machines/schedule-history/),
+ * written out here rather than derived from the machine: the model test
+ * (test/model/schedule-history.model.test.ts) builds its expected paths from the machine itself,
+ * so a wrong guard or a lost transition would walk through it unnoticed. Each guard is tried on
+ * both sides of its boundary (the instants are inclusive or exclusive as the seed and the README
+ * say), and every status is asked every event, so a transition added, lost or retargeted fails
+ * here.
  */
 import { describe, expect, it } from 'vitest';
 import { ScheduleHistoryStatus as S } from '../../contract/enums.ts';
@@ -33,7 +34,7 @@ const allowed: Record<ScheduleHistoryEventType, ScheduleHistoryEvent> = {
   'retake.reset': { type: 'retake.reset' },
 };
 
-/** The header's table: from each status, where each event leads (absent: refused). */
+/** The README's table: from each status, where each event leads (absent: refused). */
 const table: Record<StatusName, Partial<Record<ScheduleHistoryEventType, StatusName>>> = {
   PENDING: { 'exam.started': 'DOING', 'schedule.ended': 'EXPIRED', 'exam.cancelled': 'CANCELED_PENDING' },
   DOING: {
