@@ -23,7 +23,7 @@
  * - the machine writes nothing: no storage key of the pupil's (or anyone's) is touched; the
  *   storage check's round trip uses its own IndexedDB database (the edge's).
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup, type DoneActorEvent } from 'xstate';
 import { CHECK_TIMEOUT_MS, broken, timedOut } from './connectivity.rules.ts';
 import { checkIds, type CheckId, type CheckResult, type ConnectivityContext, type ConnectivityEvent } from './connectivity.types.ts';
 
@@ -51,11 +51,12 @@ const unprovided = (name: string) =>
     throw new Error(`${name} is provided by the edge (connectivity.actors.ts)`);
   });
 
-const outputOf = (event: unknown) => (event as { output: CheckResult }).output;
-
 /** One check's state: its actor, its time-out, and where the round goes next. */
 function step<C extends CheckId>(check: C, next: string) {
-  const record = { type: 'recordResult', params: { check } } as const;
+  const record = {
+    type: 'recordResult',
+    params: ({ event }: { event: DoneActorEvent<CheckResult> }) => ({ check, result: event.output }),
+  } as const;
   return {
     invoke: {
       id: actorOf[check] as (typeof actorOf)[C],
@@ -91,8 +92,8 @@ export const connectivityMachine = setup({
     checkFonts: unprovided('checkFonts'),
   },
   actions: {
-    recordResult: assign(({ context, event }, params: { check: CheckId }) => ({
-      results: { ...context.results, [params.check]: outputOf(event) },
+    recordResult: assign(({ context }, params: { check: CheckId; result: CheckResult }) => ({
+      results: { ...context.results, [params.check]: params.result },
     })),
     recordBroken: assign(({ context }, params: { check: CheckId }) => ({
       results: { ...context.results, [params.check]: broken() },
