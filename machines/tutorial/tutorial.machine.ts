@@ -21,7 +21,7 @@
  *
  * Decisions and invariants: machines/tutorial/README.md.
  */
-import { assertEvent, assign, sendParent, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
+import { assertEvent, assign, sendParent, setup } from 'xstate';
 import { isPracticeAnswerRight } from '../../contract/tutorial.ts';
 import { failureCodeOf, type FailureCode } from '../shared/ports.ts';
 import { unprovided } from '../shared/unprovided.ts';
@@ -65,9 +65,6 @@ export function endingEventOf(code: FailureCode): TutorialParentEvent | null {
   }
 }
 
-const errorCodeOf = (event: unknown) => failureCodeOf((event as ErrorActorEvent).error);
-const settingOf = (event: unknown) => (event as DoneActorEvent<TutorialSetting>).output;
-
 export const tutorialMachine = setup({
   types: {
     context: {} as TutorialContext,
@@ -79,8 +76,8 @@ export const tutorialMachine = setup({
     loadTutorialSetting: unprovided<TutorialSetting, { scheduleHistoryId: number }>('loadTutorialSetting', 'tutorial.actors.ts'),
   },
   actions: {
-    assignSetting: assign(({ event }) => ({ setting: settingOf(event), error: null, index: 0, answers: {} })),
-    assignFailure: assign({ error: ({ event }) => errorCodeOf(event) }),
+    assignSetting: assign((_, setting: TutorialSetting) => ({ setting, error: null, index: 0, answers: {} })),
+    assignFailure: assign((_, code: FailureCode) => ({ error: code })),
     clearError: assign({ error: null }),
     assignAnswer: assign({
       answers: ({ context, event }) => {
@@ -102,11 +99,11 @@ export const tutorialMachine = setup({
     toggleKeyboard: assign({ keyboardOpen: ({ context }) => !context.keyboardOpen }),
     toggleUpperCase: assign({ upperCase: ({ context }) => !context.upperCase }),
     reportCompleted: sendParent((): TutorialParentEvent => ({ type: 'tutorial.completed' })),
-    reportEnding: sendParent(({ event }): TutorialParentEvent => endingEventOf(errorCodeOf(event))!),
+    reportEnding: sendParent((_, code: FailureCode): TutorialParentEvent => endingEventOf(code)!),
   },
   guards: {
-    hasPractice: ({ event }) => settingOf(event).practice.length > 0,
-    isEnding: ({ event }) => endingEventOf(errorCodeOf(event)) !== null,
+    hasPractice: (_, setting: TutorialSetting) => setting.practice.length > 0,
+    isEnding: (_, code: FailureCode) => endingEventOf(code) !== null,
     isCurrentQuestion: ({ context, event }) =>
       event.type === 'answer.given' && currentPractice(context)?.question.id === event.questionId,
     hasAnswer: ({ context }) => (currentAnswer(context)?.value.trim() ?? '') !== '',
@@ -141,12 +138,23 @@ export const tutorialMachine = setup({
         src: 'loadTutorialSetting',
         input: ({ context }) => ({ scheduleHistoryId: context.scheduleHistoryId }),
         onDone: [
-          { guard: 'hasPractice', target: 'practising', actions: 'assignSetting' },
-          { target: 'empty', actions: 'assignSetting' },
+          {
+            guard: { type: 'hasPractice', params: ({ event }) => event.output },
+            target: 'practising',
+            actions: { type: 'assignSetting', params: ({ event }) => event.output },
+          },
+          { target: 'empty', actions: { type: 'assignSetting', params: ({ event }) => event.output } },
         ],
         onError: [
-          { guard: 'isEnding', target: 'failed', actions: ['assignFailure', 'reportEnding'] },
-          { target: 'failed', actions: 'assignFailure' },
+          {
+            guard: { type: 'isEnding', params: ({ event }) => failureCodeOf(event.error) },
+            target: 'failed',
+            actions: [
+              { type: 'assignFailure', params: ({ event }) => failureCodeOf(event.error) },
+              { type: 'reportEnding', params: ({ event }) => failureCodeOf(event.error) },
+            ],
+          },
+          { target: 'failed', actions: { type: 'assignFailure', params: ({ event }) => failureCodeOf(event.error) } },
         ],
       },
     },
