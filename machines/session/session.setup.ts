@@ -52,6 +52,11 @@ import type { Credentials, EntryFacts, LoginPlace, SessionContext, SessionEvent,
  */
 const resultsPaths = [...resultsRouteTable.paths];
 
+/** The partner's logout address for a login type, from the client config, if it has one. */
+export function partnerLogoutUrlOf(config: ClientConfig, loginType: number | undefined): string | undefined {
+  return new Map(Object.entries(config.partner_logout_urls)).get(String(loginType));
+}
+
 const provided = (name: string) => () => {
   throw new Error(`${name} is provided by the edge`);
 };
@@ -181,7 +186,7 @@ export const sessionSetup = setup({
     },
     areCredentialsIncomplete: ({ event }) =>
       event.type === 'login.submitted' && (event.login_id.trim() === '' || event.password === ''),
-    hasKenyaToken: ({ event }) => Boolean((event as { output?: KenyaLinkResponse }).output?.access_token),
+    hasKenyaToken: (_, link: KenyaLinkResponse) => Boolean(link.access_token),
     isMyPageUser: ({ context }) => isMyPageUser(context.session as ExamineeSession),
     isBasicInfoMissing: ({ context }) => isBasicInfoMissing(context.session as ExamineeSession),
     landsOnExamList: ({ context }) => landsOnExamList(context.session as ExamineeSession),
@@ -204,10 +209,8 @@ export const sessionSetup = setup({
     isUnauthorized: ({ event }) => isUnauthorizedFailure(errorOf(event)),
     isPartnerExit: ({ context }) => context.exit !== null && partnerLoginTypes.has(context.exit.loginType),
     isCodeExit: ({ context }) => context.exit?.loginType === 0,
-    hasPartnerLogoutUrl: ({ context, event }) => {
-      const urls = (event as { output?: ClientConfig }).output?.partner_logout_urls as Record<string, string> | undefined;
-      return Boolean(context.exit && urls?.[String(context.exit.loginType)]);
-    },
+    hasPartnerLogoutUrl: ({ context }, config: ClientConfig) =>
+      Boolean(context.exit && partnerLogoutUrlOf(config, context.exit.loginType)),
   },
 });
 

@@ -21,7 +21,7 @@ import {
   ssoCodeOf,
   visibleFailure,
 } from './session.rules.ts';
-import { sessionSetup } from './session.setup.ts';
+import { partnerLogoutUrlOf, sessionSetup } from './session.setup.ts';
 import type { EntryFacts, LoginPlace, SessionContext } from './session.types.ts';
 
 /** After a login: the session it opened (just assigned to the context) is stored. */
@@ -227,7 +227,7 @@ export const signedOutState = sessionSetup.createStateConfig({
             input: ({ context }) => ({ token: context.entry?.token ?? '' }),
             onDone: [
               {
-                guard: 'hasKenyaToken',
+                guard: { type: 'hasKenyaToken', params: ({ event }) => event.output },
                 target: 'identifying',
                 actions: [
                   assign({
@@ -329,12 +329,12 @@ export const signedOutState = sessionSetup.createStateConfig({
         src: 'loadClientConfig',
         onDone: [
           {
-            guard: 'hasPartnerLogoutUrl',
+            guard: { type: 'hasPartnerLogoutUrl', params: ({ event }) => event.output },
             target: 'left',
             actions: {
               type: 'leaveApp',
               params: ({ context, event }) => ({
-                url: (event.output.partner_logout_urls as Record<string, string>)[String(context.exit?.loginType)] ?? '',
+                url: partnerLogoutUrlOf(event.output, context.exit?.loginType) ?? '',
               }),
             },
           },
