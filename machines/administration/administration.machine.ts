@@ -43,7 +43,11 @@ import type {
   StaffRequest,
 } from './administration.types.ts';
 
-const outputOf = <T>(event: unknown) => (event as { output: T }).output;
+/** A call's answer as an action's or a guard's typed parameter (for transitions written outside the machine's config). */
+const outputOf =
+  <T>() =>
+  ({ event }: { event: { output: T } }) =>
+    event.output;
 
 /** A 401 from any call: the staff session is over. */
 const endOnRefusal = { guard: 'isUnauthorized', target: '#administration.sessionEnded' } as const;
@@ -72,11 +76,13 @@ const withToken =
 
 type Loader = 'loadSchools' | 'loadExams' | 'loadStaff' | 'loadAudit';
 type Assigner = 'assignSchools' | 'assignExams' | 'assignStaff' | 'assignAudit';
+type ListOutput = { loadSchools: SchoolsResponse; loadExams: ExamsResponse; loadStaff: StaffListResponse; loadAudit: DeploymentAuditResponse };
 
 /** A section's list: loading (busy) -> ready ("Refresh" loads again) | failed ("Try again"); a 401 ends the console. */
 function listStates<const S extends Loader, const A extends Assigner, const R extends object>(src: S, assignList: A, ready: R) {
   const input = ({ context }: { context: AdministrationContext }) => ({ token: context.token });
-  return staffListStates({ src, input, keep: assignList, refusal: endOnRefusal, ready });
+  const keep = { type: assignList, params: outputOf<ListOutput[S]>() };
+  return staffListStates({ src, input, keep, refusal: endOnRefusal, ready });
 }
 
 const searchOn = {
@@ -155,16 +161,16 @@ export const administrationMachine = setup({
   },
   actions: {
     assignFailure: assign({ failure: ({ event }) => failureCodeOf(errorOf(event)) }),
-    assignSchools: assign(({ event }) => ({ schools: outputOf<SchoolsResponse>(event).schools, failure: null })),
-    assignExams: assign(({ event }) => ({ exams: outputOf<ExamsResponse>(event).exams, failure: null })),
-    assignStaff: assign(({ event }) => ({ staff: outputOf<StaffListResponse>(event).staff, failure: null })),
-    assignAudit: assign(({ event }) => ({ audit: outputOf<DeploymentAuditResponse>(event).entries, failure: null })),
+    assignSchools: assign((_, answer: SchoolsResponse) => ({ schools: answer.schools, failure: null })),
+    assignExams: assign((_, answer: ExamsResponse) => ({ exams: answer.exams, failure: null })),
+    assignStaff: assign((_, answer: StaffListResponse) => ({ staff: answer.staff, failure: null })),
+    assignAudit: assign((_, answer: DeploymentAuditResponse) => ({ audit: answer.entries, failure: null })),
     /** A section entered afresh: nothing of the last one is kept (its lists load again on entry). */
     leaveSection: assign(sectionsAfresh),
     assignPupilQuery: assign(({ event }) =>
       event.type === 'pupils.searched' ? { pupilQuery: { ...event.query, q: event.query.q.trim() }, pupilsFailure: null, reissue: null } : {},
     ),
-    assignPupils: assign(({ event }) => ({ pupils: outputOf<PupilsResponse>(event).pupils, pupilsFailure: null })),
+    assignPupils: assign((_, answer: PupilsResponse) => ({ pupils: answer.pupils, pupilsFailure: null })),
     assignPupilsFailure: assign({ pupilsFailure: ({ event }) => failureCodeOf(errorOf(event)) }),
     assignReissue: assign(({ context, event }) => {
       if (event.type !== 'reissue.requested') return {};
@@ -173,8 +179,8 @@ export const administrationMachine = setup({
     }),
     clearReissue: assign({ reissue: null, reissueFailure: null }),
     /** The new code: shown once in the confirm step, and in the pupil's row (the old one no longer works). */
-    assignReissued: assign(({ context, event }) => {
-      const code = outputOf<ReissueCodeResponse>(event).login_code;
+    assignReissued: assign(({ context }, answer: ReissueCodeResponse) => {
+      const code = answer.login_code;
       const pupilId = context.reissue?.pupilId;
       return {
         reissue: context.reissue ? { ...context.reissue, code } : null,
@@ -186,12 +192,12 @@ export const administrationMachine = setup({
     assignImportKind: assign(({ event }) => (event.type === 'import.kindChosen' ? { importKind: event.kind, importFile: null, plan: null, importFailure: null } : {})),
     assignExamDetails: assign(({ event }) => (event.type === 'import.checkRequested' ? { importExam: event.exam ?? null } : {})),
     assignImportFile: assign(({ event }) => (event.type === 'import.fileChosen' ? { importFile: event.file, plan: null, importFailure: null } : {})),
-    assignPlan: assign(({ event }) => ({ plan: outputOf<ImportPlan>(event), importFailure: null })),
+    assignPlan: assign((_, plan: ImportPlan) => ({ plan, importFailure: null })),
     assignImportFailure: assign({ importFailure: ({ event }) => failureCodeOf(errorOf(event)) }),
     assignDocument: assign(({ event }) =>
       event.type === 'document.requested' ? { document: event.request, downloaded: null, documentFailure: null } : {},
     ),
-    assignDownloaded: assign(({ event }) => ({ downloaded: outputOf<DownloadedFile>(event), documentFailure: null })),
+    assignDownloaded: assign((_, downloaded: DownloadedFile) => ({ downloaded, documentFailure: null })),
     assignDocumentFailure: assign({ documentFailure: ({ event }) => failureCodeOf(errorOf(event)) }),
     openEditor: assign(({ event }) => {
       const editor =
@@ -215,8 +221,8 @@ export const administrationMachine = setup({
       return { staffErrors: checked.ok ? {} : checked.fields, staffFailure: null };
     }),
     /** The member the server answered replaces (or joins) the list; the form closes. */
-    assignSavedMember: assign(({ context, event }) => {
-      const member = outputOf<StaffMemberResponse>(event).staff;
+    assignSavedMember: assign(({ context }, answer: StaffMemberResponse) => {
+      const member = answer.staff;
       const known = context.staff.some((s) => s.id === member.id);
       return {
         staff: known ? context.staff.map((s) => (s.id === member.id ? member : s)) : [...context.staff, member],
@@ -238,7 +244,7 @@ export const administrationMachine = setup({
     isKnownPupil: ({ context, event }) => event.type === 'reissue.requested' && context.pupils.some((p) => p.id === event.pupilId),
     hasFile: ({ context }) => context.importFile !== null,
     canApply: ({ context }) => canApply(context.plan),
-    wasApplied: ({ event }) => outputOf<ImportPlan>(event).applied,
+    wasApplied: (_, plan: ImportPlan) => plan.applied,
     isKnownSchedule: ({ context, event }) =>
       event.type === 'document.requested' &&
       context.schools.some(
@@ -270,7 +276,7 @@ export const administrationMachine = setup({
       states: {
         // "Refresh" reloads the schools, but never in the middle of a re-issue or a search.
         idle: { on: { ...searchOn, 'retry.requested': '#administration.schools.loading' } },
-        searching: callState('searchPupils', withToken((c) => ({ query: c.pupilQuery! })), { target: 'found', actions: 'assignPupils' }, 'searchFailed', 'assignPupilsFailure'),
+        searching: callState('searchPupils', withToken((c) => ({ query: c.pupilQuery! })), { target: 'found', actions: { type: 'assignPupils', params: outputOf<PupilsResponse>() } }, 'searchFailed', 'assignPupilsFailure'),
         searchFailed: { tags: ['error'], on: { ...searchOn, 'pupils.retried': 'searching' } },
         found: {
           on: {
@@ -282,7 +288,7 @@ export const administrationMachine = setup({
         confirmingReissue: {
           on: reissueOn,
         },
-        reissuing: callState('reissueCode', withToken((c) => ({ pupilId: c.reissue!.pupilId })), { target: 'reissued', actions: 'assignReissued' }, 'reissueFailed', 'assignReissueFailure'),
+        reissuing: callState('reissueCode', withToken((c) => ({ pupilId: c.reissue!.pupilId })), { target: 'reissued', actions: { type: 'assignReissued', params: outputOf<ReissueCodeResponse>() } }, 'reissueFailed', 'assignReissueFailure'),
         // "Try again" may re-issue twice: harmless, the newest code is the one shown and kept.
         reissueFailed: {
           tags: ['error'],
@@ -303,7 +309,7 @@ export const administrationMachine = setup({
             id: 'checkImport',
             src: 'runImport',
             input: ({ context }) => ({ token: context.token, kind: context.importKind, file: context.importFile!, exam: context.importExam, apply: false }),
-            onDone: { target: 'checked', actions: 'assignPlan' },
+            onDone: { target: 'checked', actions: { type: 'assignPlan', params: ({ event }) => event.output } },
             onError: [endOnRefusal, { target: 'checkFailed', actions: 'assignImportFailure' }],
           },
         },
@@ -322,9 +328,13 @@ export const administrationMachine = setup({
             src: 'runImport',
             input: ({ context }) => ({ token: context.token, kind: context.importKind, file: context.importFile!, exam: context.importExam, apply: true }),
             onDone: [
-              { guard: 'wasApplied', target: 'applied', actions: 'assignPlan' },
+              {
+                guard: { type: 'wasApplied', params: ({ event }) => event.output },
+                target: 'applied',
+                actions: { type: 'assignPlan', params: ({ event }) => event.output },
+              },
               // The data changed since the dry run: the server refused and applied nothing; its plan says why.
-              { target: 'checked', actions: 'assignPlan' },
+              { target: 'checked', actions: { type: 'assignPlan', params: ({ event }) => event.output } },
             ],
             onError: [endOnRefusal, { target: 'applyFailed', actions: 'assignImportFailure' }],
           },
@@ -339,7 +349,7 @@ export const administrationMachine = setup({
       initial: 'idle',
       states: {
         idle: { on: { ...documentOn, 'retry.requested': '#administration.documents.loading' } },
-        downloading: callState('downloadDocument', withToken((c) => ({ request: c.document! })), { target: 'downloaded', actions: 'assignDownloaded' }, 'downloadFailed', 'assignDocumentFailure'),
+        downloading: callState('downloadDocument', withToken((c) => ({ request: c.document! })), { target: 'downloaded', actions: { type: 'assignDownloaded', params: outputOf<DownloadedFile>() } }, 'downloadFailed', 'assignDocumentFailure'),
         downloadFailed: { tags: ['error'], on: { ...documentOn, 'retry.requested': 'downloading' } },
         downloaded: { on: documentOn },
       },
@@ -365,7 +375,7 @@ export const administrationMachine = setup({
           },
         },
         // A failure keeps the form open with the server's reason (a login id taken, an unknown organisation).
-        saving: callState('saveStaff', withToken((c) => ({ request: c.staffRequest! })), { target: 'idle', actions: 'assignSavedMember' }, 'editing', 'assignStaffFailure'),
+        saving: callState('saveStaff', withToken((c) => ({ request: c.staffRequest! })), { target: 'idle', actions: { type: 'assignSavedMember', params: outputOf<StaffMemberResponse>() } }, 'editing', 'assignStaffFailure'),
       },
     }),
     audit: listStates('loadAudit', 'assignAudit', { on: { 'retry.requested': 'loading' } }),
