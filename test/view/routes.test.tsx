@@ -57,6 +57,7 @@ vi.mock('../../src/app/connect/use-exam.ts', () => ({ useExam: () => exam }));
 vi.mock('../../src/app/use-kiosk.ts', () => ({
   useKioskValue: (select: (api: KioskApi) => unknown) => select(kiosk()),
   useKioskApi: () => kiosk,
+  useCheckTerminal: () => ({ checkTerminal: () => kiosk().checkTerminal() }),
 }));
 
 beforeAll(async () => {
