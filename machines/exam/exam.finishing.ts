@@ -13,7 +13,7 @@
  */
 import { assign, enqueueActions, raise, sendTo } from 'xstate';
 import type { FinishExamResponse } from '../../contract/exam.ts';
-import { allNotSaved, failureOfEvent, markSaved, valueOf, withStatus } from './exam.rules.ts';
+import { allNotSaved, failureOfOutput, markSaved, valueOf, withStatus } from './exam.rules.ts';
 import { examSetup } from './exam.setup.ts';
 import type { FlushResult } from './exam.types.ts';
 
@@ -37,12 +37,12 @@ export const finishingState = examSetup.createStateConfig({
         src: 'flushAnswers',
         input: ({ context }) => ({ variant: 'autoConnect' as const, input: allNotSaved(context) }),
         onDone: [
-          { guard: 'isUnauthorized', actions: 'raiseEnding' },
-          { guard: 'hasFailed', target: '#exam.finishFailed', actions: 'assignFailure' },
+          { guard: { type: 'isUnauthorized', params: failureOfOutput }, actions: { type: 'raiseEnding', params: failureOfOutput } },
+          { guard: { type: 'hasFailed', params: failureOfOutput }, target: '#exam.finishFailed', actions: { type: 'assignFailure', params: failureOfOutput } },
           {
             target: 'submitting',
             actions: enqueueActions(({ context, event, enqueue }) => {
-              const { saved, refused } = valueOf<FlushResult>(event);
+              const { saved, refused } = valueOf<FlushResult>(event.output);
               let answers = markSaved(context.answers, saved);
               for (const key of refused) answers = withStatus(answers, key, 'rejected');
               enqueue.assign({ answers });
@@ -64,15 +64,15 @@ export const finishingState = examSetup.createStateConfig({
         src: 'finishExam',
         input: ({ context }) => ({ variant: 'autoConnect' as const, input: { scheduleHistoryId: context.scheduleHistoryId } }),
         onDone: [
-          { guard: 'isUnauthorized', actions: 'raiseEnding' },
+          { guard: { type: 'isUnauthorized', params: failureOfOutput }, actions: { type: 'raiseEnding', params: failureOfOutput } },
           {
-            guard: 'isCancelled',
-            actions: raise(({ event }) => ({ type: 'FINISH_WITH_ERROR', code: failureOfEvent(event) ?? 'GENERIC_ERROR' })),
+            guard: { type: 'isCancelled', params: failureOfOutput },
+            actions: raise(({ event }) => ({ type: 'FINISH_WITH_ERROR', code: failureOfOutput({ event }) ?? 'GENERIC_ERROR' })),
           },
-          { guard: 'hasFailed', target: '#exam.finishFailed', actions: 'assignFailure' },
+          { guard: { type: 'hasFailed', params: failureOfOutput }, target: '#exam.finishFailed', actions: { type: 'assignFailure', params: failureOfOutput } },
           {
             actions: [
-              assign({ receipt: ({ event }) => valueOf<FinishExamResponse>(event) }),
+              assign({ receipt: ({ event }) => valueOf<FinishExamResponse>(event.output) }),
               raise({ type: 'FINISH' }),
             ],
           },

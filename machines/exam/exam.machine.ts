@@ -31,6 +31,8 @@ import {
   DEFAULT_TIME_LIMIT_SECONDS,
   answerKey,
   detailsOf,
+  failureOfError,
+  failureOfOutput,
   loadInputOf,
   mergeAnswers,
   offsetFrom,
@@ -119,20 +121,20 @@ export const examMachine = examSetup.createMachine({
         src: 'loadExamDetails',
         input: ({ context }) => ({ variant: 'checkConnection' as const, input: loadInputOf(context) }),
         onDone: [
-          { guard: 'isUnauthorized', actions: 'raiseEnding' },
-          { guard: 'hasFailed', target: 'detailsFailed', actions: 'assignFailure' },
+          { guard: { type: 'isUnauthorized', params: failureOfOutput }, actions: { type: 'raiseEnding', params: failureOfOutput } },
+          { guard: { type: 'hasFailed', params: failureOfOutput }, target: 'detailsFailed', actions: { type: 'assignFailure', params: failureOfOutput } },
           // Seed section 2, rule 6: a completed exam goes to the end screen.
           {
-            guard: 'isCompleted',
+            guard: { type: 'isCompleted', params: ({ event }) => detailsOf(event.output) },
             target: 'finished',
-            actions: assign({ details: ({ event }) => detailsOf(event) ?? null, outcome: 'sent' }),
+            actions: assign({ details: ({ event }) => detailsOf(event.output) ?? null, outcome: 'sent' }),
           },
           {
-            guard: 'isDoing',
+            guard: { type: 'isDoing', params: ({ event }) => detailsOf(event.output) },
             target: 'loadingQuestions',
-            actions: 'assignDetails',
+            actions: { type: 'assignDetails', params: ({ event }) => detailsOf(event.output) },
           },
-          { target: 'confirming', actions: 'assignDetails' },
+          { target: 'confirming', actions: { type: 'assignDetails', params: ({ event }) => detailsOf(event.output) } },
         ],
       },
       on: {
@@ -231,8 +233,8 @@ export const examMachine = examSetup.createMachine({
           ],
         },
         onError: [
-          { guard: 'isUnauthorized', actions: 'raiseEnding' },
-          { target: 'ready', actions: 'assignFailure' },
+          { guard: { type: 'isUnauthorized', params: failureOfError }, actions: { type: 'raiseEnding', params: failureOfError } },
+          { target: 'ready', actions: { type: 'assignFailure', params: failureOfError } },
         ],
       },
       on: {
@@ -258,13 +260,13 @@ export const examMachine = examSetup.createMachine({
         src: 'loadQuestions',
         input: ({ context }) => ({ variant: 'checkConnection' as const, input: loadInputOf(context) }),
         onDone: [
-          { guard: 'isUnauthorized', actions: 'raiseEnding' },
-          { guard: 'isAlreadyFinished', target: 'finished', actions: assign({ outcome: 'sent' }) },
-          { guard: 'hasFailed', target: 'questionsFailed', actions: 'assignFailure' },
+          { guard: { type: 'isUnauthorized', params: failureOfOutput }, actions: { type: 'raiseEnding', params: failureOfOutput } },
+          { guard: { type: 'isAlreadyFinished', params: failureOfOutput }, target: 'finished', actions: assign({ outcome: 'sent' }) },
+          { guard: { type: 'hasFailed', params: failureOfOutput }, target: 'questionsFailed', actions: { type: 'assignFailure', params: failureOfOutput } },
           {
             target: 'loaded',
             actions: enqueueActions(({ context, event, enqueue }) => {
-              const loaded = valueOf<LoadedExam>(event);
+              const loaded = valueOf<LoadedExam>(event.output);
               // Revisions continue from the server's time, so no key made before a reload comes back.
               const base = Math.max(context.revision, Date.parse(loaded.server_time));
               const { answers, stale } = mergeAnswers(loaded, (i) => answerKey(context.answerSeed, base + i + 1));

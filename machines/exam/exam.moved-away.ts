@@ -23,7 +23,7 @@
  */
 import { assign } from 'xstate';
 import { isTransientFailure, type FailureCode } from '../shared/ports.ts';
-import { allNotSaved, answersFromOutbox, failureOfEvent, markSaved, replacedBy, withStatus } from './exam.rules.ts';
+import { allNotSaved, answersFromOutbox, failureOfError, markSaved, replacedBy, withStatus } from './exam.rules.ts';
 import { examSetup } from './exam.setup.ts';
 import type { AnswerToSave, ExamContext } from './exam.types.ts';
 
@@ -86,7 +86,7 @@ export const movedAwayState = examSetup.createStateConfig({
         },
         onError: [
           // No network, a passing server fault or maintenance: kept, and sent again later.
-          { guard: ({ event }) => isMovedAwayRetry(failureOfEvent(event)), target: 'waiting' },
+          { guard: ({ event }) => isMovedAwayRetry(failureOfError({ event })), target: 'waiting' },
           // Refused for good (given after the move, the exam over...): the outbox forgets it.
           {
             target: 'checking',

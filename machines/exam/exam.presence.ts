@@ -10,14 +10,14 @@
  * that end the exam flow or say the exam is over.
  */
 import { assign } from 'xstate';
-import { allNotSaved, offsetFrom, withServerAnswers } from './exam.rules.ts';
+import { allNotSaved, failureOfError, offsetFrom, withServerAnswers } from './exam.rules.ts';
 import { examSetup } from './exam.setup.ts';
 
 /** A failed call of the region: the refusals that end the flow or say the exam is over; else silent, on to `next`. */
 const failedThen = <const T extends string>(next: T) =>
   [
-    { guard: 'isUnauthorized', actions: 'raiseEnding' },
-    { guard: 'isExamOver', target: '#exam.finishing' },
+    { guard: { type: 'isUnauthorized', params: failureOfError }, actions: { type: 'raiseEnding', params: failureOfError } },
+    { guard: { type: 'isExamOver', params: failureOfError }, target: '#exam.finishing' },
     { target: next },
   ] as const;
 

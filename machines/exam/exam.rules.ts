@@ -323,22 +323,27 @@ export function mergeAnswers(
   return { answers, stale };
 }
 
-/** The output of a call run in the retry machine, or of an error event. */
-export function failureOfEvent(event: unknown): FailureCode | null {
-  const e = event as { error?: unknown; output?: unknown };
-  if ('error' in e) return failureCodeOf(e.error);
-  const output = e.output as RetryOutput | undefined;
-  return output && typeof output === 'object' && 'ok' in output && output.ok === false ? output.error : null;
+/** A failed call's code from its error event, as a guard's or an action's parameter. */
+export const failureOfError = ({ event }: { event: { error: unknown } }): FailureCode => failureCodeOf(event.error);
+
+/**
+ * Why a call run in the retry machine failed for good, from its done event, as a guard's or an
+ * action's parameter; null when it answered.
+ */
+export const failureOfOutput = ({ event }: { event: { output: RetryOutput } }): FailureCode | null =>
+  event.output.ok ? null : event.output.error;
+
+/**
+ * The value a call run in the retry machine answered. The retry machine runs any call, so its
+ * output's value is unknown: the caller names what its call answers.
+ */
+export function valueOf<T>(output: RetryOutput): T {
+  return (output.ok ? output.value : undefined) as T;
 }
 
-export function valueOf<T>(event: unknown): T {
-  return ((event as { output: RetryOutput }).output as { value: T }).value;
-}
-
-/** The exam details a successful loadExamDetails delivered, if that is what the event is. */
-export function detailsOf(event: unknown): ExamDetails | undefined {
-  const output = (event as { output?: RetryOutput }).output;
-  return output?.ok ? (output.value as ExamDetails) : undefined;
+/** The exam details a successful loadExamDetails delivered, undefined when it failed. */
+export function detailsOf(output: RetryOutput): ExamDetails | undefined {
+  return output.ok ? (output.value as ExamDetails) : undefined;
 }
 
 /** Marks the answers whose keys the server acknowledged (a newer version stays unsent). */

@@ -15,7 +15,7 @@
  */
 import { assign } from 'xstate';
 import type { OutboxEntry } from '../shared/ports.ts';
-import { firstUnsent, firstUnsentKeys, firstUnwritten, markSaved, offsetFrom, replacedBy, withStatus } from './exam.rules.ts';
+import { failureOfError, firstUnsent, firstUnsentKeys, firstUnwritten, markSaved, offsetFrom, replacedBy, withStatus } from './exam.rules.ts';
 import { examSetup } from './exam.setup.ts';
 import type { AnswerToSave } from './exam.types.ts';
 
@@ -58,7 +58,7 @@ export const syncRegion = examSetup.createStateConfig({
         onDone: [
           {
             // Acknowledged, but another window's later answer is held: shown as replaced, with its value.
-            guard: 'wasSuperseded',
+            guard: { type: 'wasSuperseded', params: ({ event }) => event.output },
             target: 'idle',
             actions: [
               assign({
@@ -90,16 +90,16 @@ export const syncRegion = examSetup.createStateConfig({
           },
         ],
         onError: [
-          { guard: 'isUnauthorized', actions: 'raiseEnding' },
+          { guard: { type: 'isUnauthorized', params: failureOfError }, actions: { type: 'raiseEnding', params: failureOfError } },
           // TIME_END (given after the deadline, or too late to upload): time is up, the exam finishes.
           {
-            guard: 'isExamOver',
+            guard: { type: 'isExamOver', params: failureOfError },
             target: '#exam.finishing',
             actions: [{ type: 'removeFromOutbox', params: ({ context }) => ({ keys: firstUnsentKeys(context) }) }, 'rejectFirstUnsent'],
           },
           // Refused for good (invalid...): it will never be accepted, so the outbox forgets it.
           {
-            guard: 'isFinalRefusal',
+            guard: { type: 'isFinalRefusal', params: failureOfError },
             target: 'idle',
             actions: [{ type: 'removeFromOutbox', params: ({ context }) => ({ keys: firstUnsentKeys(context) }) }, 'rejectFirstUnsent'],
           },

@@ -9,20 +9,18 @@ import { assign, fromCallback, raise, sendParent, setup } from 'xstate';
 import { unprovided } from '../shared/unprovided.ts';
 import { PRESENCE_INTERVAL_MS, type HeartbeatRequest, type HeartbeatResponse } from '../../contract/presence.ts';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
-import type { ExamQuestions, StartExamResponse } from '../../contract/exam.ts';
+import type { ExamDetails, ExamQuestions, StartExamResponse } from '../../contract/exam.ts';
 import { backoffMs } from '../shared/backoff.ts';
 import type { RetryInput, RetryOutput } from '../retry/retry.types.ts';
 import { tutorialMachine } from '../tutorial/tutorial.machine.ts';
 import { positionMachine } from '../position/position.machine.ts';
-import type { OutboxEntry } from '../shared/ports.ts';
+import type { FailureCode, OutboxEntry } from '../shared/ports.ts';
 import {
   SAVE_RETRY_MAX_MS,
   SHELL_READY_TIMEOUT_MS,
   allNotSaved,
-  detailsOf,
   endingCodes,
   examOverCodes,
-  failureOfEvent,
   finalSaveRefusals,
   firstUnsent,
   firstUnwritten,
@@ -43,8 +41,6 @@ import type {
   TerminalSignal,
   WatchedSitting,
 } from './exam.types.ts';
-
-const errorCodeOf = ({ event }: { event: unknown }) => failureOfEvent(event);
 
 export { POSITION_PAUSE_MS } from '../position/position.machine.ts';
 
@@ -154,17 +150,15 @@ export const examSetup = setup({
       errorCode: context.error ?? 'GENERIC_ERROR',
     })),
     /** Raises the exam-level event that a call's ending failure stands for (machines/exam/README.md). */
-    raiseEnding: raise(({ event }): ExamEvent => {
-      const code = failureOfEvent(event);
+    raiseEnding: raise((_, code: FailureCode | null): ExamEvent => {
       if (code === 'ER_SCHEDULE_HISTORY_RETAKE') return { type: 'UPDATE_FLAG_RETAKE' };
       if (code === 'DURING_MAINTENANCE') return { type: 'DURING_MAINTENANCE' };
       if (code === 'INCORRECT_DEVICE') return { type: 'FINISH_WITH_ERROR', code };
       return { type: 'UNAUTHORIZED' };
     }),
-    assignFailure: assign({ error: ({ event }) => failureOfEvent(event) ?? 'GENERIC_ERROR' }),
+    assignFailure: assign((_, code: FailureCode | null) => ({ error: code ?? 'GENERIC_ERROR' })),
     clearError: assign({ error: null }),
-    assignDetails: assign(({ event }) => {
-      const details = detailsOf(event);
+    assignDetails: assign((_, details: ExamDetails | undefined) => {
       return details
         ? {
             details,
@@ -226,19 +220,19 @@ export const examSetup = setup({
     }),
   },
   guards: {
-    isDoing: ({ event }) => detailsOf(event)?.status === ScheduleHistoryStatus.DOING,
-    isCompleted: ({ event }) => {
-      const status = detailsOf(event)?.status;
+    isDoing: (_, details: ExamDetails | undefined) => details?.status === ScheduleHistoryStatus.DOING,
+    isCompleted: (_, details: ExamDetails | undefined) => {
+      const status = details?.status;
       return status !== undefined && status !== ScheduleHistoryStatus.PENDING && status !== ScheduleHistoryStatus.DOING;
     },
     /** A failure that ends the exam flow (machines/exam/README.md): NOT_LOGGED_IN, RETAKE, maintenance, another device. */
-    isUnauthorized: (args) => endingCodes.has(errorCodeOf(args as never) ?? 'GENERIC_ERROR'),
-    isAlreadyFinished: (args) => errorCodeOf(args as never) === 'ER_SCHEDULE_HISTORY_COMPLETED',
-    isCancelled: (args) => errorCodeOf(args as never) === 'ER_SCHEDULE_HISTORY_CANCELLED',
-    isFinalRefusal: (args) => finalSaveRefusals.has(errorCodeOf(args as never) ?? 'GENERIC_ERROR'),
-    hasFailed: (args) => errorCodeOf(args as never) !== null,
+    isUnauthorized: (_, code: FailureCode | null) => endingCodes.has(code ?? 'GENERIC_ERROR'),
+    isAlreadyFinished: (_, code: FailureCode | null) => code === 'ER_SCHEDULE_HISTORY_COMPLETED',
+    isCancelled: (_, code: FailureCode | null) => code === 'ER_SCHEDULE_HISTORY_CANCELLED',
+    isFinalRefusal: (_, code: FailureCode | null) => finalSaveRefusals.has(code ?? 'GENERIC_ERROR'),
+    hasFailed: (_, code: FailureCode | null) => code !== null,
     /** TIME_END (or finished from another window): the running exam finishes. */
-    isExamOver: (args) => examOverCodes.has(errorCodeOf(args as never) ?? 'GENERIC_ERROR'),
+    isExamOver: (_, code: FailureCode | null) => examOverCodes.has(code ?? 'GENERIC_ERROR'),
     /** The terminal's time in the event is at or past the server's deadline. */
     isPastDeadline: ({ context, event }) =>
       (event.type === 'clock.ticked' || event.type === 'page.changed') && isPastDeadlineAt(context, event.now),
@@ -249,7 +243,7 @@ export const examSetup = setup({
      */
     isPageHiddenInTime: ({ context, event }) =>
       event.type === 'page.changed' && !event.visible && !isPastDeadlineAt(context, event.now),
-    wasSuperseded: ({ event }) => (event as { output?: SaveAcknowledgement }).output?.outcome === 'superseded',
+    wasSuperseded: (_, acknowledgement: SaveAcknowledgement) => acknowledgement.outcome === 'superseded',
     /** Another window of this sitting had a later answer acknowledged than this window's (see withAnswerSavedElsewhere). */
     isLaterAnswerSavedElsewhere: ({ context, event }) =>
       event.type === 'answer.savedElsewhere' && withAnswerSavedElsewhere(context, event.answer) !== null,

@@ -16,7 +16,8 @@ import {
   endingCodes,
   examOverCodes,
   explainedCancellations,
-  failureOfEvent,
+  failureOfError,
+  failureOfOutput,
   finalSaveRefusals,
   firstUnsent,
   firstUnsentKeys,
@@ -88,22 +89,18 @@ describe('the refusals and codes', () => {
   });
 
   it('reads the failure of an error event or of a call that ended in the retry machine', () => {
-    expect(failureOfEvent({ error: new ApiFailure('TIMEOUT') })).toBe('TIMEOUT');
-    expect(failureOfEvent({ error: new Error('boom') })).toBe('GENERIC_ERROR');
-    expect(failureOfEvent({ output: { ok: false, error: 'TIME_END' } })).toBe('TIME_END');
-    expect(failureOfEvent({ output: { ok: true, value: 1 } })).toBeNull();
-    expect(failureOfEvent({ output: undefined })).toBeNull();
-    expect(failureOfEvent({ output: 'text' })).toBeNull();
-    expect(failureOfEvent({ output: { value: 1 } })).toBeNull();
-    expect(failureOfEvent({})).toBeNull();
+    expect(failureOfError({ event: { error: new ApiFailure('TIMEOUT') } })).toBe('TIMEOUT');
+    expect(failureOfError({ event: { error: new Error('boom') } })).toBe('GENERIC_ERROR');
+    expect(failureOfError({ event: { error: undefined } })).toBe('GENERIC_ERROR');
+    expect(failureOfOutput({ event: { output: { ok: false, error: 'TIME_END' } } })).toBe('TIME_END');
+    expect(failureOfOutput({ event: { output: { ok: true, value: 1 } } })).toBeNull();
   });
 
   it('reads the value and the exam details a successful call delivered', () => {
     const details = { title: 'English' } as unknown as ExamDetails;
-    expect(valueOf({ output: { ok: true, value: 42 } })).toBe(42);
-    expect(detailsOf({ output: { ok: true, value: details } })).toBe(details);
-    expect(detailsOf({ output: { ok: false, error: 'TIMEOUT' } })).toBeUndefined();
-    expect(detailsOf({})).toBeUndefined();
+    expect(valueOf({ ok: true, value: 42 })).toBe(42);
+    expect(detailsOf({ ok: true, value: details })).toBe(details);
+    expect(detailsOf({ ok: false, error: 'TIMEOUT' })).toBeUndefined();
   });
 });
 
