@@ -47,9 +47,13 @@ export class ApiFailure extends Error {
   }
 }
 
-/** What an actor rejected with, from its error event. */
+/**
+ * What an actor rejected with, from its error event (undefined from any other event). XState types
+ * every error event's `error` as unknown (ErrorActorEvent), so a typed parameter would carry
+ * unknown too: failureCodeOf, isUnauthorized and the like judge it.
+ */
 export function errorOf(event: unknown): unknown {
-  return (event as { error?: unknown }).error;
+  return typeof event === 'object' && event !== null && 'error' in event ? event.error : undefined;
 }
 
 /** Reads the failure code out of whatever an actor rejected with. */
