@@ -15,7 +15,6 @@
  * passed and bought both documents, one who passed and bought nothing, one who did not pass.
  * The print route itself is checked in Chromium too: right to left for Arabic, and ready.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
@@ -25,6 +24,7 @@ import { ErrorBodySchema } from '../../contract/errors.ts';
 import { ScoreReportSchema, type ScoreReport } from '../../contract/results.ts';
 import { LoginResponseSchema } from '../../contract/session.ts';
 import { baseUrl, launchChromium } from '../helpers/e2e-browser.ts';
+import { pdfInfo, pdfPictures, pdfText } from '../helpers/pdf-tools.ts';
 
 type ResultsAccount = { login_id: string; password: string; name: string; org_code: string; scenario: string };
 const accounts = JSON.parse(
@@ -85,22 +85,20 @@ async function downloadPdf(route: string, token: string, id: number, locale: str
   expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   const file = path.join(artifacts, `${name}.pdf`);
   writeFileSync(file, bytes);
-  const text = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+  const text = await pdfText(file);
   return { file, text };
 }
 
 /** The first page as a PNG for a person to look at; returns its path. */
-function pictureFirstPage(file: string): string {
-  const prefix = file.replace(/\.pdf$/, '');
-  execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', '-singlefile', file, prefix]);
-  const png = `${prefix}.png`;
+async function pictureFirstPage(file: string): Promise<string> {
+  await pdfPictures(file, { resolution: 60, firstPageOnly: true });
+  const png = file.replace(/\.pdf$/, '.png');
   expect(readFileSync(png).subarray(1, 4).toString('latin1')).toBe('PNG');
   return png;
 }
 
-function pageCount(file: string): number {
-  const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
-  return Number(/Pages:\s+(\d+)/.exec(info)?.[1]);
+async function pageCount(file: string): Promise<number> {
+  return (await pdfInfo(file)).pages;
 }
 
 /** Intl as the page uses it: what the PDF must contain for this language. */
@@ -167,9 +165,9 @@ describe('score report and certificate PDFs', () => {
     else expect(text).toContain('Rank aggregation is in progress');
     expect(text).toContain('Correct answers per unit');
     // A4 portrait, more than one page: the analysis starts a page of its own.
-    expect(execFileSync('pdfinfo', [file], { encoding: 'utf8' })).toMatch(/Page size:\s+59[45](\.\d+)? x 841(\.\d+)? pts \(A4\)/);
-    expect(pageCount(file)).toBeGreaterThanOrEqual(2);
-    pictureFirstPage(file);
+    expect((await pdfInfo(file)).report).toMatch(/Page size:\s+59[45](\.\d+)? x 841(\.\d+)? pts \(A4\)/);
+    expect(await pageCount(file)).toBeGreaterThanOrEqual(2);
+    await pictureFirstPage(file);
   });
 
   test('prints it in Japanese, with the long Japanese date', async () => {
@@ -179,9 +177,9 @@ describe('score report and certificate PDFs', () => {
     expect(flat).toContain('成績表');
     expect(flat).toContain(`${report.result.max_score}点中${report.result.score}点`);
     // Digits and kanji are separate font runs: read in content order (-raw) for the date.
-    const raw = squeeze(execFileSync('pdftotext', ['-raw', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }));
+    const raw = squeeze(await pdfText(file, 'raw'));
     expect(raw).toContain(squeeze(new Intl.DateTimeFormat('ja', { dateStyle: 'long' }).format(new Date(report.exam.exam_date))));
-    pictureFirstPage(file);
+    await pictureFirstPage(file);
   });
 
   test('prints it in Arabic with Arabic-Indic digits', async () => {
@@ -190,7 +188,7 @@ describe('score report and certificate PDFs', () => {
     expect(text).toMatch(/[\u0600-\u06FF]/);
     expect(text).toContain(digits(report.result.score, 'ar-u-nu-arab'));
     expect(text).toContain(monthName(report.exam.exam_date, 'ar'));
-    pictureFirstPage(file);
+    await pictureFirstPage(file);
   });
 
   test('prints it in Thai with the Buddhist year, and in Hindi', async () => {
@@ -205,8 +203,8 @@ describe('score report and certificate PDFs', () => {
     expect(hindi.text).toMatch(/[\u0900-\u097F]/);
     expect(squeeze(hindi.text)).toContain(squeeze(monthName(report.exam.exam_date, 'hi')));
     expect(hindi.text).toContain(bought.name);
-    pictureFirstPage(thai.file);
-    pictureFirstPage(hindi.file);
+    await pictureFirstPage(thai.file);
+    await pictureFirstPage(hindi.file);
   });
 
   test('prints the certificate, A4 landscape, with its number', async () => {
@@ -216,12 +214,12 @@ describe('score report and certificate PDFs', () => {
     expect(text).toMatch(/has passed .+, Level \d+/);
     expect(text).toContain(`GR-${new Date(report.exam.exam_date).getUTCFullYear()}-${String(pupil.scheduleHistoryId).padStart(8, '0')}-`);
     expect(text).toContain(report.examinee.organization_name);
-    expect(execFileSync('pdfinfo', [file], { encoding: 'utf8' })).toMatch(/Page size:\s+841(\.\d+)? x 59[45](\.\d+)? pts \(A4\)/);
-    expect(pageCount(file)).toBe(1);
-    pictureFirstPage(file);
+    expect((await pdfInfo(file)).report).toMatch(/Page size:\s+841(\.\d+)? x 59[45](\.\d+)? pts \(A4\)/);
+    expect(await pageCount(file)).toBe(1);
+    await pictureFirstPage(file);
     const ja = await downloadPdf('/get-certificate', pupil.token, pupil.scheduleHistoryId, 'ja', 'certificate-ja');
     expect(squeeze(ja.text)).toContain('合格証書');
-    pictureFirstPage(ja.file);
+    await pictureFirstPage(ja.file);
   });
 
   /**
@@ -255,7 +253,7 @@ describe('score report and certificate PDFs', () => {
         expect(text, `${kind} in ${locale}`).toMatch(script);
         expect(flat).toContain(squeeze(bought.name));
         // Digits and letters are separate font runs: read in content order (-raw) for the date.
-        const raw = squeeze(execFileSync('pdftotext', ['-raw', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }));
+        const raw = squeeze(await pdfText(file, 'raw'));
         expect(raw, `${kind} in ${locale} shows ${expected}`).toContain(expected);
         if (kind === 'score-report') {
           // The score in the language's own digits (Burmese writes its own), the country in its words, not "Japan" or "JP".
@@ -266,7 +264,7 @@ describe('score report and certificate PDFs', () => {
             expect(flat, `${kind} in ${locale} names the country ${country}`).toContain(squeeze(country));
           }
         }
-        pictureFirstPage(file);
+        await pictureFirstPage(file);
       }
     });
   }
@@ -301,13 +299,13 @@ describe('score report and certificate PDFs', () => {
     const download = await downloading;
     const file = path.join(artifacts, 'score-report-from-app-ar-nu-arab.pdf');
     await download.saveAs(file);
-    const text = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+    const text = await pdfText(file);
     const arabicIndic = (text.match(/[\u0660-\u0669]/g) ?? []).length;
     const ascii = (text.match(/[0-9]/g) ?? []).length;
     // Every figure of the report in Arabic-Indic digits (a few Latin ones may remain in codes).
     expect(arabicIndic, `Arabic-Indic digits ${arabicIndic}, ASCII digits ${ascii}`).toBeGreaterThan(ascii * 4);
     expect(text).toContain(digits(report.result.score, 'ar-u-nu-arab'));
-    pictureFirstPage(file);
+    await pictureFirstPage(file);
     await context.close();
   });
 

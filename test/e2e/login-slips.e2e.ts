@@ -9,7 +9,6 @@
  * prints the same from a PGlite directory with no server running, with PUBLIC_ORIGIN's login
  * address. Pages are pictured into E2E_ARTIFACTS_DIR/login-slips/ for a person to look at.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +24,7 @@ import { defaultDistDir, startServer, type RunningServer } from '../../server/ma
 import { seedDemoData } from '../../server/seed/seed.ts';
 import { createAdminWithToken } from '../helpers/admin-token.ts';
 import { randomLoginCode } from '../helpers/server-fixtures.ts';
+import { pdfInfo, pdfPictures, pdfText } from '../helpers/pdf-tools.ts';
 
 const distDir = process.env.E2E_DIST_DIR ?? defaultDistDir;
 const artifacts = path.join(process.env.E2E_ARTIFACTS_DIR ?? path.resolve('.e2e'), 'login-slips');
@@ -97,17 +97,14 @@ async function proctorToken(db: Db, organizationId: number): Promise<string> {
 }
 
 /** The PDF's text (layout kept), its page count and page size. */
-function readPdf(file: string) {
-  const text = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
-  const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
-  const pages = Number(/Pages:\s+(\d+)/.exec(info)?.[1]);
-  const size = /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(info);
-  return { text, pages, width: Number(size?.[1]), height: Number(size?.[2]) };
+async function readPdf(file: string) {
+  const { pages, width, height } = await pdfInfo(file);
+  return { text: await pdfText(file), pages, width, height };
 }
 
 /** Each page as a PNG for a person to look at. */
-function picture(file: string): void {
-  execFileSync('pdftoppm', ['-png', '-r', '50', file, file.replace(/\.pdf$/, '')]);
+async function picture(file: string): Promise<void> {
+  await pdfPictures(file, { resolution: 50 });
 }
 
 describe('login slips PDF through Chromium', () => {
@@ -136,8 +133,8 @@ describe('login slips PDF through Chromium', () => {
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const file = path.join(artifacts, `${name}.pdf`);
     writeFileSync(file, bytes);
-    picture(file);
-    return { response, file, ...readPdf(file) };
+    await picture(file);
+    return { response, file, ...(await readPdf(file)) };
   }
 
   test('every pupil of the test period: name in its own script, code, labels in the pupil’s language, 8 slips to an A4 page', async () => {
@@ -208,7 +205,7 @@ describe('npm run admin -- slips, with no server running', () => {
       const code = await runSlips([made.code, '--venue', made.rooms[1]!.name, '--out', out], io);
       expect(code, lines.join('\n')).toBe(0);
       expect(lines.join('\n')).toContain(`Wrote 1 login slip(s) of test period "${made.code}"`);
-      const pdf = readPdf(out);
+      const pdf = await readPdf(out);
       expect(pdf.pages).toBe(1);
       const ivan = made.pupils.find((p) => p.room === 1)!;
       expect(squeeze(pdf.text)).toContain(squeeze(ivan.name));

@@ -16,7 +16,6 @@
  * Every step is logged (`[results-journey] ...`), and the score report is pictured into
  * E2E_ARTIFACTS_DIR/results-journey/ for a person to look at.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page, Response } from 'playwright-core';
@@ -52,6 +51,7 @@ import {
 } from '../helpers/e2e-browser.ts';
 import { takeResultsJourneyPupil } from '../helpers/e2e-demo-accounts.ts';
 import { START_TIMEOUT_MS } from '../helpers/e2e-sitting.ts';
+import { pdfText } from '../helpers/pdf-tools.ts';
 
 const kiosk = useKiosk();
 
@@ -189,7 +189,7 @@ async function downloadPdf(page: Page, click: () => Promise<void>, name: string)
   const bytes = readFileSync(file);
   expect(bytes.subarray(0, 5).toString('latin1'), `${name}: a PDF`).toBe('%PDF-');
   expect(download.suggestedFilename()).toMatch(/\.pdf$/);
-  const text = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+  const text = await pdfText(file);
   writeFileSync(path.join(artifacts, `${name}.txt`), text);
   step(`    ${name}: ${download.suggestedFilename()}, ${bytes.length} bytes, saved as ${file}`);
   return { file, text };
@@ -425,7 +425,7 @@ describe('results journey: pay, sit, wait a week, see and buy the results', () =
         const file = path.join(artifacts, `${name}.pdf`);
         writeFileSync(file, Buffer.from(await response.arrayBuffer()));
         expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
-        const text = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+        const text = await pdfText(file);
         expect(squeeze(text), `${route} names the pupil`).toContain(squeeze(pupil.name));
         if (route === '/score-report/pdf-report') expect(text, `${route} shows the score`).toContain(`${report.result.score} out of ${report.result.max_score}`);
       }

@@ -7,7 +7,6 @@
  * read from that PDF (pdftotext) and sits the exam to the end; the administrator saves the results
  * CSV, which holds that pupil's score once the server has scored the exam.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +20,7 @@ import type { Logger } from '../../server/logger.ts';
 import { defaultDistDir, startServer, type RunningServer } from '../../server/main.ts';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../helpers/db.ts';
 import { finishExam, launchChromium, loginAndStartExam } from '../helpers/e2e-browser.ts';
+import { pdfText } from '../helpers/pdf-tools.ts';
 
 const distDir = process.env.E2E_DIST_DIR ?? defaultDistDir;
 const quiet: Logger = { info: () => undefined, error: (line, error) => console.error(line, error) };
@@ -150,7 +150,7 @@ describe.each(kinds)('a school from an empty %s database, the demo off', (kind) 
     // The login slips of every classroom, printed by the server.
     await openSection(page, 'Login slips and results');
     const slips = await saveDocument(page, 'Download login slips (PDF)', dir);
-    const text = execFileSync('pdftotext', ['-layout', slips, '-'], { encoding: 'utf8' });
+    const text = await pdfText(slips);
     for (const n of [1, 45, 90]) expect(text).toContain(`Pupil ${String(n).padStart(2, '0')} Hillside`);
     const codes = [...new Set(text.match(CODE) ?? [])];
     expect(codes).toHaveLength(90);
