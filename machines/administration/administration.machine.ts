@@ -24,7 +24,7 @@ import { assign, setup } from 'xstate';
 import type { DeploymentAuditResponse, StaffListResponse, StaffMemberResponse } from '../../contract/admin.ts';
 import type { ExamsResponse, PupilsResponse, ReissueCodeResponse, SchoolsResponse } from '../../contract/imports.ts';
 import { listStates as staffListStates } from '../shared/list-states.ts';
-import { errorOf, failureCodeOf } from '../shared/ports.ts';
+import { errorOf, failureOfEvent } from '../shared/ports.ts';
 import { unprovided } from '../shared/unprovided.ts';
 import { canApply, checkStaffForm, isUnauthorized } from './administration.rules.ts';
 import { sections } from './administration.types.ts';
@@ -160,7 +160,7 @@ export const administrationMachine = setup({
     loadAudit: unprovided<DeploymentAuditResponse, { token: string }>('loadAudit', 'administration.actors.ts'),
   },
   actions: {
-    assignFailure: assign({ failure: ({ event }) => failureCodeOf(errorOf(event)) }),
+    assignFailure: assign({ failure: failureOfEvent }),
     assignSchools: assign((_, answer: SchoolsResponse) => ({ schools: answer.schools, failure: null })),
     assignExams: assign((_, answer: ExamsResponse) => ({ exams: answer.exams, failure: null })),
     assignStaff: assign((_, answer: StaffListResponse) => ({ staff: answer.staff, failure: null })),
@@ -171,7 +171,7 @@ export const administrationMachine = setup({
       event.type === 'pupils.searched' ? { pupilQuery: { ...event.query, q: event.query.q.trim() }, pupilsFailure: null, reissue: null } : {},
     ),
     assignPupils: assign((_, answer: PupilsResponse) => ({ pupils: answer.pupils, pupilsFailure: null })),
-    assignPupilsFailure: assign({ pupilsFailure: ({ event }) => failureCodeOf(errorOf(event)) }),
+    assignPupilsFailure: assign({ pupilsFailure: failureOfEvent }),
     assignReissue: assign(({ context, event }) => {
       if (event.type !== 'reissue.requested') return {};
       const pupil = context.pupils.find((p) => p.id === event.pupilId);
@@ -188,17 +188,17 @@ export const administrationMachine = setup({
         reissueFailure: null,
       };
     }),
-    assignReissueFailure: assign({ reissueFailure: ({ event }) => failureCodeOf(errorOf(event)) }),
+    assignReissueFailure: assign({ reissueFailure: failureOfEvent }),
     assignImportKind: assign(({ event }) => (event.type === 'import.kindChosen' ? { importKind: event.kind, importFile: null, plan: null, importFailure: null } : {})),
     assignExamDetails: assign(({ event }) => (event.type === 'import.checkRequested' ? { importExam: event.exam ?? null } : {})),
     assignImportFile: assign(({ event }) => (event.type === 'import.fileChosen' ? { importFile: event.file, plan: null, importFailure: null } : {})),
     assignPlan: assign((_, plan: ImportPlan) => ({ plan, importFailure: null })),
-    assignImportFailure: assign({ importFailure: ({ event }) => failureCodeOf(errorOf(event)) }),
+    assignImportFailure: assign({ importFailure: failureOfEvent }),
     assignDocument: assign(({ event }) =>
       event.type === 'document.requested' ? { document: event.request, downloaded: null, documentFailure: null } : {},
     ),
     assignDownloaded: assign((_, downloaded: DownloadedFile) => ({ downloaded, documentFailure: null })),
-    assignDocumentFailure: assign({ documentFailure: ({ event }) => failureCodeOf(errorOf(event)) }),
+    assignDocumentFailure: assign({ documentFailure: failureOfEvent }),
     openEditor: assign(({ event }) => {
       const editor =
         event.type === 'staff.addRequested'
@@ -233,7 +233,7 @@ export const administrationMachine = setup({
         staffFailure: null,
       };
     }),
-    assignStaffFailure: assign({ staffFailure: ({ event }) => failureCodeOf(errorOf(event)), staffRequest: null }),
+    assignStaffFailure: assign({ staffFailure: failureOfEvent, staffRequest: null }),
     closeEditor: assign({ editor: null, staffErrors: {}, staffRequest: null, staffFailure: null }),
   },
   guards: {

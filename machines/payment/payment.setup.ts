@@ -15,7 +15,7 @@ import {
   type ResultItemKind,
   type ResultPaymentSetting,
 } from '../../contract/payments.ts';
-import { errorOf, failureCodeOf, isNetworkFailure, type FailureCode } from '../shared/ports.ts';
+import { failureOfEvent, isNetworkFailure, type FailureCode } from '../shared/ports.ts';
 import {
   canCheckout,
   checkLimit,
@@ -30,8 +30,6 @@ import {
 import type { PaymentContext, PaymentEvent, PaymentInput, PaymentOutput, PaymentPurpose } from './payment.types.ts';
 
 const { PENDING, PAID } = PaymentStatus;
-
-const failureOf = ({ event }: { event: unknown }) => failureCodeOf(errorOf(event));
 
 export const paymentSetup = setup({
   types: {
@@ -62,7 +60,7 @@ export const paymentSetup = setup({
         failure: null,
       };
     }),
-    assignFailure: assign({ failure: (args) => failureOf(args) }),
+    assignFailure: assign({ failure: failureOfEvent }),
     toggleItem: assign({
       selected: ({ context, event }) => {
         if (event.type !== 'item.toggled') return context.selected;
@@ -111,7 +109,7 @@ export const paymentSetup = setup({
     })),
     /** A call failed after the provider was reached: its failure, and the status as the server last had it. */
     declineOnError: assign(({ context, event }) => ({
-      failure: failureCodeOf(errorOf(event)),
+      failure: failureOfEvent({ event }),
       paymentStatus: statusBeforeCheckout(context),
     })),
     declineUnconfirmed: assign(({ context }) => ({
@@ -136,7 +134,7 @@ export const paymentSetup = setup({
       return line !== undefined && isChoosable(line);
     },
     canCheckout: ({ context }) => canCheckout(context),
-    isAlreadyPaid: (args) => failureOf(args) === 'ALREADY_PAID',
+    isAlreadyPaid: (args) => failureOfEvent(args) === 'ALREADY_PAID',
     isDemoCheckout: ({ context }) => context.session?.provider === 'demo',
     isAdyenCheckout: ({ context }) => context.session?.provider === 'adyen',
     isPaid: ({ context }) => context.checkoutStatus?.status === PAID,
@@ -145,7 +143,7 @@ export const paymentSetup = setup({
     hasFailed: ({ context }) => context.checkoutStatus?.outcome === 'error' || context.checkoutStatus?.outcome === 'expired',
     hasChecksLeft: ({ context }) => context.checks < checkLimit(context),
     isNetworkFailureWithChecksLeft: (args) => {
-      const code = failureOf(args);
+      const code = failureOfEvent(args);
       return isNetworkFailure(code) && args.context.checks < checkLimit(args.context);
     },
   },

@@ -18,7 +18,7 @@ import {
 import { administrationMachine } from '../administration/administration.machine.ts';
 import { backoffMs } from '../shared/backoff.ts';
 import { listStates as staffListStates } from '../shared/list-states.ts';
-import { ApiFailure, errorOf, failureCodeOf } from '../shared/ports.ts';
+import { ApiFailure, errorOf, failureCodeOf, failureOfEvent } from '../shared/ports.ts';
 import { uuidV4 } from '../shared/uuid.ts';
 import {
   SEARCH_MAX_LENGTH,
@@ -51,8 +51,6 @@ export const POLL_BACKOFF_MAX_MS = 30_000;
 export function pollDelayMs(failures: number): number {
   return backoffMs(failures - 1, { firstMs: ROSTER_POLL_MS, maxMs: POLL_BACKOFF_MAX_MS });
 }
-
-const failureOf = ({ event }: { event: unknown }) => failureCodeOf(errorOf(event));
 
 function offsetFrom(serverTime: string): number {
   return Date.parse(serverTime) - Date.now();
@@ -141,7 +139,7 @@ export const proctorSetup = setup({
     /** Removes the staff token from storage, and nothing else (the edge provides it). */
     forgetToken: () => {},
     assignRestored: assign((_, restored: RestoredSession) => ({ token: restored.token, staff: restored.staff, notice: null, failure: null })),
-    assignFailure: assign({ failure: (args) => failureOf(args) }),
+    assignFailure: assign({ failure: failureOfEvent }),
     assignCredentials: assign(({ event }) => {
       if (event.type !== 'login.submitted') return {};
       const checked = checkStaffLogin(event.values);
@@ -160,7 +158,7 @@ export const proctorSetup = setup({
     })),
     assignLoginFailure: assign(({ event }) => ({
       credentials: null,
-      loginError: { kind: 'failure' as const, code: failureCodeOf(errorOf(event)) },
+      loginError: { kind: 'failure' as const, code: failureOfEvent({ event }) },
     })),
     /** The staff session ended on the server (401): back to the login form, saying so. */
     endStaffSession: assign({ ...signedOutContext, loginError: null, notice: 'sessionEnded' as const }),
@@ -186,7 +184,7 @@ export const proctorSetup = setup({
     }),
     /** A failed poll; a cursor the server did not take (ROSTER_CURSOR_INVALID) is dropped, so the next poll asks in full. */
     countPollFailure: assign(({ context, event }) => {
-      const failure = failureCodeOf(errorOf(event));
+      const failure = failureOfEvent({ event });
       return {
         pollFailures: context.pollFailures + 1,
         pollFailure: failure,
@@ -241,7 +239,7 @@ export const proctorSetup = setup({
       return checked.ok ? { pending: { ...checked.request, idempotencyKey: uuidV4() }, fieldErrors: {} } : {};
     }),
     clearDraft: assign({ draft: null, fieldErrors: {}, pending: null, actionFailure: null }),
-    assignActionFailure: assign({ actionFailure: (args) => failureOf(args) }),
+    assignActionFailure: assign({ actionFailure: failureOfEvent }),
     /** The action is done: its outcome for the status line, and the pupil row the server answered. */
     assignOutcome: assign(({ context }, result: ActionResult) => {
       const request = context.pending;

@@ -24,7 +24,7 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { backoffMs } from '../shared/backoff.ts';
-import { errorOf, failureCodeOf, isNetworkFailure } from '../shared/ports.ts';
+import { failureCodeOf, failureOfEvent, isNetworkFailure } from '../shared/ports.ts';
 import type { RetryContext, RetryEvent, RetryInput, RetryOutput } from './retry.types.ts';
 
 /** Total window of the backoff before the pupil is asked. */
@@ -40,8 +40,6 @@ export function withinWindow(context: RetryContext, windowMs = context.windowMs)
   return context.waitedMs + delayOf(context) <= windowMs;
 }
 
-const failureOf = ({ event }: { event: unknown }) => failureCodeOf(errorOf(event));
-
 export const retryMachine = setup({
   types: {
     context: {} as RetryContext,
@@ -56,11 +54,11 @@ export const retryMachine = setup({
     }),
   },
   actions: {
-    assignFailure: assign({ error: (args) => failureOf(args) }),
+    assignFailure: assign({ error: failureOfEvent }),
     startOver: assign({ attempt: 0, waitedMs: 0 }),
   },
   guards: {
-    isNetworkFailure: (args) => isNetworkFailure(failureOf(args)),
+    isNetworkFailure: (args) => isNetworkFailure(failureOfEvent(args)),
     // The next wait still fits in the window.
     isWithinWindow: ({ context }) => withinWindow(context),
     offersRetry: ({ context }) => context.variant === 'autoConnect',

@@ -22,7 +22,7 @@ import { paymentPaths, paymentReturnOf } from '../payment/payment.return.ts';
 import { resultsRouteTable } from '../results/results.routes.ts';
 import type { ResultsOutput } from '../results/results.types.ts';
 import { matchesPath } from '../kiosk/routes.ts';
-import { errorOf, failureCodeOf } from '../shared/ports.ts';
+import { errorOf, failureOfEvent } from '../shared/ports.ts';
 import {
   allEntryPaths,
   appEntryOrg,
@@ -181,7 +181,7 @@ export const sessionSetup = setup({
       event.type === 'location.unmatched' && event.path === paymentPaths.result_fee && paymentReturnOf(event.search) !== null,
     hasEntrySchool: ({ context }) => Boolean(context.entry?.schoolId),
     isInvalidPlace: ({ event }) => {
-      const code = failureCodeOf(errorOf(event));
+      const code = failureOfEvent({ event });
       return code === 'INVALID_SCHEDULE' || code === 'NOT_FOUND' || code === 'VALIDATION_ERROR';
     },
     areCredentialsIncomplete: ({ event }) =>

@@ -65,6 +65,9 @@ export function failureCodeOf(error: unknown): FailureCode {
   return 'GENERIC_ERROR';
 }
 
+/** The failure code of an actor's error event, as an action or a guard is given it (`{ event }`). */
+export const failureOfEvent = ({ event }: { event: unknown }): FailureCode => failureCodeOf(errorOf(event));
+
 /** Whether a failure is the network's (no answer, or a time-out) rather than the server's answer. */
 export function isNetworkFailure(code: FailureCode | null): boolean {
   return code === 'NETWORK_ERROR' || code === 'TIMEOUT';
