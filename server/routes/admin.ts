@@ -27,9 +27,11 @@ import {
   type AuditResponse,
   type AdminSchedulesResponse,
   type ExtendScheduleResponse,
+  type ExtendSittingRequest,
   type ExtendSittingResponse,
   type RosterAnswer,
   type RosterResponse,
+  type SittingActionRequest,
   type SittingActionResponse,
   type StaffLoginResponse,
   type StaffMeResponse,
@@ -54,6 +56,14 @@ export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const { db } = deps;
   const staff = requireStaff(deps);
+  /** A proctor's action as the domain takes it (proctor.ts): when, why, and the key that makes a repeat harmless. */
+  const actionOf = (now: Date, body: SittingActionRequest) => ({ now, reason: body.reason, idempotencyKey: body.idempotency_key });
+  /** An extension: the action, its minutes, and the upload window that says when a sitting is over. */
+  const extensionOf = (now: Date, body: ExtendSittingRequest) => ({
+    ...actionOf(now, body),
+    minutes: body.minutes,
+    uploadWindowMs: deps.settings.uploadWindowMs,
+  });
 
   routes.post('/admin/login', async (c) => {
     const now = c.get('now');
@@ -111,7 +121,7 @@ export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
       const now = c.get('now');
       const { id } = parseWith(SittingIdParamSchema, c.req.param(), 'path');
       const body = parseWith(SittingActionRequestSchema, await readJsonBody(c));
-      const pupil = await act(db, c.get('staff'), id, { now, reason: body.reason, idempotencyKey: body.idempotency_key });
+      const pupil = await act(db, c.get('staff'), id, actionOf(now, body));
       const response: SittingActionResponse = { pupil, server_time: now.toISOString() };
       return c.json(response, 200);
     });
@@ -121,13 +131,7 @@ export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
     const now = c.get('now');
     const { id } = parseWith(SittingIdParamSchema, c.req.param(), 'path');
     const body = parseWith(ExtendSittingRequestSchema, await readJsonBody(c));
-    const result = await extendSitting(db, c.get('staff'), id, {
-      now,
-      reason: body.reason,
-      minutes: body.minutes,
-      uploadWindowMs: deps.settings.uploadWindowMs,
-      idempotencyKey: body.idempotency_key,
-    });
+    const result = await extendSitting(db, c.get('staff'), id, extensionOf(now, body));
     const response: ExtendSittingResponse = {
       pupil: result.pupil,
       deadline_at: result.deadlineAt.toISOString(),
@@ -140,14 +144,7 @@ export function adminRoutes(deps: AppDeps): Hono<AppEnv> {
     const now = c.get('now');
     const { code } = parseWith(ScheduleCodeParamSchema, c.req.param(), 'path');
     const body = parseWith(ExtendScheduleRequestSchema, await readJsonBody(c));
-    const extended = await extendSchedule(db, c.get('staff'), code, {
-      now,
-      reason: body.reason,
-      minutes: body.minutes,
-      uploadWindowMs: deps.settings.uploadWindowMs,
-      venueId: body.venue_id,
-      idempotencyKey: body.idempotency_key,
-    });
+    const extended = await extendSchedule(db, c.get('staff'), code, { ...extensionOf(now, body), venueId: body.venue_id });
     const response: ExtendScheduleResponse = { extended, server_time: now.toISOString() };
     return c.json(response, 200);
   });
