@@ -1,9 +1,10 @@
 /**
  * One form field as every form of the kiosk shows it (login code, login ID and password, the
- * pupil's basic information): the label, an optional hint, the control, and the field's error
- * under it. The control is the caller's (an input, a select, an input with a button beside it);
- * `Field` hands it the id its label points at and the aria attributes that tie it to the hint
- * and the error, so a screen reader reads the error with the field and `aria-invalid` marks it.
+ * pupil's basic information, a proctor action's minutes and reason): the label, an optional
+ * hint, the control, and the field's error under it. The control is the caller's (an input, a
+ * textarea, a select, an input with a button beside it); `Field` hands it the id its label
+ * points at and the aria attributes that tie it to the hint and the error, so a screen reader
+ * reads the error with the field and `aria-invalid` marks it.
  *
  * What the error says is the machine's decision; the field only places it.
  */

@@ -9,10 +9,10 @@ import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { useLingui } from '@lingui/react';
 import { Plural, Trans } from '@lingui/react/macro';
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { ActionDialogApi } from '../../../machines/proctor/proctor.connect.ts';
 import type { FieldRule } from '../../../machines/proctor/proctor.types.ts';
-import { ErrorIcon } from '../../components/icon/icons.tsx';
+import { Field } from '../../components/field/field.tsx';
 import { ModalDialog } from '../../components/modal-dialog/modal-dialog.tsx';
 import { actionFailureMessage } from '../../i18n/proctor-messages.ts';
 import { useLanguage } from '../../i18n/language-context.tsx';
@@ -142,7 +142,6 @@ export function ActionDialog({ dialog }: { dialog: ActionDialogApi }) {
   // What is typed stays in the form until it is confirmed; the machine checks it.
   const [reason, setReason] = useState('');
   const [minutes, setMinutes] = useState('');
-  const ids = { reason: useId(), reasonHint: useId(), reasonError: useId(), minutes: useId(), minutesHint: useId(), minutesError: useId() };
   const sending = dialog.status === 'sending';
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -150,8 +149,6 @@ export function ActionDialog({ dialog }: { dialog: ActionDialogApi }) {
     if (sending) return;
     dialog.confirm(dialog.asksMinutes ? { reason, minutes } : { reason });
   }
-
-  const describedBy = (...parts: Array<string | false>) => parts.filter(Boolean).join(' ') || undefined;
 
   return (
     <ModalDialog title={<Title dialog={dialog} />} onCancel={dialog.cancel}>
@@ -168,59 +165,43 @@ export function ActionDialog({ dialog }: { dialog: ActionDialogApi }) {
       ) : (
         <form className={styles.form} onSubmit={submit} noValidate>
           {dialog.asksMinutes && (
-            <div className="field">
-              <label htmlFor={ids.minutes} className="field-label">
-                <Trans>Minutes to add</Trans>
-              </label>
-              <p id={ids.minutesHint} className="field-hint">
-                <Trans>Whole minutes, from 1 to 60.</Trans>
-              </p>
-              <input
-                id={ids.minutes}
-                className={`input ${styles.minutes}`}
-                type="text"
-                inputMode="numeric"
-                autoComplete="off"
-                maxLength={2}
-                value={minutes}
-                onChange={(event) => setMinutes(event.target.value)}
-                data-autofocus
-                aria-invalid={dialog.fieldErrors.minutes ? true : undefined}
-                aria-describedby={describedBy(ids.minutesHint, Boolean(dialog.fieldErrors.minutes) && ids.minutesError)}
-              />
-              {dialog.fieldErrors.minutes && (
-                <p id={ids.minutesError} className="field-error">
-                  <ErrorIcon />
-                  <span>{i18n._(minutesMessages[dialog.fieldErrors.minutes])}</span>
-                </p>
+            <Field
+              label={<Trans>Minutes to add</Trans>}
+              hint={<Trans>Whole minutes, from 1 to 60.</Trans>}
+              error={dialog.fieldErrors.minutes && i18n._(minutesMessages[dialog.fieldErrors.minutes])}
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  className={`input ${styles.minutes}`}
+                  type="text"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  maxLength={2}
+                  value={minutes}
+                  onChange={(event) => setMinutes(event.target.value)}
+                  data-autofocus
+                />
               )}
-            </div>
+            </Field>
           )}
-          <div className="field">
-            <label htmlFor={ids.reason} className="field-label">
-              <Trans>Reason</Trans>
-            </label>
-            <p id={ids.reasonHint} className="field-hint">
-              <Trans>Required. Kept in the audit log with your name and the time.</Trans>
-            </p>
-            <textarea
-              id={ids.reason}
-              className={`input ${styles.reason}`}
-              rows={3}
-              maxLength={500}
-              value={reason}
-              onChange={(event) => setReason(event.target.value)}
-              {...(dialog.asksMinutes ? {} : { 'data-autofocus': true })}
-              aria-invalid={dialog.fieldErrors.reason ? true : undefined}
-              aria-describedby={describedBy(ids.reasonHint, Boolean(dialog.fieldErrors.reason) && ids.reasonError)}
-            />
-            {dialog.fieldErrors.reason && (
-              <p id={ids.reasonError} className="field-error">
-                <ErrorIcon />
-                <span>{i18n._(reasonMessages[dialog.fieldErrors.reason])}</span>
-              </p>
+          <Field
+            label={<Trans>Reason</Trans>}
+            hint={<Trans>Required. Kept in the audit log with your name and the time.</Trans>}
+            error={dialog.fieldErrors.reason && i18n._(reasonMessages[dialog.fieldErrors.reason])}
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                className={`input ${styles.reason}`}
+                rows={3}
+                maxLength={500}
+                value={reason}
+                onChange={(event) => setReason(event.target.value)}
+                {...(dialog.asksMinutes ? {} : { 'data-autofocus': true })}
+              />
             )}
-          </div>
+          </Field>
           <div className="button-row">
             <button type="submit" className="button" data-variant="primary" aria-busy={sending || undefined} aria-disabled={sending || undefined}>
               {sending ? <Trans>Working…</Trans> : <ConfirmLabel kind={dialog.kind} />}
