@@ -18,7 +18,7 @@ import type { Tx } from '../db/client.ts';
 import { examinees, exams, questions, results, resultUnits, scheduleHistories, venues } from '../db/schema.ts';
 import { percent } from '../domain/results-lifecycle.ts';
 import { writeCsv, type CsvCell } from './csv-writer.ts';
-import { sittingsInScope, type ExportScope } from './scope.ts';
+import { classListOrder, pupilColumns, sittingsInScope, type ExportScope } from './scope.ts';
 
 const statusNames = new Map<number, string>(Object.entries(ScheduleHistoryStatus).map(([name, value]) => [value, name]));
 
@@ -31,10 +31,7 @@ export async function resultsCsv(db: Tx, scope: ExportScope): Promise<ResultsCsv
       status: scheduleHistories.status,
       examId: scheduleHistories.examId,
       externalId: examinees.externalId,
-      name: examinees.name,
-      className: examinees.className,
-      classroom: venues.name,
-      loginCode: examinees.loginCode,
+      ...pupilColumns,
       exam: exams.code,
       score: results.score,
       maxScore: results.maxScore,
@@ -50,7 +47,7 @@ export async function resultsCsv(db: Tx, scope: ExportScope): Promise<ResultsCsv
     .leftJoin(venues, eq(venues.id, examinees.venueId))
     .leftJoin(results, eq(results.scheduleHistoryId, scheduleHistories.id))
     .where(sittingsInScope(scope))
-    .orderBy(asc(venues.name), asc(examinees.className), asc(examinees.name), asc(exams.code), asc(scheduleHistories.id));
+    .orderBy(...classListOrder, asc(exams.code), asc(scheduleHistories.id));
 
   const examIds = [...new Set(sittings.map((s) => s.examId))];
   const ids = sittings.map((s) => s.id);

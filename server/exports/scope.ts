@@ -26,6 +26,20 @@ export function sittingsInScope(scope: ExportScope): SQL | undefined {
   return scope.venue ? and(ofSchedule, eq(examinees.venueId, scope.venue.id)) : ofSchedule;
 }
 
+/**
+ * A pupil as both exports show them: name, class, classroom (their own: left join venues on
+ * examinees.venue_id) and login code.
+ */
+export const pupilColumns = {
+  name: examinees.name,
+  className: examinees.className,
+  classroom: venues.name,
+  loginCode: examinees.loginCode,
+};
+
+/** The exports' order, as a school reads its class lists: classroom, class, pupil name. */
+export const classListOrder = [asc(venues.name), asc(examinees.className), asc(examinees.name)];
+
 /** A classroom as the command line names it: its id (digits) or its name. */
 export type VenueRef = { id: number } | { name: string };
 

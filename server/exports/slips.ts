@@ -18,7 +18,7 @@ import { auditLog, examinees, scheduleHistories, venues } from '../db/schema.ts'
 import { DOCUMENT_TOKEN_TTL_MS } from '../documents/routes.ts';
 import { DomainError } from '../domain/errors.ts';
 import { hashToken, newToken, TOKEN_PATTERN } from '../domain/tokens.ts';
-import { auditExport, sittingsInScope, type ExportScope } from './scope.ts';
+import { auditExport, classListOrder, pupilColumns, sittingsInScope, type ExportScope } from './scope.ts';
 
 /** The language of a pupil's slip: the roster's catalog key, the Arabic numerals variant as Arabic, else English. */
 export function slipLocale(locale: string | null): CatalogKey {
@@ -33,19 +33,12 @@ export function loginUrlOf(origin: string): string {
 
 export async function loginSlips(db: Tx, scope: ExportScope, loginUrl: string): Promise<Omit<LoginSlipsResponse, 'server_time'>> {
   const pupils = await db
-    .selectDistinct({
-      id: examinees.id,
-      name: examinees.name,
-      className: examinees.className,
-      classroom: venues.name,
-      loginCode: examinees.loginCode,
-      locale: examinees.locale,
-    })
+    .selectDistinct({ id: examinees.id, ...pupilColumns, locale: examinees.locale })
     .from(scheduleHistories)
     .innerJoin(examinees, eq(examinees.id, scheduleHistories.examineeId))
     .leftJoin(venues, eq(venues.id, examinees.venueId))
     .where(sittingsInScope(scope))
-    .orderBy(asc(venues.name), asc(examinees.className), asc(examinees.name), asc(examinees.id));
+    .orderBy(...classListOrder, asc(examinees.id));
   return {
     school: { code: scope.school.code, name: scope.school.name },
     schedule: {
