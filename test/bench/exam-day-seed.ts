@@ -8,7 +8,8 @@
  * that many classrooms of the demo school (venues, round robin: pupil i in room i mod rooms), and
  * `proctors` proctor accounts of the school (who see every room) each get a staff bearer token,
  * stored as POST /api/admin/login stores one (the sign-in's rate limit refuses fifty at once from
- * one address).
+ * one address). `warmUp` more pupils, in no classroom, are returned apart: the bench runs them
+ * first, unmeasured, so the measured phases meet warm processes and connection pools.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
@@ -24,7 +25,7 @@ export const BENCH_EXAMS = ['EN-1', 'EN-2', 'EN-3', 'CALC-1', 'CALC-2', 'CALC-3'
 
 export type BenchPupil = { loginCode: string; scheduleHistoryId: number; examCode: string; venueId: number | null };
 export type BenchProctor = { loginId: string; token: string };
-export type ExamDay = { pupils: BenchPupil[]; scheduleCode: string; rooms: number[]; proctors: BenchProctor[] };
+export type ExamDay = { pupils: BenchPupil[]; warmUp: BenchPupil[]; scheduleCode: string; rooms: number[]; proctors: BenchProctor[] };
 
 export type ScratchDatabase = { url: string; name: string; drop(): Promise<void> };
 
@@ -61,7 +62,7 @@ export async function seedExamDay(url: string, count: number): Promise<BenchPupi
  * seedExamDay with the pupils in `rooms` classrooms (none: the schedule's venue) and `proctors`
  * proctor accounts; returns the pupils, the test period's code, the rooms' ids and the accounts.
  */
-export async function seedExamDayRooms(url: string, count: number, options: { rooms?: number; proctors?: number } = {}): Promise<ExamDay> {
+export async function seedExamDayRooms(url: string, count: number, options: { rooms?: number; proctors?: number; warmUp?: number } = {}): Promise<ExamDay> {
   const database: Database = await openDatabase({ databaseUrl: url, prepare: async (db) => void (await seedDemoData(db)) });
   try {
     const { db } = database;
@@ -96,7 +97,8 @@ export async function seedExamDayRooms(url: string, count: number, options: { ro
     }
 
     const codes = new Set<string>();
-    while (codes.size < count) codes.add(loginCode());
+    const warmUp = options.warmUp ?? 0;
+    while (codes.size < count + warmUp) codes.add(loginCode());
     const all = [...codes];
     const pupils: BenchPupil[] = [];
     for (let start = 0; start < all.length; start += 1000) {
@@ -109,7 +111,7 @@ export async function seedExamDayRooms(url: string, count: number, options: { ro
             name: `Bench pupil ${start + i + 1}`,
             gradeId: 4,
             loginCode: code,
-            venueId: rooms.length === 0 ? null : rooms[(start + i) % rooms.length]!,
+            venueId: rooms.length === 0 || start + i >= count ? null : rooms[(start + i) % rooms.length]!,
           })),
         )
         .returning({ id: examinees.id, loginCode: examinees.loginCode, venueId: examinees.venueId });
@@ -130,7 +132,7 @@ export async function seedExamDayRooms(url: string, count: number, options: { ro
       const sittingOf = new Map(sittings.map((s) => [s.examineeId, s.id]));
       for (const { row, examCode } of booked) pupils.push({ loginCode: row.loginCode, scheduleHistoryId: sittingOf.get(row.id)!, examCode, venueId: row.venueId });
     }
-    return { pupils, scheduleCode: 'DEMO-2026', rooms, proctors };
+    return { pupils: pupils.slice(0, count), warmUp: pupils.slice(count), scheduleCode: 'DEMO-2026', rooms, proctors };
   } finally {
     await database.close();
   }
