@@ -19,13 +19,12 @@
  * The roster is polled (contract/admin.ts explains why not SSE): once in full, then for its
  * changes (`since`, a cursor). A sitting's `roster_version` is the transaction that last changed
  * what the roster shows of it (a trigger, migration 0013; a contact-only update changes nothing),
- * and the cursor carries the snapshot the answer was made with (PostgreSQL's `pg_current_snapshot()`,
- * taken before the rows are read): a row changed since is one whose version that snapshot does
- * not see (`pg_visible_in_snapshot`), committed after it or still running then. So a change that
- * commits after the answer is never missed, one the answer saw is not sent again (one that
- * commits between the snapshot and the read may come twice: a merge takes a row again), and a
- * transaction left open anywhere in the cluster (snapshots are cluster-wide: a backup of another
- * database) costs a poll nothing. A snapshot with more running transactions than a cursor holds
+ * and the cursor carries the snapshot the answer's rows were read with (PostgreSQL's
+ * `pg_current_snapshot()` in the statement that reads them, roster-sql.ts): a row changed since is
+ * one whose version that snapshot does not see (`pg_visible_in_snapshot`), committed after it or
+ * still running then. So a change that commits after the answer is never missed, one the answer
+ * saw is not sent again, and a transaction left open anywhere in the cluster (snapshots are
+ * cluster-wide: a backup of another database) costs a poll nothing. A snapshot with more running transactions than a cursor holds
  * (ROSTER_CURSOR_MAX_LENGTH) gives the conservative cursor, its oldest running transaction alone:
  * every version from it on counts as changed. What the time alone moves (offline 30 s after
  * the last contact, time up at the deadline, a login's expiry) is found between the cursor's time
@@ -37,7 +36,6 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { and, asc, count, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import {
   ROSTER_CURSOR_MAX_LENGTH,
   RosterCursorSchema,
@@ -49,10 +47,23 @@ import {
 } from '../../contract/admin.ts';
 import { OFFLINE_AFTER_MS } from '../../contract/presence.ts';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
-import type { Tx } from '../db/client.ts';
-import { answers, authTokens, examinees, exams, levels, questions, scheduleHistories, schedules, venues } from '../db/schema.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { prepare, type PreparedStatement } from '../db/prepared.ts';
+import { examinees, scheduleHistories, schedules, venues } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
 import { byCode } from './lookups.ts';
+import {
+  CHANGES_PARAMETERS,
+  FULL_PARAMETERS,
+  rosterStatement,
+  sittingRowText,
+  type FullHeaderRow,
+  type HeaderRow,
+  type PupilRow,
+  type RosterKind,
+  type RosterRow,
+  type RosterScope,
+} from './roster-sql.ts';
 import { isFinished, toStatus } from './schedule-history.ts';
 import { MAX_ID } from './sitting.ts';
 import { withinReach, type StaffPrincipal } from './staff.ts';
@@ -108,7 +119,20 @@ function toStaffSchedule(row: { id: number; code: string; name: string; startsAt
 
 /** The staff member's organisation's schedule with this code (in any case: lookups.ts `byCode`), or NOT_FOUND. */
 export async function findSchedule(tx: Tx, principal: StaffPrincipal, code: string): Promise<StaffSchedule> {
-  return (await scheduleRoomAndSnapshot(tx, principal, code, undefined)).schedule;
+  const row = await byCode(
+    (match) =>
+      tx
+        .select(scheduleColumns)
+        .from(schedules)
+        .leftJoin(venues, eq(venues.id, schedules.venueId))
+        .where(and(match, withinReach(principal, schedules.organizationId)))
+        .orderBy(asc(schedules.id))
+        .limit(1),
+    schedules.scheduleCode,
+    code,
+  );
+  if (!row) throw notFound('No such schedule.');
+  return toStaffSchedule(row);
 }
 
 /** A venue (room) of the staff member's organisation, or NOT_FOUND. */
@@ -142,65 +166,6 @@ export async function listSchedules(tx: Tx, principal: StaffPrincipal, now: Date
   return rows.map((r) => scheduleView(toStaffSchedule(r), r.pupilCount));
 }
 
-/** The row data a roster entry is derived from. */
-type PupilRow = Awaited<ReturnType<typeof selectPupils>>[number];
-
-/** A pupil's room (selectPupils). */
-const pupilRoom = alias(venues, 'pupil_room');
-
-function selectPupils(tx: Tx, where: SQL | undefined, now: Date) {
-  const at = sql`${now.toISOString()}::timestamptz`;
-  // Per paper rather than per pupil: a lateral join PostgreSQL memoizes by exam (a room sits a
-  // few papers), where a subquery in the select list runs for every row.
-  const questionCount = tx
-    .select({ n: sql<number>`count(*)::int`.as('n') })
-    .from(questions)
-    .where(eq(questions.examId, scheduleHistories.examId))
-    .as('question_count');
-  return tx
-    .select({
-      history: {
-        id: scheduleHistories.id,
-        status: scheduleHistories.status,
-        startedAt: scheduleHistories.startedAt,
-        deadlineAt: scheduleHistories.deadlineAt,
-        finishedAt: scheduleHistories.finishedAt,
-        deviceToken: scheduleHistories.deviceToken,
-        deviceReleasedAt: scheduleHistories.deviceReleasedAt,
-        lastContactAt: scheduleHistories.lastContactAt,
-        questionIndex: scheduleHistories.questionIndex,
-        waitingAnswers: scheduleHistories.waitingAnswers,
-        refusedElsewhereAt: scheduleHistories.refusedElsewhereAt,
-        extraSeconds: scheduleHistories.extraSeconds,
-        flagRetake: scheduleHistories.flagRetake,
-        answerCount: scheduleHistories.answerCount,
-        answersDigest: scheduleHistories.answersDigest,
-      },
-      examineeName: examinees.name,
-      loginCode: examinees.loginCode,
-      examTitle: exams.title,
-      levelId: levels.id,
-      levelName: levels.name,
-      subjectId: levels.subjectId,
-      // The pupil's room: their classroom, else the schedule's venue.
-      venueId: sql<number | null>`coalesce(${examinees.venueId}, ${schedules.venueId})`,
-      venueName: pupilRoom.name,
-      questionCount: questionCount.n,
-      answersSaved: sql<number>`(select count(*)::int from ${answers} where ${answers.scheduleHistoryId} = ${scheduleHistories.id} and ${answers.value} <> '')`,
-      loggedIn: sql<boolean>`exists (select 1 from ${authTokens} where ${authTokens.revokedAt} is null and ${authTokens.expiresAt} > ${at} and (${authTokens.scheduleHistoryId} = ${scheduleHistories.id} or (${authTokens.scheduleHistoryId} is null and ${authTokens.examineeId} = ${scheduleHistories.examineeId})))`,
-    })
-    // The sitting's schedule, the pupil, the paper, the room and the paper's length.
-    .from(scheduleHistories)
-    .innerJoin(schedules, eq(schedules.id, scheduleHistories.scheduleId))
-    .innerJoin(examinees, eq(examinees.id, scheduleHistories.examineeId))
-    .innerJoin(exams, eq(exams.id, scheduleHistories.examId))
-    .innerJoin(levels, eq(levels.id, exams.levelId))
-    .leftJoin(pupilRoom, eq(pupilRoom.id, sql`coalesce(${examinees.venueId}, ${schedules.venueId})`))
-    .innerJoinLateral(questionCount, sql`true`)
-    .where(where)
-    .orderBy(asc(examinees.name), asc(scheduleHistories.id));
-}
-
 /** A pupil's live state at `now` (see the module comment). */
 export function rosterState(
   row: {
@@ -227,23 +192,22 @@ export function rosterState(
   throw new Error(`Not a schedule history status: ${status}`);
 }
 
-function pupilView(row: PupilRow, now: Date): RosterPupil {
-  const h = row.history;
-  const state = rosterState({ ...h, loggedIn: Boolean(row.loggedIn) }, now);
+function pupilView(h: PupilRow, now: Date): RosterPupil {
+  const state = rosterState(h, now);
   return {
     schedule_history_id: h.id,
-    examinee_name: row.examineeName,
-    login_code_hint: row.loginCode.slice(-4),
-    venue: row.venueId === null || row.venueName === null ? null : { id: row.venueId, name: row.venueName },
-    subject_id: row.subjectId,
-    level_id: row.levelId,
-    level_name: row.levelName,
-    exam_title: row.examTitle,
+    examinee_name: h.examineeName,
+    login_code_hint: h.loginCode.slice(-4),
+    venue: h.venueId === null || h.venueName === null ? null : { id: h.venueId, name: h.venueName },
+    subject_id: h.subjectId,
+    level_id: h.levelId,
+    level_name: h.levelName,
+    exam_title: h.examTitle,
     status: toStatus(h.status),
     state,
     question_index: h.questionIndex,
-    question_count: Number(row.questionCount),
-    answers_saved: Number(row.answersSaved),
+    question_count: h.questionCount,
+    answers_saved: h.answersSaved,
     waiting_answers: h.status === S.DOING ? h.waitingAnswers : 0,
     refused_elsewhere_at: h.status === S.DOING ? (h.refusedElsewhereAt?.toISOString() ?? null) : null,
     last_contact_at: h.lastContactAt?.toISOString() ?? null,
@@ -320,39 +284,6 @@ function parseSnapshot(text: string): RosterSnapshot {
   return { xmin: BigInt(match[1]!), xmax: BigInt(match[2]!), xip: xip.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
 }
 
-const askedRoom = alias(venues, 'asked_room');
-
-/**
- * The staff member's organisation's schedule with this code (in any case: lookups.ts `byCode`),
- * or NOT_FOUND; in the same statement, what a roster answer reads before its rows: the room asked
- * for (as findVenue; null when none is) and the current snapshot (`pg_current_snapshot()`).
- */
-async function scheduleRoomAndSnapshot(
-  tx: Tx,
-  principal: StaffPrincipal,
-  code: string,
-  venueId: number | undefined,
-): Promise<{ schedule: StaffSchedule; venue: Venue | null; snapshot: RosterSnapshot }> {
-  const asked = venueId === undefined || venueId > MAX_ID ? sql`false` : and(eq(askedRoom.id, venueId), withinReach(principal, askedRoom.organizationId))!;
-  const row = await byCode(
-    (match) =>
-      tx
-        .select({ ...scheduleColumns, roomId: askedRoom.id, roomName: askedRoom.name, snapshot: sql<string>`pg_current_snapshot()::text` })
-        .from(schedules)
-        .leftJoin(venues, eq(venues.id, schedules.venueId))
-        .leftJoin(askedRoom, asked)
-        .where(and(match, withinReach(principal, schedules.organizationId)))
-        .orderBy(asc(schedules.id))
-        .limit(1),
-    schedules.scheduleCode,
-    code,
-  );
-  if (!row) throw notFound('No such schedule.');
-  if (venueId !== undefined && (row.roomId === null || row.roomName === null)) throw notFound('No such room.');
-  const venue = row.roomId === null || row.roomName === null ? null : { id: row.roomId, name: row.roomName };
-  return { schedule: toStaffSchedule(row), venue, snapshot: parseSnapshot(row.snapshot) };
-}
-
 /** Which sittings of the schedule are in the room (null: all of them); reads `examinees` (join it). */
 export function roomWhere(schedule: StaffSchedule, venue: Venue | null): SQL {
   const inSchedule = eq(scheduleHistories.scheduleId, schedule.id);
@@ -362,92 +293,128 @@ export function roomWhere(schedule: StaffSchedule, venue: Venue | null): SQL {
   return and(inSchedule, inRoom)!;
 }
 
-/** The sittings whose row may have changed between the cursor and `now` (see the module comment). */
-function changedSince(cursor: RosterCursorParts, now: Date): SQL {
-  const iso = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
-  const from = cursor.at - ROSTER_CURSOR_MARGIN_MS;
-  const to = now.getTime();
-  const h = scheduleHistories;
-  // A version before xmin is seen by every snapshot: the range leaves those out before the test.
-  const unseen =
-    cursor.snapshot === null
-      ? sql`${h.rosterVersion} >= ${cursor.xmin.toString()}::bigint`
-      : sql`(${h.rosterVersion} >= ${cursor.xmin.toString()}::bigint and not pg_visible_in_snapshot(${h.rosterVersion}::text::xid8, ${snapshotText(cursor.snapshot)}::pg_snapshot))`;
-  return sql`(${unseen}
-    or (${h.status} = ${S.DOING} and ${h.lastContactAt} >= ${iso(from - OFFLINE_AFTER_MS)} and ${h.lastContactAt} <= ${iso(to - OFFLINE_AFTER_MS)})
-    or (${h.status} = ${S.DOING} and ${h.deadlineAt} >= ${iso(from)} and ${h.deadlineAt} <= ${iso(to)})
-    or exists (select 1 from ${answers} where ${answers.scheduleHistoryId} = ${h.id} and ${answers.receivedAt} > ${iso(from)})
-    or (${h.status} = ${S.PENDING} and exists (select 1 from ${authTokens} where ${authTokens.expiresAt} > ${iso(from)} and ${authTokens.expiresAt} <= ${iso(to)}
-      and (${authTokens.scheduleHistoryId} = ${h.id} or (${authTokens.scheduleHistoryId} is null and ${authTokens.examineeId} = ${h.examineeId})))))`;
-}
-
-/** The rooms the schedule's pupils sit in, by name. */
-async function roomsOfSchedule(tx: Tx, scheduleId: number): Promise<Venue[]> {
-  return tx
-    .selectDistinct({ id: venues.id, name: venues.name })
-    .from(scheduleHistories)
-    .innerJoin(schedules, eq(schedules.id, scheduleHistories.scheduleId))
-    .innerJoin(examinees, eq(examinees.id, scheduleHistories.examineeId))
-    .innerJoin(venues, eq(venues.id, sql`coalesce(${examinees.venueId}, ${schedules.venueId})`))
-    .where(eq(scheduleHistories.scheduleId, scheduleId))
-    .orderBy(asc(venues.name), asc(venues.id));
-}
+/** The largest bigint: a cursor beyond it is none this database gave (and no bigint to compare with). */
+const INT8_MAX = 2n ** 63n - 1n;
 
 type RosterInput = { code: string; venueId?: number | undefined; since?: string | undefined; now: Date; uploadWindowMs: number };
+
+const rosterStatements = new WeakMap<Db, Map<string, PreparedStatement<unknown>>>();
+
+/** The prepared statement of one kind of answer on this database (roster-sql.ts), its rows typed by the caller. */
+function statementOf<Row>(db: Db, scope: RosterScope, kind: RosterKind): PreparedStatement<Row> {
+  let statements = rosterStatements.get(db);
+  if (!statements) rosterStatements.set(db, (statements = new Map()));
+  const key = `${scope} ${kind}`;
+  let statement = statements.get(key);
+  if (!statement) {
+    statement = prepare<unknown>(db, rosterStatement(scope, kind));
+    // A transaction prepares nothing: the roster is read on the database handle itself.
+    if (!statement) throw new Error('getRoster runs on the database handle, not in a transaction');
+    statements.set(key, statement);
+  }
+  return statement as PreparedStatement<Row>;
+}
+
+/** The header and the pupils of a roster statement's rows, or NOT_FOUND for a schedule or room that is not the staff member's. */
+function readRows<Header extends HeaderRow>(rows: RosterRow<Header>[], venueId: number | undefined): { header: Header; venue: Venue | null; pupils: PupilRow[] } {
+  const [first, ...rest] = rows;
+  if (first?.part !== 0) throw notFound('No such schedule.');
+  if (venueId !== undefined && (first.roomId === null || first.roomName === null)) throw notFound('No such room.');
+  const venue = first.roomId === null || first.roomName === null ? null : { id: first.roomId, name: first.roomName };
+  return { header: first, venue, pupils: rest as PupilRow[] };
+}
+
+function scheduleOf(header: HeaderRow): StaffSchedule {
+  return toStaffSchedule({
+    id: header.scheduleId,
+    code: header.scheduleCode,
+    name: header.scheduleName,
+    startsAt: header.startsAt,
+    endsAt: header.endsAt,
+    venueId: header.scheduleVenueId,
+    venueName: header.scheduleVenueName,
+  });
+}
 
 /**
  * The roster of a schedule, optionally of one room: in full, or with `since` its changes after
  * that cursor (422 ROSTER_CURSOR_INVALID when it is not one this database gave); the caller adds
- * server_time.
+ * server_time. One prepared statement (roster-sql.ts) finds the schedule and the room, takes the
+ * snapshot and reads the rows with it.
  */
-export async function getRoster(tx: Tx, principal: StaffPrincipal, input: RosterInput & { since?: undefined }): Promise<Omit<RosterResponse, 'server_time'>>;
+export async function getRoster(db: Db, principal: StaffPrincipal, input: RosterInput & { since?: undefined }): Promise<Omit<RosterResponse, 'server_time'>>;
 export async function getRoster(
-  tx: Tx,
+  db: Db,
   principal: StaffPrincipal,
   input: RosterInput,
 ): Promise<Omit<RosterResponse, 'server_time'> | Omit<RosterChanges, 'server_time'>>;
 export async function getRoster(
-  tx: Tx,
+  db: Db,
   principal: StaffPrincipal,
   input: RosterInput,
 ): Promise<Omit<RosterResponse, 'server_time'> | Omit<RosterChanges, 'server_time'>> {
+  const { now } = input;
   const cursor = input.since === undefined ? null : readCursor(input.since);
-  // The snapshot is taken before the rows are read: whatever it does not see is after the cursor.
-  const { schedule, venue, snapshot } = await scheduleRoomAndSnapshot(tx, principal, input.code, input.venueId);
-  // A cursor this database gave never holds a transaction that has not begun yet.
   const cursorXmax = cursor === null ? 0n : (cursor.snapshot?.xmax ?? cursor.xmin);
-  if (cursor !== null && (cursorXmax > snapshot.xmax || cursor.at > input.now.getTime() + 60_000)) throw new DomainError('ROSTER_CURSOR_INVALID');
-  const room = roomWhere(schedule, venue);
-  const next = cursorOf(snapshot, input.now);
+  if (cursorXmax > INT8_MAX) throw new DomainError('ROSTER_CURSOR_INVALID');
+  const scope = input.venueId === undefined ? 'schedule' : 'room';
+  const asked = {
+    now,
+    code: input.code,
+    organizationId: principal.organizationId,
+    // An id beyond any row's (MAX_ID) asks for a room no row is: 0.
+    venueId: input.venueId === undefined ? null : input.venueId > MAX_ID ? 0 : input.venueId,
+  };
   if (cursor !== null) {
-    const rows = await selectPupils(tx, and(room, changedSince(cursor, input.now)), input.now);
+    const rows = await statementOf<RosterRow<HeaderRow>>(db, scope, 'changes').run(
+      CHANGES_PARAMETERS.values({
+        ...asked,
+        xmin: cursor.xmin.toString(),
+        snapshot: cursor.snapshot === null ? null : snapshotText(cursor.snapshot),
+        from: new Date(cursor.at - ROSTER_CURSOR_MARGIN_MS),
+        to: now,
+      }),
+    );
+    const { header, venue, pupils } = readRows(rows, input.venueId);
+    const snapshot = parseSnapshot(header.snapshot);
+    // A cursor this database gave never holds a transaction that has not begun yet.
+    if (cursorXmax > snapshot.xmax || cursor.at > now.getTime() + 60_000) throw new DomainError('ROSTER_CURSOR_INVALID');
     return {
       kind: 'changes',
       since: input.since!,
       venue,
-      pupils: rows.map((row) => pupilView(row, input.now)),
-      cursor: next,
+      pupils: pupils.map((row) => pupilView(row, now)),
+      cursor: cursorOf(snapshot, now),
       upload_window_ms: input.uploadWindowMs,
     };
   }
-  const rows = await selectPupils(tx, room, input.now);
-  const [total] = await tx.select({ n: count() }).from(scheduleHistories).where(eq(scheduleHistories.scheduleId, schedule.id));
+  const rows = await statementOf<RosterRow<FullHeaderRow>>(db, scope, 'full').run(FULL_PARAMETERS.values(asked));
+  const { header, venue, pupils } = readRows(rows, input.venueId);
   return {
     kind: 'full',
-    schedule: scheduleView(schedule, total?.n ?? 0),
+    schedule: scheduleView(scheduleOf(header), header.pupilCount),
     venue,
-    rooms: await roomsOfSchedule(tx, schedule.id),
-    pupils: rows.map((row) => pupilView(row, input.now)),
-    cursor: next,
+    rooms: header.rooms,
+    pupils: pupils.map((row) => pupilView(row, now)),
+    cursor: cursorOf(parseSnapshot(header.snapshot), now),
     upload_window_ms: input.uploadWindowMs,
   };
 }
 
-/** One pupil's roster row (the answer to an action). */
+/** A roster row's instants: `tx.execute` leaves them as PostgreSQL's text (drizzle's drivers read timestamps so). */
+const INSTANTS = ['startedAt', 'deadlineAt', 'finishedAt', 'deviceReleasedAt', 'lastContactAt', 'refusedElsewhereAt'] as const;
+
+/** One pupil's roster row (the answer to an action), in the caller's transaction. */
 export async function rosterPupil(tx: Tx, scheduleHistoryId: number, now: Date): Promise<RosterPupil> {
-  const [row] = await selectPupils(tx, eq(scheduleHistories.id, scheduleHistoryId), now);
+  // An ISO instant is plain text: written into the statement as a literal.
+  const text = sittingRowText(`'${now.toISOString()}'::timestamptz`);
+  const { rows } = (await tx.execute(sql`${sql.raw(text)} where sh.id = ${scheduleHistoryId}`)) as unknown as {
+    rows: (Omit<PupilRow, (typeof INSTANTS)[number]> & Record<(typeof INSTANTS)[number], Date | string | null>)[];
+  };
+  const [row] = rows;
   if (!row) throw new Error(`No schedule history ${scheduleHistoryId}`);
-  return pupilView(row, now);
+  const instants = Object.fromEntries(INSTANTS.map((key) => [key, typeof row[key] === 'string' ? new Date(row[key]) : row[key]]));
+  return pupilView({ ...row, ...instants } as PupilRow, now);
 }
 
 /**
