@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /**
  * The UI level of the exam's and the retry dialog's model-based tests (ARCHITECTURE.md), the same
- * approach as app-session.model.test.tsx: an abstract model of what a pupil sees and does from
+ * approach as app.model.test.tsx: an abstract model of what a pupil sees and does from
  * the moment the exam flow starts (the session is already stored on this terminal) to the end
  * screen or the login page, where the server's answers, the network, the clock and a reload of
  * the terminal are explicit events. Its shortest paths (every transition, self-transitions
