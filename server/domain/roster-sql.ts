@@ -110,6 +110,14 @@ export type FullHeaderRow = HeaderRow & { pupilCount: number; rooms: { id: numbe
 export type RosterRow<Header> = ({ part: 0 } & Header & { [K in keyof PupilRow]: null }) | ({ part: 1 } & { [K in keyof Header]: null } & PupilRow);
 
 /**
+ * `t` is a token of the sitting `sh`: one bound to it, or one of its pupil's bound to none. A token
+ * bound to a sitting is that sitting's pupil's (login.ts and documents/store.ts issue it so, and a
+ * sitting keeps its pupil), so both are among the pupil's tokens, found by auth_tokens_examinee_idx
+ * (a pupil has a few); bound to the sitting alone, a token would be looked for in the whole table.
+ */
+const SITTING_TOKEN = 't.examinee_id = sh.examinee_id and (t.schedule_history_id = sh.id or t.schedule_history_id is null)';
+
+/**
  * A roster row's columns over `sh` (the sitting) and `e` (the pupil), by alias; `now` is the
  * SQL of the answer's instant.
  */
@@ -142,8 +150,7 @@ function pupilColumns(now: string): [keyof PupilRow, string][] {
     ['answersSaved', `(select count(*)::int from answers a where a.schedule_history_id = sh.id and a.value <> '')`],
     [
       'loggedIn',
-      `exists (select 1 from auth_tokens t where t.revoked_at is null and t.expires_at > ${now}
-        and (t.schedule_history_id = sh.id or (t.schedule_history_id is null and t.examinee_id = sh.examinee_id)))`,
+      `exists (select 1 from auth_tokens t where ${SITTING_TOKEN} and t.revoked_at is null and t.expires_at > ${now})`,
     ],
   ];
 }
@@ -187,8 +194,8 @@ function changedSince(p: typeof CHANGES_PARAMETERS.sql): string {
     or (sh.status = ${S.DOING} and sh.last_contact_at >= ${p.from} - ${offline} and sh.last_contact_at <= ${p.to} - ${offline})
     or (sh.status = ${S.DOING} and sh.deadline_at >= ${p.from} and sh.deadline_at <= ${p.to})
     or exists (select 1 from answers a where a.schedule_history_id = sh.id and a.received_at > ${p.from})
-    or (sh.status = ${S.PENDING} and exists (select 1 from auth_tokens t where t.expires_at > ${p.from} and t.expires_at <= ${p.to}
-      and (t.schedule_history_id = sh.id or (t.schedule_history_id is null and t.examinee_id = sh.examinee_id)))))`;
+    or (sh.status = ${S.PENDING} and exists (select 1 from auth_tokens t where ${SITTING_TOKEN}
+      and t.expires_at > ${p.from} and t.expires_at <= ${p.to})))`;
 }
 
 export type RosterScope = 'room' | 'schedule';

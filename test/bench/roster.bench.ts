@@ -2,7 +2,7 @@
  * The proctor's roster at scale, measured (`npm run bench -- test/bench/roster.bench.ts`), never
  * asserted on time. On a scratch PostgreSQL database (127.0.0.1:5432, dropped afterwards), seeded
  * as exam-day.bench.ts seeds it: ROSTER_PUPILS (10,000) pupils in one test period, spread over
- * ROSTER_ROOMS (50) classrooms, every one in the exam with 10 answers saved. The real app
+ * ROSTER_ROOMS (50) classrooms, every one logged in (a live token) and in the exam with 10 answers saved. The real app
  * (`createApp`, in process) answers 50 proctors, one per room, each polling its room.
  *
  * Each of ROSTER_ROUNDS (10) rounds, ROSTER_POLL_MS (5 s) apart, writes five seconds of the exam first, as the pupils' calls
@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { expect, test } from 'vitest';
+import { LoginType } from '../../contract/enums.ts';
 import { ROSTER_POLL_MS, RosterChangesSchema, RosterResponseSchema, StaffLoginResponseSchema } from '../../contract/admin.ts';
 import { createApp } from '../../server/app.ts';
 import { openDatabase } from '../../server/db/client.ts';
@@ -73,6 +74,11 @@ test(`roster: ${ROOMS} proctors polling one test period of ${PUPILS} pupils, bes
         select sh.id, q.id, 'a', now() - interval '1 minute', now() - interval '1 minute', gen_random_uuid()::text
         from schedule_histories sh cross join lateral (select id from questions where exam_id = sh.exam_id order by id limit 10) q
         where sh.schedule_id = ${period!.id} and sh.status = 6`);
+      // Each pupil logged in with the code: a live token bound to the sitting, as on exam day.
+      await run(sql`
+        insert into auth_tokens (token_hash, examinee_id, schedule_history_id, login_type, created_at, expires_at)
+        select encode(sha256(('bench-' || sh.id)::bytea), 'hex'), sh.examinee_id, sh.id, ${LoginType.CODE}, now(), now() + interval '1 day'
+        from schedule_histories sh where sh.schedule_id = ${period!.id}`);
       await run(sql`analyze`);
 
       const app = createApp({ db, logger: silent });
