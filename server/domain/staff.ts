@@ -21,11 +21,12 @@
 import { and, asc, eq, isNull, type Column, type SQL } from 'drizzle-orm';
 import type { Staff } from '../../contract/admin.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { namedParameters, prepare, type PreparedStatement } from '../db/prepared.ts';
 import { organizations, staff, staffTokens, type StaffRole } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
 import { byCode } from './lookups.ts';
 import { verifyPassword } from './passwords.ts';
-import { liveToken, newToken, revokeToken, TOKEN_PATTERN } from './tokens.ts';
+import { hashToken, liveToken, newToken, revokeToken, TOKEN_PATTERN } from './tokens.ts';
 
 /** Who is calling the admin API: established from a valid staff token. */
 export type StaffPrincipal = {
@@ -114,8 +115,35 @@ export async function loginStaff(
 }
 
 /** The staff principal of a token, or undefined when unknown, revoked, expired, or its account disabled. */
+/** authenticateStaff's statement's values, by name (server/db/prepared.ts). */
+const AUTHENTICATE = namedParameters<{ tokenHash: string; now: Date }>({ tokenHash: 'text', now: 'timestamptz' });
+
+/** The staff member of a live token (as `liveToken` and the query below), as one prepared statement. */
+const AUTHENTICATE_STAFF = {
+  name: 'authenticate_staff',
+  text: `select t.id as "tokenId", s.id as "staffId", s.organization_id as "organizationId", s.name, s.login_id as "loginId",
+      s.role, o.code as "orgCode", o.name as "orgName"
+    from staff_tokens t
+    join staff s on s.id = t.staff_id
+    left join organizations o on o.id = s.organization_id
+    where t.token_hash = ${AUTHENTICATE.sql.tokenHash} and t.revoked_at is null and t.expires_at > ${AUTHENTICATE.sql.now} and not s.disabled
+    limit 1`,
+};
+
+const authenticateStatements = new WeakMap<Tx, PreparedStatement<StaffPrincipal> | null>();
+
+/**
+ * The staff member of a live token, or undefined. Every staff call asks it first (requireStaff):
+ * on the database handle one prepared statement, in a transaction the query builder.
+ */
 export async function authenticateStaff(tx: Tx, token: string, now: Date): Promise<StaffPrincipal | undefined> {
   if (!TOKEN_PATTERN.test(token)) return undefined;
+  let statement = authenticateStatements.get(tx);
+  if (statement === undefined) authenticateStatements.set(tx, (statement = prepare<StaffPrincipal>(tx as Db, AUTHENTICATE_STAFF) ?? null));
+  if (statement) {
+    const [found] = await statement.run(AUTHENTICATE.values({ tokenHash: hashToken(token), now }));
+    return found;
+  }
   const [row] = await tx
     .select({ tokenId: staffTokens.id, ...principalColumns })
     .from(staffTokens)
