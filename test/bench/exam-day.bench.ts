@@ -25,7 +25,8 @@
  * Environment (all optional):
  *   EXAM_DAY_PUPILS       pupils (default 1000: a few minutes on a 2-core box), per phase
  *   EXAM_DAY_PROCTORS     proctors polling, one room each (default 50; 0: none, one phase)
- *   EXAM_DAY_BASELINE     0: no phase without proctors first (default 1)
+ *   EXAM_DAY_BASELINE     0: no phase without proctors (default 1); `last`: that phase after the
+ *                         one with proctors (each phase meets the tables the one before it grew)
  *   EXAM_DAY_WARMUP       pupils who sit first, in no classroom, unmeasured (default: twice the
  *                         concurrency), so the first measured phase meets warm processes
  *   EXAM_DAY_CONCURRENCY  pupils at the same time (default 48)
@@ -57,6 +58,7 @@ const WORKERS = Number(process.env.EXAM_DAY_WORKERS ?? availableParallelism());
 const ADMIN_URL = process.env.EXAM_DAY_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PROCTORS = Number(process.env.EXAM_DAY_PROCTORS ?? 50);
 const BASELINE = PROCTORS > 0 && process.env.EXAM_DAY_BASELINE !== '0';
+const BASELINE_LAST = BASELINE && process.env.EXAM_DAY_BASELINE === 'last';
 const WARMUP = Number(process.env.EXAM_DAY_WARMUP ?? CONCURRENCY * 2);
 const ANSWERS = 30;
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -109,7 +111,9 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
     // The polled rooms are the first PROCTORS; a baseline's pupils sit in the others.
     const polledRooms = seeded.rooms.slice(0, PROCTORS);
     const polled = new Set(polledRooms);
-    const phasePupils = BASELINE ? [pupils.filter((p) => !polled.has(p.venueId!)), pupils.filter((p) => polled.has(p.venueId!))] : [pupils];
+    const unpolledPupils = pupils.filter((p) => !polled.has(p.venueId!));
+    const polledPupils = pupils.filter((p) => polled.has(p.venueId!));
+    const phasePupils = !BASELINE ? [pupils] : BASELINE_LAST ? [polledPupils, unpolledPupils] : [unpolledPupils, polledPupils];
     console.log(`seeded ${pupils.length} pupils in ${seeded.rooms.length} rooms and ${seeded.warmUp.length} to warm up in ${((performance.now() - seeding) / 1000).toFixed(1)} s (database ${scratch.name})`);
 
     const port = await freePort();
@@ -309,7 +313,7 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
     type Phase = { proctors: number; seconds: number; load: [number, number]; latencies: Record<Call, number[]> };
     const phaseReports: Phase[] = [];
     for (const [index, group] of phasePupils.entries()) {
-      const proctors = index === phasePupils.length - 1 ? PROCTORS : 0;
+      const proctors = !BASELINE || group === polledPupils ? PROCTORS : 0;
       latencies = emptyLatencies();
       const stopProctors = proctors > 0 ? await startProctors() : undefined;
       const loadAtStart = loadavg()[0]!;
@@ -417,7 +421,8 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
       const { floor, rowsPerPoll: rowsOfPolls } = report.roster;
       console.log(`  roster floor (the bare query of one polled room, once a second): p50 ${ms(floor.p50)}, p99 ${ms(floor.p99)}, ${floor.count} samples; rows per poll p50 ${rowsOfPolls.p50}, p99 ${rowsOfPolls.p99}`);
       if (phaseSummaries.length === 2) {
-        const [without, withProctors] = phaseSummaries as [(typeof phaseSummaries)[number], (typeof phaseSummaries)[number]];
+        const without = phaseSummaries.find((phase) => phase.proctors === 0)!;
+        const withProctors = phaseSummaries.find((phase) => phase.proctors > 0)!;
         const ratio = withProctors.perCall.save!.p99 / without.perCall.save!.p99;
         console.log(`  save p99 with ${PROCTORS} proctors / without: ${ms(withProctors.perCall.save!.p99)} / ${ms(without.perCall.save!.p99)} = ${ratio.toFixed(2)}`);
       }
