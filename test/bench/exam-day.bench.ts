@@ -310,6 +310,18 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
       requests = 0;
     }
 
+    /** What each phase leaves the next: the busy tables' live and dead rows and autovacuum's visits. */
+    const printTables = async (when: string) => {
+      const tables = new pg.Client({ connectionString: scratch.url });
+      await tables.connect();
+      const { rows } = await tables.query<{ relname: string; live: string; dead: string; vacuums: string; analyzes: string }>(
+        `select relname, n_live_tup as live, n_dead_tup as dead, autovacuum_count as vacuums, autoanalyze_count as analyzes
+         from pg_stat_user_tables where relname in ('answers', 'schedule_histories', 'auth_tokens') order by relname`,
+      );
+      await tables.end();
+      console.log(`  tables ${when}: ${rows.map((r) => `${r.relname} ${r.live} live, ${r.dead} dead, ${r.vacuums} autovacuums, ${r.analyzes} autoanalyzes`).join('; ')}`);
+    };
+
     type Phase = { proctors: number; seconds: number; load: [number, number]; latencies: Record<Call, number[]> };
     const phaseReports: Phase[] = [];
     for (const [index, group] of phasePupils.entries()) {
@@ -321,6 +333,7 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
       const phaseSeconds = await runPupils(group);
       await stopProctors?.();
       phaseReports.push({ proctors, seconds: phaseSeconds, load: [loadAtStart, loadavg()[0]!], latencies });
+      await printTables(`after phase ${index + 1}`);
     }
     proctorAgent.destroy();
     const seconds = phaseReports.reduce((sum, phase) => sum + phase.seconds, 0);
