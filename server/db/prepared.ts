@@ -13,7 +13,8 @@
  * The text names every parameter's type with a cast (`$1::text`): values go over as text (a
  * Date as its ISO instant, null as NULL) and rows come back parsed by the driver's own parsers
  * (timestamptz as Date, int4 as number, bool as boolean; avoid int8 and numeric).
- * `prepare` answers undefined for a handle that is neither (a transaction): callers keep a
+ * `prepare` makes a statement once per database client and name (callers ask it on every call)
+ * and answers undefined for a handle that is neither (a transaction): callers keep a
  * query-builder path for that. `namedParameters` lets a statement's text and its callers name
  * each parameter instead of counting `$n`.
  */
@@ -71,11 +72,22 @@ type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][nu
 /** What each PGlite client has parsed: statement name -> the row description of its results. */
 const pgliteParsed = new WeakMap<PGlite, Map<string, BackendMessage>>();
 
+/** The statements prepared on each database client, by name: a caller asks `prepare` on every call. */
+const preparedByClient = new WeakMap<object, Map<string, PreparedStatement<unknown>>>();
+
+/** The statement on this handle's database, made once per client and name; undefined for a transaction. */
 export function prepare<Row>(db: Db, definition: Definition): PreparedStatement<Row> | undefined {
   const client = clientOf(db);
-  if (client instanceof pg.Pool) return postgresStatement<Row>(client, definition);
-  if (isPglite(client)) return pgliteStatement<Row>(client, definition);
-  return undefined;
+  const made = client instanceof pg.Pool ? 'postgres' : isPglite(client) ? 'pglite' : undefined;
+  if (made === undefined) return undefined;
+  let statements = preparedByClient.get(client as object);
+  if (!statements) preparedByClient.set(client as object, (statements = new Map()));
+  let statement = statements.get(definition.name);
+  if (!statement) {
+    statement = made === 'postgres' ? postgresStatement(client as pg.Pool, definition) : pgliteStatement(client as PGlite, definition);
+    statements.set(definition.name, statement);
+  }
+  return statement as PreparedStatement<Row>;
 }
 
 /**

@@ -12,7 +12,7 @@
 import { eq } from 'drizzle-orm';
 import { ScheduleHistoryStatus } from '../../contract/enums.ts';
 import type { Db } from '../db/client.ts';
-import { namedParameters, prepare, type PreparedStatement } from '../db/prepared.ts';
+import { namedParameters, prepare } from '../db/prepared.ts';
 import { results } from '../db/schema.ts';
 import { DomainError } from '../domain/errors.ts';
 import { ownedBy } from '../domain/purchases.ts';
@@ -113,8 +113,6 @@ const GRANT_STORED_DOCUMENT = {
     limit 1`,
 };
 
-const grantStatements = new WeakMap<Db, PreparedStatement<GrantRow> | null>();
-
 /**
  * The token's principal and the stored document when the token's pupil may download it now, in
  * one round trip (one prepared statement); undefined otherwise (refused, not stored in that
@@ -128,8 +126,7 @@ export async function grantStoredDocument(
 ): Promise<StoredDocumentGrant | undefined> {
   const { token, scheduleHistoryId, kind, now } = request;
   if (!TOKEN_PATTERN.test(token) || !Number.isSafeInteger(scheduleHistoryId) || scheduleHistoryId < 1 || scheduleHistoryId > MAX_ID) return undefined;
-  let statement = grantStatements.get(db);
-  if (statement === undefined) grantStatements.set(db, (statement = prepare<GrantRow>(db, GRANT_STORED_DOCUMENT) ?? null));
+  const statement = prepare<GrantRow>(db, GRANT_STORED_DOCUMENT);
   if (!statement) return undefined;
   const [row] = await statement.run(
     GRANT.values({

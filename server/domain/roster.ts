@@ -298,21 +298,18 @@ const INT8_MAX = 2n ** 63n - 1n;
 
 type RosterInput = { code: string; venueId?: number | undefined; since?: string | undefined; now: Date; uploadWindowMs: number };
 
-const rosterStatements = new WeakMap<Db, Map<string, PreparedStatement<unknown>>>();
+/** Each kind of answer's statement (roster-sql.ts), by scope and kind. */
+const ROSTER_STATEMENTS = {
+  room: { full: rosterStatement('room', 'full'), changes: rosterStatement('room', 'changes') },
+  schedule: { full: rosterStatement('schedule', 'full'), changes: rosterStatement('schedule', 'changes') },
+} satisfies Record<RosterScope, Record<RosterKind, { name: string; text: string }>>;
 
-/** The prepared statement of one kind of answer on this database (roster-sql.ts), its rows typed by the caller. */
+/** The prepared statement of one kind of answer on this database, its rows typed by the caller. */
 function statementOf<Row>(db: Db, scope: RosterScope, kind: RosterKind): PreparedStatement<Row> {
-  let statements = rosterStatements.get(db);
-  if (!statements) rosterStatements.set(db, (statements = new Map()));
-  const key = `${scope} ${kind}`;
-  let statement = statements.get(key);
-  if (!statement) {
-    statement = prepare<unknown>(db, rosterStatement(scope, kind));
-    // A transaction prepares nothing: the roster is read on the database handle itself.
-    if (!statement) throw new Error('getRoster runs on the database handle, not in a transaction');
-    statements.set(key, statement);
-  }
-  return statement as PreparedStatement<Row>;
+  const statement = prepare<Row>(db, ROSTER_STATEMENTS[scope][kind]);
+  // A transaction prepares nothing: the roster is read on the database handle itself.
+  if (!statement) throw new Error('getRoster runs on the database handle, not in a transaction');
+  return statement;
 }
 
 /** The header and the pupils of a roster statement's rows, or NOT_FOUND for a schedule or room that is not the staff member's. */

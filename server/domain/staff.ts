@@ -21,7 +21,7 @@
 import { and, asc, eq, isNull, type Column, type SQL } from 'drizzle-orm';
 import type { Staff } from '../../contract/admin.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { namedParameters, prepare, type PreparedStatement } from '../db/prepared.ts';
+import { namedParameters, prepare } from '../db/prepared.ts';
 import { organizations, staff, staffTokens, type StaffRole } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
 import { byCode } from './lookups.ts';
@@ -114,7 +114,6 @@ export async function loginStaff(
   return { accessToken: token, staff: staffView(account) };
 }
 
-/** The staff principal of a token, or undefined when unknown, revoked, expired, or its account disabled. */
 /** authenticateStaff's statement's values, by name (server/db/prepared.ts). */
 const AUTHENTICATE = namedParameters<{ tokenHash: string; now: Date }>({ tokenHash: 'text', now: 'timestamptz' });
 
@@ -130,16 +129,14 @@ const AUTHENTICATE_STAFF = {
     limit 1`,
 };
 
-const authenticateStatements = new WeakMap<Tx, PreparedStatement<StaffPrincipal> | null>();
-
 /**
- * The staff member of a live token, or undefined. Every staff call asks it first (requireStaff):
+ * The staff member of a live token, or undefined when unknown, revoked, expired, or its account
+ * disabled. Every staff call asks it first (requireStaff):
  * on the database handle one prepared statement, in a transaction the query builder.
  */
 export async function authenticateStaff(tx: Tx, token: string, now: Date): Promise<StaffPrincipal | undefined> {
   if (!TOKEN_PATTERN.test(token)) return undefined;
-  let statement = authenticateStatements.get(tx);
-  if (statement === undefined) authenticateStatements.set(tx, (statement = prepare<StaffPrincipal>(tx as Db, AUTHENTICATE_STAFF) ?? null));
+  const statement = prepare<StaffPrincipal>(tx as Db, AUTHENTICATE_STAFF);
   if (statement) {
     const [found] = await statement.run(AUTHENTICATE.values({ tokenHash: hashToken(token), now }));
     return found;
