@@ -12,6 +12,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { STAFF_PASSWORD_MIN_LENGTH, staffRoles, type StaffRole } from '../../../contract/admin.ts';
 import type { AdministrationApi } from '../../../machines/administration/administration.connect.ts';
 import type { StaffField, StaffFormValues } from '../../../machines/administration/administration.types.ts';
+import { Field } from '../../components/field/field.tsx';
 import { CheckIcon, ErrorIcon } from '../../components/icon/icons.tsx';
 import { roleLabels } from '../../i18n/administration-messages.ts';
 import { requiredFieldMessage } from '../../i18n/field-messages.ts';
@@ -53,7 +54,7 @@ function StaffForm({ editor }: { editor: Editor }) {
     password: '',
     disabled: member?.disabled ?? false,
   });
-  const ids = { login_id: useId(), name: useId(), role: useId(), org_code: useId(), password: useId(), disabled: useId(), title: useId() };
+  const titleId = useId();
   const refs = useRef<Partial<Record<StaffField, HTMLInputElement | HTMLSelectElement | null>>>({});
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -81,46 +82,36 @@ function StaffForm({ editor }: { editor: Editor }) {
   }
 
   function field(name: StaffField) {
-    const rule = editor.errors[name];
-    const errorId = `${ids[name]}-error`;
-    const common = {
-      id: ids[name],
-      'aria-invalid': rule ? true : undefined,
-      'aria-describedby': rule ? errorId : undefined,
-    };
     if (name === 'org_code' && values.role === 'admin') return null;
+    const rule = editor.errors[name];
+    const error = rule && (rule === 'required' ? i18n._(requiredFieldMessage(i18n._(labels[name]))) : i18n._(invalidMessages[name]));
     return (
-      <div className="field" key={name}>
-        <label htmlFor={ids[name]} className="field-label">{i18n._(labels[name])}</label>
-        {name === 'role' ? (
-          <select {...common} ref={(el) => { refs.current.role = el; }} className="input" value={values.role} onChange={(e) => set('role', e.target.value)}>
-            {staffRoles.map((role: StaffRole) => <option key={role} value={role}>{i18n._(roleLabels[role])}</option>)}
-          </select>
-        ) : (
-          <input
-            {...common}
-            ref={(el) => { refs.current[name] = el; }}
-            className="input"
-            type={name === 'password' ? 'password' : 'text'}
-            autoComplete={name === 'password' ? 'new-password' : 'off'}
-            value={String(values[name])}
-            onChange={(e) => set(name, e.target.value)}
-          />
-        )}
-        {rule && (
-          <p id={errorId} className="field-error">
-            <ErrorIcon />
-            <span>{rule === 'required' ? i18n._(requiredFieldMessage(i18n._(labels[name]))) : i18n._(invalidMessages[name])}</span>
-          </p>
-        )}
-      </div>
+      <Field key={name} label={i18n._(labels[name])} error={error}>
+        {(control) =>
+          name === 'role' ? (
+            <select {...control} ref={(el) => { refs.current.role = el; }} className="input" value={values.role} onChange={(e) => set('role', e.target.value)}>
+              {staffRoles.map((role: StaffRole) => <option key={role} value={role}>{i18n._(roleLabels[role])}</option>)}
+            </select>
+          ) : (
+            <input
+              {...control}
+              ref={(el) => { refs.current[name] = el; }}
+              className="input"
+              type={name === 'password' ? 'password' : 'text'}
+              autoComplete={name === 'password' ? 'new-password' : 'off'}
+              value={String(values[name])}
+              onChange={(e) => set(name, e.target.value)}
+            />
+          )
+        }
+      </Field>
     );
   }
 
   const who = member?.name ?? '';
   return (
-    <form className={`${styles.dialog} ${styles.stack}`} onSubmit={submit} noValidate aria-labelledby={ids.title}>
-      <h2 id={ids.title} ref={heading} tabIndex={-1}>
+    <form className={`${styles.dialog} ${styles.stack}`} onSubmit={submit} noValidate aria-labelledby={titleId}>
+      <h2 id={titleId} ref={heading} tabIndex={-1}>
         {editor.mode === 'add' ? <Trans>Add a staff member</Trans> : editor.mode === 'password' ? <Trans>Set a new password for <span dir="auto">{who}</span></Trans> : <Trans>Edit <span dir="auto">{who}</span></Trans>}
       </h2>
       {editor.failure && (

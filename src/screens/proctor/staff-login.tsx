@@ -3,18 +3,20 @@
  * who belongs to no organisation), login ID and password. It shows
  * what it is given (ProctorApi['login']) and hands the typed values to `submit`; the proctor
  * machine validates them with the contract's schema, signs in and answers with the field rules
- * or the server's refusal (wrong password, locked account). Field errors sit under their field,
- * tied to it with aria-invalid and aria-describedby, and the first field in error takes focus
- * after a refused submit; a refusal or a notice (the staff session ended, signed out) sits above
- * the form. Nothing is remembered by the browser (autocomplete off).
+ * or the server's refusal (wrong password, locked account). Each field is a `Field`
+ * (src/components/field): its error sits under it, tied to it with aria-invalid and
+ * aria-describedby, and the first field in error takes focus after a refused submit; a refusal
+ * or a notice (the staff session ended, signed out) sits above the form. Nothing is remembered by
+ * the browser (autocomplete off).
  */
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { ProctorApi } from '../../../machines/proctor/proctor.connect.ts';
-import type { FieldRule, StaffLoginField, StaffLoginValues } from '../../../machines/proctor/proctor.types.ts';
+import type { StaffLoginField, StaffLoginValues } from '../../../machines/proctor/proctor.types.ts';
+import { Field, sharedTerminalTyping, useFocusFirstInvalid, type FieldControlProps } from '../../components/field/field.tsx';
 import { ErrorIcon, InfoIcon, WarningIcon } from '../../components/icon/icons.tsx';
 import { PageHeading } from '../../components/page/page.tsx';
 import { requiredFieldMessage, tooLongMessage } from '../../i18n/field-messages.ts';
@@ -38,75 +40,41 @@ export function StaffLogin({ login }: { login: ProctorApi['login'] }) {
   const [values, setValues] = useState<StaffLoginValues>({ org_code: '', login_id: '', password: '' });
   const [showPassword, setShowPassword] = useState(false);
   const refs = { org_code: useRef<HTMLInputElement>(null), login_id: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
-  const ids = {
-    orgHint: useId(),
-    org_code: useId(),
-    login_id: useId(),
-    password: useId(),
-    errors: { org_code: useId(), login_id: useId(), password: useId() },
-  };
   const fields = login.error?.kind === 'fields' ? login.error.fields : {};
-
-  // After a refused submit, the first field in error takes focus (never while typing).
-  const submitted = useRef(false);
   const errorKey = fieldOrder.map((f) => fields[f] ?? '').join('|');
-  useEffect(() => {
-    if (!submitted.current) return;
-    submitted.current = false;
+  const refused = useFocusFirstInvalid(errorKey, () => {
     const first = fieldOrder.find((f) => fields[f]);
-    if (first) refs[first].current?.focus();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- errorKey stands for fields
-  }, [errorKey]);
+    return first ? refs[first].current : null;
+  });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (login.busy) return;
-    submitted.current = true;
+    refused();
     login.submit(values);
   }
 
-  function message(field: StaffLoginField, rule: FieldRule): string {
+  function error(field: StaffLoginField): string | undefined {
+    const rule = fields[field];
+    if (!rule) return undefined;
     if (rule === 'required') return i18n._(requiredFieldMessage(i18n._(labels[field])));
     return i18n._(field === 'org_code' ? invalidOrgCode : tooLongMessage);
   }
 
-  function input(field: StaffLoginField, extra: { type?: string; maxLength: number; autoFocus?: boolean; hint?: { id: string; text: string } }) {
-    const rule = fields[field];
-    const describedBy = [extra.hint?.id, rule ? ids.errors[field] : undefined].filter(Boolean).join(' ') || undefined;
+  function input(field: StaffLoginField, control: FieldControlProps, extra: { type?: string; maxLength: number; autoFocus?: boolean }) {
     return (
-      <div className="field">
-        <label htmlFor={ids[field]} className="field-label">
-          {i18n._(labels[field])}
-        </label>
-        <input
-          ref={refs[field]}
-          id={ids[field]}
-          name={field}
-          className={`input ${styles.text}`}
-          type={extra.type ?? 'text'}
-          value={values[field]}
-          onChange={(event) => setValues((current) => ({ ...current, [field]: event.target.value }))}
-          autoComplete="off"
-          autoCapitalize="none"
-          autoCorrect="off"
-          spellCheck={false}
-          maxLength={extra.maxLength}
-          autoFocus={extra.autoFocus}
-          aria-invalid={rule ? true : undefined}
-          aria-describedby={describedBy}
-        />
-        {extra.hint && (
-          <p id={extra.hint.id} className="field-hint">
-            {extra.hint.text}
-          </p>
-        )}
-        {rule && (
-          <p id={ids.errors[field]} className="field-error">
-            <ErrorIcon />
-            <span>{message(field, rule)}</span>
-          </p>
-        )}
-      </div>
+      <input
+        {...control}
+        {...sharedTerminalTyping}
+        ref={refs[field]}
+        name={field}
+        className={`input ${styles.text}`}
+        type={extra.type ?? 'text'}
+        value={values[field]}
+        onChange={(event) => setValues((current) => ({ ...current, [field]: event.target.value }))}
+        maxLength={extra.maxLength}
+        autoFocus={extra.autoFocus}
+      />
     );
   }
 
@@ -139,14 +107,22 @@ export function StaffLogin({ login }: { login: ProctorApi['login'] }) {
         </div>
       )}
       <form className={styles.form} onSubmit={submit} noValidate>
-        {input('org_code', { maxLength: 64, autoFocus: true, hint: { id: ids.orgHint, text: i18n._(orgCodeHint) } })}
-        {input('login_id', { maxLength: 64 })}
-        <div className={styles.passwordRow}>
-          {input('password', { type: showPassword ? 'text' : 'password', maxLength: 128 })}
-          <button type="button" className={`button ${styles.toggle}`} aria-controls={ids.password} onClick={() => setShowPassword((shown) => !shown)}>
-            {showPassword ? <Trans>Hide password</Trans> : <Trans>Show password</Trans>}
-          </button>
-        </div>
+        <Field label={i18n._(labels.org_code)} hint={i18n._(orgCodeHint)} error={error('org_code')}>
+          {(control) => input('org_code', control, { maxLength: 64, autoFocus: true })}
+        </Field>
+        <Field label={i18n._(labels.login_id)} error={error('login_id')}>
+          {(control) => input('login_id', control, { maxLength: 64 })}
+        </Field>
+        <Field label={i18n._(labels.password)} error={error('password')}>
+          {(control) => (
+            <div className={styles.passwordRow}>
+              {input('password', control, { type: showPassword ? 'text' : 'password', maxLength: 128 })}
+              <button type="button" className={`button ${styles.toggle}`} aria-controls={control.id} onClick={() => setShowPassword((shown) => !shown)}>
+                {showPassword ? <Trans>Hide password</Trans> : <Trans>Show password</Trans>}
+              </button>
+            </div>
+          )}
+        </Field>
         <button type="submit" className="button" data-variant="primary" aria-busy={login.busy || undefined} aria-disabled={login.busy || undefined}>
           {login.busy ? <Trans>Signing in…</Trans> : <Trans>Sign in</Trans>}
         </button>
