@@ -26,6 +26,7 @@
 import type { ExamDetails, Question } from '../../contract/exam.ts';
 import { connectRetryDialog, type RetryDialogApi } from '../retry/retry.connect.ts';
 import type { FailureCode } from '../shared/ports.ts';
+import { memoizeByKey } from '../shared/memoize-by-key.ts';
 import { allNotSaved, refusedOnThisTerminal } from './exam.rules.ts';
 import {
   selectAnswersKept,
@@ -196,15 +197,7 @@ function handlersOf(send: Send) {
   };
 }
 
-const handlerCache = new WeakMap<Send, ReturnType<typeof handlersOf>>();
-function handlers(send: Send): ReturnType<typeof handlersOf> {
-  let made = handlerCache.get(send);
-  if (!made) {
-    made = handlersOf(send);
-    handlerCache.set(send, made);
-  }
-  return made;
-}
+const handlers = memoizeByKey(handlersOf);
 
 /** The moves and toggles, made once per position `send` (the same functions on every snapshot). */
 function movesOf(send: SendPosition) {
@@ -224,27 +217,16 @@ function movesOf(send: SendPosition) {
 /** No position child runs (loading, finishing): a move has nowhere to go. */
 const noMoves: ReturnType<typeof movesOf> = movesOf(() => {});
 
-const movesCache = new WeakMap<SendPosition, ReturnType<typeof movesOf>>();
+const movesBySend = memoizeByKey(movesOf);
 function moves(send: SendPosition | undefined): ReturnType<typeof movesOf> {
-  if (!send) return noMoves;
-  let made = movesCache.get(send);
-  if (!made) {
-    made = movesOf(send);
-    movesCache.set(send, made);
-  }
-  return made;
+  return send ? movesBySend(send) : noMoves;
 }
 
-const answersCache = new WeakMap<Record<number, AnswerEntry>, Record<number, AnswerView>>();
 /** The answers as the screen shows them; the same object for the same `answers` record. */
-function answersView(answers: Record<number, AnswerEntry>): Record<number, AnswerView> {
-  let view = answersCache.get(answers);
-  if (!view) {
-    view = Object.fromEntries(Object.entries(answers).map(([id, entry]) => [id, { value: entry.value, saved: selectSaveState(entry) }]));
-    answersCache.set(answers, view);
-  }
-  return view;
-}
+const answersView = memoizeByKey(
+  (answers: Record<number, AnswerEntry>): Record<number, AnswerView> =>
+    Object.fromEntries(Object.entries(answers).map(([id, entry]) => [id, { value: entry.value, saved: selectSaveState(entry) }])),
+);
 
 function loginConfirmOf(snapshot: ExamSnapshot, send: Send): LoginConfirmApi {
   const { context } = snapshot;
@@ -282,25 +264,18 @@ function examStartOf(snapshot: ExamSnapshot, send: Send): ExamStartApi {
   };
 }
 
-const typeCache = new WeakMap<ReturnType<typeof movesOf>, WeakMap<Record<number, AnswerView>, ExamScreenApi['type']>>();
 /**
  * A keystroke typed beside the answer the exam holds, so a draft typed back to it is not given
  * again: the same function for the same moves and answers (what a swap leaves alone stays the
- * same object).
+ * same object). `typeBeside(moves)(answers)`.
  */
-function typeBeside(m: ReturnType<typeof movesOf>, answers: Record<number, AnswerView>): ExamScreenApi['type'] {
-  let byAnswers = typeCache.get(m);
-  if (!byAnswers) {
-    byAnswers = new WeakMap();
-    typeCache.set(m, byAnswers);
-  }
-  let made = byAnswers.get(answers);
-  if (!made) {
-    made = (questionId, value) => m.type(questionId, value, answers[questionId]?.value ?? '');
-    byAnswers.set(answers, made);
-  }
-  return made;
-}
+const typeBeside = memoizeByKey((m: ReturnType<typeof movesOf>) =>
+  memoizeByKey(
+    (answers: Record<number, AnswerView>): ExamScreenApi['type'] =>
+      (questionId, value) =>
+        m.type(questionId, value, answers[questionId]?.value ?? ''),
+  ),
+);
 
 function examOf(snapshot: ExamSnapshot, send: Send, position: PositionLink | undefined): ExamScreenApi {
   const context: ExamContext = snapshot.context;
@@ -326,7 +301,7 @@ function examOf(snapshot: ExamSnapshot, send: Send, position: PositionLink | und
     draft: position?.snapshot.context.draft ?? null,
     retry: h.retry,
     answer: h.answer,
-    type: typeBeside(m, answers),
+    type: typeBeside(m)(answers),
     commitDraft: m.commitDraft,
     next: m.next,
     previous: m.previous,

@@ -12,6 +12,7 @@
  * What does not change between snapshots stays the same object (each dialog kind, the handlers of
  * one `send`), so a memoised dialog sees equal props when only something else moved.
  */
+import { memoizeByKey } from '../shared/memoize-by-key.ts';
 import { selectRetryDialog, type RetryDialogView, type RetrySnapshot } from './retry.selectors.ts';
 
 /** The dialog's events, as the parent that runs the call takes them (and hands them to the child). */
@@ -37,15 +38,12 @@ const dialogViews = {
 } as const satisfies Record<string, Exclude<RetryDialogView, null>>;
 
 /** The dialog's two handlers, made once per `send`. */
-const handlerCache = new WeakMap<Send, Pick<RetryDialogApi, 'retry' | 'close'>>();
-function handlers(send: Send): Pick<RetryDialogApi, 'retry' | 'close'> {
-  let made = handlerCache.get(send);
-  if (!made) {
-    made = { retry: () => send({ type: 'retry.requested' }), close: () => send({ type: 'dialog.closed' }) };
-    handlerCache.set(send, made);
-  }
-  return made;
-}
+const handlers = memoizeByKey(
+  (send: Send): Pick<RetryDialogApi, 'retry' | 'close'> => ({
+    retry: () => send({ type: 'retry.requested' }),
+    close: () => send({ type: 'dialog.closed' }),
+  }),
+);
 
 /** The retry dialog over the screen, or null when the call (if any) shows none. */
 export function connectRetryDialog(snapshot: RetrySnapshot | undefined, send: Send, answersKept = true): RetryDialogApi | null {
