@@ -158,16 +158,11 @@ function pupilColumns(now: string): [keyof PupilRow, string][] {
 /** The sitting with its pupil, as every roster read starts. */
 const SITTINGS = 'schedule_histories sh join examinees e on e.id = sh.examinee_id';
 
-/**
- * What a row needs besides the sitting and the pupil: its schedule, its paper and level, its
- * room, and the paper's length (per paper: a lateral join PostgreSQL memoizes by exam, where a
- * subquery in the select list runs for every row).
- */
+/** What a row needs besides the sitting and the pupil: its schedule, its paper and level, and its room. */
 const ROW_JOINS = `join schedules sc on sc.id = sh.schedule_id
   join exams ex on ex.id = sh.exam_id
   join levels lv on lv.id = ex.level_id
-  left join venues pupil_room on pupil_room.id = coalesce(e.venue_id, sc.venue_id)
-  cross join lateral (select count(*)::int as n from questions q where q.exam_id = sh.exam_id) question_count`;
+  left join venues pupil_room on pupil_room.id = coalesce(e.venue_id, sc.venue_id)`;
 
 /**
  * One sitting's roster row, as text to run in a transaction (roster.ts `rosterPupil`); `now` is
@@ -176,7 +171,8 @@ const ROW_JOINS = `join schedules sc on sc.id = sh.schedule_id
 export function sittingRowText(now: string): string {
   return `select ${pupilColumns(now)
     .map(([alias, expression]) => `${expression} as "${alias}"`)
-    .join(', ')} from ${SITTINGS} ${ROW_JOINS}`;
+    .join(', ')} from ${SITTINGS} ${ROW_JOINS}
+  cross join lateral (select count(*)::int as n from questions q where q.exam_id = sh.exam_id) question_count`;
 }
 
 /** A room's pupils: its classroom's, and those without one when it is the schedule's own venue. */
@@ -228,6 +224,9 @@ export function rosterStatement(scope: RosterScope, kind: RosterKind): { name: s
     );
   }
   const pupils = pupilColumns(p.now);
+  // The rows are read first (`pupil`), then each paper's length is counted once for all of them
+  // (`paper`): counted per row, a room's answer read the questions as often as it had rows.
+  const read = pupils.filter(([alias]) => alias !== 'questionCount');
   const where = [
     'sh.schedule_id = (select id from schedule)',
     ...(kind === 'changes' ? [changedSince(CHANGES_PARAMETERS.sql)] : []),
@@ -241,14 +240,20 @@ export function rosterStatement(scope: RosterScope, kind: RosterKind): { name: s
     limit 1
   ), room as (
     select r.id, r.name from venues r where r.id = ${p.venueId} and (${p.organizationId} is null or r.organization_id = ${p.organizationId})
+  ), pupil as materialized (
+    select sh.exam_id, ${read.map(([alias, expression]) => `${expression} as "${alias}"`).join(', ')}
+    from ${scope === 'room' ? ROOM_SITTINGS : SITTINGS} ${ROW_JOINS}
+    where ${where}
+  ), paper as (
+    select q.exam_id, count(*)::int as n from questions q where q.exam_id in (select distinct exam_id from pupil) group by q.exam_id
   )
   select 0 as part, ${header.map(([alias, expression]) => `${expression} as "${alias}"`).join(', ')},
     ${pupils.map(([alias]) => `null as "${alias}"`).join(', ')}
   from schedule s left join room on true
   union all
-  select 1, ${header.map(() => 'null').join(', ')}, ${pupils.map(([, expression]) => expression).join(', ')}
-  from ${scope === 'room' ? ROOM_SITTINGS : SITTINGS} ${ROW_JOINS}
-  where ${where}
+  select 1, ${header.map(() => 'null').join(', ')},
+    ${pupils.map(([alias]) => (alias === 'questionCount' ? 'coalesce(paper.n, 0)' : `pupil."${alias}"`)).join(', ')}
+  from pupil left join paper on paper.exam_id = pupil.exam_id
   order by part, "examineeName", "id"`;
   return { name: `roster_${scope}_${kind}`, text };
 }
