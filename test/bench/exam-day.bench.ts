@@ -16,7 +16,8 @@
  * and each proctor (a staff token from the seed) loads its room's roster in full, then polls its changes since the
  * last answer's cursor every ROSTER_POLL_MS (5 s) at its own phase (proctor i starts i/N of the
  * period late), as proctor pages do, for as long as the pupils sit. Beside it, once a second,
- * the floor: the bare query of one polled room's sittings on a connection of its own. Unless
+ * the floor: the bare query of one polled room's sittings on a connection of its own; in every
+ * phase, once a second, the API's floor: GET /api/health through the same processes. Unless
  * EXAM_DAY_BASELINE=0, the same invocation first runs as many pupils in as many other rooms with
  * no proctor polling (the seed holds both sets), so the save's p99 with and without proctors
  * come from one run; the report prints each phase's calls, the roster update's p50/p99 and rows
@@ -26,7 +27,11 @@
  *   EXAM_DAY_PUPILS       pupils (default 1000: a few minutes on a 2-core box), per phase
  *   EXAM_DAY_PROCTORS     proctors polling, one room each (default 50; 0: none, one phase)
  *   EXAM_DAY_BASELINE     0: no phase without proctors (default 1); `last`: that phase after the
- *                         one with proctors (each phase meets the tables the one before it grew)
+ *                         one with proctors (each phase meets the tables the one before it grew);
+ *                         `interleave`: one phase of both sets of pupils, the proctors polling and
+ *                         pausing in turns of EXAM_DAY_WINDOW_S (30) seconds, each call counted
+ *                         in the turn it ends in: with and without proctors under the same drift
+ *                         of the machine and the tables
  *   EXAM_DAY_VACUUM       auto (default): where the server runs with autovacuum off, the bench
  *                         vacuums and analyzes the busy tables after the warm-up and between
  *                         phases, as autovacuum would have in that time; 0: never
@@ -62,12 +67,14 @@ const ADMIN_URL = process.env.EXAM_DAY_DATABASE_URL ?? 'postgres://postgres@127.
 const PROCTORS = Number(process.env.EXAM_DAY_PROCTORS ?? 50);
 const BASELINE = PROCTORS > 0 && process.env.EXAM_DAY_BASELINE !== '0';
 const BASELINE_LAST = BASELINE && process.env.EXAM_DAY_BASELINE === 'last';
+const INTERLEAVE = BASELINE && process.env.EXAM_DAY_BASELINE === 'interleave';
+const WINDOW_MS = Number(process.env.EXAM_DAY_WINDOW_S ?? 30) * 1000;
 const VACUUM = process.env.EXAM_DAY_VACUUM !== '0';
 const WARMUP = Number(process.env.EXAM_DAY_WARMUP ?? CONCURRENCY * 2);
 const ANSWERS = 30;
 const root = path.resolve(import.meta.dirname, '..', '..');
 
-type Call = 'login' | 'start' | 'questions' | 'save' | 'finish' | 'roster full' | 'roster';
+type Call = 'login' | 'start' | 'questions' | 'save' | 'finish' | 'roster full' | 'roster' | 'health';
 type Question = { id: number; number: number; type: string; choices: { id: string }[]; blocks?: { id: string }[] };
 type PupilResult = {
   pupil: BenchPupil;
@@ -97,7 +104,7 @@ function valueFor(question: Question, round: number): string {
 
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 
-const emptyLatencies = (): Record<Call, number[]> => ({ login: [], start: [], questions: [], save: [], finish: [], 'roster full': [], roster: [] });
+const emptyLatencies = (): Record<Call, number[]> => ({ login: [], start: [], questions: [], save: [], finish: [], 'roster full': [], roster: [], health: [] });
 const summary = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return { count: sorted.length, p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
@@ -117,7 +124,15 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
     const polled = new Set(polledRooms);
     const unpolledPupils = pupils.filter((p) => !polled.has(p.venueId!));
     const polledPupils = pupils.filter((p) => polled.has(p.venueId!));
-    const phasePupils = !BASELINE ? [pupils] : BASELINE_LAST ? [polledPupils, unpolledPupils] : [unpolledPupils, polledPupils];
+    // Interleaved: a pupil of a polled room, then one of another, and so on.
+    const bothInTurn = polledPupils.flatMap((pupil, i) => [pupil, ...(unpolledPupils[i] ? [unpolledPupils[i]] : [])]);
+    const phasePupils = !BASELINE
+      ? [pupils]
+      : INTERLEAVE
+        ? [bothInTurn]
+        : BASELINE_LAST
+          ? [polledPupils, unpolledPupils]
+          : [unpolledPupils, polledPupils];
     console.log(`seeded ${pupils.length} pupils in ${seeded.rooms.length} rooms and ${seeded.warmUp.length} to warm up in ${((performance.now() - seeding) / 1000).toFixed(1)} s (database ${scratch.name})`);
 
     const port = await freePort();
@@ -159,7 +174,7 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
             res.on('data', (chunk: string) => (text += chunk));
             res.on('end', () => {
               latencies[call].push(performance.now() - started);
-              requests++;
+              if (call !== 'health') requests++;
               let json: Record<string, unknown> = {};
               try {
                 json = JSON.parse(text) as Record<string, unknown>;
@@ -255,6 +270,8 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
     // The proctors: each loads its room in full, then polls its changes every
     // ROSTER_POLL_MS at its own phase until `stop`; the floor once a second beside them.
     // A proctor's connection idles between polls; the server keeps it (IDLE_CONNECTION_MS).
+    /** Interleaved: whether the proctors poll in this turn, and each turn's calls. */
+    const turns = { polling: true, with: emptyLatencies(), without: emptyLatencies(), count: 0 };
     const proctorAgent = new Agent({ keepAlive: true, maxSockets: Math.max(1, PROCTORS) });
     const rowsPerPoll: number[] = [];
     const floorTimes: number[] = [];
@@ -277,6 +294,10 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
       const polling = signed.map(async (proctor, i) => {
         let next = performance.now() + (i * ROSTER_POLL_MS) / signed.length;
         while (await pause(next - performance.now())) {
+          if (!turns.polling) {
+            next += ROSTER_POLL_MS;
+            continue;
+          }
           const answer = await http('roster', 'GET', `${proctor.path}&since=${encodeURIComponent(proctor.cursor)}`, proctor.auth, undefined, proctorAgent).catch(() => null);
           if (answer?.status === 200) {
             if (answer.json.kind !== 'changes') errors.set('roster not changes', (errors.get('roster not changes') ?? 0) + 1);
@@ -346,22 +367,64 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
       }
     };
 
+    /**
+     * The API's own floor in every phase: GET /api/health once a second on a connection of its
+     * own, through the same processes, event loops and database pool as the pupils' calls (one
+     * `select 1`), where the roster floor above is a query on a connection of its own.
+     */
+    const healthAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const startHealth = () => {
+      const stop = new AbortController();
+      const probing = (async () => {
+        while (await sleep(1_000, true, { signal: stop.signal }).catch(() => false)) {
+          const answer = await http('health', 'GET', '/api/health', {}, undefined, healthAgent).catch(() => null);
+          if (answer?.status !== 200) errors.set('health not 200', (errors.get('health not 200') ?? 0) + 1);
+        }
+      })();
+      return async () => {
+        stop.abort();
+        await probing;
+      };
+    };
+
     type Phase = { proctors: number; seconds: number; load: [number, number]; latencies: Record<Call, number[]> };
     const phaseReports: Phase[] = [];
     await vacuumBetween('before phase 1');
     for (const [index, group] of phasePupils.entries()) {
-      const proctors = !BASELINE || group === polledPupils ? PROCTORS : 0;
+      const proctors = !BASELINE || INTERLEAVE || group === polledPupils ? PROCTORS : 0;
       latencies = emptyLatencies();
       const stopProctors = proctors > 0 ? await startProctors() : undefined;
       const loadAtStart = loadavg()[0]!;
       console.log(`  phase ${index + 1}: ${group.length} pupils, ${proctors} proctors polling (load average ${loadAtStart.toFixed(1)})`);
+      const stopHealth = startHealth();
+      // Interleaved: the turns, without proctors first; `latencies` is the current turn's.
+      const turnTimer = INTERLEAVE
+        ? (() => {
+            const flip = () => {
+              turns.polling = !turns.polling;
+              turns.count++;
+              latencies = turns.polling ? turns.with : turns.without;
+            };
+            flip();
+            return setInterval(flip, WINDOW_MS);
+          })()
+        : undefined;
       const phaseSeconds = await runPupils(group);
+      clearInterval(turnTimer);
+      if (INTERLEAVE) {
+        // The phase's calls: both turns' (a new record: `latencies` is one of theirs).
+        const both = emptyLatencies();
+        for (const call of Object.keys(both) as Call[]) both[call] = turns.with[call].concat(turns.without[call]);
+        latencies = both;
+      }
+      await stopHealth();
       await stopProctors?.();
       phaseReports.push({ proctors, seconds: phaseSeconds, load: [loadAtStart, loadavg()[0]!], latencies });
       await printTables(`after phase ${index + 1}`);
       if (index < phasePupils.length - 1) await vacuumBetween(`after phase ${index + 1}`);
     }
     proctorAgent.destroy();
+    healthAgent.destroy();
     const seconds = phaseReports.reduce((sum, phase) => sum + phase.seconds, 0);
     latencies = emptyLatencies();
     // concat, not push(...): a phase of 10,000 pupils holds 300,000 saves, beyond a call's arguments.
@@ -433,6 +496,7 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
       proctors: PROCTORS,
       phases: phaseSummaries,
       roster: { rowsPerPoll: summary(rowsPerPoll), floor: summary(floorTimes) },
+      ...(INTERLEAVE ? { turns: { count: turns.count, seconds: WINDOW_MS / 1000, with: perCallOf(turns.with), without: perCallOf(turns.without) } } : {}),
       concurrency: CONCURRENCY,
       workers: WORKERS,
       seconds,
@@ -459,6 +523,14 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
     if (PROCTORS > 0) {
       const { floor, rowsPerPoll: rowsOfPolls } = report.roster;
       console.log(`  roster floor (the bare query of one polled room, once a second): p50 ${ms(floor.p50)}, p99 ${ms(floor.p99)}, ${floor.count} samples; rows per poll p50 ${rowsOfPolls.p50}, p99 ${rowsOfPolls.p99}`);
+      if (INTERLEAVE) {
+        const on = summary(turns.with.save);
+        const off = summary(turns.without.save);
+        const health = [summary(turns.with.health), summary(turns.without.health)];
+        console.log(`  interleaved, ${turns.count} turns of ${WINDOW_MS / 1000} s: save p50 / p99 with ${PROCTORS} proctors ${ms(on.p50)} / ${ms(on.p99)} (${on.count}), without ${ms(off.p50)} / ${ms(off.p99)} (${off.count})`);
+        console.log(`  health p50 / p99 with proctors ${ms(health[0]!.p50)} / ${ms(health[0]!.p99)}, without ${ms(health[1]!.p50)} / ${ms(health[1]!.p99)}`);
+        console.log(`  save p99 with ${PROCTORS} proctors / without: ${ms(on.p99)} / ${ms(off.p99)} = ${(on.p99 / off.p99).toFixed(2)}; p50 ${(on.p50 / off.p50).toFixed(2)}`);
+      }
       if (phaseSummaries.length === 2) {
         const without = phaseSummaries.find((phase) => phase.proctors === 0)!;
         const withProctors = phaseSummaries.find((phase) => phase.proctors > 0)!;
