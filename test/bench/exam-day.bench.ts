@@ -105,6 +105,15 @@ function valueFor(question: Question, round: number): string {
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 
 const emptyLatencies = (): Record<Call, number[]> => ({ login: [], start: [], questions: [], save: [], finish: [], 'roster full': [], roster: [], health: [] });
+/** Each call's latencies of all the records, in one. */
+const mergeLatencies = (records: Record<Call, number[]>[]): Record<Call, number[]> => {
+  const merged = emptyLatencies();
+  // concat, not push(...): a phase of 10,000 pupils holds 300,000 saves, beyond a call's arguments.
+  for (const record of records) for (const call of Object.keys(merged) as Call[]) merged[call] = merged[call].concat(record[call]);
+  return merged;
+};
+/** Waits `ms`: true, or false once `signal` aborts. */
+const pause = (ms: number, signal: AbortSignal) => sleep(Math.max(0, ms), true, { signal }).catch(() => false);
 const summary = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return { count: sorted.length, p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
@@ -287,13 +296,9 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
           return { auth, path, cursor: String(roster.json.cursor) };
         }),
       );
-      const pause = (ms: number) => sleep(Math.max(0, ms), undefined, { signal: stop.signal }).then(
-        () => true,
-        () => false,
-      );
       const polling = signed.map(async (proctor, i) => {
         let next = performance.now() + (i * ROSTER_POLL_MS) / signed.length;
-        while (await pause(next - performance.now())) {
+        while (await pause(next - performance.now(), stop.signal)) {
           if (!turns.polling) {
             next += ROSTER_POLL_MS;
             continue;
@@ -312,7 +317,7 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
       const floorClient = new pg.Client({ connectionString: scratch.url });
       await floorClient.connect();
       const floor = (async () => {
-        for (let i = 0; await pause(1_000); i++) {
+        for (let i = 0; await pause(1_000, stop.signal); i++) {
           const started = performance.now();
           await floorClient.query(
             'select sh.* from schedule_histories sh join examinees e on e.id = sh.examinee_id join schedules s on s.id = sh.schedule_id where s.schedule_code = $1 and e.venue_id = $2',
@@ -335,15 +340,25 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
       requests = 0;
     }
 
+    /** `use` on a connection of its own to the scratch database, closed after. */
+    const onScratch = async <T,>(use: (client: pg.Client) => Promise<T>): Promise<T> => {
+      const client = new pg.Client({ connectionString: scratch.url });
+      await client.connect();
+      try {
+        return await use(client);
+      } finally {
+        await client.end();
+      }
+    };
+
     /** What each phase leaves the next: the busy tables' live and dead rows and autovacuum's visits. */
     const printTables = async (when: string) => {
-      const tables = new pg.Client({ connectionString: scratch.url });
-      await tables.connect();
-      const { rows } = await tables.query<{ relname: string; live: string; dead: string; vacuums: string; analyzes: string }>(
-        `select relname, n_live_tup as live, n_dead_tup as dead, autovacuum_count as vacuums, autoanalyze_count as analyzes
-         from pg_stat_user_tables where relname in ('answers', 'schedule_histories', 'auth_tokens') order by relname`,
+      const { rows } = await onScratch((client) =>
+        client.query<{ relname: string; live: string; dead: string; vacuums: string; analyzes: string }>(
+          `select relname, n_live_tup as live, n_dead_tup as dead, autovacuum_count as vacuums, autoanalyze_count as analyzes
+           from pg_stat_user_tables where relname in ('answers', 'schedule_histories', 'auth_tokens') order by relname`,
+        ),
       );
-      await tables.end();
       console.log(`  tables ${when}: ${rows.map((r) => `${r.relname} ${r.live} live, ${r.dead} dead, ${r.vacuums} autovacuums, ${r.analyzes} autoanalyzes`).join('; ')}`);
     };
 
@@ -354,17 +369,13 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
      */
     const vacuumBetween = async (when: string) => {
       if (!VACUUM) return;
-      const client = new pg.Client({ connectionString: scratch.url });
-      await client.connect();
-      try {
+      await onScratch(async (client) => {
         const { rows } = await client.query<{ autovacuum: string }>('show autovacuum');
         if (rows[0]?.autovacuum === 'on') return;
         const started = performance.now();
         await client.query('vacuum (analyze) answers, schedule_histories, auth_tokens');
         console.log(`  autovacuum is off: vacuumed and analyzed answers, schedule_histories and auth_tokens ${when} (${((performance.now() - started) / 1000).toFixed(1)} s, not measured)`);
-      } finally {
-        await client.end();
-      }
+      });
     };
 
     /**
@@ -376,7 +387,7 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
     const startHealth = () => {
       const stop = new AbortController();
       const probing = (async () => {
-        while (await sleep(1_000, true, { signal: stop.signal }).catch(() => false)) {
+        while (await pause(1_000, stop.signal)) {
           const answer = await http('health', 'GET', '/api/health', {}, undefined, healthAgent).catch(() => null);
           if (answer?.status !== 200) errors.set('health not 200', (errors.get('health not 200') ?? 0) + 1);
         }
@@ -411,12 +422,8 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
         : undefined;
       const phaseSeconds = await runPupils(group);
       clearInterval(turnTimer);
-      if (INTERLEAVE) {
-        // The phase's calls: both turns' (a new record: `latencies` is one of theirs).
-        const both = emptyLatencies();
-        for (const call of Object.keys(both) as Call[]) both[call] = turns.with[call].concat(turns.without[call]);
-        latencies = both;
-      }
+      // The phase's calls: both turns' (a new record: `latencies` is one of theirs).
+      if (INTERLEAVE) latencies = mergeLatencies([turns.with, turns.without]);
       await stopHealth();
       await stopProctors?.();
       phaseReports.push({ proctors, seconds: phaseSeconds, load: [loadAtStart, loadavg()[0]!], latencies });
@@ -426,9 +433,7 @@ test(`exam day: ${PUPILS} pupils, ${CONCURRENCY} at a time, ${WORKERS} API proce
     proctorAgent.destroy();
     healthAgent.destroy();
     const seconds = phaseReports.reduce((sum, phase) => sum + phase.seconds, 0);
-    latencies = emptyLatencies();
-    // concat, not push(...): a phase of 10,000 pupils holds 300,000 saves, beyond a call's arguments.
-    for (const phase of phaseReports) for (const call of Object.keys(latencies) as Call[]) latencies[call] = latencies[call].concat(phase.latencies[call]);
+    latencies = mergeLatencies(phaseReports.map((phase) => phase.latencies));
 
     // Integrity, read from the database after the run.
     const client = new pg.Client({ connectionString: scratch.url });
