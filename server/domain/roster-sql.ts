@@ -225,7 +225,7 @@ export function rosterStatement(scope: RosterScope, kind: RosterKind): { name: s
   }
   const pupils = pupilColumns(p.now);
   // The rows are read first (`pupil`), then each paper's length is counted once for all of them
-  // (`paper`): counted per row, a room's answer read the questions as often as it had rows.
+  // (`paper`), not once a row: a room's pupils sit a few papers.
   const read = pupils.filter(([alias]) => alias !== 'questionCount');
   const where = [
     'sh.schedule_id = (select id from schedule)',
