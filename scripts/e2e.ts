@@ -4,10 +4,13 @@
  * 1. Finds Chromium (CHROMIUM_PATH, else /usr/bin/chromium); none: fails, naming the
  *    Debian package. A missing browser is never a skipped test.
  * 2. Uses the production build in dist/ (builds it when missing, or with --build).
- * 3. Starts the real server, `node server/main.ts`, once per worker (`--servers=N`, default 2),
- *    each on a free port with a fresh embedded PGlite under a new temporary DATA_DIR
- *    (DATABASE_URL is removed, so every server starts from the demo seed), and waits for
- *    GET /api/health to answer 200 on each.
+ * 3. Migrates and seeds one embedded PGlite with the demo, once, in a temporary directory; then
+ *    starts the real server, `node server/main.ts`, once per worker (`--servers=N`, default 2),
+ *    each on a free port with a copy of that directory as its DATA_DIR (DATABASE_URL is removed,
+ *    so every server starts from the demo seed; its own start migrates and seeds again, which
+ *    changes nothing), and waits for GET /api/health to answer 200 on each. Tests that start a
+ *    server of their own copy the same directory (E2E_SEEDED_DATA_DIR,
+ *    test/helpers/e2e-own-server.ts).
  * 4. Runs test/e2e/**\/*.e2e.ts with Vitest (vitest.e2e.config.ts), N files at a time: the files
  *    of worker n run one after another against server n only (test/helpers/e2e-server.setup.ts
  *    picks it by VITEST_POOL_ID), so no two files ever share a server at the same time and a
@@ -23,10 +26,12 @@
  * in VITEST_FILE_TIMES when set (scripts/lib/file-times-reporter.ts).
  */
 import type { ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, mkdtempSync, type WriteStream } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, mkdtempSync, type WriteStream } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { openDatabase } from '../server/db/client.ts';
+import { seedDemoData } from '../server/seed/seed.ts';
 import { demoAccounts, demoClient, startDemoIdp } from './demo-idp.ts';
 import { build } from './lib/build.ts';
 import { findChromium } from './lib/chromium.ts';
@@ -114,12 +119,26 @@ const idp = await startDemoIdp({
 });
 console.log(`e2e: demo OpenID provider at ${idp.issuer}`);
 
+// The demo, migrated and seeded once; each server (and each test's own server) starts on a copy.
+const seededDataDir = mkdtempSync(path.join(os.tmpdir(), 'gradus-e2e-seeded-'));
+const seedingStarted = Date.now();
+try {
+  const seeded = await openDatabase({ dataDir: seededDataDir, prepare: async (db) => void (await seedDemoData(db)) });
+  await seeded.close();
+} catch (error) {
+  rmSync(seededDataDir, { recursive: true, force: true });
+  await idp.close();
+  fail(`migrating and seeding the demo database failed: ${error instanceof Error ? error.message : String(error)}`);
+}
+console.log(`e2e: the demo database, migrated and seeded in ${((Date.now() - seedingStarted) / 1000).toFixed(1)} s, is copied for every server`);
+
 const servers: Server[] = urls.map((url, i) => {
   const n = i + 1;
   const artifacts = path.join(artifactsDir, `server-${n}`);
   rmSync(artifacts, { recursive: true, force: true });
   mkdirSync(artifacts, { recursive: true });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gradus-e2e-data-'));
+  cpSync(seededDataDir, dataDir, { recursive: true });
   const logFile = path.join(artifacts, 'server.log');
   const log = createWriteStream(logFile);
   console.log(`e2e: server ${n}: server/main.ts on ${url} (PGlite in ${dataDir}; log: ${path.relative(root, logFile)})`);
@@ -177,6 +196,7 @@ try {
         E2E_SERVERS: JSON.stringify(servers.map((s) => ({ url: s.url, artifacts: s.artifacts }))),
         E2E_BASE_URL: servers[0]!.url,
         E2E_ARTIFACTS_DIR: servers[0]!.artifacts,
+        E2E_SEEDED_DATA_DIR: seededDataDir,
         CHROMIUM_PATH: chromium.path,
       }),
     },
@@ -199,6 +219,7 @@ try {
   exitCode = interrupted ? 130 : 1;
 } finally {
   await idp.close();
+  rmSync(seededDataDir, { recursive: true, force: true });
   // --- 5. Stop the servers ---------------------------------------------------------
   stoppingServers = true;
   await Promise.all(

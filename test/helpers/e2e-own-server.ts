@@ -3,15 +3,15 @@
  * harness's server, scripts/e2e.ts, is shared by every test file and must keep running).
  *
  * `useOwnServer()` gives each test a real `node server/main.ts` (the same entry and the same
- * environment scripts/e2e.ts uses: PGlite under a new temporary DATA_DIR, no DATABASE_URL, the
- * already-built dist/) on a free port, started before the test and waited for (GET /api/health
- * 200). In the test, `stop('SIGTERM' | 'SIGKILL')` stops it the way an operator or a crash
+ * environment scripts/e2e.ts uses: PGlite under a new temporary DATA_DIR, a copy of the run's
+ * seeded demo database when E2E_SEEDED_DATA_DIR names one, no DATABASE_URL, the already-built
+ * dist/) on a free port, started before the test and waited for (GET /api/health 200). In the test, `stop('SIGTERM' | 'SIGKILL')` stops it the way an operator or a crash
  * would, and `start()` starts it again on the same DATA_DIR and port. After the test, pass or
  * fail, the process is stopped and the data directory removed. Each start's output goes to
  * E2E_ARTIFACTS_DIR/own-server-<test>-<n>.log.
  */
 import type { ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -106,6 +106,8 @@ export function useOwnServer(): OwnServer {
     port = await freePort();
     url = `http://127.0.0.1:${port}`;
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'gradus-e2e-own-server-'));
+    const seeded = process.env.E2E_SEEDED_DATA_DIR;
+    if (seeded) cpSync(seeded, dataDir, { recursive: true });
     await server.start();
   });
 
