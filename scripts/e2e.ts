@@ -37,7 +37,7 @@ import { build } from './lib/build.ts';
 import { findChromium } from './lib/chromium.ts';
 import { freePort, localBin, projectEnv, root, spawnNode, stopChild, waitForExit, type Exit } from './lib/process.ts';
 
-/** Migrating and seeding a fresh PGlite, two servers at once, on a loaded 2-core machine. */
+/** A server's start (migrations and the demo seed, a no-op on the seeded copy) on a loaded 2-core machine. */
 const HEALTH_TIMEOUT_MS = 300_000;
 /**
  * Two files at a time. Three took longer on the 2-core machine (945 s against 719 s for the

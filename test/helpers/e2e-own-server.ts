@@ -18,7 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach } from 'vitest';
 import { freePort, projectEnv, spawnNode, stopChild, waitForExit, type Exit } from '../../scripts/lib/process.ts';
 
-/** Migrations and the demo seed on a fresh PGlite take a while on a small machine. */
+/** A start on a fresh directory migrates and seeds, which takes a while on a small machine. */
 const HEALTH_TIMEOUT_MS = 120_000;
 /** A server told to stop closes its database and exits within seconds. */
 const STOP_TIMEOUT_MS = 30_000;
