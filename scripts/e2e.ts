@@ -111,14 +111,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 console.log(`e2e: ${chromium.version} at ${chromium.path}`);
-// A local OpenID Connect provider (scripts/demo-idp.ts) for the single sign-on test, one client for every server.
-const idp = await startDemoIdp({
-  port: 0,
-  clients: [{ ...demoClient, redirectUris: urls.map((url) => `${url}/api/sso/oidc/callback`) }],
-  accounts: demoAccounts,
-});
-console.log(`e2e: demo OpenID provider at ${idp.issuer}`);
-
 // The demo, migrated and seeded once; each server (and each test's own server) starts on a copy.
 const seededDataDir = mkdtempSync(path.join(os.tmpdir(), 'gradus-e2e-seeded-'));
 const seedingStarted = Date.now();
@@ -127,10 +119,17 @@ try {
   await seeded.close();
 } catch (error) {
   rmSync(seededDataDir, { recursive: true, force: true });
-  await idp.close();
   fail(`migrating and seeding the demo database failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 console.log(`e2e: the demo database, migrated and seeded in ${((Date.now() - seedingStarted) / 1000).toFixed(1)} s, is copied for every server`);
+
+// A local OpenID Connect provider (scripts/demo-idp.ts) for the single sign-on test, one client for every server.
+const idp = await startDemoIdp({
+  port: 0,
+  clients: [{ ...demoClient, redirectUris: urls.map((url) => `${url}/api/sso/oidc/callback`) }],
+  accounts: demoAccounts,
+});
+console.log(`e2e: demo OpenID provider at ${idp.issuer}`);
 
 const servers: Server[] = urls.map((url, i) => {
   const n = i + 1;

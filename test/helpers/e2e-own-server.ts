@@ -5,8 +5,9 @@
  * `useOwnServer()` gives each test a real `node server/main.ts` (the same entry and the same
  * environment scripts/e2e.ts uses: PGlite under a new temporary DATA_DIR, a copy of the run's
  * seeded demo database when E2E_SEEDED_DATA_DIR names one, no DATABASE_URL, the already-built
- * dist/) on a free port, started before the test and waited for (GET /api/health 200). In the test, `stop('SIGTERM' | 'SIGKILL')` stops it the way an operator or a crash
- * would, and `start()` starts it again on the same DATA_DIR and port. After the test, pass or
+ * dist/) on a free port, started before the test and waited for (GET /api/health 200). In the
+ * test, `stop('SIGTERM' | 'SIGKILL')` stops it the way an operator or a crash would, and
+ * `start()` starts it again on the same DATA_DIR and port. After the test, pass or
  * fail, the process is stopped and the data directory removed. Each start's output goes to
  * E2E_ARTIFACTS_DIR/own-server-<test>-<n>.log.
  */
