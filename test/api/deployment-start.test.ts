@@ -99,9 +99,12 @@ async function startProcess(env: Record<string, string | undefined>, workers = 1
       }
     });
   });
-  // The banner follows the ready line: wait for it (it ends with the console's address).
+  // The banner follows the ready line: wait for its last line (server/main.ts printBanner): the
+  // last demo staff account with the demo, how to make the first administrator without it.
+  const lastStaff = loadStaffAccounts().at(-1)!;
+  const bannerEnds = [`${lastStaff.login_id} / ${lastStaff.password}`, 'npm run admin -- create-staff'];
   const until = Date.now() + 20_000;
-  while (!text.includes('/proctor') && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (!bannerEnds.some((end) => text.includes(end)) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
   return {
     process: child,
     url,
